@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+//
+// The XML parser benchmark suite: which parser should a Swift app use to load an XML feed?
+// See README.md for the two commands, and ../shared/DESIGN.md (beside a checkout) for the design.
+
+import PackageDescription
+
+let package = Package(
+    name: "xml-parser-bench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+        // For users who add their own parser adapter outside this package.
+        .library(name: "FeedParsers", targets: ["FeedParsers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: System-library shims (only FeedParsers imports them)
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CExpat",
+            pkgConfig: "expat",
+            providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
+        ),
+
+        // MARK: Libraries, one concern each
+        .target(
+            name: "SongFeed",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "FeedParsers",
+            dependencies: ["SongFeed", "CLibXML2", "CExpat"]
+        ),
+        .target(
+            name: "BenchEngine",
+            dependencies: ["FeedParsers", "SongFeed"]
+        ),
+
+        // MARK: The command-line tool
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "BenchEngine", "FeedParsers", "SongFeed",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests, one target per module plus end-to-end tests of the built tool
+        .target(
+            name: "BenchTestSupport",
+            dependencies: ["SongFeed"],
+            path: "Tests/BenchTestSupport"
+        ),
+        .testTarget(name: "SongFeedTests", dependencies: ["SongFeed", "BenchTestSupport"]),
+        .testTarget(
+            name: "FeedParsersTests",
+            dependencies: ["FeedParsers", "SongFeed", "BenchEngine", "BenchTestSupport", "bench"]
+        ),
+        .testTarget(
+            name: "BenchEngineTests",
+            dependencies: ["BenchEngine", "FeedParsers", "SongFeed", "BenchTestSupport", "bench"]
+        ),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "SongFeed", "BenchTestSupport"]),
+    ]
+)

@@ -1,0 +1,48 @@
+import Foundation
+import SongFeed
+
+/// A feed document read from disk, with the identity the reports and the store record.
+public struct FeedFile: Sendable {
+    /// The path as given.
+    public var path: String
+    /// The document's bytes.
+    public var bytes: [UInt8]
+    /// The lowercase hexadecimal SHA-256 of ``bytes``.
+    public var sha256: String
+
+    /// Reads a feed.
+    ///
+    /// - Throws: ``FeedFileError`` naming the path when it is missing, a directory or unreadable.
+    public init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FeedFileError(description: "feed not found: \(path)")
+        }
+        guard !isDirectory.boolValue else {
+            throw FeedFileError(description: "feed is a directory, not a file: \(path)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FeedFileError(description: "cannot read feed: \(path)")
+        }
+        self.path = path
+        self.bytes = [UInt8](data)
+        self.sha256 = SongDigest.sha256(bytes: bytes)
+    }
+
+    /// The feeds of a directory: its `*.xml` files, sorted by name.
+    ///
+    /// - Throws: ``FeedFileError`` when the directory cannot be listed or holds no feed.
+    public static func feeds(inDirectory directory: String) throws -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw FeedFileError(description: "cannot list the feed directory \(directory)")
+        }
+        let feeds = names.filter { $0.hasSuffix(".xml") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+        guard !feeds.isEmpty else { throw FeedFileError(description: "no *.xml feed in \(directory)") }
+        return feeds
+    }
+}
+
+/// A feed could not be read.
+public struct FeedFileError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}

@@ -1,0 +1,297 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program as a worker process and collects what it reports, how it ended, and its peak
+/// memory.
+///
+/// The benchmark runs every parser in a worker (the `bench` executable re-running itself through a
+/// hidden subcommand), because a parser can crash the process (Foundation's `XMLParser` does, on
+/// some inputs) and because `ru_maxrss` only ever grows within a process. The worker writes its
+/// result to file descriptor ``resultDescriptor`` (3), so that nothing a library prints on standard
+/// output can corrupt it. Its standard input and output are `/dev/null`; the end of its standard
+/// error is kept for the report.
+///
+/// ```swift
+/// let outcome = try WorkerProcess.run(executable: WorkerProcess.currentExecutable(),
+///                                     arguments: ["worker", "verify", "--parser", "expat", path],
+///                                     timeout: .seconds(60))
+/// if case .signaled(let signal) = outcome.termination { print("crashed with \(signalName(signal))") }
+/// ```
+public enum WorkerProcess {
+    /// The descriptor on which a worker writes its result.
+    public static let resultDescriptor: Int32 = 3
+
+    /// How many bytes of a worker's standard error are kept (the end of it).
+    public static let standardErrorLimit = 16 * 1024
+
+    /// What a worker process did.
+    public struct Outcome: Sendable {
+        /// How the worker ended.
+        public var termination: Termination
+        /// Everything the worker wrote to ``WorkerProcess/resultDescriptor``.
+        public var result: [UInt8]
+        /// The end of the worker's standard error, as text.
+        public var standardError: String
+        /// The worker's peak resident set size in bytes, from `wait4` (`ru_maxrss`).
+        public var peakResidentBytes: Int
+        /// The wall time from spawn to exit, in nanoseconds.
+        public var elapsedNanoseconds: UInt64
+    }
+
+    /// How a worker ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal killed it (a crash: SIGSEGV, SIGILL, SIGABRT, SIGTRAP, …).
+        case signaled(Int32)
+        /// It ran past its time limit and was killed.
+        case timedOut(seconds: Double)
+
+        public var description: String {
+            switch self {
+            case .exited(let status): return "exited with status \(status)"
+            case .signaled(let signal): return "crashed with signal \(signal) (\(signalName(signal)))"
+            case .timedOut(let seconds): return "killed after exceeding the \(formatSeconds(seconds)) time limit"
+            }
+        }
+    }
+
+    /// A worker could not be started.
+    public struct SpawnError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The path of the running executable, to re-run it as a worker.
+    public static func currentExecutable() -> String {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        #endif
+        return CommandLine.arguments.first ?? "bench"
+    }
+
+    /// Runs `executable` with `arguments` and waits for it to end.
+    ///
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments, without the program name.
+    ///   - environment: variables to set on top of this process's environment. Swift's crash
+    ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
+    ///     the worker at once.
+    ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
+    /// - Returns: how it ended, its result bytes, the end of its standard error and its peak memory.
+    /// - Throws: ``SpawnError`` when it cannot be started.
+    public static func run(
+        executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil
+    ) throws -> Outcome {
+        var variables = environmentVariables()
+        variables["SWIFT_BACKTRACE"] = "enable=no"
+        for (key, value) in environment { variables[key] = value }
+
+        // Pipes are made close-on-exec with pipe() then fcntl(), which is not atomic: the lock keeps
+        // a worker started from another thread meanwhile from inheriting this worker's pipe ends
+        // (its reader would then wait for that other worker to exit).
+        spawnLock.lock()
+        let resultPipe: (read: Int32, write: Int32)
+        let errorPipe: (read: Int32, write: Int32)
+        let pid: pid_t
+        let started = monotonicNanoseconds()
+        do {
+            resultPipe = try makePipe()
+            do { errorPipe = try makePipe() } catch {
+                close(resultPipe.read)
+                close(resultPipe.write)
+                throw error
+            }
+            do {
+                pid = try spawn(
+                    executable: executable, arguments: arguments, environment: variables,
+                    resultWrite: resultPipe.write, errorWrite: errorPipe.write)
+            } catch {
+                for fd in [resultPipe.read, resultPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
+                throw error
+            }
+            close(resultPipe.write)
+            close(errorPipe.write)
+            spawnLock.unlock()
+        } catch {
+            spawnLock.unlock()
+            throw error
+        }
+
+        let deadline = timeout.map { started + UInt64(max(0, $0) * 1e9) }
+        var result: [UInt8] = []
+        var errorTail: [UInt8] = []
+        var timedOut = false
+        var open = [resultPipe.read, errorPipe.read]
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
+        // Read both pipes until the worker closes them, or until the deadline.
+        while !open.isEmpty {
+            var waitMilliseconds: Int32 = -1
+            if let deadline {
+                let now = monotonicNanoseconds()
+                if now >= deadline {
+                    timedOut = true
+                    break
+                }
+                waitMilliseconds = Int32(min(1_000, (deadline - now) / 1_000_000 + 1))
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), waitMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    if entry.fd == resultPipe.read {
+                        result.append(contentsOf: chunk[0..<count])
+                    } else {
+                        errorTail.append(contentsOf: chunk[0..<count])
+                        if errorTail.count > 2 * standardErrorLimit {
+                            errorTail.removeFirst(errorTail.count - standardErrorLimit)
+                        }
+                    }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+
+        // Reap the worker; kill it if it outlives the deadline.
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            if timedOut {
+                kill(pid, SIGKILL)
+                while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+                break
+            }
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if reaped < 0 && errno != EINTR { break }
+            if let deadline, monotonicNanoseconds() >= deadline {
+                timedOut = true
+                continue
+            }
+            usleep(1_000)
+        }
+        for fd in open { close(fd) }
+        let elapsed = monotonicNanoseconds() - started
+
+        if errorTail.count > standardErrorLimit { errorTail.removeFirst(errorTail.count - standardErrorLimit) }
+        let termination: Termination
+        if timedOut {
+            termination = .timedOut(seconds: timeout ?? 0)
+        } else if status & 0x7F == 0 {
+            termination = .exited((status >> 8) & 0xFF)
+        } else {
+            termination = .signaled(status & 0x7F)
+        }
+        #if canImport(Darwin)
+        let peak = Int(usage.ru_maxrss)  // bytes on Darwin
+        #else
+        let peak = Int(usage.ru_maxrss) * 1024  // KiB on Linux
+        #endif
+        return Outcome(
+            termination: termination, result: result, standardError: String(decoding: errorTail, as: UTF8.self),
+            peakResidentBytes: peak, elapsedNanoseconds: elapsed)
+    }
+
+    // MARK: Helpers
+
+    private static let spawnLock = NSLock()
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        let status = pipe(&fds)
+        if status == 0 {
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        }
+        guard status == 0 else { throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))") }
+        return (fds[0], fds[1])
+    }
+
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String], resultWrite: Int32, errorWrite: Int32
+    ) throws -> pid_t {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorWrite, 2)
+        posix_spawn_file_actions_adddup2(&actions, resultWrite, resultDescriptor)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard status == 0 else {
+            throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return pid
+    }
+
+    private static func environmentVariables() -> [String: String] {
+        var variables: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return variables
+    }
+}
+
+/// The name of a signal ("SIGSEGV"), or "signal N" for one without a common name.
+public func signalName(_ signal: Int32) -> String {
+    switch signal {
+    case SIGSEGV: return "SIGSEGV"
+    case SIGILL: return "SIGILL"
+    case SIGABRT: return "SIGABRT"
+    case SIGBUS: return "SIGBUS"
+    case SIGFPE: return "SIGFPE"
+    case SIGTRAP: return "SIGTRAP"
+    case SIGKILL: return "SIGKILL"
+    case SIGTERM: return "SIGTERM"
+    case SIGINT: return "SIGINT"
+    default: return "signal \(signal)"
+    }
+}
+
+/// A monotonic clock reading in nanoseconds (`CLOCK_MONOTONIC`).
+public func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

@@ -1,0 +1,7 @@
+#ifndef CEXPAT_SHIM_H
+#define CEXPAT_SHIM_H
+
+// expat for the FeedParsers module only.
+#include <expat.h>
+
+#endif

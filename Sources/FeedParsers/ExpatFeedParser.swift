@@ -1,0 +1,143 @@
+import CExpat
+import SongFeed
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// expat, namespace-aware, fed chunk by chunk with `XML_Parse`.
+///
+/// Created with `XML_ParserCreateNS`, so element names arrive as "URI" + U+0001 + "local name"
+/// (U+0001 cannot occur in XML 1.0 names or namespace URIs). Character data and CDATA sections
+/// both arrive through the character data handler. External entity references are refused (the
+/// handler returns an error, so the parse fails) and parameter entities are never parsed; expat's
+/// own amplification limits make a billion-laughs document an error. Callbacks reach the parser
+/// through `Unmanaged` (unretained: they only run inside ``consume(_:)`` and ``finish()``) and stop
+/// expat with `XML_StopParser` on the first error.
+///
+/// Related expat documentation: <https://libexpat.github.io/doc/api/latest/>
+public final class ExpatFeedParser: SongFeedParser {
+    public static let name = "expat"
+
+    public static var summary: String {
+        "expat \(ExpatFeedParser.version) with namespaces (XML_Parse), fed chunk by chunk"
+    }
+
+    /// The version of the expat library in use, e.g. "2.5.0".
+    public static var version: String {
+        let info = XML_ExpatVersionInfo()
+        return "\(info.major).\(info.minor).\(info.micro)"
+    }
+
+    /// Separates a namespace URI from the local name in expat's element names.
+    private static let separator: UInt8 = 0x01
+
+    private let parser: XML_Parser
+    private var assembler: SongAssembler
+    private var error: FeedParseError?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        guard let parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: Self.separator)) else {
+            throw FeedParseError(parser: Self.name, message: "XML_ParserCreateNS failed", line: 0, column: 0)
+        }
+        self.parser = parser
+        assembler = SongAssembler(onSong: onSong)
+        XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
+        _ = XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
+        XML_SetElementHandler(parser, ExpatFeedParser.startElement, ExpatFeedParser.endElement)
+        XML_SetCharacterDataHandler(parser, ExpatFeedParser.characterData)
+        // Returning 0 (XML_STATUS_ERROR) refuses the entity: the parse fails with
+        // XML_ERROR_EXTERNAL_ENTITY_HANDLING instead of reading a file or a URL.
+        XML_SetExternalEntityRefHandler(parser) { _, _, _, _, _ in 0 }
+    }
+
+    deinit {
+        XML_ParserFree(parser)
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        var offset = 0
+        // XML_Parse takes an Int32 length; feed very large chunks in pieces.
+        while offset < chunk.count {
+            let count = min(chunk.count - offset, Int(Int32.max))
+            let status = XML_Parse(parser, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
+            try check(status)
+            offset += count
+        }
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        try check(XML_Parse(parser, nil, 0, 1))
+        return assembler.songs
+    }
+
+    private func check(_ status: XML_Status) throws {
+        if let error { throw error }
+        guard status == XML_STATUS_OK else {
+            let code = XML_GetErrorCode(parser)
+            let message = XML_ErrorString(code).map { String(cString: $0) } ?? "expat error \(code.rawValue)"
+            let (line, column) = position()
+            let error = FeedParseError(
+                parser: Self.name, message: message, line: line, column: column, code: Int(code.rawValue))
+            self.error = error
+            throw error
+        }
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+
+    private func position() -> (line: Int, column: Int) {
+        // expat counts lines from 1 and columns from 0.
+        (Int(XML_GetCurrentLineNumber(parser)), Int(XML_GetCurrentColumnNumber(parser)) + 1)
+    }
+
+    // MARK: Callbacks
+
+    private static func from(_ opaque: UnsafeMutableRawPointer?) -> ExpatFeedParser? {
+        guard let opaque else { return nil }
+        return Unmanaged<ExpatFeedParser>.fromOpaque(opaque).takeUnretainedValue()
+    }
+
+    private static let startElement: XML_StartElementHandler = { userData, name, _ in
+        guard let parser = ExpatFeedParser.from(userData), let name else { return }
+        let length = strlen(name)
+        let raw = UnsafeRawBufferPointer(start: name, count: length)
+        let element: FeedElement
+        if let cut = strrchr(name, Int32(ExpatFeedParser.separator)) {
+            let uriLength = UnsafeRawPointer(cut) - UnsafeRawPointer(name)
+            element = FeedElement.classify(
+                namespace: UnsafeRawBufferPointer(rebasing: raw[0..<uriLength]),
+                local: UnsafeRawBufferPointer(rebasing: raw[(uriLength + 1)...]))
+        } else {
+            element = FeedElement.classify(namespace: UnsafeRawBufferPointer(start: nil, count: 0), local: raw)
+        }
+        parser.assembler.startElement(element)
+    }
+
+    private static let endElement: XML_EndElementHandler = { userData, _ in
+        ExpatFeedParser.from(userData)?.assembler.endElement()
+    }
+
+    private static let characterData: XML_CharacterDataHandler = { userData, bytes, length in
+        guard let parser = ExpatFeedParser.from(userData), parser.assembler.isCollectingText, let bytes else { return }
+        if !parser.assembler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length))) {
+            let (line, column) = parser.position()
+            parser.error = FeedParseError(
+                parser: ExpatFeedParser.name, message: parser.assembler.fieldTooLongMessage, line: line, column: column)
+            _ = XML_StopParser(parser.parser, XML_Bool(XML_FALSE))
+        }
+    }
+}

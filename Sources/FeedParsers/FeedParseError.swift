@@ -1,0 +1,28 @@
+/// Why a parser rejected a document: which parser, what it said, and where.
+///
+/// Lines and columns count from 1, as people and editors count them (expat's 0-based columns are
+/// converted). A position of 0 means the parser gave none.
+public struct FeedParseError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
+    /// The name of the parser that failed (``SongFeedParser/name``).
+    public var parser: String
+    /// The parser's own message, one line.
+    public var message: String
+    /// The line of the error, from 1; 0 when unknown.
+    public var line: Int
+    /// The column of the error, from 1; 0 when unknown.
+    public var column: Int
+    /// The library's own error code, when it has one (libxml2's `xmlParserErrors`, expat's `XML_Error`).
+    public var code: Int?
+
+    public init(parser: String, message: String, line: Int, column: Int, code: Int? = nil) {
+        self.parser = parser
+        self.message = message
+        self.line = line
+        self.column = column
+        self.code = code
+    }
+
+    public var description: String {
+        "\(parser): \(message) (line \(line), column \(column))"
+    }
+}

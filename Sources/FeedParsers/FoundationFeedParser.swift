@@ -1,0 +1,156 @@
+import Foundation
+import SongFeed
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Foundation's event parser, `XMLParser(data:)`, run once the whole document is in, as the classic
+/// sample's "NSXMLParser" path did.
+///
+/// ``consume(_:)`` only buffers; ``finish()`` parses with `shouldProcessNamespaces` on and
+/// `shouldResolveExternalEntities` off. `parse()` alone is not trusted: on Linux it can return
+/// `true` for a truncated or broken document without an error, so the adapter also requires that
+/// no error callback fired and that the root element was opened and closed.
+///
+/// Known limits of Foundation on Linux (swift-corelibs-foundation over libxml2), reported, never
+/// hidden: `XMLParser(data:)` fails on documents over 10,000,000 bytes ("Huge input lookup");
+/// with a delegate set it crashes the process on some well-formed DTDs (`<!ATTLIST … #IMPLIED>`)
+/// and on invalid UTF-8 in a name. Run it on untrusted input in a worker process.
+///
+/// The cost of Foundation's design is part of what is measured: every event builds `String`s and
+/// an attribute dictionary before this adapter sees it.
+public final class FoundationFeedParser: SongFeedParser {
+    public static let name = "foundation"
+
+    public static var summary: String {
+        "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
+    }
+
+    private var buffer = Data()
+    private let onSong: ((Song) -> Void)?
+    private var error: FeedParseError?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        let parser = XMLParser(data: buffer)
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        let delegate = Delegate(onSong: onSong)
+        parser.delegate = delegate
+        let succeeded = withExtendedLifetime(delegate) { parser.parse() }
+        parser.delegate = nil
+        if let failure = delegate.failure {
+            error = failure
+            throw failure
+        }
+        if !succeeded {
+            let nsError = parser.parserError as NSError?
+            let failure = FeedParseError(
+                parser: Self.name, message: nsError.map(Self.describe) ?? "XMLParser.parse() returned false",
+                line: parser.lineNumber, column: parser.columnNumber, code: nsError?.code)
+            error = failure
+            throw failure
+        }
+        guard delegate.sawRoot, delegate.assembler.openElements == 0 else {
+            let failure = FeedParseError(
+                parser: Self.name,
+                message: delegate.sawRoot
+                    ? "the document ended inside an element (XMLParser.parse() returned true)"
+                    : "the document ended before its root element started (XMLParser.parse() returned true)",
+                line: parser.lineNumber, column: parser.columnNumber)
+            error = failure
+            throw failure
+        }
+        return delegate.assembler.songs
+    }
+
+    /// "XMLParser error 76 (libxml2 xmlParserErrors code)". On Linux, Foundation's localized
+    /// description says only "The operation could not be completed", and the code is libxml2's own
+    /// error number, which `XMLParser.ErrorCode`'s case names do not match.
+    static func describe(_ error: NSError) -> String {
+        guard error.domain == XMLParser.errorDomain else { return error.localizedDescription }
+        #if os(Linux)
+        return "XMLParser error \(error.code) (libxml2 xmlParserErrors code)"
+        #else
+        return "XMLParser error \(error.code): \(error.localizedDescription)"
+        #endif
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+
+    /// Receives `XMLParser`'s events and feeds the shared ``SongAssembler``.
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var assembler: SongAssembler
+        var failure: FeedParseError?
+        var sawRoot = false
+
+        init(onSong: ((Song) -> Void)?) {
+            assembler = SongAssembler(onSong: onSong)
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
+            sawRoot = true
+            var local = elementName
+            var namespace = namespaceURI ?? ""
+            let element = namespace.withUTF8 { uri in
+                local.withUTF8 { name in
+                    FeedElement.classify(namespace: UnsafeRawBufferPointer(uri), local: UnsafeRawBufferPointer(name))
+                }
+            }
+            assembler.startElement(element)
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
+            assembler.endElement()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard assembler.isCollectingText else { return }
+            if !assembler.characters(string) { tooLong(parser) }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            guard assembler.isCollectingText else { return }
+            let fits = CDATABlock.withUnsafeBytes { assembler.characters($0) }
+            if !fits { tooLong(parser) }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            guard failure == nil else { return }
+            let nsError = parseError as NSError
+            failure = FeedParseError(
+                parser: FoundationFeedParser.name, message: FoundationFeedParser.describe(nsError),
+                line: parser.lineNumber, column: parser.columnNumber, code: nsError.code)
+        }
+
+        private func tooLong(_ parser: XMLParser) {
+            guard failure == nil else { return }
+            failure = FeedParseError(
+                parser: FoundationFeedParser.name, message: assembler.fieldTooLongMessage,
+                line: parser.lineNumber, column: parser.columnNumber)
+            parser.abortParsing()
+        }
+    }
+}

@@ -1,0 +1,276 @@
+/// Writes synthetic iTunes Store RSS feeds shaped item for item like the real 2012 feeds.
+///
+/// The shape follows `newreleases-100-2012-05-15.rss.xml` (see `../shared/data/itunes/`): the same
+/// channel header and namespaces, and per item `title`, `link`, `description`, `pubDate`, a
+/// `content:encoded` CDATA block of HTML, `category` with a `domain` attribute, `itms:artist`,
+/// `itms:artistLink`, `itms:album`, `itms:albumLink`, `itms:albumPrice`, three `itms:coverArt` with
+/// `height` and `width`, `itms:rights` and `itms:releasedate`; about 3 KB an item.
+///
+/// The song fields vary the way real ones do: accented and CJK names, `℗`, `&amp;`, `&lt;`,
+/// numeric character references, an occasional empty `itms:rights`, a few items without `category`
+/// or `itms:releasedate`. The output depends only on the song count and the seed, so a committed
+/// feed can be checked byte for byte against a regenerated one.
+///
+/// ```swift
+/// let feed = FeedGenerator(songs: 300, seed: 2012).generate()
+/// // feed.bytes: the XML document; feed.songs: the songs every parser must build from it
+/// ```
+public struct FeedGenerator: Sendable {
+    /// The number of items to write.
+    public var songCount: Int
+    /// The seed of the pseudo-random choices.
+    public var seed: UInt64
+
+    /// The seed of the committed `Data/top300.rss.xml`.
+    public static let defaultSeed: UInt64 = 20_120_515
+
+    public init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed) {
+        self.songCount = songs
+        self.seed = seed
+    }
+
+    /// A generated feed and the songs it holds, as an independent ground truth for the parsers.
+    public struct Feed: Sendable {
+        /// The feed document, UTF-8.
+        public var bytes: [UInt8]
+        /// The songs that a correct parser builds from ``bytes``, in document order.
+        public var songs: [Song]
+    }
+
+    /// Generates the feed.
+    public func generate() -> Feed {
+        var random = SplitMix64(seed: seed)
+        var out = ""
+        out.reserveCapacity(songCount * 3_100 + 2_048)
+        var songs: [Song] = []
+        songs.reserveCapacity(songCount)
+        out += Self.channelHeader(songCount: songCount)
+        for index in 0..<songCount {
+            let item = ItemValues(index: index, random: &random)
+            songs.append(item.song)
+            out += item.xml(first: index == 0)
+        }
+        out += "\n\t</channel>\n</rss>\n"
+        return Feed(bytes: Array(out.utf8), songs: songs)
+    }
+
+    static func channelHeader(songCount: Int) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"
+        \txmlns:dc="http://purl.org/dc/elements/1.1/"
+        \txmlns:sy="http://purl.org/rss/1.0/modules/syndication/"
+        \txmlns:content="http://purl.org/rss/1.0/modules/content/"
+          xmlns:atom="http://www.w3.org/2005/Atom"
+        \txmlns:itms="http://phobos.apple.com/rss/1.0/modules/itms/">
+
+        \t<channel>
+        \t\t<title>iTunes Store: Top \(songCount) Songs</title>
+        \t\t<link>http://itunes.apple.com/WebObjects/MZStore.woa/wa/viewTop?genreId=34&amp;popId=1</link>
+            <atom:link href="http://ax.itunes.apple.com/WebObjects/MZStoreServices.woa/ws/RSS/topsongs/limit=\(songCount)/rss.xml" rel="self" type="application/rss+xml" />
+        \t\t<description>iTunes Store: Today's Top \(songCount) Songs</description>
+        \t\t<language>en</language>
+        \t\t<copyright>Copyright 2008 Apple Inc.
+
+        \t\t</copyright>
+        \t\t<lastBuildDate>Tue, 15 May 2012 07:23:37 -0700</lastBuildDate>
+        \t\t<generator>iTunes Music Store RSS v1.0.0</generator>
+        \t\t<webMaster>musicstore@apple.com (iTunes Music Store)</webMaster>
+        \t\t<ttl>240</ttl>
+
+        \t\t<dc:creator>iTunes Music Store</dc:creator>
+        \t\t<dc:date>2012-05-15T07:23:37-07:00</dc:date>
+
+        \t\t<sy:updatePeriod>hourly</sy:updatePeriod>
+        \t\t<sy:updateFrequency>1</sy:updateFrequency>
+        \t\t<sy:updateBase>2003-09-01T12:00+00:00</sy:updateBase>
+        \t\t<image>
+        \t\t\t<url>http://r.mzstatic.com/images/rss/badge.gif</url>
+        \t\t\t<link>http://www.apple.com/itunes/</link>
+        \t\t\t<title>iTunes Music Store</title>
+        \t\t\t<height>31</height>
+        \t\t\t<width>88</width>
+        \t\t</image>
+
+        """
+    }
+}
+
+/// The values of one generated item, drawn from the pools below.
+private struct ItemValues {
+    var index: Int
+    var artist: String
+    var album: String
+    var genre: Genre
+    var hasCategory: Bool
+    var releaseDate: SongDate?
+    var rights: String
+    var price: String
+    var albumID: Int
+    var artistID: Int
+    var imagePath: String
+    /// Write non-ASCII characters of the title and artist as numeric character references.
+    var useCharacterReferences: Bool
+
+    init(index: Int, random: inout SplitMix64) {
+        self.index = index
+        artist = random.pick(Pools.artists)
+        var name = random.pick(Pools.albumStarts)
+        if random.chance(percent: 55) { name += " " + random.pick(Pools.albumEnds) }
+        if random.chance(percent: 35) { name += " " + random.pick(Pools.albumSuffixes) }
+        album = name
+        genre = random.pick(Pools.genres)
+        hasCategory = index % 37 != 5
+        let month = 5 + random.below(3)  // May to July, as in the 2012 feeds
+        let day = 1 + random.below(month == 6 ? 30 : 31)
+        releaseDate = index % 41 == 7 ? nil : SongDate(year: 2012, month: month, day: day)
+        let label = random.pick(Pools.labels)
+        switch random.below(10) {
+        case 0, 1, 2: rights = ""
+        case 3, 4: rights = "℗ 2012 \(label)"
+        case 5: rights = "(P) 2012 \(label), a division of Sony Music Entertainment"
+        default: rights = "2012 \(label)"
+        }
+        price = random.pick(["$9.99", "$10.99", "$11.99", "$12.99", "$1.29", "$0.99", "$7.99", "$5.94"])
+        albumID = 500_000_000 + random.below(40_000_000)
+        artistID = 1_000_000 + random.below(500_000_000)
+        let hexDigits = Array("0123456789abcdef")
+        imagePath = String((0..<32).map { _ in hexDigits[random.below(16)] })
+        useCharacterReferences = index % 7 == 2
+    }
+
+    var title: String { "\(album) - \(artist)" }
+
+    var song: Song {
+        Song(
+            title: title, category: hasCategory ? genre.name : "", artist: artist, album: album,
+            releaseDate: releaseDate)
+    }
+
+    func xml(first: Bool) -> String {
+        let albumSlug = slug(album)
+        let artistSlug = slug(artist)
+        let albumURL = "http://itunes.apple.com/album/\(albumSlug)/id\(albumID)?uo=1&v0=9988"
+        let artistURL = "http://itunes.apple.com/artist/\(artistSlug)/id\(artistID)?uo=1&v0=9988"
+        let genreURL = "http://itunes.apple.com/genre/music-\(slug(genre.name))/id\(genre.id)?uo=1&v0=9988"
+        let image = "http://a\(1 + albumID % 5).mzstatic.com/us/r30/Music/v4/\(imagePath.prefix(2))/\(imagePath.dropFirst(2).prefix(2))/\(imagePath.dropFirst(4).prefix(2))/\(imagePath)/\(albumID).100x100-75.jpg"
+        let dateLine = releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" } ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
+        let textTitle = escape(title, references: useCharacterReferences)
+        let textArtist = escape(artist, references: useCharacterReferences)
+        var s = first ? "\t\t<item>\n" : "<item>\n"
+        s += "    <title>\(textTitle)</title>\n"
+        s += "    <link>\(escape(albumURL))</link>\n"
+        s += "    <description>\(escape(album)) by \(textArtist)</description>\n"
+        s += "    <pubDate>Tue, 15 May 2012 07:23:37 -0700</pubDate>\n"
+        s += """
+                <content:encoded><![CDATA[<TABLE BORDER=0 WIDTH="100%"><TR><TD><table border="0" width="100%" cellspacing="0" cellpadding="0">
+            \t\t\t\t<tr valign="top" align="left">
+            \t\t\t\t\t<td ALIGN=CENTER WIDTH=166 VALIGN=TOP><a href="\(albumURL)"><img border="0" src="\(image)" /></a></td>
+            \t\t\t\t\t<td width="10"><img alt="" width="10" height="1" src="http://r.mzstatic.com/images/spacer.gif" /></td>
+            \t\t\t\t\t<td width="95%"><B><a href="\(albumURL)">\(album)</a></B><br>
+            \t\t\t\t\t\t<a href="\(artistURL)">\(artist)</a><br><br>
+            \t\t\t\t\t\t<font size="3" FACE="Helvetica,Arial,Geneva,Swiss,SunSans-Regular">\(dateLine)
+            \t\t\t\t\t\t</font><font size="3" FACE="Helvetica,Arial,Geneva,Swiss,SunSans-Regular"><B>Total Songs:</B>
+            \t\t\t\t\t\t\(1 + albumID % 18)</font><br>
+            \t\t\t\t\t\t<font size="3" FACE="Helvetica,Arial,Geneva,Swiss,SunSans-Regular"><B>Genre:</B>
+            \t\t\t\t\t\t<a href="\(genreURL)">\(genre.name)</a></font><br>
+            \t\t\t\t\t\t<font size="3" FACE="Helvetica,Arial,Geneva,Swiss,SunSans-Regular"><B>Price:</B>
+            \t\t\t\t\t\t\(price)</font><br>
+            \t\t\t\t\t\t<font size="3" FACE="Helvetica,Arial,Geneva,Swiss,SunSans-Regular"><B>Copyright</B>
+            \t\t\t\t\t\t\(rights)</font></td>
+            \t\t\t\t</tr>
+            \t\t\t</table></TD></TR>
+            \t\t\t</TABLE>
+            ]]></content:encoded>
+
+            """
+        if hasCategory {
+            s += "    <category domain=\"\(escape(genreURL))\">\(escape(genre.name))</category>\n"
+        }
+        s += "    <itms:artist>\(textArtist)</itms:artist>\n"
+        s += "    <itms:artistLink>\(escape(artistURL))</itms:artistLink>\n"
+        s += "    <itms:album>\(escape(album))</itms:album>\n"
+        s += "    <itms:albumLink>\(escape(albumURL))</itms:albumLink>\n"
+        s += "    <itms:albumPrice>\(price)</itms:albumPrice>\n"
+        s += "                \n"
+        let base = image.dropLast("100x100-75.jpg".count)
+        s += "                <itms:coverArt height=\"53\" width=\"53\">\(base)53x53-50.jpg</itms:coverArt>\n"
+        s += "    <itms:coverArt height=\"60\" width=\"60\">\(base)60x60-50.jpg</itms:coverArt>\n"
+        s += "    <itms:coverArt height=\"100\" width=\"100\">\(base)100x100-75.jpg</itms:coverArt>\n"
+        s += "    \n    \n"
+        s += "    <itms:rights>\(escape(rights))</itms:rights>\n"
+        s += "    \n"
+        if let releaseDate {
+            s += "        <itms:releasedate>\(releaseDate.feedText)</itms:releasedate>\n"
+        }
+        s += "    \n\n</item>\n"
+        return s
+    }
+
+    /// Escapes text for XML character data as the iTunes feeds did (`&#39;` for the apostrophe),
+    /// optionally writing every non-ASCII character as a decimal character reference.
+    func escape(_ text: String, references: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "'": out += "&#39;"
+            default:
+                if references && !scalar.isASCII {
+                    out += "&#\(scalar.value);"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The URL slug iTunes derives from a name: ASCII letters and digits, lowercased, dashes between.
+    func slug(_ text: String) -> String {
+        var out = ""
+        var pendingDash = false
+        for scalar in text.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingDash && !out.isEmpty { out += "-" }
+                out.unicodeScalars.append(scalar)
+                pendingDash = false
+            } else {
+                pendingDash = true
+            }
+        }
+        return out.isEmpty ? "id" : out
+    }
+}
+
+struct Genre: Sendable {
+    var name: String
+    var id: Int
+}
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast, seedable generator whose output is the
+/// same on every platform and Swift version, unlike the standard library's random sources.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        // Wrapping arithmetic is the algorithm's definition.
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (`bound` > 0); the tiny modulo bias does not matter for test data.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    mutating func chance(percent: Int) -> Bool { below(100) < percent }
+
+    mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
+}

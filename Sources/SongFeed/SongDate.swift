@@ -1,0 +1,169 @@
+/// A calendar date (no time, no time zone), as an iTunes feed's `itms:releasedate` gives it.
+///
+/// Every parser adapter converts `itms:releasedate` with the same function,
+/// ``SongDate/init(feedText:)``, so that no parser does more or less work than another.
+public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Makes a date from its parts, or returns `nil` when they do not name a real day of the
+    /// proleptic Gregorian calendar (years 1 to 9999).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            day >= 1, day <= SongDate.daysIn(month: month, year: year)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses the feed's form, "July 10, 2012": an English month name, the day, a comma, the year.
+    ///
+    /// Leading and trailing XML white space is ignored; anything else that is not exactly that form,
+    /// or a day that does not exist (February 30), gives `nil`, never a crash.
+    ///
+    /// - Parameter bytes: the UTF-8 text of the element.
+    public init?<Bytes: Collection>(feedText bytes: Bytes) where Bytes.Element == UInt8 {
+        var scanner = ByteScanner(bytes)
+        scanner.skipSpaces()
+        guard let month = scanner.monthName() else { return nil }
+        guard scanner.skipSpaces() > 0, let day = scanner.number(maxDigits: 2) else { return nil }
+        guard scanner.take(UInt8(ascii: ",")) else { return nil }
+        scanner.skipSpaces()
+        guard let year = scanner.number(maxDigits: 4) else { return nil }
+        scanner.skipSpaces()
+        guard scanner.isAtEnd else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Parses the feed's form from a string; see ``init(feedText:)-(Bytes)``.
+    public init?(feedText text: String) {
+        self.init(feedText: text.utf8)
+    }
+
+    /// Parses "YYYY-MM-DD", the form of ``description`` and of the JSON encoding.
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// "YYYY-MM-DD".
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    /// The feed's form of this date, "July 10, 2012".
+    public var feedText: String {
+        "\(SongDate.monthNames[month - 1]) \(day), \(year)"
+    }
+
+    public static func < (lhs: SongDate, rhs: SongDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = SongDate(iso: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not a date in the form YYYY-MM-DD")
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// English month names, January first.
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ]
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2:
+            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+            return leap ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+/// A forward-only reader over UTF-8 bytes for ``SongDate``'s parser. No allocation.
+private struct ByteScanner<Bytes: Collection> where Bytes.Element == UInt8 {
+    let bytes: Bytes
+    var index: Bytes.Index
+
+    init(_ bytes: Bytes) {
+        self.bytes = bytes
+        self.index = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { index == bytes.endIndex }
+
+    /// Skips XML white space (space, tab, CR, LF) and returns how many bytes it skipped.
+    @discardableResult
+    mutating func skipSpaces() -> Int {
+        var count = 0
+        while index != bytes.endIndex {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                bytes.formIndex(after: &index)
+                count += 1
+            default:
+                return count
+            }
+        }
+        return count
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index != bytes.endIndex, bytes[index] == byte else { return false }
+        bytes.formIndex(after: &index)
+        return true
+    }
+
+    /// Reads 1 to `maxDigits` ASCII digits; more digits than that is not a number of this form.
+    mutating func number(maxDigits: Int) -> Int? {
+        var value = 0
+        var digits = 0
+        while index != bytes.endIndex, case let byte = bytes[index], byte >= 0x30, byte <= 0x39 {
+            digits += 1
+            if digits > maxDigits { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            bytes.formIndex(after: &index)
+        }
+        return digits == 0 ? nil : value
+    }
+
+    /// Reads an English month name (ASCII letters, compared exactly) and returns 1 to 12.
+    mutating func monthName() -> Int? {
+        let start = index
+        var length = 0
+        while index != bytes.endIndex, case let byte = bytes[index],
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        {
+            length += 1
+            if length > 9 { return nil }  // "September" is the longest
+            bytes.formIndex(after: &index)
+        }
+        guard length >= 3 else { return nil }
+        let word = bytes[start..<index]
+        for (offset, name) in SongDate.monthNames.enumerated() where name.utf8.count == length {
+            if word.elementsEqual(name.utf8) { return offset + 1 }
+        }
+        return nil
+    }
+}

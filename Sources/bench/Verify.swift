@@ -1,0 +1,158 @@
+import ArgumentParser
+import BenchEngine
+import FeedParsers
+import Foundation
+import SongFeed
+
+/// `bench verify`: do all parsers build the same songs?
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check that every parser builds the same songs from each feed, with several chunk sizes.",
+        discussion: """
+            Each parser runs in its own worker process (this executable re-running itself), so a parser \
+            that crashes is reported with its signal while the others still run. Exit status: 0 when every \
+            parser agrees on every feed, 1 otherwise.
+            """
+    )
+
+    @Argument(help: "Feeds to check (default: the *.xml files in Data/).", completion: .file(extensions: ["xml"]))
+    var feeds: [String] = []
+
+    @Option(
+        name: .customLong("parsers"), parsing: .upToNextOption,
+        help: "Parsers to run, by name (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")).")
+    var parsers: [String] = []
+
+    @Option(
+        name: .customLong("chunk-sizes"),
+        help: "Comma-separated chunk sizes in bytes; 0 or 'whole' is the feed in one chunk.",
+        transform: ChunkSizeList.parse)
+    var chunkSizes: [Int] = FeedVerifier.defaultChunkSizes
+
+    @Option(name: .customLong("dump"), help: "Write the agreed songs as a JSON array to this file.")
+    var dump: String?
+
+    @Option(help: "Seconds one parser's worker may run before it is killed.")
+    var timeout: Double = 300
+
+    func validate() throws {
+        for name in parsers where ParserRegistry.parser(named: name) == nil {
+            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if dump != nil && feeds.count > 1 {
+            throw ValidationError("--dump writes the songs of one feed; give exactly one feed with it")
+        }
+    }
+
+    func run() throws {
+        let paths: [String]
+        if feeds.isEmpty {
+            do {
+                paths = try FeedFile.feeds(inDirectory: "Data")
+            } catch {
+                throw CommandFailure(description: "\(error) (run from the package directory, or name the feeds to check)")
+            }
+        } else {
+            paths = feeds
+        }
+        let names = parsers.isEmpty ? ParserRegistry.names : parsers
+        let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
+        print("Checking that \(names.joined(separator: ", ")) build the same songs (chunk sizes: \(sizes); one worker process per parser).")
+        if feeds.isEmpty {
+            print("Timing comes with `bench run`, the next step of this project; this checks correctness only.")
+        }
+
+        var failures: [String] = []
+        for path in paths {
+            let verification: FeedVerification
+            do {
+                verification = try FeedVerifier.verify(feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout)
+            } catch {
+                failures.append("\(error)")
+                print("\n\(error)")
+                continue
+            }
+            print(VerifyReport.text(verification))
+            if !verification.allAgree {
+                failures.append(VerifyReport.firstProblem(verification))
+            } else if let dump, let songs = verification.referenceSongs {
+                try writeDump(songs, to: dump)
+                print("Wrote \(songs.count) songs to \(dump)")
+            }
+        }
+        if !failures.isEmpty {
+            if dump != nil { print("Nothing written to \(dump ?? ""): the parsers did not agree.") }
+            throw CommandFailure(description: "parsers disagree or fail: \(failures[0])")
+        }
+        print("\nAll parsers agree on \(paths.count) feed\(paths.count == 1 ? "" : "s").")
+    }
+
+    private func writeDump(_ songs: [Song], to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            var data = try encoder.encode(songs)
+            data.append(0x0A)
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// The text `bench verify` prints for one feed.
+enum VerifyReport {
+    static func text(_ verification: FeedVerification) -> String {
+        var lines = ["", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"]
+        let nameWidth = max(8, verification.verdicts.map(\.parser.count).max() ?? 0)
+        lines.append("  " + pad("parser", nameWidth) + "  " + pad("songs", 6) + "  " + pad("digest", 18) + "  result")
+        for verdict in verdicts(verification) {
+            let songs = verdict.songCount.map(String.init) ?? "-"
+            let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
+            lines.append("  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 6) + "  " + pad(digest, 18) + "  " + describe(verdict.status))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func firstProblem(_ verification: FeedVerification) -> String {
+        for verdict in verification.verdicts where verdict.status != .agrees {
+            return "\(verification.path): \(verdict.parser) \(describe(verdict.status))"
+        }
+        return "\(verification.path): no parser succeeded"
+    }
+
+    static func describe(_ status: ParserVerdict.Status) -> String {
+        switch status {
+        case .agrees: return "agree"
+        case .consistent: return "not compared"
+        case .disagrees(let detail): return "DISAGREE: \(detail)"
+        case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
+        case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
+        case .crashed(let detail): return "CRASHED: \(detail)"
+        case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
+        }
+    }
+
+    private static func verdicts(_ verification: FeedVerification) -> [ParserVerdict] { verification.verdicts }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// Parses "1,7,512,whole".
+enum ChunkSizeList {
+    static func parse(_ text: String) throws -> [Int] {
+        let sizes = try text.split(separator: ",").map { part -> Int in
+            let item = part.trimmingCharacters(in: .whitespaces)
+            if item == "whole" { return 0 }
+            guard let size = Int(item), size >= 0 else {
+                throw ValidationError("'\(item)' is not a chunk size (a byte count, 0 or 'whole')")
+            }
+            return size
+        }
+        guard !sizes.isEmpty else { throw ValidationError("give at least one chunk size") }
+        return sizes
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import BenchEngine
+import Foundation
+
+/// `bench worker …`: the side of a worker process. Not for people; `bench` runs it.
+struct Worker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
+        shouldDisplay: false,
+        subcommands: [VerifyCell.self]
+    )
+
+    /// `bench worker verify --parser NAME --chunk-sizes LIST FEED`
+    struct VerifyCell: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "verify")
+
+        @Option var parser: String
+        @Option(name: .customLong("chunk-sizes"), transform: ChunkSizeList.parse) var chunkSizes: [Int]
+        @Argument var feed: String
+
+        func run() throws {
+            let report = try VerifyWorker.run(parser: parser, feed: feed, chunkSizes: chunkSizes)
+            try WorkerOutput.write(JSONEncoder().encode(report))
+        }
+    }
+}
+
+/// Writes a worker's result to file descriptor 3 when the parent opened it, else to standard output.
+enum WorkerOutput {
+    static func write(_ data: Data) throws {
+        let descriptor = fcntl(WorkerProcess.resultDescriptor, F_GETFD) >= 0 ? WorkerProcess.resultDescriptor : 1
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        try handle.write(contentsOf: data)
+    }
+}

@@ -1,0 +1,109 @@
+import BenchTestSupport
+import Foundation
+import SongFeed
+import Testing
+
+@testable import bench
+
+/// Runs the built `bench` as a user would and checks its output and exit status.
+@Suite("bench, end to end")
+struct BenchCommandTests {
+    @Test func noArgumentsRunsVerifyOnData() throws {
+        let result = try runBench([])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Data/top300.rss.xml"))
+        for parser in ["foundation", "libxml2", "expat"] {
+            let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  \(parser) ") }
+            #expect(line?.hasSuffix("agree") == true, "\(parser): \(line ?? "missing")")
+            #expect(line?.contains(" 300 ") == true)
+        }
+        #expect(result.standardOutput.contains("All parsers agree"))
+    }
+
+    @Test func dumpWritesTheAgreedSongsAsJSON() throws {
+        let directory = try TemporaryDirectory()
+        let dump = directory.path("songs.json")
+        let result = try runBench(["verify", "--chunk-sizes", "512,whole", "--dump", dump, "Data/top300.rss.xml"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: dump))
+        let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(objects.count == 300)
+        #expect(objects.allSatisfy { Set($0.keys) == ["title", "category", "artist", "album", "releaseDate"] })
+        #expect(objects.contains { $0["releaseDate"] is NSNull })
+        #expect(objects.allSatisfy { ($0["releaseDate"] as? String)?.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil || $0["releaseDate"] is NSNull })
+        #expect(try JSONDecoder().decode([Song].self, from: data) == FeedGenerator(songs: 300).generate().songs)
+    }
+
+    @Test func aMalformedFeedExitsOneAndNamesTheParser() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.xml", "<rss><channel><item><title>x</title></item></channel>")
+        let result = try runBench(["verify", path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("foundation FAILED"), "\(result.standardError)")
+        #expect(result.standardOutput.contains("libxml2") && result.standardOutput.contains("FAILED"))
+    }
+
+    @Test func aCrashingParserIsReportedAndTheOthersStillRun() throws {
+        #if os(Linux)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            "attlist.xml", Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
+        let result = try runBench(["verify", "--chunk-sizes", "whole", path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("CRASHED: worker crashed with signal 11 (SIGSEGV)"))
+        #expect(result.standardOutput.split(separator: "\n").filter { $0.hasSuffix("agree") }.count == 2)
+        #endif
+    }
+
+    @Test func aMissingFeedIsNamed() throws {
+        let result = try runBench(["verify", "no/such/feed.xml"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("feed not found: no/such/feed.xml"))
+    }
+
+    @Test func anUnknownParserListsTheKnownOnes() throws {
+        let result = try runBench(["verify", "--parsers", "sax9000"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("unknown parser 'sax9000'; known parsers: foundation, libxml2, expat"))
+    }
+
+    @Test func generateReproducesTheCommittedFeed() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("feed.xml")
+        let result = try runBench(["generate", "--songs", "300", "--seed", "\(FeedGenerator.defaultSeed)", "--output", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
+    }
+
+    @Test func listNamesEveryParser() throws {
+        let result = try runBench(["list"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("libxml2 2."))
+        #expect(result.standardOutput.contains("expat 2."))
+        #expect(result.standardOutput.contains("foundation"))
+    }
+
+    @Test func helpDescribesTheTool() throws {
+        let result = try runBench(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("verify"))
+        let subcommands = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(subcommands.contains { $0.hasPrefix("verify ") })
+        #expect(!subcommands.contains { $0.hasPrefix("worker") }, "the worker subcommand is hidden")
+    }
+
+    // Parse-only checks of the command line.
+
+    @Test func chunkSizesParse() throws {
+        #expect(try ChunkSizeList.parse("1,7, 512,whole") == [1, 7, 512, 0])
+        #expect(throws: (any Error).self) { try ChunkSizeList.parse("1,x") }
+        #expect(throws: (any Error).self) { try ChunkSizeList.parse("-3") }
+    }
+
+    @Test func validationRejectsBadOptions() {
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--parsers", "nope"]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--timeout", "0"]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--dump", "x.json", "a.xml", "b.xml"]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["generate", "--songs", "-1"]) }
+    }
+}

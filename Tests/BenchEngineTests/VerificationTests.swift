@@ -1,0 +1,86 @@
+import BenchEngine
+import BenchTestSupport
+import FeedParsers
+import Foundation
+import SongFeed
+import Testing
+
+@Suite("FeedVerifier: agreement across parsers and chunk sizes")
+struct VerificationTests {
+    @Test func allParsersAgreeOnTheCommittedFeed() throws {
+        let verification = try FeedVerifier.verify(
+            feed: TestPaths.top300, parsers: ParserRegistry.names, chunkSizes: [7, 16_384, 0],
+            executable: TestPaths.benchExecutable)
+        #expect(verification.allAgree, "\(verification.verdicts.map(\.status))")
+        #expect(verification.verdicts.map(\.songCount) == [300, 300, 300])
+        #expect(verification.referenceSongs == FeedGenerator(songs: 300).generate().songs)
+        #expect(verification.referenceDigest == SongDigest.sha256(of: FeedGenerator(songs: 300).generate().songs))
+        #expect(verification.bytes == 901_440)
+        #expect(verification.verdicts.allSatisfy { ($0.peakResidentBytes ?? 0) > 0 })
+    }
+
+    @Test func aMalformedFeedFailsEveryParser() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.xml", "<rss><channel><item><title>x</titl></item></channel></rss>")
+        let verification = try FeedVerifier.verify(
+            feed: path, parsers: ParserRegistry.names, chunkSizes: [1, 0], executable: TestPaths.benchExecutable)
+        #expect(!verification.allAgree)
+        #expect(verification.referenceDigest == nil)
+        for verdict in verification.verdicts {
+            guard case .failed(let error) = verdict.status else {
+                Issue.record("\(verdict.parser): \(verdict.status)")
+                continue
+            }
+            #expect(error.parser == verdict.parser)
+            #expect(error.line == 1)
+        }
+    }
+
+    @Test func aMissingFeedIsAClearError() {
+        #expect(throws: FeedFileError.self) {
+            try FeedVerifier.verify(feed: "/nonexistent/feed.xml", parsers: ["expat"], executable: TestPaths.benchExecutable)
+        }
+    }
+
+    @Test func theWorkerReportsEachChunkSizeAndSendsSongsOnce() throws {
+        let report = try VerifyWorker.run(parser: "expat", feed: TestPaths.top300, chunkSizes: [1, 512, 0])
+        #expect(report.runs.map(\.chunkSize) == [1, 512, 0])
+        #expect(report.runs.map(\.songCount) == [300, 300, 300])
+        #expect(Set(report.runs.compactMap(\.digest)).count == 1)
+        #expect(report.runs.filter { $0.songs != nil }.count == 1)
+        #expect(throws: VerifyWorkerError.self) { try VerifyWorker.run(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]) }
+    }
+
+    @Test func firstDifferenceNamesSongAndField() {
+        let a = [Samples.harakiri, Samples.harakiri]
+        var b = a
+        b[1].artist = "Someone Else"
+        #expect(
+            FeedVerifier.firstDifference(b, a, parser: "x", reference: "y")
+                == "song 2, field artist: x has \"Someone Else\", y has \"Serj Tankian\"")
+        #expect(FeedVerifier.firstDifference([a[0]], a, parser: "x", reference: "y") == "x built 1 songs, y built 2")
+        var c = a
+        c[0].releaseDate = nil
+        #expect(FeedVerifier.firstDifference(c, a, parser: "x", reference: "y").contains("field releaseDate: x has \"nil\", y has \"2012-07-10\""))
+    }
+
+    @Test func theReferenceIsWhatMostParsersBuilt() throws {
+        // A parser that disagrees is named; the two that agree are the reference.
+        let directory = try TemporaryDirectory()
+        // Foundation drops internal entity text on Linux: it disagrees with the two push parsers.
+        let path = try directory.write(
+            "entities.xml", Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
+        let verification = try FeedVerifier.verify(
+            feed: path, parsers: ParserRegistry.names, chunkSizes: [0, 3], executable: TestPaths.benchExecutable)
+        #if os(Linux)
+        let statuses = Dictionary(uniqueKeysWithValues: verification.verdicts.map { ($0.parser, $0.status) })
+        #expect(statuses["libxml2"] == .agrees)
+        #expect(statuses["expat"] == .agrees)
+        guard case .disagrees(let detail) = statuses["foundation"] else {
+            Issue.record("foundation: \(String(describing: statuses["foundation"]))")
+            return
+        }
+        #expect(detail == "song 1, field title: foundation has \" Records\", libxml2 has \"Reprise Records\"")
+        #endif
+    }
+}

@@ -1,0 +1,69 @@
+import BenchEngine
+import Foundation
+import Testing
+
+@Suite("WorkerProcess: spawn, report, crash, time limit, peak memory")
+struct WorkerProcessTests {
+    @Test func resultArrivesOnDescriptor3() throws {
+        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf 'result' >&3; echo noise"])
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.result == Array("result".utf8))
+        #expect(outcome.peakResidentBytes > 0)
+    }
+
+    @Test func standardErrorAndExitStatusAreKept() throws {
+        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "echo 'it broke' >&2; exit 3"])
+        #expect(outcome.termination == .exited(3))
+        #expect(outcome.standardError.contains("it broke"))
+    }
+
+    @Test func aCrashIsReportedWithItsSignal() throws {
+        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"])
+        #expect(outcome.termination == .signaled(SIGSEGV))
+        #expect(outcome.termination.description == "crashed with signal \(SIGSEGV) (SIGSEGV)")
+    }
+
+    @Test func aWorkerPastItsTimeLimitIsKilled() throws {
+        let started = Date()
+        let outcome = try WorkerProcess.run(executable: "/bin/sleep", arguments: ["30"], timeout: 0.3)
+        #expect(outcome.termination == .timedOut(seconds: 0.3))
+        #expect(Date().timeIntervalSince(started) < 20, "the worker was not killed")
+    }
+
+    @Test func aWorkerThatClosesItsPipesButKeepsRunningIsKilledToo() throws {
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "exec 3>&- 2>&-; sleep 30"], timeout: 0.5)
+        #expect(outcome.termination == .timedOut(seconds: 0.5))
+    }
+
+    @Test func largeResultsAreReadWhileTheWorkerWrites() throws {
+        // 4 MB through the pipe: the parent must read while the child writes, or both block.
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "head -c 4000000 /dev/zero >&3; head -c 200000 /dev/zero >&2"],
+            timeout: 60)
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.result.count == 4_000_000)
+        #expect(outcome.standardError.utf8.count <= WorkerProcess.standardErrorLimit)
+    }
+
+    @Test func peakMemoryIsTheWorkersOwn() throws {
+        // A worker that touches about 200 MB reports at least that much.
+        let outcome = try WorkerProcess.run(
+            executable: "/usr/bin/python3", arguments: ["-c", "b = bytearray(200 * 1024 * 1024)"], timeout: 60)
+        guard outcome.termination == .exited(0) else { return }  // no python3 here
+        #expect(outcome.peakResidentBytes >= 200 * 1024 * 1024)
+    }
+
+    @Test func aMissingExecutableIsAnError() {
+        #expect(throws: WorkerProcess.SpawnError.self) {
+            try WorkerProcess.run(executable: "/nonexistent/bench", arguments: [])
+        }
+    }
+
+    @Test func environmentIsPassedOn() throws {
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf '%s|%s' \"$BENCH_TEST_VALUE\" \"$SWIFT_BACKTRACE\" >&3"],
+            environment: ["BENCH_TEST_VALUE": "42"])
+        #expect(String(decoding: outcome.result, as: UTF8.self) == "42|enable=no")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SongFeed
+
+/// Where things are when the tests run: the package, the built `bench`, `../shared/data`.
+public enum TestPaths {
+    /// The package's root directory (this file is `Tests/BenchTestSupport/TestSupport.swift`).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed 300-song feed.
+    public static var top300: String { packageRoot.appendingPathComponent("Data/top300.rss.xml").path }
+
+    /// `../shared/data` beside the package (or `BENCH_SHARED_DATA`), when it is there.
+    public static var sharedData: URL? {
+        let candidate = ProcessInfo.processInfo.environment["BENCH_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+        return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
+    }
+
+    /// Whether `../shared/data` is there; tests that need it are skipped with this message otherwise.
+    public static var hasSharedData: Bool { sharedData != nil }
+    public static let sharedDataMissing = "needs ../shared/data beside the package (absent in a lone clone)"
+
+    /// The real 100-item iTunes feed of 2012 in `../shared/data`, when it is there.
+    public static var realITunesFeed: String? {
+        sharedData?.appendingPathComponent("itunes/newreleases-100-2012-05-15.rss.xml").path
+    }
+
+    /// The `bench` executable built beside the test bundle.
+    public static var benchExecutable: String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        #if os(Linux)
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        }
+        #endif
+        // On macOS the test binary sits inside a .xctest bundle.
+        for candidate in [directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("bench").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return directory.appendingPathComponent("bench").path
+    }
+}
+
+/// A temporary directory, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `bytes` to a file of this directory and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Array(text.utf8))
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// The result of running a command.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+}
+
+/// Runs the built `bench` with `arguments` in `directory` (default: the package root).
+public func runBench(_ arguments: [String], in directory: URL = TestPaths.packageRoot) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Read both pipes before waiting, so that a full pipe cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errorData = error.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Small documents shared by the parser tests.
+public enum Samples {
+    /// The itms namespace URI.
+    public static let itms = "http://phobos.apple.com/rss/1.0/modules/itms/"
+
+    /// A feed with the given `item` bodies, the itms namespace bound to `prefix`.
+    public static func feed(_ items: [String], prefix: String = "itms", prolog: String = "") -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\(prolog)\n<rss version=\"2.0\" xmlns:\(prefix)=\"\(itms)\">\n<channel>\n<title>Channel title, not a song</title>\n"
+            + items.map { "<item>\n\($0)\n</item>\n" }.joined() + "</channel>\n</rss>\n"
+    }
+
+    /// One item with every song field, the itms elements written with `prefix`.
+    public static func item(
+        title: String = "Harakiri - Serj Tankian", category: String = "Rock", artist: String = "Serj Tankian",
+        album: String = "Harakiri", date: String = "July 10, 2012", prefix: String = "itms"
+    ) -> String {
+        """
+        <title>\(title)</title>
+        <link>http://itunes.apple.com/album/id1?uo=1&amp;v0=9988</link>
+        <category domain="http://itunes.apple.com/genre/music-rock/id21?uo=1&amp;v0=9988">\(category)</category>
+        <\(prefix):artist>\(artist)</\(prefix):artist>
+        <\(prefix):album>\(album)</\(prefix):album>
+        <\(prefix):coverArt height="53" width="53">http://a1.mzstatic.com/x.53x53-50.jpg</\(prefix):coverArt>
+        <\(prefix):releasedate>\(date)</\(prefix):releasedate>
+        """
+    }
+
+    /// The song of ``item(title:category:artist:album:date:prefix:)`` with its defaults.
+    public static let harakiri = Song(
+        title: "Harakiri - Serj Tankian", category: "Rock", artist: "Serj Tankian", album: "Harakiri",
+        releaseDate: SongDate(year: 2012, month: 7, day: 10))
+
+    /// A billion-laughs document (10^9 expansions of "lol" if nothing stops it), the entity used in
+    /// a song field and, optionally, in an element that is not one.
+    public static func billionLaughs(inTitle: Bool = true) -> String {
+        var dtd = "<!ENTITY lol \"lol\">"
+        for level in 1...9 {
+            let previous = level == 1 ? "lol" : "lol\(level - 1)"
+            dtd += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
+        }
+        let body = inTitle ? "<title>&lol9;</title>" : "<description>&lol9;</description>"
+        return "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [\(dtd)]>\n<rss><channel><item>\(body)</item></channel></rss>\n"
+    }
+}

@@ -1,0 +1,85 @@
+import BenchEngine
+import BenchTestSupport
+import FeedParsers
+import Foundation
+import SongFeed
+import Testing
+
+@Suite("Every parser builds the same songs")
+struct ConformanceTests {
+    static let groundTruth = FeedGenerator(songs: 300).generate()
+
+    @Test("Data/top300.rss.xml gives the generator's songs", arguments: ParserRegistry.names, chunkSizes)
+    func committedFeed(parser: String, chunkSize: Int?) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
+        let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
+        #expect(songs.count == 300)
+        if songs != Self.groundTruth.songs {
+            let difference = FeedVerifier.firstDifference(songs, Self.groundTruth.songs, parser: parser, reference: "generator")
+            Issue.record("\(difference)")
+        }
+    }
+
+    @Test(
+        "The real 2012 iTunes feed", .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
+        arguments: ParserRegistry.names, chunkSizes)
+    func realFeed(parser: String, chunkSize: Int?) throws {
+        let path = try #require(TestPaths.realITunesFeed)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
+        #expect(songs.count == 100)
+        let first = try #require(songs.first)
+        #expect(first.title == "Harakiri (Deluxe Version) - Serj Tankian")
+        #expect(first.artist == "Serj Tankian")
+        #expect(first.album == "Harakiri (Deluxe Version)")
+        #expect(first.category == "Rock")
+        #expect(first.releaseDate == SongDate(year: 2012, month: 7, day: 10))
+        #expect(songs.contains { $0.title == "There's No Leaving Now - The Tallest Man On Earth" }, "&#39; decoded")
+        #expect(songs.contains { $0.category == "R&B/Soul" }, "&amp; decoded")
+        #expect(songs.allSatisfy { $0.releaseDate != nil })
+        // The reference is expat with the whole feed; every parser and chunk size must match it.
+        let reference = try ExpatFeedParser.parse(bytes)
+        #expect(songs == reference)
+    }
+
+    @Test("Songs are delivered as they complete", arguments: ParserRegistry.names)
+    func songsAreDeliveredInOrder(parser: String) throws {
+        var delivered: [Song] = []
+        let songs = try parserType(parser).parse(Self.groundTruth.bytes, chunkSize: 16_384) { delivered.append($0) }
+        #expect(delivered == songs)
+        #expect(delivered == Self.groundTruth.songs)
+    }
+
+    @Test("A push parser delivers the first song before the document ends", arguments: pushParsers)
+    func pushParsersStream(parser: String) throws {
+        var firstSongAtChunk: Int?
+        var chunk = 0
+        var count = 0
+        let counting = try parserType(parser).init { _ in count += 1 }
+        try Self.groundTruth.bytes.withUnsafeBytes { all in
+            var offset = 0
+            while offset < all.count {
+                let end = min(offset + 16_384, all.count)
+                try counting.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                chunk += 1
+                if count > 0 && firstSongAtChunk == nil { firstSongAtChunk = chunk }
+                offset = end
+            }
+        }
+        let totalChunks = chunk
+        let songs = try counting.finish()
+        #expect(songs.count == 300)
+        let first = try #require(firstSongAtChunk)
+        #expect(first <= 2, "first song after chunk \(first) of \(totalChunks)")
+    }
+
+    @Test("Foundation parses only once the document is complete")
+    func foundationWaitsForTheWholeDocument() throws {
+        var count = 0
+        let parser = try FoundationFeedParser { _ in count += 1 }
+        try Self.groundTruth.bytes.withUnsafeBytes { try parser.consume($0) }
+        #expect(count == 0)
+        #expect(try parser.finish().count == 300)
+        #expect(count == 300)
+    }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the system libraries the package links against, when they are missing.
+# Debian/Ubuntu: libxml2-dev, libexpat1-dev, libsqlite3-dev and pkg-config (SwiftPM reads the
+# libraries' flags through pkg-config). On macOS, Homebrew's libxml2 and expat work the same way.
+set -euo pipefail
+
+needed=(libxml2-dev libexpat1-dev libsqlite3-dev pkg-config)
+
+if command -v dpkg-query >/dev/null 2>&1; then
+    missing=()
+    for pkg in "${needed[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        echo "install-deps: all present (${needed[*]})"
+        exit 0
+    fi
+    echo "install-deps: installing ${missing[*]}"
+    sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+elif command -v brew >/dev/null 2>&1; then
+    brew list libxml2 >/dev/null 2>&1 || brew install libxml2
+    brew list expat >/dev/null 2>&1 || brew install expat
+    brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
+else
+    echo "install-deps: no apt or brew here; install libxml2, expat, sqlite3 (headers) and pkg-config by hand" >&2
+    exit 1
+fi
