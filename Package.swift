@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)
@@ -39,16 +40,22 @@ let package = Package(
             name: "FeedParsers",
             dependencies: ["SongFeed", "CLibXML2", "CExpat"]
         ),
+        .target(name: "BenchResults"),
         .target(
             name: "BenchEngine",
-            dependencies: ["FeedParsers", "SongFeed"]
+            dependencies: ["FeedParsers", "SongFeed", "BenchResults"]
         ),
+        .target(
+            name: "StatsStore",
+            dependencies: ["BenchResults", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "BenchReports", dependencies: ["BenchResults"]),
 
         // MARK: The command-line tool
         .executableTarget(
             name: "bench",
             dependencies: [
-                "BenchEngine", "FeedParsers", "SongFeed",
+                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "SongFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +75,17 @@ let package = Package(
             name: "BenchEngineTests",
             dependencies: ["BenchEngine", "FeedParsers", "SongFeed", "BenchTestSupport", "bench"]
         ),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "SongFeed", "BenchTestSupport"]),
+        .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults"]),
+        .testTarget(
+            name: "StatsStoreTests",
+            dependencies: [
+                "StatsStore", "BenchResults", "BenchTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults"]),
+        .testTarget(
+            name: "BenchCLITests",
+            dependencies: ["bench", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults"]
+        ),
     ]
 )

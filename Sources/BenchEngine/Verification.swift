@@ -133,7 +133,8 @@ public struct ParserVerdict: Sendable {
     public var songCount: Int?
     /// The digest of the songs, when the parser succeeded consistently.
     public var digest: String?
-    /// The worker's peak resident memory in bytes (all chunk sizes in one process).
+    /// The worker's own peak resident memory in bytes (all chunk sizes in one process); `nil` when
+    /// the worker crashed.
     public var peakResidentBytes: Int?
 
     init(parser: String, status: Status, songCount: Int? = nil, digest: String? = nil, peakResidentBytes: Int? = nil) {
@@ -154,7 +155,6 @@ public struct ParserVerdict: Sendable {
 
     init(parser: String, outcome: WorkerProcess.Outcome, songsByDigest: inout [String: [Song]]) {
         self.parser = parser
-        self.peakResidentBytes = outcome.peakResidentBytes
         guard outcome.termination == .exited(0) else {
             var detail = "worker \(outcome.termination)"
             let lastLine = outcome.standardError.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -169,6 +169,7 @@ public struct ParserVerdict: Sendable {
             self.status = .workerFailed("unreadable worker report: \(error)")
             return
         }
+        self.peakResidentBytes = report.peakResidentBytes
         for run in report.runs {
             if let digest = run.digest, let songs = run.songs, songsByDigest[digest] == nil { songsByDigest[digest] = songs }
         }
@@ -221,6 +222,8 @@ public struct VerifyWorkerReport: Codable, Sendable {
     public var parser: String
     public var feedBytes: Int
     public var runs: [Run]
+    /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
+    public var peakResidentBytes: Int?
 }
 
 /// The worker side of ``FeedVerifier``: runs in the worker process.
@@ -245,7 +248,8 @@ public enum VerifyWorker {
                 runs.append(.init(chunkSize: size, error: error))
             }
         }
-        return VerifyWorkerReport(parser: name, feedBytes: feed.bytes.count, runs: runs)
+        return VerifyWorkerReport(
+            parser: name, feedBytes: feed.bytes.count, runs: runs, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 }
 

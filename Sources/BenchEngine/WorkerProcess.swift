@@ -8,8 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// Runs a program as a worker process and collects what it reports, how it ended, and its peak
-/// memory.
+/// Runs a program as a worker process and collects what it reports and how it ended.
 ///
 /// The benchmark runs every parser in a worker (the `bench` executable re-running itself through a
 /// hidden subcommand), because a parser can crash the process (Foundation's `XMLParser` does, on
@@ -39,7 +38,9 @@ public enum WorkerProcess {
         public var result: [UInt8]
         /// The end of the worker's standard error, as text.
         public var standardError: String
-        /// The worker's peak resident set size in bytes, from `wait4` (`ru_maxrss`).
+        /// `ru_maxrss` from `wait4`, in bytes: an upper bound only. On Linux a child spawned with file
+        /// actions reports the parent's high-water mark too; workers report their own peak instead
+        /// (``PeakMemory``).
         public var peakResidentBytes: Int
         /// The wall time from spawn to exit, in nanoseconds.
         public var elapsedNanoseconds: UInt64
@@ -89,7 +90,7 @@ public enum WorkerProcess {
     ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
     ///     the worker at once.
     ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
-    /// - Returns: how it ended, its result bytes, the end of its standard error and its peak memory.
+    /// - Returns: how it ended, its result bytes, the end of its standard error.
     /// - Throws: ``SpawnError`` when it cannot be started.
     public static func run(
         executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil
@@ -123,6 +124,7 @@ public enum WorkerProcess {
             }
             close(resultPipe.write)
             close(errorPipe.write)
+            activeWorker = pid
             spawnLock.unlock()
         } catch {
             spawnLock.unlock()
@@ -190,6 +192,7 @@ public enum WorkerProcess {
             usleep(1_000)
         }
         for fd in open { close(fd) }
+        if activeWorker == pid { activeWorker = 0 }
         let elapsed = monotonicNanoseconds() - started
 
         if errorTail.count > standardErrorLimit { errorTail.removeFirst(errorTail.count - standardErrorLimit) }
@@ -210,6 +213,33 @@ public enum WorkerProcess {
             termination: termination, result: result, standardError: String(decoding: errorTail, as: UTF8.self),
             peakResidentBytes: peak, elapsedNanoseconds: elapsed)
     }
+
+    /// Makes SIGINT and SIGTERM kill the running worker before this process ends by the same signal,
+    /// so that interrupting `bench` never leaves a worker running on its own.
+    ///
+    /// For a command that runs one worker at a time (`bench run`, `bench verify`).
+    public static func killWorkerOnInterrupt() {
+        signal(SIGINT, interruptHandler)
+        signal(SIGTERM, interruptHandler)
+        // A process started from a Dispatch worker thread inherits a mask that blocks every signal.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    private static let interruptHandler: @convention(c) (Int32) -> Void = { sig in
+        // Only async-signal-safe calls here.
+        let pid = WorkerProcess.activeWorker
+        if pid > 0 { kill(pid, SIGKILL) }
+        signal(sig, SIG_DFL)
+        raise(sig)
+    }
+
+    /// The worker being waited for, if any (read by the signal handler; one word, written by the
+    /// spawning thread).
+    nonisolated(unsafe) private static var activeWorker: pid_t = 0
 
     // MARK: Helpers
 

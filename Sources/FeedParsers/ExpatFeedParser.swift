@@ -37,7 +37,7 @@ public final class ExpatFeedParser: SongFeedParser {
     private static let separator: UInt8 = 0x01
 
     private let parser: XML_Parser
-    private var assembler: SongAssembler
+    private let assembler: SongAssembler
     private var error: FeedParseError?
     private var finished = false
 

@@ -97,7 +97,7 @@ public final class FoundationFeedParser: SongFeedParser {
 
     /// Receives `XMLParser`'s events and feeds the shared ``SongAssembler``.
     private final class Delegate: NSObject, XMLParserDelegate {
-        var assembler: SongAssembler
+        let assembler: SongAssembler
         var failure: FeedParseError?
         var sawRoot = false
 

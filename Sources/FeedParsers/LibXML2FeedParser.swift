@@ -38,7 +38,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     }
 
     fileprivate var context: xmlParserCtxtPtr?
-    private var assembler: SongAssembler
+    private let assembler: SongAssembler
     fileprivate var error: FeedParseError?
     private var finished = false
 

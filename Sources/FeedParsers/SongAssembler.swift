@@ -65,7 +65,11 @@ public enum FeedElement: UInt8, Sendable {
 /// A field is a direct child of `item`; its text is all the character data inside it, including
 /// that of any nested elements. A field longer than ``maximumFieldBytes`` is an error, so that a
 /// hostile document cannot make a parser buffer without bound.
-public struct SongAssembler {
+///
+/// It is a class that each adapter holds with `let`: a struct stored in the adapter's class was
+/// copied whole (songs, buffer, closure) on every callback that read it, which cost more than the
+/// parsing it wrapped.
+public final class SongAssembler {
     /// The longest text one song field may have, in UTF-8 bytes.
     public static let maximumFieldBytes = 1 << 20
 
@@ -96,7 +100,7 @@ public struct SongAssembler {
     }
 
     /// An element starts.
-    public mutating func startElement(_ element: FeedElement) {
+    public func startElement(_ element: FeedElement) {
         depth += 1
         guard field == .other else { return }  // an element nested in a field: its text belongs to the field
         if itemDepth == 0 {
@@ -119,7 +123,7 @@ public struct SongAssembler {
     ///
     /// - Returns: `false` when the current field has grown past ``maximumFieldBytes``; the adapter
     ///   must then stop its parser and report ``fieldTooLongMessage``.
-    public mutating func characters(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public func characters(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard field != .other else { return true }
         guard text.count + bytes.count <= Self.maximumFieldBytes else { return false }
         text.append(contentsOf: bytes)
@@ -127,14 +131,14 @@ public struct SongAssembler {
     }
 
     /// Character data given as a `String` (Foundation's `XMLParser` hands out strings).
-    public mutating func characters(_ string: String) -> Bool {
+    public func characters(_ string: String) -> Bool {
         guard field != .other else { return true }
         var string = string
         return string.withUTF8 { characters(UnsafeRawBufferPointer($0)) }
     }
 
     /// The current element ends.
-    public mutating func endElement() {
+    public func endElement() {
         defer { depth -= 1 }
         if field != .other {
             guard depth == fieldDepth else { return }
@@ -143,7 +147,7 @@ public struct SongAssembler {
             case .category: category = String(decoding: text, as: UTF8.self)
             case .artist: artist = String(decoding: text, as: UTF8.self)
             case .album: album = String(decoding: text, as: UTF8.self)
-            case .releaseDate: releaseDate = SongDate(feedText: text)
+            case .releaseDate: releaseDate = text.withUnsafeBytes { SongDate(feedText: $0) }
             case .item, .other: break
             }
             field = .other

@@ -88,8 +88,11 @@ public enum ParserRegistry {
     /// The names of ``all``, in order.
     public static var names: [String] { all.map { $0.name } }
 
-    /// The parser called `name`, or `nil`.
+    /// The baseline that parses nothing (see ``NullFeedParser``); not in ``all``.
+    public static var baseline: any SongFeedParser.Type { NullFeedParser.self }
+
+    /// The parser called `name` (the baseline included), or `nil`.
     public static func parser(named name: String) -> (any SongFeedParser.Type)? {
-        all.first { $0.name == name }
+        name == baseline.name ? baseline : all.first { $0.name == name }
     }
 }

@@ -21,10 +21,11 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
     /// Parses the feed's form, "July 10, 2012": an English month name, the day, a comma, the year.
     ///
     /// Leading and trailing XML white space is ignored; anything else that is not exactly that form,
-    /// or a day that does not exist (February 30), gives `nil`, never a crash.
+    /// or a day that does not exist (February 30), gives `nil`, never a crash. No allocation: every
+    /// parser adapter calls this once per song, inside the timed region.
     ///
     /// - Parameter bytes: the UTF-8 text of the element.
-    public init?<Bytes: Collection>(feedText bytes: Bytes) where Bytes.Element == UInt8 {
+    public init?(feedText bytes: UnsafeRawBufferPointer) {
         var scanner = ByteScanner(bytes)
         scanner.skipSpaces()
         guard let month = scanner.monthName() else { return nil }
@@ -37,9 +38,17 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
         self.init(year: year, month: month, day: day)
     }
 
-    /// Parses the feed's form from a string; see ``init(feedText:)-(Bytes)``.
+    /// Parses the feed's form from UTF-8 bytes; see ``init(feedText:)-(UnsafeRawBufferPointer)``.
+    public init?(feedText bytes: [UInt8]) {
+        guard let date = bytes.withUnsafeBytes({ SongDate(feedText: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses the feed's form from a string; see ``init(feedText:)-(UnsafeRawBufferPointer)``.
     public init?(feedText text: String) {
-        self.init(feedText: text.utf8)
+        var text = text
+        guard let date = text.withUTF8({ SongDate(feedText: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = date
     }
 
     /// Parses "YYYY-MM-DD", the form of ``description`` and of the JSON encoding.
@@ -102,36 +111,29 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
 }
 
 /// A forward-only reader over UTF-8 bytes for ``SongDate``'s parser. No allocation.
-private struct ByteScanner<Bytes: Collection> where Bytes.Element == UInt8 {
-    let bytes: Bytes
-    var index: Bytes.Index
+private struct ByteScanner {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
 
-    init(_ bytes: Bytes) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.index = bytes.startIndex
     }
 
-    var isAtEnd: Bool { index == bytes.endIndex }
+    var isAtEnd: Bool { index == bytes.count }
 
     /// Skips XML white space (space, tab, CR, LF) and returns how many bytes it skipped.
     @discardableResult
     mutating func skipSpaces() -> Int {
-        var count = 0
-        while index != bytes.endIndex {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                bytes.formIndex(after: &index)
-                count += 1
-            default:
-                return count
-            }
+        let start = index
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
         }
-        return count
+        return index - start
     }
 
     mutating func take(_ byte: UInt8) -> Bool {
-        guard index != bytes.endIndex, bytes[index] == byte else { return false }
-        bytes.formIndex(after: &index)
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
         return true
     }
 
@@ -139,11 +141,11 @@ private struct ByteScanner<Bytes: Collection> where Bytes.Element == UInt8 {
     mutating func number(maxDigits: Int) -> Int? {
         var value = 0
         var digits = 0
-        while index != bytes.endIndex, case let byte = bytes[index], byte >= 0x30, byte <= 0x39 {
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
             digits += 1
             if digits > maxDigits { return nil }
-            value = value * 10 + Int(byte - 0x30)
-            bytes.formIndex(after: &index)
+            value = value * 10 + Int(bytes[index] - 0x30)
+            index += 1
         }
         return digits == 0 ? nil : value
     }
@@ -151,18 +153,20 @@ private struct ByteScanner<Bytes: Collection> where Bytes.Element == UInt8 {
     /// Reads an English month name (ASCII letters, compared exactly) and returns 1 to 12.
     mutating func monthName() -> Int? {
         let start = index
-        var length = 0
-        while index != bytes.endIndex, case let byte = bytes[index],
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        while index < bytes.count, index - start <= 9,
+            (bytes[index] >= 0x41 && bytes[index] <= 0x5A) || (bytes[index] >= 0x61 && bytes[index] <= 0x7A)
         {
-            length += 1
-            if length > 9 { return nil }  // "September" is the longest
-            bytes.formIndex(after: &index)
+            index += 1
         }
-        guard length >= 3 else { return nil }
-        let word = bytes[start..<index]
-        for (offset, name) in SongDate.monthNames.enumerated() where name.utf8.count == length {
-            if word.elementsEqual(name.utf8) { return offset + 1 }
+        let length = index - start
+        guard length >= 3, length <= 9 else { return nil }  // "May" to "September"
+        month: for (offset, name) in SongDate.monthNames.enumerated() where name.utf8.count == length {
+            var position = start
+            for byte in name.utf8 {
+                guard bytes[position] == byte else { continue month }
+                position += 1
+            }
+            return offset + 1
         }
         return nil
     }

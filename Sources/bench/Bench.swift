@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.
 @main
@@ -7,13 +8,31 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Which XML parser should a Swift app use to load a feed? Measures Foundation, libxml2 and expat.",
         discussion: """
-            Every parser builds the same songs from an iTunes Store RSS feed; `bench verify` checks that they \
-            agree, each parser in its own worker process. With no subcommand, `bench` runs `verify` on the \
-            feeds in Data/ (the measuring engine, `bench run`, is the next step of the project).
+            Every parser builds the same songs from an iTunes Store RSS feed, checked before anything is \
+            timed. With no subcommand, `bench` runs `bench run`: the parse benchmark on Data/top300.rss.xml, \
+            recorded in Results/stats.sqlite, with CSV and JSON in Results/.
             """,
-        subcommands: [Verify.self, Generate.self, ListParsers.self, Worker.self],
-        defaultSubcommand: Verify.self
+        subcommands: [Run.self, Report.self, Verify.self, Generate.self, ListParsers.self, Worker.self],
+        defaultSubcommand: Run.self
     )
+
+    /// Runs the command; bad values on the command line exit with status 1 (not the library's 64),
+    /// like every other failure, after the library's own message and usage.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code == .validationFailure ? 1 : code.rawValue)
+        }
+    }
 }
 
 /// An error that ends a command with a message and exit code 1.

@@ -46,6 +46,7 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
+        WorkerProcess.killWorkerOnInterrupt()
         let paths: [String]
         if feeds.isEmpty {
             do {

@@ -7,8 +7,25 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
         shouldDisplay: false,
-        subcommands: [VerifyCell.self]
+        subcommands: [VerifyCell.self, MeasureCell.self]
     )
+
+    /// `bench worker measure --parser NAME --iterations N --warmup W --chunk-size C FEED`
+    struct MeasureCell: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "measure")
+
+        @Option var parser: String
+        @Option var iterations: Int
+        @Option var warmup: Int
+        @Option(name: .customLong("chunk-size")) var chunkSize: Int
+        @Argument var feed: String
+
+        func run() throws {
+            let report = try MeasureWorker.run(
+                parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize)
+            try WorkerOutput.write(JSONEncoder().encode(report))
+        }
+    }
 
     /// `bench worker verify --parser NAME --chunk-sizes LIST FEED`
     struct VerifyCell: ParsableCommand {

@@ -8,8 +8,8 @@ import Testing
 /// Runs the built `bench` as a user would and checks its output and exit status.
 @Suite("bench, end to end")
 struct BenchCommandTests {
-    @Test func noArgumentsRunsVerifyOnData() throws {
-        let result = try runBench([])
+    @Test func verifyChecksTheFeedsInData() throws {
+        let result = try runBench(["verify"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Data/top300.rss.xml"))
         for parser in ["foundation", "libxml2", "expat"] {
@@ -18,6 +18,15 @@ struct BenchCommandTests {
             #expect(line?.contains(" 300 ") == true)
         }
         #expect(result.standardOutput.contains("All parsers agree"))
+    }
+
+    @Test func noArgumentsMeansRun() throws {
+        // Parse only: running it here would write into the package's Results/.
+        let command = try Bench.parseAsRoot([])
+        #expect(command is Run)
+        let run = try #require(command as? Run)
+        #expect(run.iterations == 20 && run.warmup == 3 && run.chunkSize == 16_384 && run.rounds == 1)
+        #expect(run.store == "Results/stats.sqlite" && run.outputDirectory == "Results")
     }
 
     @Test func dumpWritesTheAgreedSongsAsJSON() throws {
@@ -63,7 +72,7 @@ struct BenchCommandTests {
 
     @Test func anUnknownParserListsTheKnownOnes() throws {
         let result = try runBench(["verify", "--parsers", "sax9000"])
-        #expect(result.status != 0)
+        #expect(result.status == 1)
         #expect(result.standardError.contains("unknown parser 'sax9000'; known parsers: foundation, libxml2, expat"))
     }
 
@@ -88,7 +97,8 @@ struct BenchCommandTests {
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("verify"))
         let subcommands = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(subcommands.contains { $0.hasPrefix("verify ") })
+        #expect(subcommands.contains { $0.hasPrefix("run (default)") })
+        #expect(subcommands.contains { $0.hasPrefix("verify ") } && subcommands.contains { $0.hasPrefix("report ") })
         #expect(!subcommands.contains { $0.hasPrefix("worker") }, "the worker subcommand is hidden")
     }
 

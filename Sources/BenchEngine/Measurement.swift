@@ -1,0 +1,138 @@
+import FeedParsers
+import SongFeed
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a measuring worker reports for one cell: one entry per measured iteration.
+public struct MeasureWorkerReport: Codable, Sendable {
+    /// One measured iteration.
+    public struct Iteration: Codable, Sendable, Equatable {
+        public var wallNs: Int
+        public var cpuNs: Int
+        /// From the start of the iteration to the first song; `nil` when no song was built.
+        public var firstSongNs: Int?
+        public var songs: Int
+        public var error: String?
+    }
+
+    public var parser: String
+    public var feedBytes: Int
+    /// ``SongDigest`` of the songs of the last successful iteration.
+    public var digest: String?
+    public var iterations: [Iteration]
+    /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
+    public var peakResidentBytes: Int?
+}
+
+/// The measuring side of a worker process: times a parser over a feed held in memory.
+///
+/// Each iteration makes a fresh parser, pushes the feed `chunkSize` bytes at a time and finishes.
+/// The timed region covers exactly that: it starts the wall clock (`CLOCK_MONOTONIC`) and the
+/// thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`) before the parser is made and stops them once
+/// `finish()` has returned and the parser is gone. Nothing inside it prints, stores or allocates for
+/// the harness: the results array is reserved beforehand, the first-song closure is made once, and
+/// the songs are kept alive past the clocks' stop (then handed to ``blackHole(_:)``).
+public enum MeasureWorker {
+    /// Measures `warmup` + `iterations` parses and reports the last `iterations`.
+    ///
+    /// - Throws: ``VerifyWorkerError`` for an unknown parser, ``FeedFileError`` for an unreadable feed.
+    public static func run(
+        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int
+    ) throws -> MeasureWorkerReport {
+        guard let parserType = ParserRegistry.parser(named: name) else {
+            throw VerifyWorkerError(description: "unknown parser '\(name)'")
+        }
+        let feed = try FeedFile(path: path)
+        let measured = measure(parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize)
+        return MeasureWorkerReport(
+            parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+
+    /// Times `parserType` over `bytes`; see ``run(parser:feed:iterations:warmup:chunkSize:)``.
+    public static func measure(
+        _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int
+    ) -> (iterations: [MeasureWorkerReport.Iteration], digest: String?) {
+        let total = max(0, warmup) + max(0, iterations)
+        var results: [MeasureWorkerReport.Iteration] = []
+        results.reserveCapacity(total)
+        var errors: [Int: String] = [:]
+        var kept: [Song] = []
+        var lastGood: [Song] = []
+        // Set by the song callback; a class so that the closure allocates its context once, here.
+        let firstSong = Timestamp()
+        let onSong: (Song) -> Void = { _ in
+            if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() }
+        }
+        let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
+        bytes.withUnsafeBytes { all in
+            for index in 0..<total {
+                firstSong.value = 0
+                var failure: (any Error)?
+                var songs: [Song] = []
+                // ---- timed region ----
+                let cpuStart = threadCPUNanoseconds()
+                let wallStart = monotonicNanoseconds()
+                do {
+                    let parser = try parserType.init(onSong: onSong)
+                    var offset = 0
+                    while offset < all.count {
+                        let end = min(offset + step, all.count)
+                        try parser.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                        offset = end
+                    }
+                    songs = try parser.finish()
+                } catch {
+                    failure = error
+                }
+                let wallEnd = monotonicNanoseconds()
+                let cpuEnd = threadCPUNanoseconds()
+                // ---- end of timed region ----
+                kept = songs
+                let first = firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
+                results.append(.init(
+                    wallNs: Int(wallEnd - wallStart), cpuNs: Int(cpuEnd &- cpuStart), firstSongNs: first,
+                    songs: songs.count, error: nil))
+                if let failure { errors[index] = "\(failure)" } else { lastGood = kept }
+            }
+        }
+        blackHole(kept)
+        for (index, message) in errors { results[index].error = message }
+        // Every measured iteration must build as many songs as the last good one.
+        let measured = Array(results.suffix(max(0, iterations)))
+        let expected = lastGood.count
+        let checked = measured.map { iteration -> MeasureWorkerReport.Iteration in
+            var iteration = iteration
+            if iteration.error == nil && iteration.songs != expected {
+                iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
+            }
+            return iteration
+        }
+        let anyGood = checked.contains { $0.error == nil }
+        return (checked, anyGood ? SongDigest.sha256(of: lastGood) : nil)
+    }
+
+    private final class Timestamp: @unchecked Sendable {
+        var value: UInt64 = 0
+    }
+}
+
+/// The CPU time of the calling thread in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+public func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Keeps a value alive and opaque to the optimizer, so that the work that made it cannot be dropped.
+@inline(never)
+@_optimize(none)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

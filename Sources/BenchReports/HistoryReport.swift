@@ -1,0 +1,71 @@
+import BenchResults
+import Foundation
+
+/// `bench report`: the stored runs' averages per parser, for each scenario, feed and network profile.
+public enum HistoryReport {
+    static let header = [
+        "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
+        "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
+        "total_mean_ms", "total_median_ms", "peak_rss_mb",
+    ]
+
+    static func row(_ row: HistoryRow) -> [String] {
+        [
+            row.scenario, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples), String(row.failed),
+            Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean), Format.ms(row.cpu?.median),
+            Format.ms(row.firstSong?.mean), Format.ms(row.firstSong?.median), Format.ms(row.download?.mean),
+            Format.ms(row.download?.median), Format.ms(row.total?.mean), Format.ms(row.total?.median),
+            Format.mib(row.peakResidentMedianBytes, decimals: 2),
+        ]
+    }
+
+    public static func csv(_ rows: [HistoryRow]) -> String {
+        CSV.document(header: header, rows: rows.map(row))
+    }
+
+    public static func json(_ rows: [HistoryRow]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
+    }
+
+    static let tableHeader = ["parser", "runs", "samples", "failed", "mean", "median", "CPU mean", "CPU median", "1st song", "download", "total", "peak MiB"]
+
+    static func tableRow(_ row: HistoryRow) -> [String] {
+        [
+            row.parser, String(row.runs), String(row.samples), String(row.failed), Format.ms(row.wall?.mean),
+            Format.ms(row.wall?.median), Format.ms(row.cpu?.mean), Format.ms(row.cpu?.median),
+            Format.ms(row.firstSong?.median), Format.ms(row.download?.median), Format.ms(row.total?.median),
+            Format.mib(row.peakResidentMedianBytes),
+        ]
+    }
+
+    static func groups(_ rows: [HistoryRow]) -> [(title: String, rows: [HistoryRow])] {
+        var order: [String] = []
+        var groups: [String: [HistoryRow]] = [:]
+        for row in rows {
+            var title = "\(row.scenario): \(row.feedPath) (sha256 \(row.feedSHA256.prefix(12))…)"
+            if !row.network.isEmpty { title += ", network \(row.network)" }
+            if groups[title] == nil { order.append(title) }
+            groups[title, default: []].append(row)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+
+    public static func table(_ rows: [HistoryRow]) -> String {
+        guard !rows.isEmpty else { return "No samples match.\n" }
+        let blocks = groups(rows).map { group in
+            group.title + "\n" + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
+        }
+        return blocks.joined(separator: "\n\n") + "\n\nTimes in ms: mean and median over every stored successful sample; "
+            + "1st song, download and total are medians; peak MiB is the median of the workers' peaks.\n"
+    }
+
+    public static func markdown(_ rows: [HistoryRow]) -> String {
+        guard !rows.isEmpty else { return "No samples match.\n" }
+        return groups(rows).map { group in
+            "**\(group.title)**\n\n"
+                + MarkdownTable.render(header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
+        }.joined(separator: "\n\n") + "\n"
+    }
+}

@@ -1,0 +1,123 @@
+import BenchResults
+import GRDB
+
+/// A row of `runs`.
+struct RunRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "runs"
+
+    var runID: String
+    var startedAt: String
+    var endedAt: String?
+    var commandLine: String
+    var buildConfiguration: String
+    var gitCommit: String?
+    var host: String
+    var os: String
+    var cpuModel: String
+    var cores: Int
+    var swiftVersion: String
+    var libxml2Version: String
+    var expatVersion: String
+    var complete: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case runID = "run_id", startedAt = "started_at", endedAt = "ended_at", commandLine = "command_line"
+        case buildConfiguration = "build_configuration", gitCommit = "git_commit", host, os, cpuModel = "cpu_model"
+        case cores, swiftVersion = "swift_version", libxml2Version = "libxml2_version"
+        case expatVersion = "expat_version", complete
+    }
+
+    enum Columns {
+        static let startedAt = Column(CodingKeys.startedAt)
+    }
+
+    init(_ environment: RunEnvironment) {
+        runID = environment.runID
+        startedAt = environment.startedAt
+        endedAt = environment.endedAt
+        commandLine = environment.commandLine
+        buildConfiguration = environment.buildConfiguration
+        gitCommit = environment.gitCommit
+        host = environment.host
+        os = environment.os
+        cpuModel = environment.cpuModel
+        cores = environment.cores
+        swiftVersion = environment.swiftVersion
+        libxml2Version = environment.libxml2Version
+        expatVersion = environment.expatVersion
+        complete = environment.complete
+    }
+
+    var environment: RunEnvironment {
+        RunEnvironment(
+            runID: runID, startedAt: startedAt, endedAt: endedAt, commandLine: commandLine,
+            buildConfiguration: buildConfiguration, gitCommit: gitCommit, host: host, os: os, cpuModel: cpuModel,
+            cores: cores, swiftVersion: swiftVersion, libxml2Version: libxml2Version, expatVersion: expatVersion,
+            complete: complete)
+    }
+}
+
+/// A row of `samples`.
+struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "samples"
+
+    var id: Int64?
+    var runID: String
+    var parser: String
+    var scenario: String
+    var feedPath: String
+    var feedSHA256: String
+    var feedBytes: Int
+    var songs: Int
+    var chunkSize: Int
+    var network: String
+    var round: Int
+    var iteration: Int
+    var wallNs: Int?
+    var cpuNs: Int?
+    var firstSongNs: Int?
+    var downloadNs: Int?
+    var totalNs: Int?
+    var peakResidentBytes: Int?
+    var error: String?
+    var debug: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
+        case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
+        case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
+        case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", error, debug
+    }
+
+    init(_ sample: Sample, runID: String) {
+        id = nil
+        self.runID = runID
+        parser = sample.cell.parser
+        scenario = sample.cell.scenario
+        feedPath = sample.cell.feedPath
+        feedSHA256 = sample.cell.feedSHA256
+        feedBytes = sample.cell.feedBytes
+        songs = sample.songs
+        chunkSize = sample.cell.chunkSize
+        network = sample.cell.network
+        round = sample.round
+        iteration = sample.iteration
+        wallNs = sample.wallNs
+        cpuNs = sample.cpuNs
+        firstSongNs = sample.firstSongNs
+        downloadNs = sample.downloadNs
+        totalNs = sample.totalNs
+        peakResidentBytes = sample.peakResidentBytes
+        error = sample.error
+        debug = sample.debug
+    }
+
+    var sample: Sample {
+        Sample(
+            cell: CellKey(
+                parser: parser, scenario: scenario, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: feedBytes,
+                chunkSize: chunkSize, network: network),
+            songs: songs, round: round, iteration: iteration, wallNs: wallNs, cpuNs: cpuNs, firstSongNs: firstSongNs,
+            downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, error: error, debug: debug)
+    }
+}

@@ -1,0 +1,52 @@
+import GRDB
+
+extension StatsDatabase {
+    /// The schema, as named migrations that are only ever appended: a migration that has shipped is
+    /// never edited. Each runs in its own transaction; the schema is written with strings, not with
+    /// the app's types.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: runs and samples") { db in
+            try db.create(table: "runs") { t in
+                t.primaryKey("run_id", .text)
+                t.column("started_at", .text).notNull()
+                t.column("ended_at", .text)
+                t.column("command_line", .text).notNull()
+                t.column("build_configuration", .text).notNull()
+                t.column("git_commit", .text)
+                t.column("host", .text).notNull()
+                t.column("os", .text).notNull()
+                t.column("cpu_model", .text).notNull()
+                t.column("cores", .integer).notNull()
+                t.column("swift_version", .text).notNull()
+                t.column("libxml2_version", .text).notNull()
+                t.column("expat_version", .text).notNull()
+                t.column("complete", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "samples") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("run_id", .text).notNull().indexed().references("runs", onDelete: .cascade)
+                t.column("parser", .text).notNull()
+                t.column("scenario", .text).notNull()
+                t.column("feed_path", .text).notNull()
+                t.column("feed_sha256", .text).notNull()
+                t.column("feed_bytes", .integer).notNull()
+                t.column("songs", .integer).notNull()
+                t.column("chunk_size", .integer).notNull()
+                t.column("network", .text).notNull().defaults(to: "")
+                t.column("round", .integer).notNull()
+                t.column("iteration", .integer).notNull()
+                t.column("wall_ns", .integer)
+                t.column("cpu_ns", .integer)
+                t.column("first_song_ns", .integer)
+                t.column("download_ns", .integer)
+                t.column("total_ns", .integer)
+                t.column("peak_resident_bytes", .integer)
+                t.column("error", .text)
+                t.column("debug", .boolean).notNull()
+            }
+            try db.create(index: "samples_on_cell", on: "samples", columns: ["scenario", "feed_sha256", "parser"])
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,167 @@
+import BenchResults
+import Foundation
+import GRDB
+
+/// The stats store: every run and every sample, in one SQLite file.
+///
+/// One value owns the database writer and the migrator; every write is one transaction that keeps
+/// the store consistent: a run is inserted incomplete when it starts, each cell's samples are added
+/// in one transaction as the cell finishes, and the run is marked complete at the end. A run that
+/// is interrupted (Ctrl-C, a kill) keeps every finished cell and stays incomplete.
+///
+/// The file uses WAL and a busy timeout, so two `bench` processes can write to it at once.
+///
+/// ```swift
+/// let store = try StatsDatabase(path: "Results/stats.sqlite")
+/// try store.beginRun(environment)
+/// try store.record(samples, runID: environment.runID)
+/// try store.finishRun(environment.runID, endedAt: now)
+/// ```
+public struct StatsDatabase: Sendable {
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating when needed) the store at `path` and applies the migrations it lacks.
+    ///
+    /// - Throws: ``StatsStoreError`` when the file cannot be opened or migrated.
+    public init(path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        do {
+            try self.init(writer: DatabasePool(path: path, configuration: configuration))
+        } catch let error as StatsStoreError {
+            throw error
+        } catch {
+            throw StatsStoreError(description: "cannot open the stats store \(path): \(error)")
+        }
+    }
+
+    /// A store on any GRDB writer (tests use an in-memory `DatabaseQueue`).
+    public init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        do {
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw StatsStoreError(description: "cannot migrate the stats store: \(error)")
+        }
+    }
+
+    /// Inserts a run, incomplete, when it starts.
+    public func beginRun(_ environment: RunEnvironment) throws {
+        try write { db in try RunRecord(environment).insert(db) }
+    }
+
+    /// Adds one cell's samples to a run, in one transaction.
+    public func record(_ samples: [Sample], runID: String) throws {
+        try write { db in
+            for sample in samples { try SampleRecord(sample, runID: runID).insert(db) }
+        }
+    }
+
+    /// Marks a run complete.
+    public func finishRun(_ runID: String, endedAt: String) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE runs SET ended_at = ?, complete = 1 WHERE run_id = ?", arguments: [endedAt, runID])
+        }
+    }
+
+    /// The runs, newest first.
+    public func runs() throws -> [RunEnvironment] {
+        try read { db in try RunRecord.order(RunRecord.Columns.startedAt.desc).fetchAll(db).map(\.environment) }
+    }
+
+    /// The samples that match `filter`, with their run, oldest run first.
+    public func samples(matching filter: SampleFilter = SampleFilter()) throws -> [StoredSample] {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: [any DatabaseValueConvertible] = []
+            if !filter.parsers.isEmpty {
+                conditions.append("s.parser IN (\(filter.parsers.map { _ in "?" }.joined(separator: ",")))")
+                arguments += filter.parsers
+            }
+            if !filter.scenarios.isEmpty {
+                conditions.append("s.scenario IN (\(filter.scenarios.map { _ in "?" }.joined(separator: ",")))")
+                arguments += filter.scenarios
+            }
+            if let feed = filter.feed {
+                conditions.append("(s.feed_path = ? OR s.feed_path LIKE ? ESCAPE '\\' OR s.feed_sha256 = ?)")
+                let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_")
+                arguments += [feed, "%" + escaped, feed]
+            }
+            if let since = filter.since {
+                conditions.append("r.started_at >= ?")
+                arguments.append(since)
+            }
+            if !filter.includeDebug {
+                conditions.append("s.debug = 0")
+            }
+            if let last = filter.lastRuns {
+                conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT ?)")
+                arguments.append(last)
+            }
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let sql = """
+                SELECT s.*, r.started_at AS run_started_at FROM samples s JOIN runs r ON r.run_id = s.run_id
+                \(whereClause) ORDER BY r.started_at, s.id
+                """
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+            return try rows.map { row in
+                let record = try SampleRecord(row: row)
+                return StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(updates)
+        } catch {
+            throw StatsStoreError(description: "stats store write failed: \(error)")
+        }
+    }
+
+    private func read<T>(_ value: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(value)
+        } catch {
+            throw StatsStoreError(description: "stats store read failed: \(error)")
+        }
+    }
+}
+
+/// Which samples a report wants.
+public struct SampleFilter: Sendable {
+    public var parsers: [String]
+    public var scenarios: [String]
+    /// A feed's path, the end of its path, or its SHA-256.
+    public var feed: String?
+    /// Runs started at or after this ISO 8601 time (a date like "2026-11-22" works).
+    public var since: String?
+    /// Only the newest N runs.
+    public var lastRuns: Int?
+    /// Include samples of debug builds.
+    public var includeDebug: Bool
+
+    public init(
+        parsers: [String] = [], scenarios: [String] = [], feed: String? = nil, since: String? = nil,
+        lastRuns: Int? = nil, includeDebug: Bool = false
+    ) {
+        self.parsers = parsers
+        self.scenarios = scenarios
+        self.feed = feed
+        self.since = since
+        self.lastRuns = lastRuns
+        self.includeDebug = includeDebug
+    }
+}
+
+/// The stats store failed.
+public struct StatsStoreError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}

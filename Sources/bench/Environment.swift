@@ -1,0 +1,95 @@
+import BenchResults
+import FeedParsers
+import Foundation
+
+/// Reads the machine, build and library facts that every run records.
+enum EnvironmentProbe {
+    /// "release" or "debug", from the compilation conditions of this binary.
+    static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    static var isDebugBuild: Bool { buildConfiguration == "debug" }
+
+    static func environment(runID: String, startedAt: String, commandLine: String) -> RunEnvironment {
+        RunEnvironment(
+            runID: runID, startedAt: startedAt, commandLine: commandLine, buildConfiguration: buildConfiguration,
+            gitCommit: gitCommit(), host: ProcessInfo.processInfo.hostName, os: operatingSystem(), cpuModel: cpuModel(),
+            cores: ProcessInfo.processInfo.activeProcessorCount, swiftVersion: swiftVersion(),
+            libxml2Version: LibXML2FeedParser.version, expatVersion: ExpatFeedParser.version)
+    }
+
+    /// A sortable, unique run identifier: UTC time plus four random hex digits.
+    static func newRunID(at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date) + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func gitCommit() -> String? {
+        guard let commit = run("/usr/bin/env", ["git", "rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines),
+            commit.count == 40
+        else { return nil }
+        let dirty = run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
+        return dirty ? commit + "-dirty" : commit
+    }
+
+    static func swiftVersion() -> String {
+        // "Swift version 6.3.1 (swift-6.3.1-RELEASE)"; the toolchain that `swift run` used.
+        guard let output = run("/usr/bin/env", ["swift", "--version"]),
+            let line = output.split(separator: "\n").first(where: { $0.contains("Swift version") })
+        else { return "unknown" }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func operatingSystem() -> String {
+        var name = ProcessInfo.processInfo.operatingSystemVersionString
+        if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
+            let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") })
+        {
+            name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        var uts = utsname()
+        uname(&uts)
+        let kernel = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let machine = withUnsafeBytes(of: &uts.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(name), kernel \(kernel), \(machine)"
+    }
+
+    static func cpuModel() -> String {
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return run("/usr/sbin/sysctl", ["-n", "machdep.cpu.brand_string"])?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    }
+
+    /// Runs a command and returns its standard output, or `nil` when it fails.
+    private static func run(_ executable: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

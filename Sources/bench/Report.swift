@@ -1,0 +1,67 @@
+import ArgumentParser
+import BenchReports
+import BenchResults
+import Foundation
+import StatsStore
+
+/// `bench report`: averages per parser from the stats store.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the stored runs' averages per parser, for each scenario, feed and network profile.",
+        discussion: "Like the original study's statistics screen. Failed samples and debug builds are left out.")
+
+    @Option(name: .customLong("parser"), help: "Only these parsers (repeatable).")
+    var parsers: [String] = []
+
+    @Option(name: .customLong("scenario"), help: "Only these scenarios (repeatable): parse, download, conditional.")
+    var scenarios: [String] = []
+
+    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256.")
+    var feed: String?
+
+    @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22 or 2026-11-22T10:00:00Z).")
+    var since: String?
+
+    @Option(help: "Only the newest N runs.")
+    var last: Int?
+
+    @Flag(name: .customLong("include-debug"), help: "Include samples of debug builds.")
+    var includeDebug = false
+
+    @Option(help: "table, csv, json or markdown.")
+    var format: Run.OutputFormat = .table
+
+    @Option(help: "The stats store (SQLite).")
+    var store: String = "Results/stats.sqlite"
+
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last must be at least 1") }
+        if let since, since.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: .regularExpression) == nil {
+            throw ValidationError("--since takes an ISO 8601 date or time, like 2026-11-22 or 2026-11-22T10:00:00Z")
+        }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: store) else {
+            throw CommandFailure(description: "no stats store at \(store): run `swift run -c release bench` first, or pass --store PATH")
+        }
+        let database = try StatsDatabase(path: store)
+        let filter = SampleFilter(
+            parsers: parsers, scenarios: scenarios, feed: feed, since: since, lastRuns: last, includeDebug: includeDebug)
+        let rows = HistoryRow.aggregate(try database.samples(matching: filter))
+        if rows.isEmpty && !includeDebug {
+            var withDebug = filter
+            withDebug.includeDebug = true
+            let hidden = try database.samples(matching: withDebug).count
+            if hidden > 0 {
+                printError("\(hidden) sample(s) of debug builds match but are left out; --include-debug shows them.")
+            }
+        }
+        switch format {
+        case .table: print(HistoryReport.table(rows), terminator: "")
+        case .csv: print(HistoryReport.csv(rows), terminator: "")
+        case .json: print(try HistoryReport.json(rows), terminator: "")
+        case .markdown: print(HistoryReport.markdown(rows), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import ArgumentParser
+import BenchEngine
+import BenchReports
+import BenchResults
+import FeedParsers
+import Foundation
+import SongFeed
+import StatsStore
+
+/// `bench run`: measure every parser, record the run, report it.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the parsers on a feed: check they agree, time each in its own worker, store and report.",
+        discussion: """
+            For each feed: every parser must first build the same songs (one that does not is reported as \
+            wrong and not timed). Then each parser, and the `null` baseline that parses nothing, runs in its \
+            own worker process: --warmup untimed parses, then --iterations timed ones, each with a fresh \
+            parser fed --chunk-size bytes at a time. The run goes into the stats store and into CSV and \
+            JSON files under --output-dir. Exit status: 0 when every parser agreed and every iteration \
+            succeeded, 1 otherwise (the figures are still written).
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        /// Aligned tables for a terminal.
+        case table
+        /// The summary CSV (one row per cell), as written to <run-id>-summary.csv.
+        case csv
+        /// The whole run (environment, summaries, samples), as written to <run-id>.json.
+        case json
+        /// Markdown tables, ready to paste into a pull request.
+        case markdown
+    }
+
+    @Option(
+        name: .customLong("parsers"), parsing: .upToNextOption,
+        help: "Parsers to measure (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")). The null baseline always runs.")
+    var parsers: [String] = []
+
+    @Option(name: .customLong("feed"), help: "A feed to measure (repeatable; default: Data/top300.rss.xml).")
+    var feeds: [String] = []
+
+    @Option(help: "Also measure a generated feed of this many songs (cached under <output-dir>/feeds/).")
+    var songs: Int?
+
+    @Option(help: "Timed iterations per cell and round.")
+    var iterations: Int = 20
+
+    @Option(help: "Untimed warm-up iterations before them.")
+    var warmup: Int = 3
+
+    @Option(name: .customLong("chunk-size"), help: "Bytes pushed per parser call; 0 pushes the whole feed at once.")
+    var chunkSize: Int = 16_384
+
+    @Option(help: "Repeat the whole set of cells this many times, rotating their order each round.")
+    var rounds: Int = 1
+
+    @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: OutputFormat = .table
+
+    @Option(name: .customLong("output-dir"), help: "Where the run's CSV and JSON files go.")
+    var outputDirectory: String = "Results"
+
+    @Option(help: "The stats store (SQLite).")
+    var store: String = "Results/stats.sqlite"
+
+    @Flag(name: .customLong("no-store"), help: "Do not record the run in the stats store.")
+    var noStore = false
+
+    @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
+    var quiet = false
+
+    @Option(help: "Seconds one worker may run before it is killed and its cell marked failed.")
+    var timeout: Double = 300
+
+    func validate() throws {
+        for name in parsers where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
+            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+        }
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
+        guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
+    }
+
+    func run() throws {
+        WorkerProcess.killWorkerOnInterrupt()
+        let terminal = Terminal(quiet: quiet)
+        let debugWarning = terminal.warning(
+            "WARNING: this is a debug build: its timings are not representative and its samples are stored as debug. "
+                + "Measure with: swift run -c release bench")
+        if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+
+        let paths = try feedPaths()
+        let started = Date()
+        let environment = EnvironmentProbe.environment(
+            runID: EnvironmentProbe.newRunID(at: started), startedAt: EnvironmentProbe.iso8601(started),
+            commandLine: CommandLine.arguments.joined(separator: " "))
+        let settings = RunSettings(
+            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout)
+        let runner = BenchRunner(plan: RunPlan(
+            parsers: parsers.isEmpty ? ParserRegistry.names : parsers, feeds: paths, settings: settings,
+            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild))
+
+        let database = try noStore ? nil : StatsDatabase(path: store)
+        try database?.beginRun(environment)
+
+        // 1. Agreement.
+        terminal.progress("checking that the parsers agree…")
+        let checks = try runner.checkAgreement()
+        terminal.clearProgress()
+        var problems: [String] = []
+        var notTimed: [CellSummary] = []
+        for check in checks {
+            for verdict in check.verification.verdicts where verdict.status != .agrees {
+                let reason = "not timed: \(VerifyReport.describe(verdict.status))"
+                problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
+                notTimed.append(CellSummary(
+                    cell: CellKey(
+                        parser: verdict.parser, scenario: "parse", feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                        feedBytes: check.feed.bytes.count, chunkSize: chunkSize),
+                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                    peakOverBaselineBytes: nil, failed: 0, outcome: reason))
+            }
+        }
+
+        // 2. Measurement: one worker per cell and round; each cell is stored as soon as it ends.
+        let cells = runner.cells(for: checks)
+        var references: [String: String] = [:]
+        for check in checks { references[check.feed.path] = check.verification.referenceDigest }
+        let runs = try runner.measure(
+            cells, referenceDigests: references,
+            progress: { step in
+                terminal.progress(
+                    "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
+                        + (rounds > 1 ? ", round \(step.round) of \(rounds)" : "") + " (\(warmup) warm-up + \(iterations) timed)")
+            },
+            cellFinished: { run in try database?.record(run.samples, runID: environment.runID) })
+        terminal.clearProgress()
+
+        var summaries = BenchRunner.summarise(runs, cells: cells)
+        summaries += notTimed
+        for summary in summaries where summary.failed > 0 || summary.outcome != nil {
+            if summary.wall != nil || summary.failed > 0 {
+                problems.append("\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
+                    + (summary.outcome.map { ": \($0)" } ?? ""))
+            }
+        }
+
+        // 3. Files, the store's closing mark, the report.
+        var finished = environment
+        finished.endedAt = EnvironmentProbe.iso8601(Date())
+        finished.complete = true
+        let result = RunResult(environment: finished, settings: settings, cells: summaries, samples: runs.flatMap(\.samples))
+        let written = try writeFiles(result)
+        try database?.finishRun(environment.runID, endedAt: finished.endedAt ?? "")
+
+        switch format {
+        case .table:
+            print(header(finished))
+            print(RunReport.table(summaries))
+        case .csv: print(RunReport.summaryCSV(summaries), terminator: "")
+        case .json: print(try RunReport.json(result), terminator: "")
+        case .markdown: print(RunReport.markdown(summaries, environment: finished))
+        }
+        if !quiet {
+            let lines = ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
+                + (database == nil ? ["Not recorded in a stats store (--no-store)."] : ["Recorded in \(store)."])
+            if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
+        }
+        if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+        if !problems.isEmpty {
+            throw CommandFailure(description: "the run is recorded, but not every parser succeeded:\n  " + problems.joined(separator: "\n  "))
+        }
+    }
+
+    private func header(_ environment: RunEnvironment) -> String {
+        """
+        \(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · \
+        expat \(environment.expatVersion)
+        \(environment.cpuModel), \(environment.cores) cores · \(environment.os)
+        \(iterations) iterations after \(warmup) warm-up, \(rounds) round\(rounds == 1 ? "" : "s"), one worker process per cell
+
+        """
+    }
+
+    /// The feeds to measure: --feed paths, a generated --songs feed, or Data/top300.rss.xml.
+    private func feedPaths() throws -> [String] {
+        var paths: [String] = []
+        for path in feeds {
+            guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(description: "feed not found: \(path)") }
+            paths.append(path)
+        }
+        if let songs {
+            let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
+            let path = (directory as NSString).appendingPathComponent("songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml")
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let feed = FeedGenerator(songs: songs).generate()
+                guard FileManager.default.createFile(atPath: path, contents: Data(feed.bytes)) else {
+                    throw CommandFailure(description: "cannot write the generated feed \(path)")
+                }
+            }
+            paths.append(path)
+        }
+        if paths.isEmpty {
+            let path = "Data/top300.rss.xml"
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure(description: "feed not found: \(path) (run from the package directory, or pass --feed PATH)")
+            }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// Writes the run's files and the `latest` copies; returns their paths.
+    private func writeFiles(_ result: RunResult) throws -> [String] {
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
+        }
+        let runID = result.environment.runID
+        let files = [
+            ("\(runID)-summary.csv", RunReport.summaryCSV(result.cells)),
+            ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
+            ("\(runID).json", try RunReport.json(result)),
+        ]
+        var written: [String] = []
+        for (name, text) in files {
+            let path = (outputDirectory as NSString).appendingPathComponent(name)
+            try write(text, to: path)
+            written.append(path)
+        }
+        try write(files[0].1, to: (outputDirectory as NSString).appendingPathComponent("latest-summary.csv"))
+        try write(files[2].1, to: (outputDirectory as NSString).appendingPathComponent("latest.json"))
+        return written
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Progress and colour, only where a person is watching: on a terminal, and colour never with NO_COLOR.
+struct Terminal {
+    let progressEnabled: Bool
+    let colourEnabled: Bool
+
+    init(quiet: Bool) {
+        let errorIsTerminal = isatty(STDERR_FILENO) == 1
+        progressEnabled = !quiet && errorIsTerminal
+        colourEnabled = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// Rewrites the progress line on standard error.
+    func progress(_ text: String) {
+        guard progressEnabled else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
+    }
+
+    func clearProgress() {
+        guard progressEnabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    func warning(_ text: String) -> String {
+        colourEnabled ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
+    }
+}

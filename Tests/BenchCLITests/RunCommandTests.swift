@@ -1,0 +1,134 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import SongFeed
+import StatsStore
+import Testing
+
+/// `bench run` and `bench report`, end to end with a temporary store and output directory.
+@Suite("bench run, end to end")
+struct RunCommandTests {
+    @Test func shortRunWritesCSVStoreAndFiles() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let output = directory.path("out")
+        let result = try runBench(["run", "--iterations", "2", "--warmup", "0", "--format", "csv", "--store", store, "--output-dir", output])
+        #expect(result.status == 0, "\(result.standardError)")
+
+        // stdout is exactly the summary CSV: the header and one row per parser, the baseline first.
+        let lines = result.standardOutput.split(separator: "\r\n").map(String.init)
+        let header = lines[0].split(separator: ",").map(String.init)
+        #expect(header.prefix(3) == ["parser", "scenario", "feed"])
+        let rows = lines.dropFirst().map { line in Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))) }
+        #expect(rows.map { $0["parser"] } == ["null", "foundation", "libxml2", "expat"])
+        for row in rows {
+            #expect(row["n"] == "2")
+            #expect(row["failed"] == "0")
+            #expect((Double(row["median_ms"] ?? "") ?? 0) > 0)
+            #expect((Double(row["peak_rss_mb"] ?? "") ?? 0) > 1)
+            if row["parser"] != "null" {
+                #expect(row["songs"] == "300")
+                #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0)
+                #expect(row["peak_over_baseline_mb"]?.isEmpty == false)
+            }
+        }
+
+        // The files and the store.
+        let files = try FileManager.default.contentsOfDirectory(atPath: output)
+        #expect(files.contains("latest-summary.csv") && files.contains("latest.json"))
+        #expect(files.filter { $0.hasSuffix("-summary.csv") }.count == 2)
+        #expect(files.filter { $0.hasSuffix("-samples.csv") }.count == 1)
+        let json = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
+        #expect(json.samples.count == 8)
+        #expect(json.environment.complete)
+        #expect(json.environment.libxml2Version.hasPrefix("2."))
+        let database = try StatsDatabase(path: store)
+        let runs = try database.runs()
+        #expect(runs.count == 1 && runs[0].complete && runs[0].runID == json.environment.runID)
+        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == 8)
+        #expect(result.standardError.contains("Recorded in \(store)"))
+        #expect(!result.standardError.contains("\u{1B}") && !result.standardOutput.contains("\u{1B}"), "no progress or colour off a terminal")
+        #if DEBUG
+        let warnings = result.standardError.components(separatedBy: "WARNING: this is a debug build").count - 1
+        #expect(warnings == 2, "a debug build warns at the start and at the end")
+        #expect(json.samples.allSatisfy(\.debug) && json.environment.buildConfiguration == "debug")
+        #endif
+
+        // bench report reads it back.
+        let report = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.split(separator: "\r\n").count == 5)
+    }
+
+    @Test func noStoreWritesNoStore() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench([
+            "run", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--no-store", "--store", directory.path("s.sqlite"),
+            "--output-dir", directory.path("out"), "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("s.sqlite")))
+        let run = try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
+        #expect(run.cells.map(\.cell.parser) == ["null", "expat"])
+    }
+
+    @Test func aWrongParserIsReportedAndNotTimed() throws {
+        let directory = try TemporaryDirectory()
+        // Foundation drops internal entity text (pinned): it disagrees, so it is not timed.
+        let feed = try directory.write(
+            "entities.xml", Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
+        let result = try runBench([
+            "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--no-store", "--output-dir", directory.path("out"),
+        ])
+        #if os(Linux)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("foundation: not timed: DISAGREE"))
+        #expect(result.standardError.contains("foundation on \(feed): not timed"))
+        #endif
+    }
+
+    @Test func badValuesGetClearMessages() throws {
+        let help = try runBench(["run", "--help"])
+        #expect(help.status == 0 && help.standardOutput.contains("--chunk-size"))
+        let unknown = try runBench(["run", "--parsers", "sax9000"])
+        #expect(unknown.status == 1 && unknown.standardError.contains("known parsers: foundation, libxml2, expat"))
+        let missing = try runBench(["run", "--feed", "no/such.xml", "--no-store"])
+        #expect(missing.status == 1 && missing.standardError.contains("feed not found: no/such.xml"))
+        let zero = try runBench(["run", "--iterations", "0"])
+        #expect(zero.status == 1 && zero.standardError.contains("--iterations must be at least 1"))
+        let noStore = try runBench(["report", "--store", "/nonexistent/stats.sqlite"])
+        #expect(noStore.status == 1 && noStore.standardError.contains("no stats store at /nonexistent/stats.sqlite"))
+    }
+
+    @Test func anInterruptedRunKeepsItsFinishedCellsAndStaysIncomplete() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = ["run", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir", directory.path("out")]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the first cell (the quick null baseline) is stored, then interrupt.
+        let deadline = Date().addingTimeInterval(120)
+        var stored = 0
+        while Date() < deadline && process.isRunning {
+            if FileManager.default.fileExists(atPath: store),
+                let count = try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count, count > 0
+            {
+                stored = count
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(stored > 0, "no cell was stored before the deadline")
+        let database = try StatsDatabase(path: store)
+        let runs = try database.runs()
+        #expect(runs.count == 1)
+        #expect(runs.first?.complete == false)
+        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count >= stored)
+    }
+}

@@ -1,0 +1,120 @@
+import BenchEngine
+import BenchResults
+import BenchTestSupport
+import FeedParsers
+import Foundation
+import SongFeed
+import Testing
+
+@Suite("Measuring: the worker protocol and the runner")
+struct MeasurementTests {
+    static let feed = FeedGenerator(songs: 50).generate()
+
+    @Test(arguments: ParserRegistry.names + ["null"])
+    func workerMeasuresEveryIteration(parser: String) throws {
+        let type = try #require(ParserRegistry.parser(named: parser))
+        let measured = MeasureWorker.measure(type, bytes: Self.feed.bytes, iterations: 4, warmup: 2, chunkSize: 4_096)
+        #expect(measured.iterations.count == 4)
+        for iteration in measured.iterations {
+            #expect(iteration.error == nil)
+            #expect(iteration.wallNs > 0)
+            #expect(iteration.cpuNs >= 0)
+            #expect(iteration.songs == (parser == "null" ? 0 : 50))
+            if parser != "null" {
+                let first = try #require(iteration.firstSongNs)
+                #expect(first > 0 && first <= iteration.wallNs)
+            } else {
+                #expect(iteration.firstSongNs == nil)
+            }
+        }
+        if parser != "null" { #expect(measured.digest == SongDigest.sha256(of: Self.feed.songs)) }
+    }
+
+    @Test func aFailingParseIsAFailedIterationNotACrash() {
+        let measured = MeasureWorker.measure(ExpatFeedParser.self, bytes: Array("<rss><a></rss>".utf8), iterations: 3, warmup: 1, chunkSize: 0)
+        #expect(measured.iterations.count == 3)
+        #expect(measured.iterations.allSatisfy { $0.error?.hasPrefix("expat: mismatched tag") == true })
+        #expect(measured.digest == nil)
+    }
+
+    @Test func theWorkerReportsThroughThePipe() throws {
+        let outcome = try WorkerProcess.run(
+            executable: TestPaths.benchExecutable,
+            arguments: ["worker", "measure", "--parser", "libxml2", "--iterations", "3", "--warmup", "1", "--chunk-size", "512", TestPaths.top300],
+            timeout: 120)
+        #expect(outcome.termination == .exited(0))
+        let report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
+        #expect(report.parser == "libxml2")
+        #expect(report.iterations.count == 3)
+        #expect(report.iterations.allSatisfy { $0.songs == 300 && $0.wallNs > 0 })
+        #expect((report.peakResidentBytes ?? 0) > 1 << 20)
+    }
+
+    static func plan(_ settings: RunSettings, parsers: [String] = ParserRegistry.names, feeds: [String] = [TestPaths.top300]) -> RunPlan {
+        RunPlan(parsers: parsers, feeds: feeds, settings: settings, executable: TestPaths.benchExecutable, debugBuild: true)
+    }
+
+    @Test func runnerRotatesCellsAcrossRounds() throws {
+        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 120)))
+        let checks = try runner.checkAgreement()
+        #expect(checks.count == 1)
+        #expect(checks[0].agreeing == ParserRegistry.names)
+        let cells = runner.cells(for: checks)
+        #expect(cells.map(\.parser) == ["null"] + ParserRegistry.names)
+        var order: [String] = []
+        var stored = 0
+        let runs = try runner.measure(
+            cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
+            progress: { order.append("\($0.round):\($0.parser)") }, cellFinished: { stored += $0.samples.count })
+        #expect(order.prefix(4) == ["1:null", "1:foundation", "1:libxml2", "1:expat"])
+        #expect(order[4..<8] == ["2:foundation", "2:libxml2", "2:expat", "2:null"])
+        #expect(order[8..<12] == ["3:libxml2", "3:expat", "3:null", "3:foundation"])
+        #expect(stored == 4 * 3 * 2)
+        let summaries = BenchRunner.summarise(runs, cells: cells)
+        #expect(summaries.count == 4)
+        for summary in summaries {
+            #expect(summary.wall?.count == 6)
+            #expect(summary.failed == 0)
+            #expect(summary.songs == (summary.cell.parser == "null" ? 0 : 300))
+            #expect((summary.peakResidentBytes ?? 0) > 0)
+            #expect((summary.peakOverBaselineBytes != nil) == (summary.cell.parser != "null"))
+        }
+        let iterations = runs.filter { $0.cell.parser == "expat" }.flatMap(\.samples).map(\.iteration)
+        #expect(iterations == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func aCrashingOrHangingWorkerIsThatCellsOutcome() throws {
+        let directory = try TemporaryDirectory()
+        // Foundation crashes on this well-formed feed (pinned in FeedParsersTests); time it anyway.
+        let path = try directory.write(
+            "attlist.xml", Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
+        let feed = try FeedFile(path: path)
+        let cell = CellKey(parser: "foundation", scenario: "parse", feedPath: path, feedSHA256: feed.sha256, feedBytes: feed.bytes.count, chunkSize: 0)
+        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 0, timeoutSeconds: 60)))
+        let runs = try runner.measure([cell], referenceDigests: [:], progress: { _ in }, cellFinished: { _ in })
+        #if os(Linux)
+        #expect(runs[0].samples.count == 1)
+        #expect(runs[0].samples[0].error?.hasPrefix("worker crashed with signal 11 (SIGSEGV)") == true)
+        #expect(runs[0].outcome == runs[0].samples[0].error)
+        let summary = BenchRunner.summarise(runs, cells: [cell])[0]
+        #expect(summary.failed == 1 && summary.wall == nil)
+        #endif
+
+        // A worker past its time limit: 2,000 iterations of a 900 KB feed do not fit in 0.5 s.
+        let slow = BenchRunner(plan: Self.plan(RunSettings(iterations: 2_000, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 0.5)))
+        let top = try FeedFile(path: TestPaths.top300)
+        let expatCell = CellKey(parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count, chunkSize: 16_384)
+        let timedOut = try slow.measure([expatCell], referenceDigests: [:], progress: { _ in }, cellFinished: { _ in })
+        #expect(timedOut[0].samples.first?.error?.contains("time limit") == true)
+    }
+
+    @Test func songsThatDifferFromTheAgreedOnesAreFailedSamples() throws {
+        let top = try FeedFile(path: TestPaths.top300)
+        let cell = CellKey(parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count, chunkSize: 16_384)
+        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60)))
+        let runs = try runner.measure([cell], referenceDigests: [top.path: "not-the-digest"], progress: { _ in }, cellFinished: { _ in })
+        #expect(runs[0].samples.count == 2)
+        #expect(runs[0].samples.allSatisfy { $0.error?.hasPrefix("songs differ") == true })
+        #expect(BenchRunner.summarise(runs, cells: [cell])[0].wall == nil)
+    }
+}

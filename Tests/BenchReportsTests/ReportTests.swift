@@ -1,0 +1,112 @@
+import BenchReports
+import BenchResults
+import Foundation
+import Testing
+
+@Suite("Reports")
+struct ReportTests {
+    static let cell = CellKey(
+        parser: "expat", scenario: "parse", feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc", feedBytes: 1_000_000,
+        chunkSize: 16_384)
+
+    static func summary(_ parser: String, median: Int?) -> CellSummary {
+        var cell = cell
+        cell.parser = parser
+        let samples = [median].compactMap { $0 }.map {
+            Sample(cell: cell, songs: 300, round: 1, iteration: 1, wallNs: $0, cpuNs: $0, firstSongNs: 1_000,
+                   peakResidentBytes: 30 << 20, error: nil, debug: false)
+        }
+        return CellSummary.summarise(cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
+    }
+
+    @Test func csvQuotingFollowsRFC4180() {
+        #expect(CSV.field("plain") == "plain")
+        #expect(CSV.field("a,b") == "\"a,b\"")
+        #expect(CSV.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(CSV.field("two\nlines") == "\"two\nlines\"")
+        #expect(CSV.field("cr\rhere") == "\"cr\rhere\"")
+        #expect(CSV.row(["a", "b,c", ""]) == "a,\"b,c\",\r\n")
+    }
+
+    @Test func summaryCSVHasTheDocumentedColumnsAndParsesBack() throws {
+        let text = RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)])
+        let rows = try Self.parseCSV(text)
+        #expect(rows.count == 2)
+        #expect(Array(rows[0].prefix(22)) == [
+            "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms", "median_ms", "sd_ms",
+            "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
+            "peak_rss_mb", "peak_over_baseline_mb", "failed",
+        ])
+        let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+        #expect(row["feed"] == Self.cell.feedPath)  // comma, quotes and newline survive
+        #expect(row["median_ms"] == "2.000")
+        #expect(row["mbps"] == "500.00")
+        #expect(row["peak_rss_mb"] == "30.00")
+        #expect(row["peak_over_baseline_mb"] == "2.00")
+        #expect(rows.allSatisfy { $0.count == rows[0].count })
+    }
+
+    @Test func samplesCSVHasOneRowPerSample() throws {
+        let samples = (1...3).map {
+            Sample(cell: Self.cell, songs: 300, round: 1, iteration: $0, wallNs: $0 * 1_000, cpuNs: nil, firstSongNs: nil,
+                   peakResidentBytes: nil, error: $0 == 2 ? "failed, \"badly\"" : nil, debug: true)
+        }
+        let rows = try Self.parseCSV(RunReport.samplesCSV(samples, runID: "run-1"))
+        #expect(rows.count == 4)
+        #expect(rows[2][rows[0].firstIndex(of: "error") ?? 0] == "failed, \"badly\"")
+        #expect(rows[1][rows[0].firstIndex(of: "debug") ?? 0] == "1")
+    }
+
+    @Test func tableAndMarkdownShowEveryParser() {
+        let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), Self.summary("foundation", median: nil)]
+        let table = RunReport.table(cells)
+        #expect(table.contains("expat") && table.contains("2.000") && table.contains("foundation"))
+        let env = RunEnvironment(
+            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: "abc", host: "h",
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14", expatVersion: "2.5.0")
+        let markdown = RunReport.markdown(cells, environment: env)
+        let tableLines = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
+        #expect(tableLines.count == 2 + cells.count)
+        let columns = tableLines.map { $0.filter { $0 == "|" }.count }
+        #expect(Set(columns).count == 1, "every Markdown row has the same number of cells")
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let env = RunEnvironment(
+            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: nil, host: "h",
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14", expatVersion: "2.5.0")
+        let result = RunResult(
+            environment: env, settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60),
+            cells: [Self.summary("expat", median: 5)], samples: [])
+        let decoded = try JSONDecoder().decode(RunResult.self, from: Data(try RunReport.json(result).utf8))
+        #expect(decoded == result)
+    }
+
+    /// A small RFC 4180 reader, to check that what the writer quotes reads back.
+    static func parseCSV(_ text: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = Array(text)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" { field.append("\""); chars.removeFirst() } else { quoted = false }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(field); field = ""
+            } else if c == "\r\n" || c == "\n" {
+                row.append(field); field = ""; rows.append(row); row = []
+            } else {
+                field.append(c)
+            }
+        }
+        if quoted { throw CancellationError() }
+        return rows
+    }
+}

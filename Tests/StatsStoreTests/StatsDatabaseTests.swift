@@ -1,0 +1,106 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import GRDB
+import StatsStore
+import Testing
+
+@Suite("Stats store")
+struct StatsDatabaseTests {
+    static func environment(_ id: String, startedAt: String, configuration: String = "release") -> RunEnvironment {
+        RunEnvironment(
+            runID: id, startedAt: startedAt, commandLine: "bench run", buildConfiguration: configuration, gitCommit: nil,
+            host: "host", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
+    }
+
+    static func samples(parser: String, walls: [Int], debug: Bool = false, feed: String = "Data/top300.rss.xml", error: String? = nil) -> [Sample] {
+        let cell = CellKey(parser: parser, scenario: "parse", feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440, chunkSize: 16_384)
+        return walls.enumerated().map { index, wall in
+            Sample(cell: cell, songs: 300, round: 1, iteration: index + 1, wallNs: wall, cpuNs: wall - 1, firstSongNs: 10,
+                   peakResidentBytes: 30 << 20, error: error, debug: debug)
+        }
+    }
+
+    @Test func migratesFromEmptyAndRoundTrips() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        let env = Self.environment("run-1", startedAt: "2026-11-22T10:00:00Z")
+        try store.beginRun(env)
+        #expect(try store.runs() == [env])
+        #expect(try store.runs().first?.complete == false)
+        let samples = Self.samples(parser: "expat", walls: [3, 1, 2]) + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
+        try store.record(samples, runID: "run-1")
+        try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z")
+        let stored = try store.samples()
+        #expect(stored.map(\.sample) == samples)
+        #expect(stored.allSatisfy { $0.runID == "run-1" && $0.runStartedAt == "2026-11-22T10:00:00Z" })
+        let finished = try #require(try store.runs().first)
+        #expect(finished.complete && finished.endedAt == "2026-11-22T10:01:00Z")
+    }
+
+    @Test func reopeningAFileKeepsItsRunsAndAppliesNoMigrationTwice() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("nested/stats.sqlite")
+        do {
+            let store = try StatsDatabase(path: path)
+            try store.beginRun(Self.environment("a", startedAt: "2026-11-22T10:00:00Z"))
+        }
+        let again = try StatsDatabase(path: path)
+        #expect(try again.runs().map(\.runID) == ["a"])
+        #expect(try again.runs().first?.complete == false, "an unfinished run stays incomplete")
+    }
+
+    @Test func averagesQueryFiltersAndAggregates() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        try store.beginRun(Self.environment("r1", startedAt: "2026-11-20T10:00:00Z"))
+        try store.record(Self.samples(parser: "expat", walls: [10, 20, 30]), runID: "r1")
+        try store.record(Self.samples(parser: "libxml2", walls: [5, 6]), runID: "r1")
+        try store.beginRun(Self.environment("r2", startedAt: "2026-11-22T10:00:00Z"))
+        try store.record(Self.samples(parser: "expat", walls: [40], error: nil) + Self.samples(parser: "expat", walls: [99], error: "crash"), runID: "r2")
+        try store.beginRun(Self.environment("r3", startedAt: "2026-11-23T10:00:00Z", configuration: "debug"))
+        try store.record(Self.samples(parser: "expat", walls: [1_000], debug: true), runID: "r3")
+
+        let rows = HistoryRow.aggregate(try store.samples())
+        let expat = try #require(rows.first { $0.parser == "expat" })
+        #expect(expat.runs == 2)  // the debug run is left out
+        #expect(expat.samples == 4 && expat.failed == 1)
+        #expect(expat.wall?.mean == 25 && expat.wall?.median == 25)
+        #expect(rows.first { $0.parser == "libxml2" }?.wall?.median == 5.5)
+
+        #expect(HistoryRow.aggregate(try store.samples(matching: SampleFilter(includeDebug: true))).first { $0.parser == "expat" }?.runs == 3)
+        #expect(try store.samples(matching: SampleFilter(parsers: ["libxml2"])).count == 2)
+        #expect(try store.samples(matching: SampleFilter(since: "2026-11-21")).map(\.runID) == ["r2", "r2"])
+        #expect(Set(try store.samples(matching: SampleFilter(lastRuns: 2)).map(\.runID)) == ["r2"])
+        #expect(try store.samples(matching: SampleFilter(feed: "top300.rss.xml")).count == 7)
+        #expect(try store.samples(matching: SampleFilter(feed: "other.xml")).isEmpty)
+        #expect(try store.samples(matching: SampleFilter(scenarios: ["download"])).isEmpty)
+    }
+
+    @Test func twoWritersAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stats.sqlite")
+        _ = try StatsDatabase(path: path)
+        // Two stores on one file (as two bench processes would have), writing at the same time.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let store = try StatsDatabase(path: path)
+                    let id = "writer-\(writer)"
+                    try store.beginRun(Self.environment(id, startedAt: "2026-11-22T10:00:0\(writer)Z"))
+                    for cell in 0..<25 {
+                        try store.record(Self.samples(parser: "p\(cell)", walls: Array(1...20)), runID: id)
+                    }
+                    try store.finishRun(id, endedAt: "2026-11-22T10:01:00Z")
+                }
+            }
+            try await group.waitForAll()
+        }
+        let store = try StatsDatabase(path: path)
+        #expect(try store.samples().count == 2 * 25 * 20)
+        #expect(try store.runs().allSatisfy(\.complete))
+    }
+
+    @Test func anUnwritablePathIsAClearError() {
+        #expect(throws: StatsStoreError.self) { try StatsDatabase(path: "/proc/no/such/dir/stats.sqlite") }
+    }
+}
