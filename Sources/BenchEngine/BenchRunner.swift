@@ -40,6 +40,8 @@ public struct RunProgress: Sendable {
     public var parser: String
     public var feed: String
     public var round: Int
+    /// Iterations finished in this cell so far, warm-up included.
+    public var iteration: Int
 }
 
 /// Runs a ``RunPlan``: checks that the parsers agree on each feed, then measures every agreeing
@@ -93,11 +95,13 @@ public struct BenchRunner: Sendable {
     ///   - cells: from ``cells(for:)``.
     ///   - referenceDigests: the agreed songs' digest per feed path; a worker whose songs differ has
     ///     its samples marked failed.
-    ///   - progress: called before each worker starts.
+    ///   - progress: called before each worker starts and, when `iterationProgress` is set, after each
+    ///     of its iterations.
+    ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
     ///   - cellFinished: called with each worker's outcome; an error it throws stops the run.
     public func measure(
-        _ cells: [CellKey], referenceDigests: [String: String], progress: (RunProgress) -> Void,
-        cellFinished: (CellRun) throws -> Void
+        _ cells: [CellKey], referenceDigests: [String: String], iterationProgress: Bool = false,
+        progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void
     ) throws -> [CellRun] {
         var runs: [CellRun] = []
         let settings = plan.settings
@@ -107,8 +111,18 @@ public struct BenchRunner: Sendable {
             let shift = cells.isEmpty ? 0 : (round - 1) % cells.count
             let order = Array(cells[shift...] + cells[..<shift])
             for cell in order {
-                progress(RunProgress(cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round))
-                let run = measureCell(cell, round: round, reference: referenceDigests[cell.feedPath])
+                let step = RunProgress(
+                    cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round, iteration: 0)
+                progress(step)
+                let run = withoutActuallyEscaping(progress) { report in
+                    measureCell(
+                        cell, round: round, reference: referenceDigests[cell.feedPath],
+                        iterations: iterationProgress ? { count in
+                            var next = step
+                            next.iteration = count
+                            report(next)
+                        } : nil)
+                }
                 try cellFinished(run)
                 runs.append(run)
                 done += 1
@@ -117,7 +131,7 @@ public struct BenchRunner: Sendable {
         return runs
     }
 
-    private func measureCell(_ cell: CellKey, round: Int, reference: String?) -> CellRun {
+    private func measureCell(_ cell: CellKey, round: Int, reference: String?, iterations: ((Int) -> Void)?) -> CellRun {
         let settings = plan.settings
         let arguments = [
             "worker", "measure", "--parser", cell.parser, "--iterations", String(settings.iterations),
@@ -132,7 +146,8 @@ public struct BenchRunner: Sendable {
         }
         let outcome: WorkerProcess.Outcome
         do {
-            outcome = try WorkerProcess.run(executable: plan.executable, arguments: arguments, timeout: settings.timeoutSeconds)
+            outcome = try WorkerProcess.run(
+                executable: plan.executable, arguments: arguments, timeout: settings.timeoutSeconds, progress: iterations)
         } catch {
             return failed("worker could not start: \(error)", peak: nil)
         }

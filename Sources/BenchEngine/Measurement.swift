@@ -49,16 +49,24 @@ public enum MeasureWorker {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
         }
         let feed = try FeedFile(path: path)
-        let measured = measure(parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize)
+        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        let measured = measure(
+            parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
+            progressDescriptor: progress)
         return MeasureWorkerReport(
             parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 
     /// Times `parserType` over `bytes`; see ``run(parser:feed:iterations:warmup:chunkSize:)``.
+    ///
+    /// When `progressDescriptor` is open, one byte is written to it after each iteration, once the
+    /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
-        _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int
+        _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
+        progressDescriptor: Int32? = nil
     ) -> (iterations: [MeasureWorkerReport.Iteration], digest: String?) {
+        var tick: UInt8 = 0x2E
         let total = max(0, warmup) + max(0, iterations)
         var results: [MeasureWorkerReport.Iteration] = []
         results.reserveCapacity(total)
@@ -100,6 +108,7 @@ public enum MeasureWorker {
                     wallNs: Int(wallEnd - wallStart), cpuNs: Int(cpuEnd &- cpuStart), firstSongNs: first,
                     songs: songs.count, error: nil))
                 if let failure { errors[index] = "\(failure)" } else { lastGood = kept }
+                if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
             }
         }
         blackHole(kept)

@@ -27,6 +27,9 @@ public enum WorkerProcess {
     /// The descriptor on which a worker writes its result.
     public static let resultDescriptor: Int32 = 3
 
+    /// The descriptor on which a worker may report progress, when its parent asked for it.
+    public static let progressDescriptor: Int32 = 4
+
     /// How many bytes of a worker's standard error are kept (the end of it).
     public static let standardErrorLimit = 16 * 1024
 
@@ -92,8 +95,12 @@ public enum WorkerProcess {
     ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
     /// - Returns: how it ended, its result bytes, the end of its standard error.
     /// - Throws: ``SpawnError`` when it cannot be started.
+    ///   - progress: when given, the worker gets a pipe on ``progressDescriptor`` (4) and this is called
+    ///     with the number of bytes it has written there so far (a measuring worker writes one byte
+    ///     per finished iteration, outside its timed region).
     public static func run(
-        executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil
+        executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil,
+        progress: ((Int) -> Void)? = nil
     ) throws -> Outcome {
         var variables = environmentVariables()
         variables["SWIFT_BACKTRACE"] = "enable=no"
@@ -103,39 +110,35 @@ public enum WorkerProcess {
         // a worker started from another thread meanwhile from inheriting this worker's pipe ends
         // (its reader would then wait for that other worker to exit).
         spawnLock.lock()
-        let resultPipe: (read: Int32, write: Int32)
-        let errorPipe: (read: Int32, write: Int32)
+        var pipes: [(read: Int32, write: Int32)] = []
         let pid: pid_t
         let started = monotonicNanoseconds()
         do {
-            resultPipe = try makePipe()
-            do { errorPipe = try makePipe() } catch {
-                close(resultPipe.read)
-                close(resultPipe.write)
-                throw error
-            }
-            do {
-                pid = try spawn(
-                    executable: executable, arguments: arguments, environment: variables,
-                    resultWrite: resultPipe.write, errorWrite: errorPipe.write)
-            } catch {
-                for fd in [resultPipe.read, resultPipe.write, errorPipe.read, errorPipe.write] { close(fd) }
-                throw error
-            }
-            close(resultPipe.write)
-            close(errorPipe.write)
+            for _ in 0..<(progress == nil ? 2 : 3) { pipes.append(try makePipe()) }
+            pid = try spawn(
+                executable: executable, arguments: arguments, environment: variables,
+                descriptors: [(pipes[0].write, resultDescriptor), (pipes[1].write, 2)]
+                    + (pipes.count > 2 ? [(pipes[2].write, progressDescriptor)] : []))
+            for pipe in pipes { close(pipe.write) }
             activeWorker = pid
             spawnLock.unlock()
         } catch {
+            for pipe in pipes {
+                close(pipe.read)
+                close(pipe.write)
+            }
             spawnLock.unlock()
             throw error
         }
+        let resultPipe = pipes[0]
+        let progressRead = pipes.count > 2 ? pipes[2].read : -1
+        var progressCount = 0
 
         let deadline = timeout.map { started + UInt64(max(0, $0) * 1e9) }
         var result: [UInt8] = []
         var errorTail: [UInt8] = []
         var timedOut = false
-        var open = [resultPipe.read, errorPipe.read]
+        var open = pipes.map(\.read)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
         // Read both pipes until the worker closes them, or until the deadline.
@@ -160,6 +163,9 @@ public enum WorkerProcess {
                 if count > 0 {
                     if entry.fd == resultPipe.read {
                         result.append(contentsOf: chunk[0..<count])
+                    } else if entry.fd == progressRead {
+                        progressCount += count
+                        progress?(progressCount)
                     } else {
                         errorTail.append(contentsOf: chunk[0..<count])
                         if errorTail.count > 2 * standardErrorLimit {
@@ -257,7 +263,7 @@ public enum WorkerProcess {
     }
 
     private static func spawn(
-        executable: String, arguments: [String], environment: [String: String], resultWrite: Int32, errorWrite: Int32
+        executable: String, arguments: [String], environment: [String: String], descriptors: [(Int32, Int32)]
     ) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
@@ -268,8 +274,7 @@ public enum WorkerProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorWrite, 2)
-        posix_spawn_file_actions_adddup2(&actions, resultWrite, resultDescriptor)
+        for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -130,12 +130,16 @@ struct Run: ParsableCommand {
         let cells = runner.cells(for: checks)
         var references: [String: String] = [:]
         for check in checks { references[check.feed.path] = check.verification.referenceDigest }
+        let perCell = warmup + iterations
         let runs = try runner.measure(
-            cells, referenceDigests: references,
+            cells, referenceDigests: references, iterationProgress: terminal.progressEnabled,
             progress: { step in
+                let phase = step.iteration < warmup ? "warm-up \(step.iteration + 1) of \(warmup)"
+                    : "iteration \(min(step.iteration - warmup + 1, iterations)) of \(iterations)"
                 terminal.progress(
                     "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
-                        + (rounds > 1 ? ", round \(step.round) of \(rounds)" : "") + " (\(warmup) warm-up + \(iterations) timed)")
+                        + (rounds > 1 ? ", round \(step.round) of \(rounds)" : "") + ", "
+                        + (step.iteration >= perCell ? "done" : phase))
             },
             cellFinished: { run in try database?.record(run.samples, runID: environment.runID) })
         terminal.clearProgress()

@@ -1,4 +1,5 @@
 import BenchEngine
+import BenchTestSupport
 import Foundation
 import Testing
 
@@ -52,6 +53,27 @@ struct WorkerProcessTests {
             executable: "/usr/bin/python3", arguments: ["-c", "b = bytearray(200 * 1024 * 1024)"], timeout: 60)
         guard outcome.termination == .exited(0) else { return }  // no python3 here
         #expect(outcome.peakResidentBytes >= 200 * 1024 * 1024)
+    }
+
+    @Test func progressArrivesOnDescriptor4OnlyWhenAskedFor() throws {
+        var counts: [Int] = []
+        let asked = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf . >&4; sleep 0.1; printf .. >&4; printf done >&3"],
+            progress: { counts.append($0) })
+        #expect(asked.result == Array("done".utf8))
+        #expect(counts.last == 3)
+        let notAsked = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf . >&4 || printf closed >&3"])
+        #expect(notAsked.result == Array("closed".utf8))
+    }
+
+    @Test func aMeasuringWorkerTicksOncePerIteration() throws {
+        var last = 0
+        let outcome = try WorkerProcess.run(
+            executable: TestPaths.benchExecutable,
+            arguments: ["worker", "measure", "--parser", "expat", "--iterations", "4", "--warmup", "2", "--chunk-size", "0", TestPaths.top300],
+            timeout: 120, progress: { last = $0 })
+        #expect(outcome.termination == .exited(0))
+        #expect(last == 6)
     }
 
     @Test func aMissingExecutableIsAnError() {
