@@ -63,15 +63,7 @@ public final class ExpatFeedParser: SongFeedParser {
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
         if let error { throw error }
         guard !finished else { throw misuse("consume(_:) called after finish()") }
-        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
-        var offset = 0
-        // XML_Parse takes an Int32 length; feed very large chunks in pieces.
-        while offset < chunk.count {
-            let count = min(chunk.count - offset, Int(Int32.max))
-            let status = XML_Parse(parser, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
-            try check(status)
-            offset += count
-        }
+        try forEachCPiece(of: chunk) { bytes, count in try check(XML_Parse(parser, bytes, count, 0)) }
     }
 
     public func finish() throws -> [Song] {

@@ -68,15 +68,8 @@ public final class LibXML2FeedParser: SongFeedParser {
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
         if let error { throw error }
         guard !finished else { throw misuse("consume(_:) called after finish()") }
-        guard let context, let base = chunk.baseAddress, chunk.count > 0 else { return }
-        var offset = 0
-        // xmlParseChunk takes an Int32 size; feed very large chunks in pieces.
-        while offset < chunk.count {
-            let count = min(chunk.count - offset, Int(Int32.max))
-            let status = xmlParseChunk(context, (base + offset).assumingMemoryBound(to: CChar.self), Int32(count), 0)
-            try check(status)
-            offset += count
-        }
+        guard let context else { return }
+        try forEachCPiece(of: chunk) { bytes, count in try check(xmlParseChunk(context, bytes, count, 0)) }
     }
 
     public func finish() throws -> [Song] {

@@ -96,3 +96,17 @@ public enum ParserRegistry {
         name == baseline.name ? baseline : all.first { $0.name == name }
     }
 }
+
+/// Calls `body` with `chunk` in pieces that a C parser taking an `Int32` length accepts
+/// (`xmlParseChunk`, `XML_Parse`); nothing for an empty chunk.
+func forEachCPiece(
+    of chunk: UnsafeRawBufferPointer, _ body: (UnsafePointer<CChar>, Int32) throws -> Void
+) rethrows {
+    guard let base = chunk.baseAddress else { return }
+    var offset = 0
+    while offset < chunk.count {
+        let count = min(chunk.count - offset, Int(Int32.max))
+        try body((base + offset).assumingMemoryBound(to: CChar.self), Int32(count))
+        offset += count
+    }
+}
