@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)
@@ -43,7 +44,16 @@ let package = Package(
         .target(name: "BenchResults"),
         .target(
             name: "BenchEngine",
-            dependencies: ["FeedParsers", "SongFeed", "BenchResults"]
+            dependencies: ["FeedParsers", "SongFeed", "BenchResults", "FeedTransport"]
+        ),
+        .target(
+            name: "FeedTransport",
+            dependencies: [
+                "FeedParsers", "SongFeed",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "StatsStore",
@@ -55,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "SongFeed",
+                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "FeedTransport", "SongFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +86,10 @@ let package = Package(
             dependencies: ["BenchEngine", "FeedParsers", "SongFeed", "BenchTestSupport", "bench"]
         ),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults"]),
+        .testTarget(
+            name: "FeedTransportTests",
+            dependencies: ["FeedTransport", "FeedParsers", "SongFeed", "BenchTestSupport"]
+        ),
         .testTarget(
             name: "StatsStoreTests",
             dependencies: [

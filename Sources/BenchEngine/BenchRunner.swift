@@ -1,24 +1,54 @@
 import BenchResults
 import FeedParsers
+import FeedTransport
 import Foundation
 import SongFeed
 
 /// What `bench run` measures: parsers × feeds, with the measuring settings.
 public struct RunPlan: Sendable {
     public var parsers: [String]
+    /// Feed files; for `download` and `conditional` they are served by the embedded server.
     public var feeds: [String]
     public var settings: RunSettings
     /// The `bench` executable to run as the workers.
     public var executable: String
     /// Whether this is a debug build (its samples are marked).
     public var debugBuild: Bool
+    /// What to measure.
+    public var scenarios: [Scenario]
+    /// The embedded server's network profile.
+    public var network: NetworkProfile
+    /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
+    /// path (a real remote feed, downloaded once to a local file for the agreement check).
+    public var remoteURLs: [String: URL]
 
-    public init(parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool) {
+    public init(
+        parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
+        scenarios: [Scenario] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:]
+    ) {
         self.parsers = parsers
         self.feeds = feeds
         self.settings = settings
         self.executable = executable
         self.debugBuild = debugBuild
+        self.scenarios = scenarios
+        self.network = network
+        self.remoteURLs = remoteURLs
+    }
+}
+
+/// What one cell measures.
+public enum Scenario: String, CaseIterable, Sendable {
+    /// The feed's bytes are in memory; a fresh parser consumes them in chunks.
+    case parse
+    /// The feed is fetched over HTTP; a push parser consumes each chunk as it arrives.
+    case download
+    /// A download, then a second request with `If-None-Match`/`If-Modified-Since` that gets 304.
+    case conditional
+
+    /// The scenario names of this scenario's cells (conditional has one for each response).
+    var cellScenarios: [String] {
+        self == .conditional ? ["conditional-200", "conditional-304"] : [rawValue]
     }
 }
 
@@ -79,15 +109,26 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    /// The cells to time for the checked feeds: the baseline first, then the agreeing parsers.
+    /// The cells to time for the checked feeds: per feed and scenario, the baseline first, then the
+    /// agreeing parsers. A `download` cell's chunk size is 0: chunks are as the network delivers them.
     public func cells(for checks: [FeedCheck]) -> [CellKey] {
         checks.flatMap { check in
-            ([ParserRegistry.baseline.name] + check.agreeing).map { parser in
-                CellKey(
-                    parser: parser, scenario: "parse", feedPath: check.feed.path, feedSHA256: check.feed.sha256,
-                    feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize)
+            plan.scenarios.flatMap { scenario in
+                scenario.cellScenarios.flatMap { name in
+                    ([ParserRegistry.baseline.name] + check.agreeing).map { parser in
+                        CellKey(
+                            parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                            feedBytes: check.feed.bytes.count,
+                            chunkSize: scenario == .parse ? plan.settings.chunkSize : 0,
+                            network: scenario == .parse ? "" : networkName(for: check.feed.path))
+                    }
+                }
             }
         }
+    }
+
+    private func networkName(for path: String) -> String {
+        plan.remoteURLs[path] == nil ? plan.network.name : "remote"
     }
 
     /// Times every cell, round after round, calling `cellFinished` after each worker (to store it).
@@ -106,26 +147,40 @@ public struct BenchRunner: Sendable {
     ) throws -> [CellRun] {
         var runs: [CellRun] = []
         let settings = plan.settings
-        let total = cells.count * settings.rounds
+        // One worker measures both cells of `conditional`; the 304 cell rides with the 200 one.
+        let jobs = cells.filter { $0.scenario != "conditional-304" }
+        let total = jobs.count * settings.rounds
         var done = 0
+        let needsServer = jobs.contains { $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil }
+        let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
+        defer { try? server?.stop() }
         for round in 1...max(1, settings.rounds) {
-            let shift = cells.isEmpty ? 0 : (round - 1) % cells.count
-            let order = Array(cells[shift...] + cells[..<shift])
+            let shift = jobs.isEmpty ? 0 : (round - 1) % jobs.count
+            let order = Array(jobs[shift...] + jobs[..<shift])
             for cell in order {
                 let step = RunProgress(
                     cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round, iteration: 0)
                 progress(step)
-                let run = withoutActuallyEscaping(progress) { report in
-                    measureCell(
-                        cell, round: round, reference: referenceDigests[cell.feedPath],
-                        iterations: iterationProgress ? { count in
-                            var next = step
-                            next.iteration = count
-                            report(next)
-                        } : nil)
+                let cellRuns: [CellRun]
+                if cell.scenario == Scenario.parse.rawValue {
+                    cellRuns = [withoutActuallyEscaping(progress) { report in
+                        measureCell(
+                            cell, round: round, reference: referenceDigests[cell.feedPath],
+                            iterations: iterationProgress ? { count in
+                                var next = step
+                                next.iteration = count
+                                report(next)
+                            } : nil)
+                    }]
+                } else {
+                    let url = plan.remoteURLs[cell.feedPath]
+                        ?? server?.url(for: (cell.feedPath as NSString).lastPathComponent)
+                    cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
                 }
-                try cellFinished(run)
-                runs.append(run)
+                for run in cellRuns {
+                    try cellFinished(run)
+                    runs.append(run)
+                }
                 done += 1
             }
         }
@@ -178,6 +233,74 @@ public struct BenchRunner: Sendable {
                 peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: plan.debugBuild)
         }
         return CellRun(cell: cell, round: round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
+    }
+
+    /// Runs a download worker for a `download` or `conditional-200` cell (the latter also yields its
+    /// `conditional-304` twin).
+    private func downloadCell(_ cell: CellKey, url: URL?, round: Int, reference: String?) -> [CellRun] {
+        let settings = plan.settings
+        let conditional = cell.scenario == "conditional-200"
+        var revalidationCell = cell
+        revalidationCell.scenario = "conditional-304"
+        let firstIteration = (round - 1) * settings.iterations + 1
+        func failed(_ message: String) -> [CellRun] {
+            ([cell] + (conditional ? [revalidationCell] : [])).map { key in
+                let sample = Sample(
+                    cell: key, songs: 0, round: round, iteration: firstIteration, wallNs: nil, cpuNs: nil,
+                    firstSongNs: nil, peakResidentBytes: nil, error: message, debug: plan.debugBuild)
+                return CellRun(cell: key, round: round, samples: [sample], peakResidentBytes: nil, outcome: message)
+            }
+        }
+        guard let url else { return failed("no URL to download \(cell.feedPath) from") }
+        let arguments = [
+            "worker", "download", "--parser", cell.parser, "--url", url.absoluteString,
+            "--iterations", String(settings.iterations), "--warmup", String(settings.warmup),
+            "--timeout", String(settings.timeoutSeconds),
+        ] + (conditional ? ["--conditional"] : [])
+        let outcome: WorkerProcess.Outcome
+        do {
+            // The worker's own limit is per stalled download; this one bounds the whole cell.
+            let limit = settings.timeoutSeconds * Double(settings.iterations + settings.warmup + 1) * (conditional ? 2 : 1)
+            outcome = try WorkerProcess.run(executable: plan.executable, arguments: arguments, timeout: limit)
+        } catch {
+            return failed("worker could not start: \(error)")
+        }
+        guard outcome.termination == .exited(0) else {
+            var message = "worker \(outcome.termination)"
+            if let line = outcome.standardError.split(separator: "\n").last(where: { !$0.isEmpty }) {
+                message += ": \(line.prefix(300))"
+            }
+            return failed(message)
+        }
+        let report: DownloadWorkerReport
+        do {
+            report = try JSONDecoder().decode(DownloadWorkerReport.self, from: Data(outcome.result))
+        } catch {
+            return failed("unreadable worker report: \(error)")
+        }
+        var disagreement: String?
+        if cell.parser != ParserRegistry.baseline.name, let reference, let digest = report.digest, digest != reference {
+            disagreement = "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
+        }
+        let peak = report.peakResidentBytes
+        func sample(_ key: CellKey, _ offset: Int, _ m: DownloadMeasurement?, error: String?) -> Sample {
+            Sample(
+                cell: key, songs: m?.songs ?? 0, round: round, iteration: firstIteration + offset,
+                wallNs: m.map { $0.parseNs }, cpuNs: nil, firstSongNs: m?.firstSongNs, downloadNs: m?.downloadNs,
+                totalNs: m?.totalNs, peakResidentBytes: peak, bytes: m?.bytes, httpStatus: m?.status,
+                error: error ?? (m == nil ? "no measurement" : nil), debug: plan.debugBuild)
+        }
+        let downloads = report.iterations.enumerated().map { offset, iteration in
+            sample(cell, offset, iteration.download, error: iteration.error ?? disagreement)
+        }
+        var runs = [CellRun(cell: cell, round: round, samples: downloads, peakResidentBytes: peak, outcome: disagreement)]
+        if conditional {
+            let revalidations = report.iterations.enumerated().map { offset, iteration in
+                sample(revalidationCell, offset, iteration.revalidation, error: iteration.error)
+            }
+            runs.append(CellRun(cell: revalidationCell, round: round, samples: revalidations, peakResidentBytes: peak, outcome: nil))
+        }
+        return runs
     }
 
     /// Summarises the runs of every cell (all rounds together), with peak memory above the baseline.

@@ -227,7 +227,12 @@ public enum WorkerProcess {
     public static func killWorkerOnInterrupt() {
         signal(SIGINT, interruptHandler)
         signal(SIGTERM, interruptHandler)
-        // A process started from a Dispatch worker thread inherits a mask that blocks every signal.
+        unblockTerminationSignals()
+    }
+
+    /// Lets SIGINT and SIGTERM through: a process started from a Dispatch worker thread inherits a
+    /// mask that blocks every signal, and would then ignore Ctrl-C and `kill`.
+    public static func unblockTerminationSignals() {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)

@@ -7,13 +7,15 @@ public enum RunReport {
     public static let summaryColumns = [
         "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms", "median_ms",
         "sd_ms", "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
-        "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome",
+        "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
+        "total_ms", "overlap", "bytes", "http_status",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
     public static let sampleColumns = [
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
+        "bytes", "http_status",
     ]
 
     /// One row per cell.
@@ -29,6 +31,8 @@ public enum RunReport {
                 Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
                 Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
                 cell.cell.feedSHA256, Format.number(wall?.medianCoverage, decimals: 4), cell.outcome ?? "",
+                Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs), Format.number(cell.overlap, decimals: 3),
+                Format.number(cell.bytesMedian, decimals: 0), cell.httpStatus.map(String.init) ?? "",
             ]
         })
     }
@@ -42,7 +46,7 @@ public enum RunReport {
                 String(sample.cell.feedBytes), String(sample.songs), String(sample.cell.chunkSize), sample.cell.network,
                 String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
                 value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
-                sample.error ?? "", sample.debug ? "1" : "0",
+                sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
             ]
         })
     }
@@ -86,8 +90,13 @@ public enum RunReport {
     static func title(_ group: [CellSummary]) -> String {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
-        var title = "\(cell.scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) songs), chunks of \(cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")"
-        if !cell.network.isEmpty { title += ", network \(cell.network)" }
+        let scenario = cell.scenario.hasPrefix("conditional") ? "conditional" : cell.scenario
+        var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) songs)"
+        if cell.scenario == "parse" {
+            title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
+        } else if !cell.network.isEmpty {
+            title += ", network \(cell.network), chunks as they arrive"
+        }
         return title
     }
 
@@ -101,14 +110,27 @@ public enum RunReport {
     /// The terminal table: one block per scenario and feed, one row per parser.
     public static func table(_ cells: [CellSummary]) -> String {
         var blocks: [String] = []
-        for group in groups(cells) {
-            var text = title(group) + "\n" + TextTable(header: tableHeader, rows: group.map(tableRow)).render(indent: "  ")
+        let all = groups(cells.filter { $0.cell.scenario != notTimed })
+        for group in all {
+            guard let content = tableContent(group, all: all) else { continue }
+            var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             let notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
             if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
             blocks.append(text)
         }
-        return blocks.joined(separator: "\n\n") + "\n\n" + legend + "\n"
+        let wrong = cells.filter { $0.cell.scenario == notTimed }
+        if !wrong.isEmpty {
+            blocks.append(
+                "Not timed (wrong or failed on the feed):\n"
+                    + wrong.map { "  \($0.cell.parser) on \($0.cell.feedPath): \($0.outcome ?? "")" }.joined(separator: "\n"))
+        }
+        var legends = [legend]
+        if cells.contains(where: { $0.cell.scenario != "parse" && $0.cell.scenario != notTimed }) { legends.append(downloadLegend) }
+        return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
     }
+
+    /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
+    public static let notTimed = "not timed"
 
     /// The same tables in Markdown, ready to paste into a pull request.
     public static func markdown(_ cells: [CellSummary], environment: RunEnvironment) -> String {
@@ -117,11 +139,16 @@ public enum RunReport {
         text += "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
-        for group in groups(cells) {
+        let all = groups(cells.filter { $0.cell.scenario != notTimed })
+        for group in all {
+            guard let content = tableContent(group, all: all) else { continue }
             text += "\n**\(title(group))**\n\n"
-            text += MarkdownTable.render(header: tableHeader, rows: group.map(tableRow), rightAligned: Set(1..<tableHeader.count))
+            text += MarkdownTable.render(header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
             for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
+        }
+        for cell in cells where cell.cell.scenario == notTimed {
+            text += "\n- not timed: `\(cell.cell.parser)` on `\(cell.cell.feedPath)`: \(cell.outcome ?? "")"
         }
         return text + "\n\n" + legend + "\n"
     }

@@ -88,7 +88,8 @@ public struct Sample: Codable, Sendable, Equatable {
     public var round: Int
     /// The iteration within its cell (1-based, counted across rounds).
     public var iteration: Int
-    /// Wall time of the parse, ns.
+    /// Wall time of the parse, ns; in the `download` scenarios, the time spent inside the parser's
+    /// calls (the final one included).
     public var wallNs: Int?
     /// CPU time of the measuring thread during the parse, ns.
     public var cpuNs: Int?
@@ -100,6 +101,10 @@ public struct Sample: Codable, Sendable, Equatable {
     public var totalNs: Int?
     /// The worker's peak resident set, bytes (one value per worker process, repeated on its samples).
     public var peakResidentBytes: Int?
+    /// Body bytes received (`download` and `conditional` scenarios).
+    public var bytes: Int?
+    /// The HTTP status (`download` and `conditional` scenarios).
+    public var httpStatus: Int?
     /// Why this iteration failed, if it did.
     public var error: String?
     /// Whether the sample came from a debug build.
@@ -107,7 +112,8 @@ public struct Sample: Codable, Sendable, Equatable {
 
     public init(
         cell: CellKey, songs: Int, round: Int, iteration: Int, wallNs: Int?, cpuNs: Int?, firstSongNs: Int?,
-        downloadNs: Int? = nil, totalNs: Int? = nil, peakResidentBytes: Int?, error: String?, debug: Bool
+        downloadNs: Int? = nil, totalNs: Int? = nil, peakResidentBytes: Int?, bytes: Int? = nil, httpStatus: Int? = nil,
+        error: String?, debug: Bool
     ) {
         self.cell = cell
         self.songs = songs
@@ -119,6 +125,8 @@ public struct Sample: Codable, Sendable, Equatable {
         self.downloadNs = downloadNs
         self.totalNs = totalNs
         self.peakResidentBytes = peakResidentBytes
+        self.bytes = bytes
+        self.httpStatus = httpStatus
         self.error = error
         self.debug = debug
     }
@@ -147,6 +155,10 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var failed: Int
     /// What went wrong with the cell as a whole (a crash, a time-out, disagreeing songs), if anything.
     public var outcome: String?
+    /// Median body bytes received (`download` scenarios).
+    public var bytesMedian: Double?
+    /// The HTTP status of the successful samples (`download` scenarios).
+    public var httpStatus: Int?
 
     public init(
         cell: CellKey, songs: Int, wall: Statistics?, cpuMedianNs: Double?, firstSongMedianNs: Double?,
@@ -166,6 +178,16 @@ public struct CellSummary: Codable, Sendable, Equatable {
         self.outcome = outcome
     }
 
+    /// How much of the parse time was hidden under the download, from the medians:
+    /// (download + parse − total) / parse, between 0 (parsed after the download) and 1 (all of it
+    /// while the bytes arrived). `nil` outside the `download` scenario.
+    public var overlap: Double? {
+        guard let download = downloadMedianNs, let total = totalMedianNs, let parse = wall?.median, parse > 0 else {
+            return nil
+        }
+        return Swift.min(1, Swift.max(0, (download + parse - total) / parse))
+    }
+
     /// Throughput from the median wall time, in MB/s (10⁶ bytes a second).
     public var megabytesPerSecond: Double? {
         guard let median = wall?.median, median > 0 else { return nil }
@@ -178,13 +200,16 @@ public struct CellSummary: Codable, Sendable, Equatable {
     ) -> CellSummary {
         let good = samples.filter { $0.error == nil }
         func median(_ values: [Int?]) -> Double? { Statistics(values.compactMap { $0.map(Double.init) })?.median }
-        return CellSummary(
+        var summary = CellSummary(
             cell: cell, songs: good.first?.songs ?? 0, wall: Statistics(good.compactMap { $0.wallNs.map(Double.init) }),
             cpuMedianNs: median(good.map(\.cpuNs)), firstSongMedianNs: median(good.map(\.firstSongNs)),
             downloadMedianNs: median(good.map(\.downloadNs)), totalMedianNs: median(good.map(\.totalNs)),
             peakResidentBytes: peakResidentBytes,
             peakOverBaselineBytes: peakResidentBytes.flatMap { peak in baselinePeakBytes.map { peak - $0 } },
             failed: samples.count - good.count, outcome: outcome)
+        summary.bytesMedian = median(good.map(\.bytes))
+        summary.httpStatus = good.compactMap(\.httpStatus).first
+        return summary
     }
 }
 

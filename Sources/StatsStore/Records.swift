@@ -79,6 +79,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var downloadNs: Int?
     var totalNs: Int?
     var peakResidentBytes: Int?
+    var bytes: Int?
+    var httpStatus: Int?
     var error: String?
     var debug: Bool
 
@@ -86,7 +88,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
         case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
-        case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", error, debug
+        case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
+        case error, debug
     }
 
     init(_ sample: Sample, runID: String) {
@@ -108,6 +111,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         downloadNs = sample.downloadNs
         totalNs = sample.totalNs
         peakResidentBytes = sample.peakResidentBytes
+        bytes = sample.bytes
+        httpStatus = sample.httpStatus
         error = sample.error
         debug = sample.debug
     }
@@ -118,6 +123,7 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
                 parser: parser, scenario: scenario, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: feedBytes,
                 chunkSize: chunkSize, network: network),
             songs: songs, round: round, iteration: iteration, wallNs: wallNs, cpuNs: cpuNs, firstSongNs: firstSongNs,
-            downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, error: error, debug: debug)
+            downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, bytes: bytes,
+            httpStatus: httpStatus, error: error, debug: debug)
     }
 }

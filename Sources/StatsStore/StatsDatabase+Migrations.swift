@@ -47,6 +47,12 @@ extension StatsDatabase {
             }
             try db.create(index: "samples_on_cell", on: "samples", columns: ["scenario", "feed_sha256", "parser"])
         }
+        migrator.registerMigration("v2: bytes and HTTP status of downloads") { db in
+            try db.alter(table: "samples") { t in
+                t.add(column: "bytes", .integer)
+                t.add(column: "http_status", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -83,8 +83,9 @@ public struct StatsDatabase: Sendable {
                 arguments += filter.parsers
             }
             if !filter.scenarios.isEmpty {
-                conditions.append("s.scenario IN (\(filter.scenarios.map { _ in "?" }.joined(separator: ",")))")
-                arguments += filter.scenarios
+                // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
+                conditions.append("(" + filter.scenarios.map { _ in "s.scenario = ? OR s.scenario LIKE ?" }.joined(separator: " OR ") + ")")
+                for scenario in filter.scenarios { arguments += [scenario, scenario + "-%"] }
             }
             if let feed = filter.feed {
                 conditions.append("(s.feed_path = ? OR s.feed_path LIKE ? ESCAPE '\\' OR s.feed_sha256 = ?)")

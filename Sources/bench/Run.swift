@@ -3,6 +3,7 @@ import BenchEngine
 import BenchReports
 import BenchResults
 import FeedParsers
+import FeedTransport
 import Foundation
 import SongFeed
 import StatsStore
@@ -70,10 +71,61 @@ struct Run: ParsableCommand {
     @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
     var quiet = false
 
-    @Option(help: "Seconds one worker may run before it is killed and its cell marked failed.")
+    @Option(help: "Seconds one worker may run before it is killed and its cell marked failed; for downloads, the longest stall allowed.")
     var timeout: Double = 300
 
+    @Option(
+        name: .customLong("scenario"),
+        help: "What to measure (repeatable): parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304). Default: parse and download.")
+    var scenarios: [ScenarioOption] = []
+
+    @Option(help: "The embedded server's network profile: \(NetworkOption.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var network: NetworkOption = .wifi
+
+    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
+    var bandwidthKbps: Int?
+
+    @Option(name: .customLong("rtt-ms"), help: "Round-trip time of --network custom, ms.")
+    var rttMs: Int?
+
+    @Option(help: "Download this URL (a real remote feed) instead of the embedded server's feeds.")
+    var url: String?
+
+    enum ScenarioOption: String, ExpressibleByArgument, CaseIterable {
+        /// The feed's bytes in memory, pushed in --chunk-size chunks.
+        case parse
+        /// Fetched over HTTP; push parsers consume each chunk as it arrives.
+        case download
+        /// A download, then a conditional request that gets 304 and reuses the songs.
+        case conditional
+    }
+
+    enum NetworkOption: String, ExpressibleByArgument, CaseIterable {
+        case loopback, wifi, lte, threeG = "3g", edge, custom
+    }
+
+    var selectedScenarios: [Scenario] {
+        let chosen = scenarios.isEmpty ? [.parse, .download] : scenarios
+        return Scenario.allCases.filter { scenario in chosen.contains { $0.rawValue == scenario.rawValue } }
+    }
+
+    var profile: NetworkProfile? {
+        NetworkProfile(name: network.rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
+    }
+
     func validate() throws {
+        if network == .custom {
+            guard let bandwidthKbps, bandwidthKbps > 0, let rttMs, rttMs >= 0 else {
+                throw ValidationError("--network custom needs --bandwidth-kbps (above 0) and --rtt-ms (0 or more)")
+            }
+        } else if bandwidthKbps != nil || rttMs != nil {
+            throw ValidationError("--bandwidth-kbps and --rtt-ms go with --network custom")
+        }
+        if let url {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
+                throw ValidationError("--url must be an http or https URL, not '\(url)'")
+            }
+        }
         for name in parsers where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
             throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }
@@ -100,9 +152,17 @@ struct Run: ParsableCommand {
             commandLine: CommandLine.arguments.joined(separator: " "))
         let settings = RunSettings(
             iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout)
+        var feedPaths = paths
+        var remoteURLs: [String: URL] = [:]
+        if let url, let remote = URL(string: url) {
+            let path = try fetchRemoteFeed(remote)
+            feedPaths = [path]
+            remoteURLs[path] = remote
+        }
         let runner = BenchRunner(plan: RunPlan(
-            parsers: parsers.isEmpty ? ParserRegistry.names : parsers, feeds: paths, settings: settings,
-            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild))
+            parsers: parsers.isEmpty ? ParserRegistry.names : parsers, feeds: feedPaths, settings: settings,
+            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
+            scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs))
 
         let database = try noStore ? nil : StatsDatabase(path: store)
         try database?.beginRun(environment)
@@ -119,7 +179,7 @@ struct Run: ParsableCommand {
                 problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
                 notTimed.append(CellSummary(
                     cell: CellKey(
-                        parser: verdict.parser, scenario: "parse", feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                        parser: verdict.parser, scenario: RunReport.notTimed, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
                         feedBytes: check.feed.bytes.count, chunkSize: chunkSize),
                     songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
                     peakOverBaselineBytes: nil, failed: 0, outcome: reason))
@@ -184,7 +244,8 @@ struct Run: ParsableCommand {
         \(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · \
         expat \(environment.expatVersion)
         \(environment.cpuModel), \(environment.cores) cores · \(environment.os)
-        \(iterations) iterations after \(warmup) warm-up, \(rounds) round\(rounds == 1 ? "" : "s"), one worker process per cell
+        \(iterations) iterations after \(warmup) warm-up, \(rounds) round\(rounds == 1 ? "" : "s"), one worker process per cell\
+        \(selectedScenarios.contains { $0 != .parse } ? (url != nil ? "; downloads from \(url ?? "")" : "; network \(profile?.description ?? "")") : "")
 
         """
     }
@@ -216,6 +277,23 @@ struct Run: ParsableCommand {
             paths.append(path)
         }
         return paths
+    }
+
+    /// Downloads a remote feed once into <output-dir>/feeds/, for the agreement check and its identity.
+    private func fetchRemoteFeed(_ url: URL) throws -> String {
+        let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
+        let name = "remote-" + String(url.absoluteString.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }.prefix(120))
+        let path = (directory as NSString).appendingPathComponent(name.hasSuffix(".xml") ? name : name + ".xml")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let body = try FeedDownloader(timeout: timeout).fetch(url, parser: nil, keepBody: true).body
+            guard FileManager.default.createFile(atPath: path, contents: Data(body)) else {
+                throw CommandFailure(description: "cannot write \(path)")
+            }
+        } catch let error as DownloadError {
+            throw CommandFailure(description: "cannot download \(url.absoluteString): \(error)")
+        }
+        return path
     }
 
     /// Writes the run's files and the `latest` copies; returns their paths.

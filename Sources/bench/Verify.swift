@@ -49,11 +49,7 @@ struct Verify: ParsableCommand {
         WorkerProcess.killWorkerOnInterrupt()
         let paths: [String]
         if feeds.isEmpty {
-            do {
-                paths = try FeedFile.feeds(inDirectory: "Data")
-            } catch {
-                throw CommandFailure(description: "\(error) (run from the package directory, or name the feeds to check)")
-            }
+            paths = try BenchEngineFeeds.inData()
         } else {
             paths = feeds
         }

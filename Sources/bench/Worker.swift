@@ -7,8 +7,28 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
         shouldDisplay: false,
-        subcommands: [VerifyCell.self, MeasureCell.self]
+        subcommands: [VerifyCell.self, MeasureCell.self, DownloadCell.self]
     )
+
+    /// `bench worker download --parser NAME --url URL --iterations N --warmup W --timeout T [--conditional]`
+    struct DownloadCell: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "download")
+
+        @Option var parser: String
+        @Option var url: String
+        @Option var iterations: Int
+        @Option var warmup: Int
+        @Option var timeout: Double
+        @Flag var conditional = false
+
+        func run() throws {
+            guard let target = URL(string: url) else { throw ValidationError("not a URL: \(url)") }
+            let report = try DownloadWorker.run(
+                parser: parser, url: target, iterations: iterations, warmup: warmup, timeout: timeout,
+                conditional: conditional)
+            try WorkerOutput.write(JSONEncoder().encode(report))
+        }
+    }
 
     /// `bench worker measure --parser NAME --iterations N --warmup W --chunk-size C FEED`
     struct MeasureCell: ParsableCommand {

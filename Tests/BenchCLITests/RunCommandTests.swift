@@ -12,7 +12,10 @@ struct RunCommandTests {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")
         let output = directory.path("out")
-        let result = try runBench(["run", "--iterations", "2", "--warmup", "0", "--format", "csv", "--store", store, "--output-dir", output])
+        let result = try runBench([
+            "run", "--iterations", "2", "--warmup", "0", "--format", "csv", "--store", store, "--output-dir", output,
+            "--scenario", "parse", "--scenario", "download", "--network", "loopback",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
 
         // stdout is exactly the summary CSV: the header and one row per parser, the baseline first.
@@ -20,7 +23,8 @@ struct RunCommandTests {
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(3) == ["parser", "scenario", "feed"])
         let rows = lines.dropFirst().map { line in Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))) }
-        #expect(rows.map { $0["parser"] } == ["null", "foundation", "libxml2", "expat"])
+        #expect(rows.map { $0["parser"] } == ["null", "foundation", "libxml2", "expat", "null", "foundation", "libxml2", "expat"])
+        #expect(rows.map { $0["scenario"] } == Array(repeating: "parse", count: 4) + Array(repeating: "download", count: 4))
         for row in rows {
             #expect(row["n"] == "2")
             #expect(row["failed"] == "0")
@@ -31,6 +35,13 @@ struct RunCommandTests {
                 #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0)
                 #expect(row["peak_over_baseline_mb"]?.isEmpty == false)
             }
+            if row["scenario"] == "download" {
+                #expect(row["network"] == "loopback")
+                #expect((Double(row["download_ms"] ?? "") ?? 0) > 0)
+                #expect((Double(row["total_ms"] ?? "") ?? 0) >= (Double(row["download_ms"] ?? "") ?? 0))
+                #expect(row["bytes"] == "901440" && row["http_status"] == "200")
+                #expect(row["overlap"]?.isEmpty == false)
+            }
         }
 
         // The files and the store.
@@ -39,13 +50,14 @@ struct RunCommandTests {
         #expect(files.filter { $0.hasSuffix("-summary.csv") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-samples.csv") }.count == 1)
         let json = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
-        #expect(json.samples.count == 8)
+        #expect(json.samples.count == 16)
         #expect(json.environment.complete)
         #expect(json.environment.libxml2Version.hasPrefix("2."))
         let database = try StatsDatabase(path: store)
         let runs = try database.runs()
         #expect(runs.count == 1 && runs[0].complete && runs[0].runID == json.environment.runID)
-        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == 8)
+        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == 16)
+        #expect(try database.samples(matching: SampleFilter(scenarios: ["download"], includeDebug: true)).allSatisfy { $0.sample.bytes == 901_440 && $0.sample.httpStatus == 200 })
         #expect(result.standardError.contains("Recorded in \(store)"))
         #expect(!result.standardError.contains("\u{1B}") && !result.standardOutput.contains("\u{1B}"), "no progress or colour off a terminal")
         #if DEBUG
@@ -57,13 +69,13 @@ struct RunCommandTests {
         // bench report reads it back.
         let report = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
         #expect(report.status == 0, "\(report.standardError)")
-        #expect(report.standardOutput.split(separator: "\r\n").count == 5)
+        #expect(report.standardOutput.split(separator: "\r\n").count == 9)
     }
 
     @Test func noStoreWritesNoStore() throws {
         let directory = try TemporaryDirectory()
         let result = try runBench([
-            "run", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--no-store", "--store", directory.path("s.sqlite"),
+            "run", "--parsers", "expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--no-store", "--store", directory.path("s.sqlite"),
             "--output-dir", directory.path("out"), "--format", "json",
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -79,10 +91,11 @@ struct RunCommandTests {
             "entities.xml", Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
         let result = try runBench([
             "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--no-store", "--output-dir", directory.path("out"),
+            "--scenario", "parse",
         ])
         #if os(Linux)
         #expect(result.status == 1)
-        #expect(result.standardOutput.contains("foundation: not timed: DISAGREE"))
+        #expect(result.standardOutput.contains("foundation on \(feed): not timed: DISAGREE"))
         #expect(result.standardError.contains("foundation on \(feed): not timed"))
         #endif
     }
@@ -96,16 +109,21 @@ struct RunCommandTests {
         #expect(missing.status == 1 && missing.standardError.contains("feed not found: no/such.xml"))
         let zero = try runBench(["run", "--iterations", "0"])
         #expect(zero.status == 1 && zero.standardError.contains("--iterations must be at least 1"))
+        let custom = try runBench(["run", "--network", "custom", "--bandwidth-kbps", "800"])
+        #expect(custom.status == 1 && custom.standardError.contains("--network custom needs --bandwidth-kbps"))
+        let badURL = try runBench(["run", "--url", "ftp://example.com/feed.xml"])
+        #expect(badURL.status == 1 && badURL.standardError.contains("--url must be an http or https URL"))
         let noStore = try runBench(["report", "--store", "/nonexistent/stats.sqlite"])
         #expect(noStore.status == 1 && noStore.standardError.contains("no stats store at /nonexistent/stats.sqlite"))
     }
 
-    @Test func anInterruptedRunKeepsItsFinishedCellsAndStaysIncomplete() throws {
+    @Test(.timeLimit(.minutes(3)))
+    func anInterruptedRunKeepsItsFinishedCellsAndStaysIncomplete() throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
-        process.arguments = ["run", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir", directory.path("out")]
+        process.arguments = ["run", "--scenario", "parse", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir", directory.path("out")]
         process.currentDirectoryURL = TestPaths.packageRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -130,5 +148,52 @@ struct RunCommandTests {
         #expect(runs.count == 1)
         #expect(runs.first?.complete == false)
         #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count >= stored)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func serveAndRunAgainstAURL() throws {
+        // `bench serve` on its own, then `bench run --url` against it as if it were a remote feed.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        server.arguments = ["serve", "--network", "loopback", "Data/top300.rss.xml"]
+        server.currentDirectoryURL = TestPaths.packageRoot
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains(".xml\n") {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let url = try #require(text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces))
+        #expect(url.hasSuffix("/top300.rss.xml"))
+
+        let directory = try TemporaryDirectory()
+        let result = try runBench([
+            "run", "--url", url, "--scenario", "download", "--scenario", "conditional", "--parsers", "expat",
+            "--iterations", "2", "--warmup", "0", "--no-store", "--output-dir", directory.path("out"), "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let run = try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
+        let cells = Dictionary(uniqueKeysWithValues: run.cells.map { ("\($0.cell.scenario)/\($0.cell.parser)", $0) })
+        #expect(cells["download/expat"]?.songs == 300)
+        #expect(cells["download/expat"]?.cell.network == "remote")
+        #expect(cells["conditional-200/expat"]?.httpStatus == 200)
+        #expect(cells["conditional-304/expat"]?.httpStatus == 304)
+        #expect(cells["conditional-304/expat"]?.bytesMedian == 0)
+        #expect(cells["conditional-304/expat"]?.songs == 300, "the cached songs are reused")
+
+        let failing = try runBench([
+            "run", "--url", url + "?fault=500", "--scenario", "download", "--no-store", "--output-dir", directory.path("out"),
+        ])
+        #expect(failing.status == 1)
+        #expect(failing.standardError.contains("cannot download") && failing.standardError.contains("HTTP 500"))
     }
 }

@@ -1,0 +1,68 @@
+import FeedParsers
+import FeedTransport
+import Foundation
+import SongFeed
+
+/// What a download worker reports: one entry per measured iteration.
+public struct DownloadWorkerReport: Codable, Sendable {
+    /// One measured iteration: the download, and for `conditional` the revalidation that followed.
+    public struct Iteration: Codable, Sendable {
+        public var download: DownloadMeasurement?
+        /// `conditional` only: the second request, with `If-None-Match` and `If-Modified-Since`.
+        public var revalidation: DownloadMeasurement?
+        public var error: String?
+    }
+
+    public var parser: String
+    public var url: String
+    /// ``SongDigest`` of the songs of the last successful download.
+    public var digest: String?
+    public var iterations: [Iteration]
+    /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
+    public var peakResidentBytes: Int?
+}
+
+/// The worker side of the `download` and `conditional` scenarios.
+///
+/// Each iteration fetches the feed with a fresh parser that consumes every chunk the moment it
+/// arrives (Foundation's adapter buffers and parses once the body is complete, as the original
+/// study did). For `conditional`, a second request follows with the first one's validators: it must
+/// get 304 and the songs of the first are reused, as an app that keeps a cache would.
+public enum DownloadWorker {
+    /// Downloads `warmup` + `iterations` times and reports the last `iterations`.
+    public static func run(
+        parser name: String, url: URL, iterations: Int, warmup: Int, timeout: Double, conditional: Bool
+    ) throws -> DownloadWorkerReport {
+        guard let parserType = ParserRegistry.parser(named: name) else {
+            throw VerifyWorkerError(description: "unknown parser '\(name)'")
+        }
+        let downloader = FeedDownloader(timeout: timeout)
+        var results: [DownloadWorkerReport.Iteration] = []
+        var lastSongs: [Song]?
+        for index in 0..<(max(0, warmup) + max(0, iterations)) {
+            var iteration = DownloadWorkerReport.Iteration()
+            do {
+                let first = try downloader.fetch(url, parser: parserType)
+                iteration.download = first.measurement
+                lastSongs = first.songs
+                if conditional {
+                    var again = try downloader.fetch(
+                        url, parser: nil, conditional: (first.measurement.etag, first.measurement.lastModified))
+                    .measurement
+                    if again.status == 304 {
+                        again.songs = first.songs.count  // the cached songs, reused
+                    } else {
+                        iteration.error = "the conditional request got HTTP \(again.status), not 304"
+                    }
+                    iteration.revalidation = again
+                }
+            } catch {
+                iteration.error = "\(error)"
+            }
+            if index >= warmup { results.append(iteration) }
+        }
+        return DownloadWorkerReport(
+            parser: name, url: url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
+            iterations: results, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+}

@@ -1,0 +1,64 @@
+import BenchResults
+
+/// The `download` and `conditional` scenarios' tables.
+extension RunReport {
+    static let downloadHeader = [
+        "parser", "n", "download", "parse", "parse sd", "total", "1st song", "overlap", "peak MiB", "+baseline", "failed",
+    ]
+
+    static func downloadRow(_ cell: CellSummary) -> [String] {
+        [
+            cell.cell.parser, String(cell.wall?.count ?? 0), Format.ms(cell.downloadMedianNs), Format.ms(cell.wall?.median),
+            Format.ms(cell.wall?.standardDeviation), Format.ms(cell.totalMedianNs), Format.ms(cell.firstSongMedianNs),
+            cell.overlap.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
+            Format.mib(cell.peakResidentBytes.map(Double.init)), Format.mib(cell.peakOverBaselineBytes.map(Double.init)),
+            String(cell.failed),
+        ]
+    }
+
+    static let conditionalHeader = [
+        "parser", "n", "200 download", "200 bytes", "200 total", "304 download", "304 bytes", "304 total", "saved", "failed",
+    ]
+
+    /// One row per parser: the full download (200) beside the revalidation (304) that reused its songs.
+    static func conditionalRows(_ full: [CellSummary], _ revalidated: [CellSummary]) -> [[String]] {
+        full.map { cell in
+            let twin = revalidated.first { $0.cell.parser == cell.cell.parser }
+            var saved = ""
+            if let a = cell.totalMedianNs, let b = twin?.totalMedianNs, a > 0 {
+                saved = Format.number((1 - b / a) * 100, decimals: 0) + "%"
+            }
+            return [
+                cell.cell.parser, String(cell.wall?.count ?? 0), Format.ms(cell.downloadMedianNs),
+                Format.number(cell.bytesMedian, decimals: 0), Format.ms(cell.totalMedianNs),
+                Format.ms(twin?.downloadMedianNs), Format.number(twin?.bytesMedian, decimals: 0),
+                Format.ms(twin?.totalMedianNs), saved, String(cell.failed + (twin?.failed ?? 0)),
+            ]
+        }
+    }
+
+    /// The header and rows of one group's table, by scenario; `nil` for a group shown with another.
+    static func tableContent(_ group: [CellSummary], all groups: [[CellSummary]]) -> (header: [String], rows: [[String]])? {
+        guard let first = group.first?.cell else { return nil }
+        switch first.scenario {
+        case "conditional-304":
+            return nil
+        case "conditional-200":
+            let twin = groups.first {
+                $0.first?.cell.scenario == "conditional-304" && $0.first?.cell.feedSHA256 == first.feedSHA256
+                    && $0.first?.cell.network == first.network
+            }
+            return (conditionalHeader, conditionalRows(group, twin ?? []))
+        case "download":
+            return (downloadHeader, group.map(downloadRow))
+        default:
+            return (tableHeader, group.map(tableRow))
+        }
+    }
+
+    static let downloadLegend =
+        "download: request sent to last byte; parse: time inside the parser's calls, the last one included; "
+        + "total: request sent to songs ready; 1st song: request sent to first song; overlap: the share of the "
+        + "parse time hidden under the download, (download + parse - total) / parse; saved: total time a 304 "
+        + "saves against a full download. Medians, in ms."
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import BenchEngine
+import FeedTransport
+import Foundation
+
+/// `bench serve`: the embedded feed server, on its own.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve feeds over HTTP on 127.0.0.1 with a network profile, until Ctrl-C.",
+        discussion: """
+            Each feed is served by its file name, with Content-Length, ETag and Last-Modified; conditional \
+            requests get 304 and HEAD is answered. Faults for trying a client: ?fault=404, ?fault=500, \
+            ?fault=reset&at=N, ?fault=short&at=N, ?fault=stall&at=N (N body bytes first).
+            """)
+
+    @Option(help: "The port (default: any free one).")
+    var port: Int = 0
+
+    @Option(help: "The network profile: loopback, wifi, lte, 3g, edge, custom.")
+    var network: Run.NetworkOption = .loopback
+
+    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
+    var bandwidthKbps: Int?
+
+    @Option(name: .customLong("rtt-ms"), help: "Round-trip time of --network custom, ms.")
+    var rttMs: Int?
+
+    @Argument(help: "Feeds to serve (default: the *.xml files in Data/).", completion: .file(extensions: ["xml"]))
+    var feeds: [String] = []
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        if network == .custom && (bandwidthKbps ?? 0) <= 0 {
+            throw ValidationError("--network custom needs --bandwidth-kbps (above 0) and --rtt-ms")
+        }
+    }
+
+    func run() throws {
+        WorkerProcess.unblockTerminationSignals()
+        guard let profile = NetworkProfile(name: network.rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs ?? 0) else {
+            throw CommandFailure(description: "unknown network profile \(network.rawValue)")
+        }
+        let paths = feeds.isEmpty ? try BenchEngineFeeds.inData() : feeds
+        let server: FeedServer
+        do {
+            server = try FeedServer.start(feeds: paths, profile: profile, port: port)
+        } catch {
+            throw CommandFailure(description: "\(error)")
+        }
+        print("Serving \(paths.count) feed\(paths.count == 1 ? "" : "s") with network \(profile) — Ctrl-C to stop:")
+        for name in server.feedNames { print("  \(server.url(for: name).absoluteString)") }
+        fflush(nil)  // all streams: the URLs must show before the server blocks
+        try server.wait()
+    }
+}
+
+/// The default feeds of `bench serve` and `bench verify`: the *.xml files in Data/.
+enum BenchEngineFeeds {
+    static func inData() throws -> [String] {
+        do {
+            return try FeedFile.feeds(inDirectory: "Data")
+        } catch {
+            throw CommandFailure(description: "\(error) (run from the package directory, or name the feeds)")
+        }
+    }
+}
