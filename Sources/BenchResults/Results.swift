@@ -178,14 +178,18 @@ public struct CellSummary: Codable, Sendable, Equatable {
         self.outcome = outcome
     }
 
-    /// How much of the parse time was hidden under the download, from the medians:
+    /// How much of the parse time was hidden under the download: the median over the iterations of
     /// (download + parse − total) / parse, between 0 (parsed after the download) and 1 (all of it
-    /// while the bytes arrived). `nil` outside the `download` scenario.
-    public var overlap: Double? {
-        guard let download = downloadMedianNs, let total = totalMedianNs, let parse = wall?.median, parse > 0 else {
+    /// while the bytes arrived). Taken per iteration: medians of different iterations do not add up.
+    /// `nil` outside the `download` scenarios.
+    public var overlap: Double?
+
+    /// One iteration's overlap; see ``overlap``.
+    public static func overlap(_ sample: Sample) -> Double? {
+        guard let download = sample.downloadNs, let total = sample.totalNs, let parse = sample.wallNs, parse > 0 else {
             return nil
         }
-        return Swift.min(1, Swift.max(0, (download + parse - total) / parse))
+        return Swift.min(1, Swift.max(0, Double(download + parse - total) / Double(parse)))
     }
 
     /// Throughput from the median wall time, in MB/s (10⁶ bytes a second).
@@ -208,6 +212,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
             peakOverBaselineBytes: peakResidentBytes.flatMap { peak in baselinePeakBytes.map { peak - $0 } },
             failed: samples.count - good.count, outcome: outcome)
         summary.bytesMedian = median(good.map(\.bytes))
+        summary.overlap = Statistics(good.compactMap(CellSummary.overlap))?.median
         summary.httpStatus = good.compactMap(\.httpStatus).first
         return summary
     }

@@ -72,4 +72,20 @@ struct StatisticsTests {
         #expect(summary.peakOverBaselineBytes == 10 << 20)
         #expect(summary.songs == 300)
     }
+
+    @Test func overlapIsTakenPerIteration() {
+        let cell = CellKey(parser: "x", scenario: "download", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 0, network: "3g")
+        func sample(download: Int, parse: Int, total: Int) -> Sample {
+            Sample(cell: cell, songs: 1, round: 1, iteration: 1, wallNs: parse, cpuNs: nil, firstSongNs: nil,
+                   downloadNs: download, totalNs: total, peakResidentBytes: nil, error: nil, debug: false)
+        }
+        // Parsed after the download every time: overlap 0, though the medians of the parts would say 40%.
+        let after = [sample(download: 100, parse: 10, total: 110), sample(download: 200, parse: 20, total: 220),
+                     sample(download: 150, parse: 30, total: 180)]
+        #expect(CellSummary.summarise(cell, samples: after, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil).overlap == 0)
+        // All hidden: total = download.
+        let hidden = [sample(download: 100, parse: 10, total: 100), sample(download: 90, parse: 12, total: 91)]
+        let summary = CellSummary.summarise(cell, samples: hidden, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        #expect(abs((summary.overlap ?? 0) - (1 + 11.0 / 12) / 2) < 1e-12)
+    }
 }
