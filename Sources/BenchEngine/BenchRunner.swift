@@ -200,32 +200,13 @@ public struct BenchRunner: Sendable {
                 peakResidentBytes: peak, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
-        let outcome: WorkerProcess.Outcome
-        do {
-            outcome = try WorkerProcess.run(
-                executable: plan.executable, arguments: arguments, timeout: settings.timeoutSeconds, progress: iterations)
-        } catch {
-            return failed("worker could not start: \(error)", peak: nil)
-        }
-        guard outcome.termination == .exited(0) else {
-            var message = "worker \(outcome.termination)"
-            if let line = outcome.standardError.split(separator: "\n").last(where: { !$0.isEmpty }) {
-                message += ": \(line.prefix(300))"
-            }
-            // No peak: wait4's figure would include this process's own (see PeakMemory).
-            return failed(message, peak: nil)
-        }
         let report: MeasureWorkerReport
-        do {
-            report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
-        } catch {
-            return failed("unreadable worker report: \(error)", peak: nil)
+        switch runWorker(MeasureWorkerReport.self, arguments, timeout: settings.timeoutSeconds, progress: iterations) {
+        case .success(let decoded): report = decoded
+        case .failure(let failure): return failed(failure.message, peak: nil)
         }
         let peak = report.peakResidentBytes
-        var disagreement: String?
-        if cell.parser != ParserRegistry.baseline.name, let reference, let digest = report.digest, digest != reference {
-            disagreement = "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
-        }
+        let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let samples = report.iterations.enumerated().map { offset, iteration in
             Sample(
                 cell: cell, songs: iteration.songs, round: round, iteration: firstIteration + offset,
@@ -257,31 +238,14 @@ public struct BenchRunner: Sendable {
             "--iterations", String(settings.iterations), "--warmup", String(settings.warmup),
             "--timeout", String(settings.timeoutSeconds),
         ] + (conditional ? ["--conditional"] : [])
-        let outcome: WorkerProcess.Outcome
-        do {
-            // The worker's own limit is per stalled download; this one bounds the whole cell.
-            let limit = settings.timeoutSeconds * Double(settings.iterations + settings.warmup + 1) * (conditional ? 2 : 1)
-            outcome = try WorkerProcess.run(executable: plan.executable, arguments: arguments, timeout: limit)
-        } catch {
-            return failed("worker could not start: \(error)")
-        }
-        guard outcome.termination == .exited(0) else {
-            var message = "worker \(outcome.termination)"
-            if let line = outcome.standardError.split(separator: "\n").last(where: { !$0.isEmpty }) {
-                message += ": \(line.prefix(300))"
-            }
-            return failed(message)
-        }
+        // The worker's own limit is per stalled download; this one bounds the whole cell.
+        let limit = settings.timeoutSeconds * Double(settings.iterations + settings.warmup + 1) * (conditional ? 2 : 1)
         let report: DownloadWorkerReport
-        do {
-            report = try JSONDecoder().decode(DownloadWorkerReport.self, from: Data(outcome.result))
-        } catch {
-            return failed("unreadable worker report: \(error)")
+        switch runWorker(DownloadWorkerReport.self, arguments, timeout: limit) {
+        case .success(let decoded): report = decoded
+        case .failure(let failure): return failed(failure.message)
         }
-        var disagreement: String?
-        if cell.parser != ParserRegistry.baseline.name, let reference, let digest = report.digest, digest != reference {
-            disagreement = "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
-        }
+        let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let peak = report.peakResidentBytes
         func sample(_ key: CellKey, _ offset: Int, _ m: DownloadMeasurement?, error: String?) -> Sample {
             Sample(
@@ -301,6 +265,41 @@ public struct BenchRunner: Sendable {
             runs.append(CellRun(cell: revalidationCell, round: round, samples: revalidations, peakResidentBytes: peak, outcome: nil))
         }
         return runs
+    }
+
+    struct WorkerFailure: Error {
+        var message: String
+    }
+
+    /// Runs one worker and decodes its report; a crash, a time-out or an unreadable report is a
+    /// failure with a message (and no peak memory: `wait4`'s figure includes this process's own).
+    private func runWorker<Report: Decodable>(
+        _ type: Report.Type, _ arguments: [String], timeout: Double, progress: ((Int) -> Void)? = nil
+    ) -> Result<Report, WorkerFailure> {
+        let outcome: WorkerProcess.Outcome
+        do {
+            outcome = try WorkerProcess.run(executable: plan.executable, arguments: arguments, timeout: timeout, progress: progress)
+        } catch {
+            return .failure(WorkerFailure(message: "worker could not start: \(error)"))
+        }
+        guard outcome.termination == .exited(0) else {
+            var message = "worker \(outcome.termination)"
+            if let line = outcome.standardError.split(separator: "\n").last(where: { !$0.isEmpty }) {
+                message += ": \(line.prefix(300))"
+            }
+            return .failure(WorkerFailure(message: message))
+        }
+        do {
+            return .success(try JSONDecoder().decode(Report.self, from: Data(outcome.result)))
+        } catch {
+            return .failure(WorkerFailure(message: "unreadable worker report: \(error)"))
+        }
+    }
+
+    /// Why a worker's songs are not the agreed ones, if they are not (the baseline builds none).
+    private static func disagreement(_ cell: CellKey, digest: String?, reference: String?) -> String? {
+        guard cell.parser != ParserRegistry.baseline.name, let reference, let digest, digest != reference else { return nil }
+        return "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
     }
 
     /// Summarises the runs of every cell (all rounds together), with peak memory above the baseline.
