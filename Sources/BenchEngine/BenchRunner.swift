@@ -103,7 +103,7 @@ public struct BenchRunner: Sendable {
             let feed = try FeedFile(path: path)
             let verification = try FeedVerifier.verify(
                 feed: path, parsers: plan.parsers, chunkSizes: [plan.settings.chunkSize], executable: plan.executable,
-                timeout: plan.settings.timeoutSeconds)
+                timeout: plan.settings.timeoutSeconds * 2)
             let agreeing = verification.verdicts.filter { $0.status == .agrees }.map(\.parser)
             return FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         }
@@ -201,7 +201,7 @@ public struct BenchRunner: Sendable {
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
         let report: MeasureWorkerReport
-        switch runWorker(MeasureWorkerReport.self, arguments, timeout: settings.timeoutSeconds, progress: iterations) {
+        switch runWorker(MeasureWorkerReport.self, arguments, timeout: settings.workerLimit(requestsPerIteration: 1), progress: iterations) {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message, peak: nil)
         }
@@ -239,9 +239,8 @@ public struct BenchRunner: Sendable {
             "--timeout", String(settings.timeoutSeconds),
         ] + (conditional ? ["--conditional"] : [])
         // The worker's own limit is per stalled download; this one bounds the whole cell.
-        let limit = settings.timeoutSeconds * Double(settings.iterations + settings.warmup + 1) * (conditional ? 2 : 1)
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, arguments, timeout: limit) {
+        switch runWorker(DownloadWorkerReport.self, arguments, timeout: settings.workerLimit(requestsPerIteration: conditional ? 2 : 1)) {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
         }
@@ -316,5 +315,13 @@ public struct BenchRunner: Sendable {
                 baselinePeakBytes: cell.parser == baseline.parser ? nil : peak(baseline),
                 outcome: outcomes.isEmpty ? nil : Array(Set(outcomes)).sorted().joined(separator: "; "))
         }
+    }
+}
+
+extension RunSettings {
+    /// A worker's time limit: the time limit of one iteration (a parse, or a download's longest stall)
+    /// for each of its iterations, warm-up included, and one more for its start.
+    func workerLimit(requestsPerIteration: Int) -> Double {
+        timeoutSeconds * Double((iterations + warmup) * requestsPerIteration + 1)
     }
 }

@@ -241,6 +241,8 @@ public struct RunSettings: Codable, Sendable, Equatable {
     public var warmup: Int
     public var rounds: Int
     public var chunkSize: Int
+    /// The time limit of one iteration: a parse, or the longest stall of a download. A worker is
+    /// killed after this times its iterations.
     public var timeoutSeconds: Double
 
     public init(iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double) {

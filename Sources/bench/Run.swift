@@ -71,8 +71,8 @@ struct Run: ParsableCommand {
     @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
     var quiet = false
 
-    @Option(help: "Seconds one worker may run before it is killed and its cell marked failed; for downloads, the longest stall allowed.")
-    var timeout: Double = 300
+    @Option(help: "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed.")
+    var timeout: Double = 30
 
     @Option(
         name: .customLong("scenario"),
