@@ -104,7 +104,7 @@ enum VerifyReport {
         var lines = ["", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"]
         let nameWidth = max(8, verification.verdicts.map(\.parser.count).max() ?? 0)
         lines.append("  " + pad("parser", nameWidth) + "  " + pad("songs", 6) + "  " + pad("digest", 18) + "  result")
-        for verdict in verdicts(verification) {
+        for verdict in verification.verdicts {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
             lines.append("  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 6) + "  " + pad(digest, 18) + "  " + describe(verdict.status))
@@ -130,8 +130,6 @@ enum VerifyReport {
         case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
         }
     }
-
-    private static func verdicts(_ verification: FeedVerification) -> [ParserVerdict] { verification.verdicts }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
