@@ -73,7 +73,7 @@ let package = Package(
         // MARK: Tests, one target per module plus end-to-end tests of the built tool
         .target(
             name: "BenchTestSupport",
-            dependencies: ["SongFeed"],
+            dependencies: ["SongFeed", "BenchResults"],
             path: "Tests/BenchTestSupport"
         ),
         .testTarget(name: "SongFeedTests", dependencies: ["SongFeed", "BenchTestSupport"]),
@@ -85,7 +85,7 @@ let package = Package(
             name: "BenchEngineTests",
             dependencies: ["BenchEngine", "FeedParsers", "SongFeed", "BenchTestSupport", "bench"]
         ),
-        .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults"]),
+        .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "FeedTransportTests",
             dependencies: ["FeedTransport", "FeedParsers", "SongFeed", "BenchTestSupport"]
@@ -96,7 +96,7 @@ let package = Package(
                 "StatsStore", "BenchResults", "BenchTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults"]),
+        .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "BenchCLITests",
             dependencies: ["bench", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults"]

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system libraries the package links against, when they are missing.
 # Debian/Ubuntu: libxml2-dev, libexpat1-dev, libsqlite3-dev and pkg-config (SwiftPM reads the
-# libraries' flags through pkg-config). On macOS, Homebrew's libxml2 and expat work the same way.
+# libraries' flags through pkg-config); and, for `bench run --counter instructions` (instruction
+# counts that repeat exactly, used by scripts/ci-regression.sh and one test), valgrind, binutils
+# (objcopy, nm) and libfaketime. On macOS, Homebrew's libxml2 and expat work the same way
+# (instruction counts are Linux-only).
 set -euo pipefail
 
-needed=(libxml2-dev libexpat1-dev libsqlite3-dev pkg-config)
+needed=(libxml2-dev libexpat1-dev libsqlite3-dev pkg-config valgrind binutils libfaketime)
 
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()

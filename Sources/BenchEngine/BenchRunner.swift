@@ -21,10 +21,14 @@ public struct RunPlan: Sendable {
     /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
     /// path (a real remote feed, downloaded once to a local file for the agreement check).
     public var remoteURLs: [String: URL]
+    /// When set, `parse` cells count instructions under callgrind instead of timing (settings.counter
+    /// is then "instructions").
+    public var instructionCounter: InstructionCounter?
 
     public init(
         parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
-        scenarios: [Scenario] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:]
+        scenarios: [Scenario] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
+        instructionCounter: InstructionCounter? = nil
     ) {
         self.parsers = parsers
         self.feeds = feeds
@@ -34,6 +38,7 @@ public struct RunPlan: Sendable {
         self.scenarios = scenarios
         self.network = network
         self.remoteURLs = remoteURLs
+        self.instructionCounter = instructionCounter
     }
 }
 
@@ -189,10 +194,11 @@ public struct BenchRunner: Sendable {
 
     private func measureCell(_ cell: CellKey, round: Int, reference: String?, iterations: ((Int) -> Void)?) -> CellRun {
         let settings = plan.settings
-        let arguments = [
+        var arguments = [
             "worker", "measure", "--parser", cell.parser, "--iterations", String(settings.iterations),
             "--warmup", String(settings.warmup), "--chunk-size", String(settings.chunkSize), cell.feedPath,
         ]
+        if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
         let firstIteration = (round - 1) * settings.iterations + 1
         func failed(_ message: String, peak: Int?) -> CellRun {
             let sample = Sample(
@@ -200,18 +206,40 @@ public struct BenchRunner: Sendable {
                 peakResidentBytes: peak, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
+        var command = (executable: plan.executable, arguments: arguments, environment: [String: String]())
+        var dumps: String?
+        if let counter = plan.instructionCounter {
+            let prefix = (counter.directory as NSString).appendingPathComponent("callgrind-\(cell.parser)-\(round)")
+            command = counter.command(arguments, outputPrefix: prefix)
+            dumps = prefix
+        }
         let report: MeasureWorkerReport
-        switch runWorker(MeasureWorkerReport.self, arguments, timeout: settings.workerLimit(requestsPerIteration: 1), progress: iterations) {
+        switch runWorker(
+            MeasureWorkerReport.self, command, timeout: settings.workerLimit(requestsPerIteration: 1), progress: iterations)
+        {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message, peak: nil)
         }
-        let peak = report.peakResidentBytes
+        // Under callgrind, times and memory mean nothing: keep only the counts of the measured parses.
+        var counts: [Int]?
+        if let dumps {
+            do {
+                counts = Array(try InstructionCounter.counts(outputPrefix: dumps, count: settings.warmup + settings.iterations)
+                    .suffix(settings.iterations))
+            } catch {
+                return failed("\(error)", peak: nil)
+            }
+        }
+        let peak = counts == nil ? report.peakResidentBytes : nil
         let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let samples = report.iterations.enumerated().map { offset, iteration in
-            Sample(
+            var sample = Sample(
                 cell: cell, songs: iteration.songs, round: round, iteration: firstIteration + offset,
-                wallNs: iteration.wallNs, cpuNs: iteration.cpuNs, firstSongNs: iteration.firstSongNs,
+                wallNs: counts == nil ? iteration.wallNs : nil, cpuNs: counts == nil ? iteration.cpuNs : nil,
+                firstSongNs: counts == nil ? iteration.firstSongNs : nil,
                 peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: plan.debugBuild)
+            if let counts, offset < counts.count { sample.instructions = counts[offset] }
+            return sample
         }
         return CellRun(cell: cell, round: round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
     }
@@ -240,7 +268,7 @@ public struct BenchRunner: Sendable {
         ] + (conditional ? ["--conditional"] : [])
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, arguments, timeout: settings.workerLimit(requestsPerIteration: conditional ? 2 : 1)) {
+        switch runWorker(DownloadWorkerReport.self, (plan.executable, arguments, [:]), timeout: settings.workerLimit(requestsPerIteration: conditional ? 2 : 1)) {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
         }
@@ -273,11 +301,14 @@ public struct BenchRunner: Sendable {
     /// Runs one worker and decodes its report; a crash, a time-out or an unreadable report is a
     /// failure with a message (and no peak memory: `wait4`'s figure includes this process's own).
     private func runWorker<Report: Decodable>(
-        _ type: Report.Type, _ arguments: [String], timeout: Double, progress: ((Int) -> Void)? = nil
+        _ type: Report.Type, _ command: (executable: String, arguments: [String], environment: [String: String]),
+        timeout: Double, progress: ((Int) -> Void)? = nil
     ) -> Result<Report, WorkerFailure> {
         let outcome: WorkerProcess.Outcome
         do {
-            outcome = try WorkerProcess.run(executable: plan.executable, arguments: arguments, timeout: timeout, progress: progress)
+            outcome = try WorkerProcess.run(
+                executable: command.executable, arguments: command.arguments, environment: command.environment,
+                timeout: timeout, progress: progress)
         } catch {
             return .failure(WorkerFailure(message: "worker could not start: \(error)"))
         }

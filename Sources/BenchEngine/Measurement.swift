@@ -43,7 +43,7 @@ public enum MeasureWorker {
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser, ``FeedFileError`` for an unreadable feed.
     public static func run(
-        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int
+        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0
     ) throws -> MeasureWorkerReport {
         guard let parserType = ParserRegistry.parser(named: name) else {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
@@ -52,7 +52,7 @@ public enum MeasureWorker {
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = measure(
             parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-            progressDescriptor: progress)
+            progressDescriptor: progress, slowdownPercent: slowdownPercent)
         return MeasureWorkerReport(
             parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
@@ -64,7 +64,7 @@ public enum MeasureWorker {
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
         _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
-        progressDescriptor: Int32? = nil
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0
     ) -> (iterations: [MeasureWorkerReport.Iteration], digest: String?) {
         var tick: UInt8 = 0x2E
         let total = max(0, warmup) + max(0, iterations)
@@ -79,6 +79,9 @@ public enum MeasureWorker {
             if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() }
         }
         let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
+        // Read the environment before the clocks start, not in the first parse.
+        _ = HashSeeding.deterministic
+        let extraBytes = min(bytes.count, bytes.count * max(0, slowdownPercent) / 100)
         bytes.withUnsafeBytes { all in
             for index in 0..<total {
                 firstSong.value = 0
@@ -88,14 +91,7 @@ public enum MeasureWorker {
                 let cpuStart = threadCPUNanoseconds()
                 let wallStart = monotonicNanoseconds()
                 do {
-                    let parser = try parserType.init(onSong: onSong)
-                    var offset = 0
-                    while offset < all.count {
-                        let end = min(offset + step, all.count)
-                        try parser.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                        offset = end
-                    }
-                    songs = try parser.finish()
+                    songs = try callgrindParseRegion(parserType, all, step: step, onSong: onSong, extraBytes: extraBytes)
                 } catch {
                     failure = error
                 }
@@ -125,6 +121,42 @@ public enum MeasureWorker {
         }
         let anyGood = checked.contains { $0.error == nil }
         return (checked, anyGood ? SongDigest.sha256(of: lastGood) : nil)
+    }
+
+    /// One parse: a fresh parser, the feed pushed `step` bytes at a time, `finish()`.
+    ///
+    /// Its own function, never inlined, so that `bench run --counter instructions` can tell
+    /// callgrind to count only while it runs (`--toggle-collect`) and to write the count of each
+    /// call apart (`--dump-after`): see ``InstructionCounter``. Keep its name unique in the program.
+    ///
+    /// `extraBytes` > 0 is the injected slowdown that validates the regression gate: after the
+    /// parse, a second parser of the same kind parses the feed's first `extraBytes` bytes (which end
+    /// mid-document, so it fails; its songs and its error are dropped). That is extra parse work in
+    /// the proportion `extraBytes` / feed size, done by the code under test.
+    @inline(never)
+    static func callgrindParseRegion(
+        _ parserType: any SongFeedParser.Type, _ all: UnsafeRawBufferPointer, step: Int, onSong: @escaping (Song) -> Void,
+        extraBytes: Int
+    ) throws -> [Song] {
+        let parser = try parserType.init(onSong: onSong)
+        var offset = 0
+        while offset < all.count {
+            let end = min(offset + step, all.count)
+            try parser.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+            offset = end
+        }
+        let songs = try parser.finish()
+        if extraBytes > 0 {
+            let extra = try parserType.init(onSong: nil)
+            var offset = 0
+            while offset < extraBytes {
+                let end = min(offset + step, extraBytes)
+                try? extra.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                offset = end
+            }
+            _ = try? extra.finish()
+        }
+        return songs
     }
 
     private final class Timestamp: @unchecked Sendable {

@@ -68,6 +68,11 @@ struct TextTable {
 
 /// A Markdown table (pipes in cells escaped).
 enum MarkdownTable {
+    /// Text for a Markdown line outside a table: no characters that start markup by accident.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
+    }
+
     static func render(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
         func line(_ cells: [String]) -> String {
             "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }

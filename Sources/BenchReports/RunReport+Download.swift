@@ -52,6 +52,7 @@ extension RunReport {
         case "download":
             return (downloadHeader, group.map(downloadRow))
         default:
+            if group.contains(where: { $0.instructions != nil }) { return (instructionsHeader, group.map(instructionsRow)) }
             return (tableHeader, group.map(tableRow))
         }
     }

@@ -8,14 +8,14 @@ public enum RunReport {
         "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms", "median_ms",
         "sd_ms", "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
         "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
-        "total_ms", "overlap", "bytes", "http_status",
+        "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
     public static let sampleColumns = [
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
-        "bytes", "http_status",
+        "bytes", "http_status", "instructions",
     ]
 
     /// One row per cell.
@@ -33,6 +33,8 @@ public enum RunReport {
                 cell.cell.feedSHA256, Format.number(wall?.medianCoverage, decimals: 4), cell.outcome ?? "",
                 Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs), Format.number(cell.overlap, decimals: 3),
                 Format.number(cell.bytesMedian, decimals: 0), cell.httpStatus.map(String.init) ?? "",
+                Format.number(cell.instructions?.median, decimals: 0), Format.number(cell.instructions?.min, decimals: 0),
+                Format.number(cell.instructions?.max, decimals: 0),
             ]
         })
     }
@@ -47,6 +49,7 @@ public enum RunReport {
                 String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
                 value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
                 sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
+                value(sample.instructions),
             ]
         })
     }
@@ -74,6 +77,24 @@ public enum RunReport {
             String(cell.failed),
         ]
     }
+
+    static let instructionsHeader = ["parser", "n", "instructions (median)", "min", "max", "per byte", "songs", "failed"]
+
+    static func instructionsRow(_ cell: CellSummary) -> [String] {
+        let counts = cell.instructions
+        return [
+            cell.cell.parser, String(counts?.count ?? 0), Format.number(counts?.median, decimals: 0),
+            Format.number(counts?.min, decimals: 0), Format.number(counts?.max, decimals: 0),
+            Format.number(counts.map { $0.median / Double(max(1, cell.cell.feedBytes)) }, decimals: 1), String(cell.songs),
+            String(cell.failed),
+        ]
+    }
+
+    static let instructionsLegend = """
+        Instructions of one parse (fresh parser, chunks pushed, finish), counted by valgrind's callgrind with \
+        hashing made deterministic; the harness is not counted. No times: under valgrind they mean nothing. \
+        per byte: median / feed bytes. Failed iterations are left out of every figure.
+        """
 
     /// Groups cells by scenario, feed and chunk size, in first-seen order.
     static func groups(_ cells: [CellSummary]) -> [[CellSummary]] {
@@ -124,7 +145,8 @@ public enum RunReport {
                 "Not timed (wrong or failed on the feed):\n"
                     + wrong.map { "  \($0.cell.parser) on \($0.cell.feedPath): \($0.outcome ?? "")" }.joined(separator: "\n"))
         }
-        var legends = [legend]
+        let counted = cells.contains { $0.instructions != nil }
+        var legends = counted ? [instructionsLegend] : [legend]
         if cells.contains(where: { $0.cell.scenario != "parse" && $0.cell.scenario != notTimed }) { legends.append(downloadLegend) }
         return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
     }
@@ -150,6 +172,6 @@ public enum RunReport {
         for cell in cells where cell.cell.scenario == notTimed {
             text += "\n- not timed: `\(cell.cell.parser)` on `\(cell.cell.feedPath)`: \(cell.outcome ?? "")"
         }
-        return text + "\n\n" + legend + "\n"
+        return text + "\n\n" + (cells.contains { $0.instructions != nil } ? instructionsLegend : legend) + "\n"
     }
 }

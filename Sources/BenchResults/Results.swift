@@ -109,6 +109,9 @@ public struct Sample: Codable, Sendable, Equatable {
     public var error: String?
     /// Whether the sample came from a debug build.
     public var debug: Bool
+    /// Instructions executed by the parse, counted by callgrind (`bench run --counter instructions`;
+    /// such samples have no times and no peak memory: under valgrind they mean nothing).
+    public var instructions: Int?
 
     public init(
         cell: CellKey, songs: Int, round: Int, iteration: Int, wallNs: Int?, cpuNs: Int?, firstSongNs: Int?,
@@ -159,6 +162,8 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var bytesMedian: Double?
     /// The HTTP status of the successful samples (`download` scenarios).
     public var httpStatus: Int?
+    /// Statistics of the instructions per parse (`--counter instructions`).
+    public var instructions: Statistics?
 
     public init(
         cell: CellKey, songs: Int, wall: Statistics?, cpuMedianNs: Double?, firstSongMedianNs: Double?,
@@ -214,6 +219,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.bytesMedian = median(good.map(\.bytes))
         summary.overlap = Statistics(good.compactMap(CellSummary.overlap))?.median
         summary.httpStatus = good.compactMap(\.httpStatus).first
+        summary.instructions = Statistics(good.compactMap { $0.instructions.map(Double.init) })
         return summary
     }
 }
@@ -244,14 +250,28 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// The time limit of one iteration: a parse, or the longest stall of a download. A worker is
     /// killed after this times its iterations.
     public var timeoutSeconds: Double
+    /// What the workers count: `nil` for times (wall, CPU, first song) and peak memory;
+    /// "instructions" for callgrind's instruction counts (``Counter``).
+    public var counter: String?
+    /// An injected slowdown, in percent of the parse work, to validate the regression gate; `nil`
+    /// (the default) in every real run. A run that has one says so in its files.
+    public var slowdownPercent: Int?
 
-    public init(iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double) {
+    public init(
+        iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,
+        slowdownPercent: Int? = nil
+    ) {
         self.iterations = iterations
         self.warmup = warmup
         self.rounds = rounds
         self.chunkSize = chunkSize
         self.timeoutSeconds = timeoutSeconds
+        self.counter = counter
+        self.slowdownPercent = slowdownPercent
     }
+
+    /// The counter value for callgrind instruction counts.
+    public static let instructionCounter = "instructions"
 }
 
 /// A sample read back from the stats store, with its run.
@@ -288,6 +308,10 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var total: Statistics?
     /// The median of the workers' peak resident sets, bytes.
     public var peakResidentMedianBytes: Double?
+    /// The feed's size, bytes.
+    public var feedBytes: Int?
+    /// Statistics of the instructions per parse (runs with `--counter instructions`).
+    public var instructions: Statistics?
 
     /// Groups stored samples by scenario, feed, network profile and parser, in first-seen order.
     public static func aggregate(_ stored: [StoredSample]) -> [HistoryRow] {
@@ -316,7 +340,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 network: key.network, parser: key.parser, runs: Set(items.map(\.runID)).count, samples: good.count,
                 failed: items.count - good.count, wall: stats(good.map(\.wallNs)), cpu: stats(good.map(\.cpuNs)),
                 firstSong: stats(good.map(\.firstSongNs)), download: stats(good.map(\.downloadNs)),
-                total: stats(good.map(\.totalNs)), peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median)
+                total: stats(good.map(\.totalNs)), peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
+                feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
         }
     }
 }

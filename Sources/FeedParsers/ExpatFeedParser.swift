@@ -48,6 +48,7 @@ public final class ExpatFeedParser: SongFeedParser {
         self.parser = parser
         assembler = SongAssembler(onSong: onSong)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
+        if HashSeeding.deterministic { _ = XML_SetHashSalt(parser, HashSeeding.expatSalt) }
         _ = XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
         XML_SetElementHandler(parser, ExpatFeedParser.startElement, ExpatFeedParser.endElement)
         XML_SetCharacterDataHandler(parser, ExpatFeedParser.characterData)

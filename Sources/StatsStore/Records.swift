@@ -83,13 +83,14 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var httpStatus: Int?
     var error: String?
     var debug: Bool
+    var instructions: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
         case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
-        case error, debug
+        case error, debug, instructions
     }
 
     init(_ sample: Sample, runID: String) {
@@ -115,15 +116,18 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         httpStatus = sample.httpStatus
         error = sample.error
         debug = sample.debug
+        instructions = sample.instructions
     }
 
     var sample: Sample {
-        Sample(
+        var sample = Sample(
             cell: CellKey(
                 parser: parser, scenario: scenario, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: feedBytes,
                 chunkSize: chunkSize, network: network),
             songs: songs, round: round, iteration: iteration, wallNs: wallNs, cpuNs: cpuNs, firstSongNs: firstSongNs,
             downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, bytes: bytes,
             httpStatus: httpStatus, error: error, debug: debug)
+        sample.instructions = instructions
+        return sample
     }
 }

@@ -53,6 +53,11 @@ extension StatsDatabase {
                 t.add(column: "http_status", .integer)
             }
         }
+        migrator.registerMigration("v3: instruction counts") { db in
+            try db.alter(table: "samples") { t in
+                t.add(column: "instructions", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -28,7 +28,7 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("include-debug"), help: "Include samples of debug builds.")
     var includeDebug = false
 
-    @Option(help: "table, csv, json or markdown.")
+    @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
     var format: Run.OutputFormat = .table
 
     @Option(help: "The stats store (SQLite).")
@@ -62,6 +62,7 @@ struct Report: ParsableCommand {
         case .csv: print(HistoryReport.csv(rows), terminator: "")
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")
+        case .html: print(HTMLReport.store(rows, history: try database.samples(matching: filter)), terminator: "")
         }
     }
 }

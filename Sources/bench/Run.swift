@@ -31,6 +31,8 @@ struct Run: ParsableCommand {
         case json
         /// Markdown tables, ready to paste into a pull request.
         case markdown
+        /// A self-contained HTML page with charts, as written to <run-id>.html.
+        case html
     }
 
     @Option(
@@ -91,6 +93,23 @@ struct Run: ParsableCommand {
     @Option(help: "Download this URL (a real remote feed) instead of the embedded server's feeds.")
     var url: String?
 
+    @Option(
+        help: """
+            What to measure in parse cells: time (wall and CPU time, first song, peak memory) or instructions \
+            (callgrind's count of each parse, repeatable exactly: needs valgrind, binutils and libfaketime; \
+            parse scenario only).
+            """)
+    var counter: CounterOption = .time
+
+    /// Adds this percentage of extra parse work to every timed parse (to validate the regression
+    /// gate: see scripts/validate-gate.sh). Recorded in the run's files; never on by default.
+    @Option(name: .customLong("inject-slowdown"), help: .hidden)
+    var injectSlowdown: Int = 0
+
+    enum CounterOption: String, ExpressibleByArgument, CaseIterable {
+        case time, instructions
+    }
+
     enum ScenarioOption: String, ExpressibleByArgument, CaseIterable {
         /// The feed's bytes in memory, pushed in --chunk-size chunks.
         case parse
@@ -105,7 +124,7 @@ struct Run: ParsableCommand {
     }
 
     var selectedScenarios: [Scenario] {
-        let chosen = scenarios.isEmpty ? [.parse, .download] : scenarios
+        let chosen = scenarios.isEmpty ? (counter == .instructions ? [.parse] : [.parse, .download]) : scenarios
         return Scenario.allCases.filter { scenario in chosen.contains { $0.rawValue == scenario.rawValue } }
     }
 
@@ -134,6 +153,10 @@ struct Run: ParsableCommand {
         guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if counter == .instructions, selectedScenarios != [.parse] {
+            throw ValidationError("--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
+        }
+        guard (0...1000).contains(injectSlowdown) else { throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)") }
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
     }
 
@@ -151,7 +174,20 @@ struct Run: ParsableCommand {
             runID: EnvironmentProbe.newRunID(at: started), startedAt: EnvironmentProbe.iso8601(started),
             commandLine: CommandLine.arguments.joined(separator: " "))
         let settings = RunSettings(
-            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout)
+            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout,
+            counter: counter == .instructions ? RunSettings.instructionCounter : nil,
+            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil)
+        if injectSlowdown > 0 {
+            printError(terminal.warning(
+                "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."))
+        }
+        let instructionCounter: InstructionCounter?
+        do {
+            instructionCounter = counter == .instructions ? try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable()) : nil
+        } catch {
+            throw CommandFailure(description: "\(error)")
+        }
+        defer { instructionCounter?.remove() }
         var feedPaths = paths
         var remoteURLs: [String: URL] = [:]
         if let url, let remote = URL(string: url) {
@@ -162,7 +198,8 @@ struct Run: ParsableCommand {
         let runner = BenchRunner(plan: RunPlan(
             parsers: parsers.isEmpty ? ParserRegistry.names : parsers, feeds: feedPaths, settings: settings,
             executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
-            scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs))
+            scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
+            instructionCounter: instructionCounter))
 
         let database = try noStore ? nil : StatsDatabase(path: store)
         try database?.beginRun(environment)
@@ -216,8 +253,11 @@ struct Run: ParsableCommand {
         finished.endedAt = EnvironmentProbe.iso8601(Date())
         finished.complete = true
         let result = RunResult(environment: finished, settings: settings, cells: summaries, samples: runs.flatMap(\.samples))
-        let written = try writeFiles(result)
         try database?.finishRun(environment.runID, endedAt: finished.endedAt ?? "")
+        // The HTML report shows this run with the history of the store (debug builds left out).
+        let history = (try? database?.samples(matching: SampleFilter())) ?? []
+        let html = HTMLReport.run(result, history: history)
+        let written = try writeFiles(result, html: html)
 
         switch format {
         case .table:
@@ -226,6 +266,7 @@ struct Run: ParsableCommand {
         case .csv: print(RunReport.summaryCSV(summaries), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(summaries, environment: finished))
+        case .html: print(html, terminator: "")
         }
         if !quiet {
             let lines = ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
@@ -245,6 +286,8 @@ struct Run: ParsableCommand {
         expat \(environment.expatVersion)
         \(environment.cpuModel), \(environment.cores) cores · \(environment.os)
         \(iterations) iterations after \(warmup) warm-up, \(rounds) round\(rounds == 1 ? "" : "s"), one worker process per cell\
+        \(counter == .instructions ? "; instructions counted by callgrind (no times)" : "")\
+        \(injectSlowdown > 0 ? "; INJECTED SLOWDOWN \(injectSlowdown)%" : "")\
         \(selectedScenarios.contains { $0 != .parse } ? (url != nil ? "; downloads from \(url ?? "")" : "; network \(profile?.description ?? "")") : "")
 
         """
@@ -297,7 +340,7 @@ struct Run: ParsableCommand {
     }
 
     /// Writes the run's files and the `latest` copies; returns their paths.
-    private func writeFiles(_ result: RunResult) throws -> [String] {
+    private func writeFiles(_ result: RunResult, html: String) throws -> [String] {
         let fileManager = FileManager.default
         do {
             try fileManager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
@@ -309,6 +352,7 @@ struct Run: ParsableCommand {
             ("\(runID)-summary.csv", RunReport.summaryCSV(result.cells)),
             ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
             ("\(runID).json", try RunReport.json(result)),
+            ("\(runID).html", html),
         ]
         var written: [String] = []
         for (name, text) in files {
@@ -318,6 +362,7 @@ struct Run: ParsableCommand {
         }
         try write(files[0].1, to: (outputDirectory as NSString).appendingPathComponent("latest-summary.csv"))
         try write(files[2].1, to: (outputDirectory as NSString).appendingPathComponent("latest.json"))
+        try write(html, to: (outputDirectory as NSString).appendingPathComponent("latest.html"))
         return written
     }
 

@@ -38,11 +38,13 @@ struct Worker: ParsableCommand {
         @Option var iterations: Int
         @Option var warmup: Int
         @Option(name: .customLong("chunk-size")) var chunkSize: Int
+        @Option(name: .customLong("slowdown-percent")) var slowdownPercent: Int = 0
         @Argument var feed: String
 
         func run() throws {
             let report = try MeasureWorker.run(
-                parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize)
+                parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
+                slowdownPercent: slowdownPercent)
             try WorkerOutput.write(JSONEncoder().encode(report))
         }
     }

@@ -46,7 +46,8 @@ struct RunCommandTests {
 
         // The files and the store.
         let files = try FileManager.default.contentsOfDirectory(atPath: output)
-        #expect(files.contains("latest-summary.csv") && files.contains("latest.json"))
+        #expect(files.contains("latest-summary.csv") && files.contains("latest.json") && files.contains("latest.html"))
+        #expect(files.filter { $0.hasSuffix(".html") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-summary.csv") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-samples.csv") }.count == 1)
         let json = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))

@@ -28,7 +28,12 @@ struct StatsDatabaseTests {
         try store.beginRun(env)
         #expect(try store.runs() == [env])
         #expect(try store.runs().first?.complete == false)
+        var counted = Self.samples(parser: "foundation", walls: [7])[0]
+        counted.wallNs = nil
+        counted.cpuNs = nil
+        counted.instructions = 61_815_951
         let samples = Self.samples(parser: "expat", walls: [3, 1, 2]) + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
+            + [counted]
         try store.record(samples, runID: "run-1")
         try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z")
         let stored = try store.samples()

@@ -1,0 +1,159 @@
+import Foundation
+
+/// Counts the instructions of each parse with valgrind's callgrind, for `bench run --counter
+/// instructions`: a figure that repeats exactly, where wall time on a shared machine moves by 15%.
+///
+/// A measuring worker runs under callgrind with collection off at the start and toggled on and off
+/// around ``MeasureWorker`` 's parse function (`--toggle-collect`), and a dump after each call of it
+/// (`--dump-after`), so that dump *k* holds exactly the instructions of the *k*-th parse: the
+/// harness, the feed's reading and the worker's start are not counted. To make two runs count the
+/// same, the worker gets:
+/// - `SWIFT_DETERMINISTIC_HASHING=1` (Swift's hash seed; the parsers fix theirs too: expat's salt,
+///   see ``HashSeeding``);
+/// - a frozen clock from libfaketime for `time()`: libxml2 2.9 seeds its dictionaries' hashes from
+///   `time(NULL)` and has no other switch (the monotonic clock is left alone);
+/// - no address randomisation (`setarch -R`).
+///
+/// valgrind 3.19 cannot read the debug information of Swift 6.3 binaries ("Possibly corrupted
+/// debuginfo file"), so the worker is a copy of the executable made with `objcopy --strip-debug`
+/// (symbols kept), and `nm` finds the parse function's mangled name in it (callgrind's
+/// `--dump-after` takes no wildcard).
+public struct InstructionCounter: Sendable {
+    /// `valgrind`.
+    public var valgrind: String
+    /// `setarch`, to turn address randomisation off, when there is one.
+    public var setarch: String?
+    /// libfaketime's library.
+    public var faketimeLibrary: String
+    /// The stripped copy of the executable the workers run.
+    public var executable: String
+    /// The mangled name of the parse function.
+    public var symbol: String
+    /// Where the copy and the dumps go (removed by ``remove()``).
+    public var directory: String
+
+    /// The part of the worker's name that callgrind counts.
+    static let regionName = "callgrindParseRegion"
+
+    /// What instruction counting needs and could not find.
+    public struct Unavailable: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Finds the tools, makes the stripped copy of `executable` in a new temporary directory and finds
+    /// the parse function in it.
+    ///
+    /// - Throws: ``Unavailable`` naming what is missing and how to install it.
+    public static func prepare(executable: String) throws -> InstructionCounter {
+        let install = "(Debian: apt-get install valgrind binutils libfaketime)"
+        guard let valgrind = findExecutable("valgrind") else {
+            throw Unavailable(description: "instruction counts need valgrind, which is not installed \(install)")
+        }
+        guard let objcopy = findExecutable("objcopy"), let nm = findExecutable("nm") else {
+            throw Unavailable(description: "instruction counts need objcopy and nm from binutils \(install)")
+        }
+        guard let faketime = faketimeLibrary() else {
+            throw Unavailable(
+                description: "instruction counts need libfaketime, to fix libxml2's hash seed (it comes from time()) \(install)")
+        }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bench-callgrind-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Unavailable(description: "cannot create \(directory): \(error.localizedDescription)")
+        }
+        let copy = (directory as NSString).appendingPathComponent("bench-stripped")
+        let stripped = try tool(objcopy, ["--strip-debug", executable, copy])
+        guard stripped.status == 0 else {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Unavailable(description: "objcopy --strip-debug \(executable) failed: \(stripped.error)")
+        }
+        let listed = try tool(nm, [copy])
+        let symbols = listed.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard let name = fields.last, name.contains(regionName) else { return nil }
+            return String(name)
+        }
+        guard symbols.count == 1, let symbol = symbols.first else {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Unavailable(
+                description: "expected one function named like \(regionName) in \(executable), found \(symbols.count)")
+        }
+        return InstructionCounter(
+            valgrind: valgrind, setarch: findExecutable("setarch"), faketimeLibrary: faketime, executable: copy,
+            symbol: symbol, directory: directory)
+    }
+
+    /// What to spawn to run `arguments` (a `worker measure` command) under callgrind, dumping to
+    /// `outputPrefix`.1, .2, …
+    public func command(_ arguments: [String], outputPrefix: String) -> (executable: String, arguments: [String], environment: [String: String]) {
+        let callgrind = [
+            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)", "--dump-after=\(symbol)",
+            "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
+        ] + arguments
+        let environment = [
+            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": faketimeLibrary, "FAKETIME": "2012-05-15 00:00:00",
+            "DONT_FAKE_MONOTONIC": "1",
+        ]
+        if let setarch { return (setarch, ["-R"] + callgrind, environment) }
+        return (valgrind, Array(callgrind.dropFirst()), environment)
+    }
+
+    /// The instructions of each parse, in order, from the dumps `outputPrefix`.1 … `outputPrefix`.`count`
+    /// (removed once read).
+    public static func counts(outputPrefix: String, count: Int) throws -> [Int] {
+        try (1...max(1, count)).map { index in
+            let path = "\(outputPrefix).\(index)"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw Unavailable(description: "callgrind wrote no dump \(index) of \(count) (\(path))")
+            }
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
+                let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            else {
+                throw Unavailable(description: "callgrind's dump \(path) has no totals line")
+            }
+            return value
+        }
+    }
+
+    /// Removes the copy and any dump left.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static func faketimeLibrary() -> String? {
+        let directories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
+        return directories.map { "\($0)/faketime/libfaketime.so.1" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Runs a tool to its end and returns its status and output.
+    private static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        do {
+            try process.run()
+        } catch {
+            throw Unavailable(description: "cannot run \(path): \(error.localizedDescription)")
+        }
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}

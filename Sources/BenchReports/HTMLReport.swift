@@ -1,0 +1,245 @@
+import BenchResults
+import Foundation
+
+/// The HTML report: one self-contained file (inline CSS and SVG; no scripts, fonts or links to
+/// fetch), well-formed XML, with a chart per figure: parse time with its interval, throughput, peak
+/// memory, time to the first song per network profile, and each parser's history across runs.
+public enum HTMLReport {
+    /// One parser's figures in one group (scenario, feed).
+    struct Figure {
+        var parser: String
+        var feed: String
+        var feedBytes: Int
+        var songs: Int
+        var median: Double?
+        var low: Double?
+        var high: Double?
+        var peak: Double?
+        var peakOverBaseline: Double?
+        var firstSong: Double?
+    }
+
+    /// The report of one run. `history` holds the stored samples of every run (this one included,
+    /// when it was recorded), for the history and the network profiles measured by other runs.
+    public static func run(_ result: RunResult, history: [StoredSample]) -> String {
+        let environment = result.environment
+        let parse = result.cells.filter { $0.cell.scenario == "parse" }.map { cell in
+            Figure(
+                parser: cell.cell.parser, feed: cell.cell.feedPath, feedBytes: cell.cell.feedBytes, songs: cell.songs,
+                median: cell.wall?.median, low: cell.wall?.medianLow, high: cell.wall?.medianHigh,
+                peak: cell.peakResidentBytes.map(Double.init), peakOverBaseline: cell.peakOverBaselineBytes.map(Double.init),
+                firstSong: cell.firstSongMedianNs)
+        }
+        var samples = history
+        if !history.contains(where: { $0.runID == environment.runID }) {
+            samples += result.samples.map { StoredSample(runID: environment.runID, runStartedAt: environment.startedAt, sample: $0) }
+        }
+        var about = "Run \(environment.runID), \(environment.startedAt): \(environment.buildConfiguration) build"
+        if let commit = environment.gitCommit { about += " of commit \(commit)" }
+        about += "; \(environment.swiftVersion); libxml2 \(environment.libxml2Version), expat \(environment.expatVersion); "
+        about += "\(environment.cpuModel), \(environment.cores) cores; \(environment.os). "
+        about += "\(result.settings.iterations) timed parses after \(result.settings.warmup) warm-up, "
+        about += "\(result.settings.rounds) round\(result.settings.rounds == 1 ? "" : "s"), chunks of \(result.settings.chunkSize) bytes."
+        var warnings: [String] = []
+        if environment.isDebug { warnings.append("This is a debug build: its times are not representative.") }
+        if let percent = result.settings.slowdownPercent, percent > 0 {
+            warnings.append("This run has an injected slowdown of \(percent)% (a test of the regression gate, not a measurement).")
+        }
+        if result.settings.counter == RunSettings.instructionCounter {
+            warnings.append("This run counted instructions under valgrind: it has no times. See its table.")
+        }
+        let wrong = result.cells.filter { $0.cell.scenario == RunReport.notTimed }
+            .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
+        return document(
+            title: "XML parser benchmark — run \(environment.runID)", about: about, warnings: warnings + wrong,
+            parse: parse, history: samples, table: RunReport.table(result.cells))
+    }
+
+    /// The report of the stats store (`bench report --format html`): averages across the stored runs.
+    public static func store(_ rows: [HistoryRow], history: [StoredSample]) -> String {
+        let parse = rows.filter { $0.scenario == "parse" }.map { row in
+            Figure(
+                parser: row.parser, feed: row.feedPath, feedBytes: row.feedBytes ?? 0, songs: 0, median: row.wall?.median,
+                low: row.wall?.medianLow, high: row.wall?.medianHigh, peak: row.peakResidentMedianBytes,
+                peakOverBaseline: nil, firstSong: row.firstSong?.median)
+        }
+        let runs = Set(history.map(\.runID)).count
+        let about = "Averages over \(runs) stored run\(runs == 1 ? "" : "s") (\(history.count) samples); "
+            + "each figure pools every stored iteration of a parser on a feed."
+        return document(
+            title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse, history: history,
+            table: HistoryReport.table(rows))
+    }
+
+    // MARK: - The page
+
+    static func document(
+        title: String, about: String, warnings: [String], parse: [Figure], history: [StoredSample], table: String
+    ) -> String {
+        var body = "<h1>\(e(title))</h1>\n<p class=\"about\">\(e(about))</p>\n"
+        for warning in warnings { body += "<p class=\"warning\">\(e(warning))</p>\n" }
+        body += """
+            <section class="intro"><h2>How to read this</h2>
+            <p>Each parser (Foundation's XMLParser, libxml2's SAX push parser, expat) builds the same songs from \
+            the same iTunes Store RSS feed, checked to be identical before anything is timed. A parse is one fresh \
+            parser fed the feed's bytes in chunks, as they would arrive from the network. \
+            <strong>Shorter bars are better</strong>, except for throughput. The black whiskers are the 95% \
+            confidence interval of the median: when two parsers' whiskers do not overlap, the difference is \
+            not noise. <code>null</code> is a baseline that parses nothing: the harness's own cost.</p></section>
+
+            """
+        var number = 0
+        func figure(_ svg: String, caption: String) {
+            number += 1
+            body += "<figure>\(svg)<figcaption>Figure \(number). \(e(caption))</figcaption></figure>\n"
+        }
+        let groups = Dictionary(grouping: parse, by: \.feed).sorted { $0.key < $1.key }
+        if groups.isEmpty {
+            figure(empty("parse-time", "No parse figures yet: run swift run -c release bench"), caption: "Parse time.")
+        }
+        for (index, (feed, figures)) in groups.enumerated() {
+            let suffix = groups.count > 1 ? "-\(index + 1)" : ""
+            let name = Format.feedName(feed)
+            let bytes = figures.first?.feedBytes ?? 0
+            let timed = figures.filter { $0.parser != "null" && $0.median != nil }
+            figure(
+                timed.isEmpty ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
+                    : SVGChart.bars(
+                        id: "parse-time\(suffix)", title: "Parse time on \(name), median with its 95% interval",
+                        groups: [.init(title: nil, bars: timed.map { f in
+                            .init(
+                                label: f.parser, value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 }, high: f.high.map { $0 / 1e6 },
+                                text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
+                        })],
+                        axisLabel: "milliseconds per parse (shorter is better)"),
+                caption: "Parse time on \(name) (\(bytes) bytes): the median of the timed parses, with the 95% interval of the median.")
+            figure(
+                timed.isEmpty ? empty("throughput\(suffix)", "No times")
+                    : SVGChart.bars(
+                        id: "throughput\(suffix)", title: "Throughput on \(name)",
+                        groups: [.init(title: nil, bars: timed.map { f in
+                            let mbps = Double(f.feedBytes) / ((f.median ?? 1) / 1e9) / 1e6
+                            return .init(label: f.parser, value: mbps, text: "\(Format.number(mbps)) MB/s", key: f.parser)
+                        })],
+                        axisLabel: "megabytes (10⁶ bytes) per second (longer is better)"),
+                caption: "Throughput on \(name): feed bytes divided by the median parse time.")
+            let withPeak = figures.filter { $0.peak != nil }
+            figure(
+                withPeak.isEmpty ? empty("peak-memory\(suffix)", "No peak memory (an instruction-count run?)")
+                    : SVGChart.bars(
+                        id: "peak-memory\(suffix)", title: "Peak memory on \(name)",
+                        groups: [.init(title: nil, bars: withPeak.map { f in
+                            var text = "\(Format.mib(f.peak)) MiB"
+                            if let over = f.peakOverBaseline { text += " (\(over >= 0 ? "+" : "")\(Format.mib(over)) over null)" }
+                            return .init(label: f.parser, value: (f.peak ?? 0) / 1_048_576, text: text, key: f.parser)
+                        })],
+                        axisLabel: "MiB, the worker process's peak resident set (shorter is better)"),
+                caption: "Peak memory on \(name): each worker process's own high-water mark (VmHWM); null shows what a worker costs before any parsing.")
+        }
+        figure(firstSongChart(history), caption: "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
+            + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale.")
+        figure(historyChart(history), caption: "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
+            + "A jump shared by every parser is the machine; one parser's own jump is a change.")
+        body += "<h2>Figures as text</h2>\n<pre>\(e(table))</pre>\n"
+        return """
+            <!DOCTYPE html>
+            <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>\(e(title))</title>
+            <style>
+            body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 820px; padding: 0 1em; color: #222; line-height: 1.45; }
+            h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+            h2 { font-size: 1.15em; margin-top: 1.6em; }
+            .about { color: #555; font-size: 0.9em; }
+            .warning { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.5em 0.8em; border-radius: 4px; }
+            .intro { background: #f5f7fa; padding: 0.2em 1em 0.6em; border-radius: 6px; }
+            figure { margin: 1.8em 0; }
+            figcaption { color: #444; font-size: 0.9em; margin-top: 0.3em; }
+            svg.chart { max-width: 100%; height: auto; background: #fff; }
+            pre { font-size: 0.75em; overflow-x: auto; background: #f7f7f7; padding: 0.8em; }
+            code { background: #eef; padding: 0 0.2em; }
+            </style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    /// Time to the first song per network profile, from the samples (each profile its own group).
+    static func firstSongChart(_ samples: [StoredSample]) -> String {
+        let good = samples.filter { $0.sample.error == nil && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null" }
+        let relevant = good.filter { $0.sample.cell.scenario == "parse" || $0.sample.cell.scenario == "download" }
+        let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom", "remote"]
+        let networks = Set(relevant.map(\.sample.cell.network)).sorted {
+            (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
+        }
+        let groups: [SVGChart.Group] = networks.map { network in
+            let inGroup = relevant.filter { $0.sample.cell.network == network }
+            let parsers = Array(Set(inGroup.map(\.sample.cell.parser))).sorted()
+            let bars: [SVGChart.Bar] = parsers.compactMap { parser in
+                let values = inGroup.filter { $0.sample.cell.parser == parser }.compactMap { $0.sample.firstSongNs.map(Double.init) }
+                guard let stats = Statistics(values) else { return nil }
+                return .init(
+                    label: parser, value: stats.median / 1e6, low: nil, high: nil,
+                    text: "\(Format.ms(stats.median, decimals: stats.median >= 1e8 ? 0 : 2)) ms (n = \(stats.count))", key: parser)
+            }
+            return .init(title: network.isEmpty ? "in memory (parse scenario)" : "network profile: \(network)", bars: bars)
+        }
+        guard !groups.isEmpty else {
+            return empty("first-song", "No download runs yet: swift run -c release bench run --scenario download --network 3g")
+        }
+        return SVGChart.bars(
+            id: "first-song", title: "Time to the first song per network profile", groups: groups,
+            axisLabel: "milliseconds to the first song, median (shorter is better)")
+    }
+
+    /// Each parser's median parse time per stored run, on the most measured feed.
+    static func historyChart(_ samples: [StoredSample]) -> String {
+        let parse = samples.filter {
+            $0.sample.cell.scenario == "parse" && $0.sample.error == nil && $0.sample.wallNs != nil && $0.sample.cell.parser != "null"
+        }
+        let feeds = Dictionary(grouping: parse, by: \.sample.cell.feedSHA256)
+        guard let feed = feeds.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else {
+            return empty("history", "No stored parse runs yet")
+        }
+        let runs = Array(Set(feed.value.map { RunKey(id: $0.runID, started: $0.runStartedAt) })).sorted { ($0.started, $0.id) < ($1.started, $1.id) }
+        let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($1.id, $0) })
+        let parsers = Array(Set(feed.value.map(\.sample.cell.parser))).sorted()
+        let series: [SVGChart.Series] = parsers.map { parser in
+            let byRun = Dictionary(grouping: feed.value.filter { $0.sample.cell.parser == parser }, by: \.runID)
+            let points = byRun.compactMap { run, items -> (x: Int, y: Double, tip: String)? in
+                guard let position = index[run], let stats = Statistics(items.compactMap { $0.sample.wallNs.map(Double.init) }) else { return nil }
+                return (position, stats.median / 1e6, "\(parser), run \(run): \(Format.ms(stats.median)) ms")
+            }.sorted { $0.x < $1.x }
+            return .init(name: parser, points: points)
+        }
+        let labels = runs.map { run -> String in
+            // "2026-11-22T05:31:21Z" → "11-22 05:31"
+            let text = run.started
+            guard text.count >= 16 else { return text }
+            let month = text.dropFirst(5).prefix(5)
+            let time = text.dropFirst(11).prefix(5)
+            return "\(month) \(time)"
+        }
+        return SVGChart.lines(
+            id: "history", title: "Median parse time per run", labels: labels, series: series,
+            axisLabel: "stored runs, oldest first (UTC); milliseconds per parse")
+    }
+
+    struct RunKey: Hashable {
+        var id: String
+        var started: String
+    }
+
+    static func empty(_ id: String, _ message: String) -> String {
+        SVGChart.svg(
+            id: id, title: message, height: 60,
+            body: SVGChart.text(x: 20, y: 35, message, attributes: ##"fill="#666""##))
+    }
+
+    static func e(_ text: String) -> String { SVGChart.escape(text) }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Small SVG charts for the HTML report: horizontal bars (with an optional interval) and lines.
+/// Self-contained markup (no scripts, no fonts, no external references), well-formed XML.
+enum SVGChart {
+    /// One bar: a label, a value, optionally an interval around it, and the text shown at its end.
+    struct Bar {
+        var label: String
+        var value: Double
+        var low: Double?
+        var high: Double?
+        var text: String
+        /// The colour key (the parser's name: a parser has the same colour in every chart).
+        var key: String
+    }
+
+    /// A group of bars with its own heading and scale.
+    struct Group {
+        var title: String?
+        var bars: [Bar]
+    }
+
+    /// One line of a line chart.
+    struct Series {
+        var name: String
+        /// (x index, y value, tooltip)
+        var points: [(x: Int, y: Double, tip: String)]
+    }
+
+    static let width = 760.0
+    static let labelWidth = 130.0
+    static let rightMargin = 150.0
+    static let rowHeight = 26.0
+
+    /// A stable colour per parser.
+    static func colour(_ key: String) -> String {
+        switch key {
+        case "libxml2": return "#1b6ca8"
+        case "expat": return "#2e8b57"
+        case "foundation": return "#c8612b"
+        case "null": return "#8a8a8a"
+        default:
+            let palette = ["#7b4fa3", "#b8860b", "#d6336c", "#0b7285", "#5c7cfa"]
+            let index = key.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0x7fff_ffff } % palette.count
+            return palette[index]
+        }
+    }
+
+    /// Horizontal bars, one group after the other, each group scaled to its own largest value.
+    static func bars(id: String, title: String, groups: [Group], axisLabel: String) -> String {
+        let rows = groups.reduce(0) { $0 + $1.bars.count + ($1.title == nil ? 0 : 1) + 1 }
+        let height = 40 + Double(rows) * rowHeight + 10
+        var body = ""
+        var y = 34.0
+        let plotWidth = width - labelWidth - rightMargin
+        for group in groups {
+            if let heading = group.title {
+                body += text(x: 8, y: y + 17, heading, attributes: ##"font-weight="bold""##)
+                y += rowHeight
+            }
+            let top = max(group.bars.map { max($0.value, $0.high ?? 0) }.max() ?? 0, 1e-12)
+            let scale = niceCeiling(top)
+            // Grid lines and their values.
+            for step in 0...4 {
+                let value = scale * Double(step) / 4
+                let x = labelWidth + plotWidth * Double(step) / 4
+                body += ##"<line x1="\##(fmt(x))" y1="\##(fmt(y))" x2="\##(fmt(x))" y2="\##(fmt(y + Double(group.bars.count) * rowHeight))" stroke="#e3e3e3"/>"##
+                body += text(x: x, y: y + Double(group.bars.count) * rowHeight + 13, tick(value), attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+            }
+            for bar in group.bars {
+                let barWidth = plotWidth * max(0, bar.value) / scale
+                body += text(x: labelWidth - 8, y: y + 17, bar.label, attributes: ##"text-anchor="end""##)
+                body += ##"<rect x="\##(fmt(labelWidth))" y="\##(fmt(y + 5))" width="\##(fmt(barWidth))" height="\##(fmt(rowHeight - 10))" fill="\##(colour(bar.key))"><title>\##(escape(bar.label)): \##(escape(bar.text))</title></rect>"##
+                if let low = bar.low, let high = bar.high {
+                    let x1 = labelWidth + plotWidth * low / scale
+                    let x2 = labelWidth + plotWidth * high / scale
+                    let middle = y + rowHeight / 2
+                    body += ##"<path d="M\##(fmt(x1)) \##(fmt(middle))H\##(fmt(x2))M\##(fmt(x1)) \##(fmt(middle - 6))V\##(fmt(middle + 6))M\##(fmt(x2)) \##(fmt(middle - 6))V\##(fmt(middle + 6))" stroke="#222" stroke-width="1.5" fill="none"/>"##
+                }
+                let end = labelWidth + plotWidth * max(bar.value, bar.high ?? 0) / scale
+                body += text(x: end + 6, y: y + 17, bar.text, attributes: ##"fill="#333""##)
+                y += rowHeight
+            }
+            y += rowHeight
+        }
+        body += text(x: labelWidth + plotWidth / 2, y: height - 4, axisLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        return svg(id: id, title: title, height: height, body: body)
+    }
+
+    /// Lines over a shared x axis of `labels` (say, runs), one per series.
+    static func lines(id: String, title: String, labels: [String], series: [Series], axisLabel: String) -> String {
+        let height = 300.0
+        let left = 70.0
+        let right = width - 130
+        let top = 20.0
+        let bottom = height - 60
+        let values = series.flatMap { $0.points.map(\.y) }
+        let scale = niceCeiling(max(values.max() ?? 1, 1e-12))
+        let count = max(labels.count, 1)
+        func x(_ index: Int) -> Double { count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(count - 1) }
+        func y(_ value: Double) -> Double { bottom - (bottom - top) * value / scale }
+        var body = ""
+        for step in 0...4 {
+            let value = scale * Double(step) / 4
+            body += ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
+            body += text(x: left - 6, y: y(value) + 4, tick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+        }
+        // At most about 8 x labels.
+        let every = max(1, Int((Double(count) / 8).rounded(.up)))
+        for (index, label) in labels.enumerated() where index % every == 0 || index == count - 1 {
+            body += text(x: x(index), y: bottom + 16, label, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        }
+        for (number, line) in series.enumerated() {
+            let points = line.points.map { "\(fmt(x($0.x))),\(fmt(y($0.y)))" }.joined(separator: " ")
+            if line.points.count > 1 {
+                body += ##"<polyline points="\##(points)" fill="none" stroke="\##(colour(line.name))" stroke-width="2"/>"##
+            }
+            for point in line.points {
+                body += ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour(line.name))"><title>\##(escape(point.tip))</title></circle>"##
+            }
+            body += ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(top + Double(number) * 20))" width="12" height="12" fill="\##(colour(line.name))"/>"##
+            body += text(x: right + 34, y: top + Double(number) * 20 + 11, line.name)
+        }
+        body += text(x: (left + right) / 2, y: height - 24, axisLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        return svg(id: id, title: title, height: height, body: body)
+    }
+
+    static func svg(id: String, title: String, height: Double, body: String) -> String {
+        ##"<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="\##(escape(id))" role="img" aria-labelledby="\##(escape(id))-title" viewBox="0 0 \##(fmt(width)) \##(fmt(height))" width="\##(fmt(width))" height="\##(fmt(height))" font-family="system-ui, sans-serif" font-size="13"><title id="\##(escape(id))-title">\##(escape(title))</title>\##(body)</svg>"##
+    }
+
+    static func text(x: Double, y: Double, _ content: String, attributes: String = "") -> String {
+        ##"<text x="\##(fmt(x))" y="\##(fmt(y))"\##(attributes.isEmpty ? "" : " " + attributes)>\##(escape(content))</text>"##
+    }
+
+    /// 1, 2, 2.5 or 5 times a power of ten, at or above `value`.
+    static func niceCeiling(_ value: Double) -> Double {
+        let power = pow(10, floor(log10(value)))
+        for factor in [1.0, 2, 2.5, 5, 10] where factor * power >= value * 0.999_999 { return factor * power }
+        return 10 * power
+    }
+
+    /// An axis value, without trailing zeros ("12.5", "250", "0.2").
+    static func tick(_ value: Double) -> String {
+        String(format: "%g", value)
+    }
+
+    static func fmt(_ value: Double) -> String {
+        String(format: "%.1f", value.isFinite ? value : 0)
+    }
+
+    /// Text for XML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

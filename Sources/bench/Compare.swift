@@ -1,0 +1,112 @@
+import ArgumentParser
+import BenchReports
+import BenchResults
+import Foundation
+
+/// `bench compare BASELINE CURRENT`: the CI regression gate.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two sets of runs cell by cell; exit 2 on a regression beyond the threshold and the noise.",
+        discussion: """
+            BASELINE and CURRENT are run files (<run-id>.json, as `bench run` writes them) or directories of \
+            them: a side made of several runs (say, interleaved with the other side's, as \
+            scripts/ci-regression.sh does) is taken together. For every cell (parser, scenario, feed, chunk \
+            size, network profile) it shows both medians and the ratio current ÷ baseline with a 95% \
+            interval (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test). The noise is \
+            measured between worker processes when each side has enough (6 pairs, or 4 workers a side: use \
+            --rounds), else between the iterations of one worker, which on a shared machine is too \
+            optimistic for times (a note says so). A cell is slower when the ratio is above 1 + threshold \
+            and the whole interval above 1. Cells on one side only, different feeds, debug builds and \
+            different library versions are reported, never silently compared. \
+            Exit status: 0 no regression, 2 regression, 1 bad input.
+            """)
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, markdown, json
+    }
+
+    @Argument(help: "The baseline: a run's JSON file or a directory of them.")
+    var baseline: String
+
+    @Argument(help: "The current runs: a run's JSON file or a directory of them.")
+    var current: String
+
+    @Option(help: "What to compare: \(ComparisonMetric.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var metric: ComparisonMetric = .wall
+
+    @Option(help: "The relative change that counts, in percent (default: 5, or 1 for instructions).")
+    var threshold: Double?
+
+    @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: OutputFormat = .table
+
+    @Option(help: "Also write the Markdown report to this file.")
+    var markdown: String?
+
+    func validate() throws {
+        if let threshold, !(threshold >= 0 && threshold < 1000) {
+            throw ValidationError("--threshold is a percentage, 0 or more (e.g. 5)")
+        }
+    }
+
+    func run() throws {
+        let before = try Self.load(baseline, side: "baseline")
+        let after = try Self.load(current, side: "current")
+        let comparison = RunComparison.compare(
+            baseline: before, current: after, metric: metric, threshold: (threshold ?? metric.defaultThreshold * 100) / 100)
+        if comparison.cells.isEmpty {
+            throw CommandFailure(
+                description: "no \(metric.rawValue) figures in either side"
+                    + (metric == .instructions ? " (instruction counts come from `bench run --counter instructions`)" : ""))
+        }
+        for (side, runs) in [("baseline", before), ("current", after)] where !comparison.cells.contains(where: {
+            side == "baseline" ? $0.baseline != nil : $0.current != nil
+        }) {
+            throw CommandFailure(
+                description: "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
+                    + (metric == .instructions ? " (instruction counts come from `bench run --counter instructions`)" : ""))
+        }
+        switch format {
+        case .table: print(CompareReport.table(comparison), terminator: "")
+        case .markdown: print(CompareReport.markdown(comparison), terminator: "")
+        case .json: print(try CompareReport.json(comparison), terminator: "")
+        }
+        if let markdown {
+            do {
+                try Data(CompareReport.markdown(comparison).utf8).write(to: URL(fileURLWithPath: markdown), options: .atomic)
+            } catch {
+                throw CommandFailure(description: "cannot write \(markdown): \(error.localizedDescription)")
+            }
+        }
+        if !comparison.regressions.isEmpty { throw ExitCode(2) }
+    }
+
+    /// Reads a run file, or every run file of a directory (sorted by name, i.e. by time).
+    static func load(_ path: String, side: String) throws -> [RunResult] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(description: "\(side): no such file or directory: \(path)")
+        }
+        var files = [path]
+        if isDirectory.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix("latest") && $0.first?.isNumber == true }.sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            guard !files.isEmpty else {
+                throw CommandFailure(description: "\(side): no run files (<run-id>.json) in \(path)")
+            }
+        }
+        return try files.map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure(description: "\(side): cannot read \(file)")
+            }
+            do {
+                return try JSONDecoder().decode(RunResult.self, from: data)
+            } catch {
+                throw CommandFailure(description: "\(side): \(file) is not a run file of `bench run` (\(error))")
+            }
+        }
+    }
+}
+
+extension ComparisonMetric: ExpressibleByArgument {}

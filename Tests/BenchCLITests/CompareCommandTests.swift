@@ -1,0 +1,145 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// `bench compare` end to end: its exit codes and formats, on run files written by the test.
+@Suite("bench compare, end to end")
+struct CompareCommandTests {
+    static func write(_ run: RunResult, to directory: TemporaryDirectory, as name: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try directory.write(name, String(decoding: try encoder.encode(run), as: UTF8.self))
+    }
+
+    static func run(_ id: String, minute: Int, expat: Double, libxml2: Double) -> RunResult {
+        SyntheticRuns.run(
+            id: id, started: String(format: "2026-11-22T10:%02d:00Z", minute),
+            rounds: ["expat": [expat], "libxml2": [libxml2], "null": [500]], iterations: 9, spread: 0.001)
+    }
+
+    @Test func exitCodesSayNoRegressionRegressionOrBadInput() throws {
+        let directory = try TemporaryDirectory()
+        let base = try Self.write(Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6), to: directory, as: "base.json")
+        let same = try Self.write(Self.run("20261122T100100Z-b", minute: 1, expat: 1.001e7, libxml2: 5.99e6), to: directory, as: "same.json")
+        let slower = try Self.write(Self.run("20261122T100200Z-c", minute: 2, expat: 1.2e7, libxml2: 6e6), to: directory, as: "slower.json")
+
+        let quiet = try runBench(["compare", base, same])
+        #expect(quiet.status == 0, "\(quiet.standardError)")
+        #expect(quiet.standardOutput.hasPrefix("No regression in 2 compared cells"))
+
+        let regression = try runBench(["compare", base, slower, "--format", "markdown", "--markdown", directory.path("compare.md")])
+        #expect(regression.status == 2, "\(regression.standardError)")
+        #expect(regression.standardOutput.contains("| expat |"))
+        #expect(regression.standardOutput.contains("**slower**"))
+        let written = try String(contentsOfFile: directory.path("compare.md"), encoding: .utf8)
+        #expect(written == regression.standardOutput)
+
+        // A higher threshold lets a 20% change through.
+        #expect(try runBench(["compare", base, slower, "--threshold", "25"]).status == 0)
+
+        let json = try runBench(["compare", base, slower, "--format", "json"])
+        #expect(json.status == 2)
+        let decoded = try JSONDecoder().decode(RunComparison.self, from: Data(json.standardOutput.utf8))
+        #expect(decoded.regressions.map(\.key.parser) == ["expat"])
+
+        // Bad input: status 1 with a message.
+        let missing = try runBench(["compare", base, directory.path("nope.json")])
+        #expect(missing.status == 1 && missing.standardError.contains("no such file"))
+        let garbage = try directory.write("garbage.json", "{\"not\": \"a run\"}")
+        let unreadable = try runBench(["compare", garbage, base])
+        #expect(unreadable.status == 1 && unreadable.standardError.contains("not a run file"))
+        let noCounts = try runBench(["compare", base, same, "--metric", "instructions"])
+        #expect(noCounts.status == 1 && noCounts.standardError.contains("--counter instructions"))
+        let badMetric = try runBench(["compare", base, same, "--metric", "speed"])
+        #expect(badMetric.status == 1)
+        let badThreshold = try runBench(["compare", base, same, "--threshold", "-3"])
+        #expect(badThreshold.status == 1)
+    }
+
+    @Test func directoriesMakeOneSideOfSeveralRunsPairedInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let baseDirectory = directory.path("base")
+        let headDirectory = directory.path("head")
+        try FileManager.default.createDirectory(atPath: baseDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: headDirectory, withIntermediateDirectories: true)
+        // Eight pairs, the machine drifting by ±30% between pairs, expat 10% slower in the head.
+        let drift = SyntheticRuns.noisy(1, count: 8, noise: 0.3, seed: 42)
+        for pair in 0..<8 {
+            let a = Self.run("2026112\(pair)T1000\(pair)0Z-a", minute: pair * 2, expat: 1e7 * drift[pair], libxml2: 6e6 * drift[pair])
+            let b = Self.run("2026112\(pair)T1000\(pair)1Z-b", minute: pair * 2 + 1, expat: 1.1e7 * drift[pair], libxml2: 6e6 * drift[pair])
+            _ = try Self.write(a, to: directory, as: "base/\(a.environment.runID).json")
+            _ = try Self.write(b, to: directory, as: "head/\(b.environment.runID).json")
+        }
+        let result = try runBench(["compare", baseDirectory, headDirectory, "--format", "json"])
+        #expect(result.status == 2, "\(result.standardError)")
+        let comparison = try JSONDecoder().decode(RunComparison.self, from: Data(result.standardOutput.utf8))
+        #expect(comparison.baselineRuns.count == 8 && comparison.currentRuns.count == 8)
+        let expat = comparison.cells.first { $0.key.parser == "expat" }
+        #expect(expat?.method == "8 paired workers, Wilcoxon signed-rank")
+        #expect(expat?.verdict == .slower)
+        #expect(comparison.cells.first { $0.key.parser == "libxml2" }?.verdict == .unchanged)
+        let empty = directory.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let none = try runBench(["compare", empty, headDirectory])
+        #expect(none.status == 1 && none.standardError.contains("no run files"))
+    }
+}
+
+/// `bench run --counter instructions`: callgrind's counts repeat exactly.
+@Suite("Instruction counts", .timeLimit(.minutes(10)))
+struct InstructionCountTests {
+    /// What is missing to count instructions, if anything.
+    static var missingTools: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        func found(_ name: String) -> Bool {
+            path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+        }
+        let missing = ["valgrind", "objcopy", "nm"].filter { !found($0) }
+        let faketime = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
+            .contains { FileManager.default.fileExists(atPath: "\($0)/faketime/libfaketime.so.1") }
+        let all = missing + (faketime ? [] : ["libfaketime"])
+        return all.isEmpty ? nil : all.joined(separator: ", ")
+    }
+
+    static func count(in directory: TemporaryDirectory, _ name: String) throws -> RunResult {
+        let result = try runBench([
+            "run", "--counter", "instructions", "--parsers", "libxml2", "expat", "--iterations", "2", "--warmup", "1",
+            "--no-store", "--format", "json", "--quiet", "--output-dir", directory.path(name),
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        return try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
+    }
+
+    /// The counted parses come after a warm-up parse, as in every counted run: the first parse of a
+    /// process also pays for one-time set-ups (lazy globals, type metadata) that need not repeat
+    /// to the instruction.
+    @Test func theSameBinaryCountsTheSameTwice() throws {
+        if let missing = Self.missingTools {
+            print("skipped: instruction counts need \(missing) (apt-get install valgrind binutils libfaketime)")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let first = try Self.count(in: directory, "one")
+        // At least a second apart: libxml2 would seed its hashes from a different time() without the frozen clock.
+        Thread.sleep(forTimeInterval: 1.1)
+        let second = try Self.count(in: directory, "two")
+        func counts(_ run: RunResult) -> [String] {
+            run.samples.map { "\($0.cell.parser)#\($0.iteration)=\($0.instructions.map(String.init) ?? "none")" }
+        }
+        #expect(first.settings.counter == "instructions")
+        #expect(first.samples.count == 6)
+        #expect(first.samples.allSatisfy { $0.error == nil && $0.wallNs == nil && $0.peakResidentBytes == nil })
+        #expect(first.samples.filter { $0.cell.parser != "null" }.allSatisfy { ($0.instructions ?? 0) > 1_000_000 })
+        #expect(counts(first) == counts(second))
+        // And the comparison of the two finds nothing, exactly.
+        let comparison = RunComparison.compare(baseline: [first], current: [second], metric: .instructions, threshold: 0.01)
+        #expect(comparison.cells.filter { $0.ratio != nil }.allSatisfy { $0.ratio == 1 })
+    }
+
+    @Test func instructionsCountTheParseScenarioOnly() throws {
+        let result = try runBench(["run", "--counter", "instructions", "--scenario", "download", "--no-store"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("parse scenario only"))
+    }
+}

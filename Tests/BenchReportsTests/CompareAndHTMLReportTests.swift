@@ -1,0 +1,180 @@
+import BenchReports
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Checks that a Markdown table is well-formed: a header, a rule with one cell per column, and
+/// rows with as many cells (escaped pipes do not count).
+func checkMarkdownTables(_ markdown: String) -> Int {
+    let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    func cells(_ line: String) -> Int {
+        line.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count - 1
+    }
+    var tables = 0
+    var index = 0
+    while index < lines.count {
+        guard lines[index].hasPrefix("|"), index + 1 < lines.count, lines[index + 1].hasPrefix("|--") || lines[index + 1].hasPrefix("|---") else {
+            index += 1
+            continue
+        }
+        tables += 1
+        let columns = cells(lines[index])
+        #expect(columns >= 2)
+        let rule = lines[index + 1]
+        #expect(cells(rule) == columns, "rule: \(rule)")
+        #expect(rule.split(separator: "|").allSatisfy { $0.allSatisfy { "-:".contains($0) } })
+        index += 2
+        while index < lines.count, lines[index].hasPrefix("|") {
+            #expect(cells(lines[index]) == columns, "row: \(lines[index])")
+            #expect(lines[index].hasSuffix("|"))
+            index += 1
+        }
+    }
+    return tables
+}
+
+/// Elements of an XML document, in order, with the elements that enclose them.
+final class ElementCollector: NSObject, XMLParserDelegate {
+    var stack: [String] = []
+    var elements: [(name: String, ancestors: [String], attributes: [String: String])] = []
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        elements.append((elementName, stack, attributes))
+        stack.append(elementName)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        stack.removeLast()
+    }
+}
+
+@Suite("Compare, Markdown and HTML reports")
+struct CompareAndHTMLReportTests {
+    static func comparison() -> RunComparison {
+        let a = SyntheticRuns.run(
+            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z",
+            rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]], iterations: 9)
+        var b = SyntheticRuns.run(
+            id: "20261122T100100Z-bbbb", started: "2026-11-22T10:01:00Z",
+            rounds: ["expat": [1.3e7], "foundation": [1.5e7], "null": [400]], iterations: 9)
+        b.settings.slowdownPercent = 10
+        return RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
+    }
+
+    @Test func compareMarkdownIsAWellFormedTableWithEveryCell() {
+        let comparison = Self.comparison()
+        let markdown = CompareReport.markdown(comparison)
+        #expect(checkMarkdownTables(markdown) == 1)
+        #expect(markdown.contains("❌"))
+        #expect(markdown.contains("**slower**"))
+        for parser in ["expat", "libxml2", "foundation", "null"] { #expect(markdown.contains("| \(parser) |")) }
+        #expect(markdown.contains("only in the baseline"))
+        #expect(markdown.contains("injected slowdown"))
+        let table = CompareReport.table(comparison)
+        #expect(table.contains("SLOWER"))
+        #expect(table.hasPrefix("1 regression in 1 compared cell"))
+    }
+
+    @Test func compareJSONRoundTrips() throws {
+        let comparison = Self.comparison()
+        let decoded = try JSONDecoder().decode(RunComparison.self, from: Data(CompareReport.json(comparison).utf8))
+        #expect(decoded == comparison)
+    }
+
+    @Test func runMarkdownTablesAreWellFormed() {
+        let run = SyntheticRuns.run(
+            id: "r", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]], iterations: 5)
+        let markdown = RunReport.markdown(run.cells, environment: run.environment)
+        #expect(checkMarkdownTables(markdown) == 1)
+        let counted = SyntheticRuns.run(
+            id: "c", started: "2026-11-22T10:00:00Z", rounds: ["expat": [4e7]], iterations: 4, instructions: true)
+        let countedMarkdown = RunReport.markdown(counted.cells, environment: counted.environment)
+        #expect(checkMarkdownTables(countedMarkdown) == 1)
+        #expect(countedMarkdown.contains("instructions (median)"))
+    }
+
+    static func parse(_ html: String) throws -> ElementCollector {
+        let collector = ElementCollector()
+        let parser = XMLParser(data: Data(html.utf8))
+        parser.delegate = collector
+        let ok = parser.parse()
+        #expect(ok, "not well-formed: \(String(describing: parser.parserError))")
+        #expect(collector.stack.isEmpty)
+        return collector
+    }
+
+    static func checkSelfContained(_ html: String, _ elements: ElementCollector) {
+        #expect(!elements.elements.contains { ["script", "link", "img", "iframe", "object"].contains($0.name) })
+        #expect(!html.contains("@import") && !html.contains("url("))
+        // The only URLs are namespace names.
+        let urls = html.components(separatedBy: "http").count - 1
+        #expect(urls == html.components(separatedBy: "xmlns=\"http").count - 1)
+    }
+
+    static func figures(_ elements: ElementCollector) -> [String: Int] {
+        var charts: [String: Int] = [:]
+        var figureCount = 0
+        for element in elements.elements {
+            if element.name == "figure" { figureCount += 1 }
+            if element.name == "svg" {
+                #expect(element.ancestors.last == "figure", "every chart sits in a figure")
+                charts[element.attributes["id"] ?? "", default: 0] += 1
+            }
+        }
+        #expect(figureCount == charts.values.reduce(0, +), "one chart per figure")
+        return charts
+    }
+
+    @Test func runHTMLIsWellFormedSelfContainedWithOneChartPerFigure() throws {
+        let run = SyntheticRuns.run(
+            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z",
+            rounds: ["expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6], "foundation": [1.5e7, 1.4e7], "null": [400, 500]],
+            iterations: 6)
+        var history = run.samples.map { StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0) }
+        let older = SyntheticRuns.run(
+            id: "20261121T100000Z-cccc", started: "2026-11-21T10:00:00Z", rounds: ["expat": [1.2e7], "libxml2": [7e6]], iterations: 6)
+        history += older.samples.map { StoredSample(runID: older.environment.runID, runStartedAt: older.environment.startedAt, sample: $0) }
+        // A download on a 3G profile, with first songs.
+        var download = run.samples[0]
+        download.cell.scenario = "download"
+        download.cell.network = "3g"
+        download.firstSongNs = 322_000_000
+        history.append(StoredSample(runID: "20261120T100000Z-dddd", runStartedAt: "2026-11-20T10:00:00Z", sample: download))
+
+        let html = HTMLReport.run(run, history: history)
+        let elements = try Self.parse(html)
+        Self.checkSelfContained(html, elements)
+        let charts = Self.figures(elements)
+        #expect(charts == ["parse-time": 1, "throughput": 1, "peak-memory": 1, "first-song": 1, "history": 1])
+        // History: a line per parser that has two runs, a point per run.
+        #expect(html.contains("<polyline"))
+        #expect(html.contains("network profile: 3g"))
+        #expect(html.contains("How to read this"))
+    }
+
+    @Test func storeHTMLAndAnEmptyStoreStayWellFormed() throws {
+        let run = SyntheticRuns.run(
+            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6]], iterations: 6)
+        let history = run.samples.map { StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0) }
+        let html = HTMLReport.store(HistoryRow.aggregate(history), history: history)
+        let charts = Self.figures(try Self.parse(html))
+        #expect(charts.count == 5)
+        let empty = HTMLReport.store([], history: [])
+        let emptyCharts = Self.figures(try Self.parse(empty))
+        #expect(emptyCharts.keys.sorted() == ["first-song", "history", "parse-time"])
+        // Text from the runs is escaped.
+        var odd = run
+        odd.environment.gitCommit = "<script>&\"'"
+        let escaped = HTMLReport.run(odd, history: [])
+        _ = try Self.parse(escaped)
+        #expect(!escaped.contains("<script>"))
+    }
+}

@@ -1,0 +1,235 @@
+import BenchResults
+import BenchTestSupport
+import Testing
+
+@Suite("Rank statistics, checked against their exact distributions")
+struct RankStatisticsTests {
+    @Test func signedRankIntervalRanks() throws {
+        // n = 6: P(W+ ≤ 0) = 1/64 ≤ 0.025 < P(W+ ≤ 1) = 2/64: the interval is the whole range of the
+        // 21 Walsh averages, coverage 1 − 2/64.
+        let six = try #require(RankStatistics.pairedShift([1, 2, 3, 4, 5, 6]))
+        #expect(six.low == 1 && six.high == 6)
+        #expect(abs(six.coverage - (1 - 2.0 / 64)) < 1e-12)
+        #expect(six.estimate == 3.5)
+        // n = 8: sums ≤ 3 come from {}, {1}, {2}, {3}, {1,2}: 5/256 ≤ 0.025 < 7/256, so k = 4:
+        // the 4th smallest and 4th largest of the 36 Walsh averages.
+        let eight = try #require(RankStatistics.pairedShift([1, 2, 3, 4, 5, 6, 7, 8]))
+        #expect(abs(eight.coverage - (1 - 2 * 5.0 / 256)) < 1e-12)
+        // Walsh averages of 1…8, sorted: 1, 1.5, 2, 2, 2.5, 2.5, … → 4th smallest 2, 4th largest 7.
+        #expect(eight.low == 2 && eight.high == 7)
+        // All positive: W+ = 36, the largest value; p = 2/256.
+        #expect(abs(eight.pValue - 2.0 / 256) < 1e-12)
+    }
+
+    @Test func rankSumIntervalRanks() throws {
+        // 4 vs 4: P(U ≤ 0) = 1/70 ≤ 0.025 < 2/70: the whole range of the 16 differences.
+        let four = try #require(RankStatistics.shift(baseline: [1, 2, 3, 4], current: [11, 12, 13, 14]))
+        #expect(four.estimate == 10)
+        #expect(four.low == 7 && four.high == 13)
+        #expect(abs(four.coverage - (1 - 2.0 / 70)) < 1e-12)
+        #expect(abs(four.pValue - 2.0 / 70) < 1e-12)
+        // 5 vs 5: P(U ≤ 2) = 4/252 ≤ 0.025 < P(U ≤ 3) = 7/252 (the textbook critical value U = 2):
+        // k = 3, the 3rd smallest and 3rd largest of the 25 differences.
+        let five = try #require(RankStatistics.shift(baseline: [0, 1, 2, 3, 4], current: [10, 11, 12, 13, 14]))
+        #expect(abs(five.coverage - (1 - 2 * 4.0 / 252)) < 1e-12)
+        // Differences 10 + (j − i): −4…4 around 10; sorted: 6, 7, 7, 8, 8, 8, … → 3rd = 7, 3rd largest = 13.
+        #expect(five.low == 7 && five.high == 13)
+    }
+
+    @Test func identicalSamplesShowNoShift() throws {
+        let same = try #require(RankStatistics.shift(baseline: [5, 5, 5, 5], current: [5, 5, 5, 5]))
+        #expect(same.estimate == 0 && same.low == 0 && same.high == 0)
+        #expect(same.pValue == 1)
+        let zeros = try #require(RankStatistics.pairedShift([0, 0, 0, 0, 0, 0]))
+        #expect(zeros.estimate == 0 && zeros.pValue == 1)
+    }
+
+    @Test func largeSamplesUseTheNormalApproximationConsistently() throws {
+        // 50 vs 50 (beyond the exact tables): a clean shift of 1 with values spaced 0.01 apart.
+        let x = (0..<50).map { Double($0) * 0.01 }
+        let y = x.map { $0 + 1 }
+        let shift = try #require(RankStatistics.shift(baseline: x, current: y))
+        #expect(abs(shift.estimate - 1) < 1e-9)
+        #expect(shift.low > 0.85 && shift.high < 1.15)
+        #expect(shift.coverage >= 0.95)
+        #expect(shift.pValue < 1e-10)
+    }
+}
+
+@Suite("bench compare's verdicts on synthetic runs")
+struct ComparisonTests {
+    static let parsers = ["expat", "foundation", "libxml2", "null"]
+
+    /// Two sides of `pairs` runs with one round each; `change` multiplies `parser`'s current values.
+    static func sides(
+        pairs: Int = 10, noise: Double = 0.01, change: [String: Double] = [:], seed: UInt64 = 1
+    ) -> (baseline: [RunResult], current: [RunResult]) {
+        let base: [String: Double] = ["expat": 10e6, "foundation": 15e6, "libxml2": 6.5e6, "null": 500]
+        var baseline: [RunResult] = []
+        var current: [RunResult] = []
+        for pair in 0..<pairs {
+            // A drift shared by both runs of the pair: ±30%, as seen on this machine.
+            let drift = SyntheticRuns.noisy(1, count: 1, noise: 0.3, seed: seed &+ UInt64(pair) &* 7919)[0]
+            var a: [String: [Double]] = [:]
+            var b: [String: [Double]] = [:]
+            for (index, parser) in parsers.enumerated() {
+                let jitter = SyntheticRuns.noisy(1, count: 2, noise: noise, seed: seed &+ UInt64(pair * 31 + index))
+                a[parser] = [base[parser, default: 1] * drift * jitter[0]]
+                b[parser] = [base[parser, default: 1] * drift * jitter[1] * change[parser, default: 1]]
+            }
+            let minute = String(format: "%02d", pair)
+            baseline.append(SyntheticRuns.run(id: "2026112\(pair)A", started: "2026-11-22T10:\(minute):00Z", rounds: a))
+            current.append(SyntheticRuns.run(id: "2026112\(pair)B", started: "2026-11-22T10:\(minute):30Z", rounds: b))
+        }
+        return (baseline, current)
+    }
+
+    static func verdict(_ comparison: RunComparison, _ parser: String) -> Verdict? {
+        comparison.cells.first { $0.key.parser == parser }?.verdict
+    }
+
+    @Test func clearRegressionIsSlowerDespiteSharedDrift() {
+        let (baseline, current) = Self.sides(change: ["libxml2": 1.10])
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        #expect(Self.verdict(comparison, "libxml2") == .slower)
+        #expect(Self.verdict(comparison, "expat") == .unchanged)
+        #expect(Self.verdict(comparison, "foundation") == .unchanged)
+        #expect(comparison.regressions.map(\.key.parser) == ["libxml2"])
+        let cell = comparison.cells.first { $0.key.parser == "libxml2" }
+        #expect(cell?.method?.contains("paired") == true)
+        #expect((cell?.ratioLow ?? 0) > 1)
+        #expect(abs((cell?.ratio ?? 0) - 1.10) < 0.02)
+    }
+
+    @Test func clearImprovementIsFaster() {
+        let (baseline, current) = Self.sides(change: ["expat": 0.85])
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        #expect(Self.verdict(comparison, "expat") == .faster)
+        #expect(comparison.regressions.isEmpty)
+    }
+
+    @Test func noiseAloneIsUnchanged() {
+        // Twenty different noise draws, ±3% per run on top of the shared drift: never a verdict.
+        for seed in 1...20 {
+            let (baseline, current) = Self.sides(noise: 0.03, seed: UInt64(seed) &* 104_729)
+            let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+            #expect(comparison.regressions.isEmpty, "seed \(seed)")
+            #expect(comparison.cells.allSatisfy { $0.verdict != .faster }, "seed \(seed)")
+        }
+    }
+
+    @Test func aChangeWithinTheNoiseIsNotARegression() {
+        // +8% on a parser whose runs move by ±40% each, independently: the interval includes 1.
+        let (baseline, current) = Self.sides(noise: 0.4, change: ["foundation": 1.08], seed: 3)
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        let cell = comparison.cells.first { $0.key.parser == "foundation" }
+        #expect((cell?.ratioLow ?? 2) <= 1)
+        #expect(cell?.verdict == .unchanged)
+    }
+
+    @Test func thresholdEdges() {
+        // Nearly no noise: the interval is tight, so the threshold decides.
+        for (change, expected) in [(1.04, Verdict.unchanged), (1.049, .unchanged), (1.052, .slower), (1.06, .slower), (0.94, .faster)] {
+            let (baseline, current) = Self.sides(noise: 0.0005, change: ["libxml2": change])
+            let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+            #expect(Self.verdict(comparison, "libxml2") == expected, "change \(change)")
+        }
+        #expect(RunComparison.verdict(ratio: 1.05, low: 1.04, high: 1.06, threshold: 0.05) == .unchanged)
+        #expect(RunComparison.verdict(ratio: 1.0500001, low: 1.04, high: 1.06, threshold: 0.05) == .slower)
+        #expect(RunComparison.verdict(ratio: 1.2, low: 1.0, high: 1.4, threshold: 0.05) == .unchanged)
+        #expect(RunComparison.verdict(ratio: 0.9, low: 0.85, high: 0.95, threshold: 0.05) == .faster)
+        #expect(RunComparison.verdict(ratio: 0.9, low: 0.85, high: 1.0, threshold: 0.05) == .unchanged)
+    }
+
+    @Test func cellsOnOneSideOnlyAreReportedNotCompared() {
+        var (baseline, current) = Self.sides()
+        for index in current.indices {
+            current[index].samples.removeAll { $0.cell.parser == "expat" }
+        }
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        let expat = comparison.cells.first { $0.key.parser == "expat" }
+        #expect(expat?.verdict == nil)
+        #expect(expat?.note?.contains("only in the baseline") == true)
+        #expect(comparison.regressions.isEmpty)
+        baseline = baseline.map { run in
+            var run = run
+            run.samples.removeAll { $0.cell.parser == "foundation" }
+            return run
+        }
+        let again = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        #expect(again.cells.first { $0.key.parser == "foundation" }?.note?.contains("only in the current") == true)
+    }
+
+    @Test func differentFeedsAreNotCompared() {
+        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9, feedSHA256: "one")
+        let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 9, feedSHA256: "two")
+        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
+        #expect(comparison.cells.count == 1)
+        #expect(comparison.cells[0].verdict == nil)
+        #expect(comparison.cells[0].note?.contains("different feeds") == true)
+        #expect(comparison.regressions.isEmpty)
+    }
+
+    @Test func theBaselineParserIsNeverCompared() {
+        let (baseline, current) = Self.sides(change: ["null": 3])
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        let null = comparison.cells.first { $0.key.parser == "null" }
+        #expect(null?.verdict == nil)
+        #expect(null?.baseline != nil && null?.current != nil)
+    }
+
+    @Test func debugBuildsAndLibraryVersionsAreWarnedAbout() {
+        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9)
+        let b = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [1e7]], iterations: 9, debug: true, libxml2: "2.12.0")
+        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
+        #expect(comparison.warnings.contains { $0.contains("debug") && $0.contains("current") })
+        #expect(comparison.warnings.contains { $0.contains("libxml2 version") && $0.contains("2.12.0") })
+    }
+
+    @Test func oneWorkerASideFallsBackToIterationsWithANote() {
+        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9)
+        let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [1.2e7]], iterations: 9)
+        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
+        let cell = comparison.cells[0]
+        #expect(cell.method?.contains("iterations") == true)
+        #expect(cell.note?.contains("within one worker") == true)
+        #expect(cell.verdict == .slower)
+    }
+
+    @Test func tooFewValuesAreNotJudged() {
+        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 3, instructions: true)
+        let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 3, instructions: true)
+        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .instructions, threshold: 0.01)
+        #expect(comparison.cells[0].verdict == nil)
+        #expect(comparison.cells[0].ratio != nil)
+        #expect(comparison.cells[0].note?.contains("too few values") == true)
+    }
+
+    @Test func instructionCountsUseTheirOneRunASide() {
+        let a = SyntheticRuns.run(
+            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001, instructions: true)
+        let same = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001, instructions: true)
+        let slower = SyntheticRuns.run(
+            id: "c", started: "2026-11-22T10:02:00Z", rounds: ["libxml2": [31_770_825 * 1.015]], iterations: 4, spread: 0.001,
+            instructions: true)
+        #expect(RunComparison.compare(baseline: [a], current: [same], metric: .instructions, threshold: 0.01).cells[0].verdict == .unchanged)
+        #expect(RunComparison.compare(baseline: [a], current: [slower], metric: .instructions, threshold: 0.01).cells[0].verdict == .slower)
+        // The wall metric finds nothing in instruction runs.
+        #expect(RunComparison.compare(baseline: [a], current: [slower], metric: .wall, threshold: 0.05).cells.isEmpty)
+    }
+
+    @Test func peakMemoryComparesOneValuePerWorker() {
+        let a = SyntheticRuns.run(
+            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": Array(repeating: 1e7, count: 6)],
+            peak: ["expat": [33_000_000, 33_100_000, 32_900_000, 33_050_000, 32_950_000, 33_000_000]])
+        let b = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": Array(repeating: 1e7, count: 6)],
+            peak: ["expat": [40_000_000, 40_100_000, 39_900_000, 40_050_000, 39_950_000, 40_000_000]])
+        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .peakMemory, threshold: 0.05)
+        #expect(comparison.cells[0].verdict == .slower)
+        #expect(comparison.cells[0].baseline?.workers == 6)
+        #expect(comparison.cells[0].baseline?.median == 33_000_000)
+    }
+}

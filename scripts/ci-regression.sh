@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Compares the parsers' speed and memory at two revisions and fails on a real regression.
+#
+#   scripts/ci-regression.sh BASE_REF [HEAD_REF]     (HEAD_REF defaults to HEAD)
+#
+# Builds both revisions in release mode, each in its own git worktree (under .build-ci/), then
+# on the feed of HEAD_REF (the same bytes for both):
+#   1. counts each parse's instructions under callgrind, one run a side (exact: threshold 1%),
+#      when valgrind, binutils and libfaketime are installed (else says so and skips);
+#   2. times the parse scenario, GATE_WALL_PAIRS short runs a side taken turn about, so that the
+#      machine's drift hits both sides alike, and compares them pair by pair (threshold 5%);
+#   3. compares the peak memory of the same runs (threshold 5%).
+# Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
+# Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error.
+#
+# Settings: GATE_WALL_PAIRS (10), GATE_WALL_ITERATIONS (10), GATE_COUNT_ITERATIONS (4);
+# GATE_FEED=path to measure another feed; GATE_SKIP_INSTRUCTIONS=1 to skip the counts.
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    exit 1
+fi
+base_ref=$1
+head_ref=${2:-HEAD}
+root=$(git rev-parse --show-toplevel)
+cd "$root"
+# shellcheck source=scripts/gate-common.sh
+. "$root/scripts/gate-common.sh"
+
+base_commit=$(git rev-parse --verify "$base_ref^{commit}") || { gate_log "unknown revision: $base_ref"; exit 1; }
+head_commit=$(git rev-parse --verify "$head_ref^{commit}") || { gate_log "unknown revision: $head_ref"; exit 1; }
+work="$root/.build-ci"
+results="$root/Results"
+out="$results/ci"
+mkdir -p "$work" "$results"
+rm -rf "$out"
+mkdir -p "$out"
+
+# 1. Worktrees and release builds. The two builds share one scratch directory, so that the
+# dependencies are built once; each binary is copied out as soon as it is built.
+scratch="$work/scratch"
+checkout() {
+    local name=$1 commit=$2 tree="$work/$1"
+    if [ -d "$tree" ]; then
+        git -C "$tree" checkout --quiet --detach --force "$commit"
+    else
+        git worktree add --quiet --detach "$tree" "$commit"
+    fi
+    gate_log "== building $name ($commit) in $tree"
+    swift build -c release --package-path "$tree" --scratch-path "$scratch" --product bench >&2 ||
+        { gate_log "build of $name failed"; exit 1; }
+    mkdir -p "$work/bin/$name"
+    cp "$scratch/release/bench" "$work/bin/$name/bench"
+}
+checkout base "$base_commit"
+checkout head "$head_commit"
+base_bench="$work/bin/base/bench"
+head_bench="$work/bin/head/bench"
+feed=${GATE_FEED:-$work/head/Data/top300.rss.xml}
+[ -f "$feed" ] || { gate_log "no feed at $feed"; exit 1; }
+feed=$(cd "$(dirname "$feed")" && pwd)/$(basename "$feed")
+
+status=0
+report="$results/compare.md"
+{
+    echo "## Benchmark: \`$(git rev-parse --short "$head_commit")\` against \`$(git rev-parse --short "$base_commit")\`"
+    echo
+    echo "Feed: \`$(basename "$feed")\` ($(wc -c <"$feed") bytes). Release builds on $(uname -m), $(nproc) cores."
+    echo
+} >"$report"
+
+# 2. Instruction counts.
+if [ "${GATE_SKIP_INSTRUCTIONS:-0}" = 1 ]; then
+    echo "_Instruction counts skipped (GATE_SKIP_INSTRUCTIONS=1)._" >>"$report"
+elif ! command -v valgrind >/dev/null; then
+    echo "_Instruction counts skipped: valgrind is not installed (apt-get install valgrind binutils libfaketime)._" >>"$report"
+elif ! "$base_bench" run --help 2>/dev/null | grep -q -- '--counter'; then
+    echo "_Instruction counts skipped: the baseline's bench cannot count instructions (it predates --counter)._" >>"$report"
+else
+    gate_log "== counting instructions (callgrind)"
+    gate_count_run "$feed" "$out/instructions/base" "$base_bench"
+    gate_count_run "$feed" "$out/instructions/head" "$head_bench"
+    s=0
+    gate_compare "$head_bench" "$out/instructions/base" "$out/instructions/head" instructions \
+        --format markdown >>"$report" || s=$?
+    [ $s -gt $status ] && status=$s
+fi
+echo >>"$report"
+
+# 3. Wall time and peak memory, turn about.
+gate_log "== timing, $GATE_WALL_PAIRS runs a side, turn about"
+gate_wall_runs "$feed" "$out/wall/base" "$base_bench" "" "$out/wall/head" "$head_bench" ""
+for metric in wall peak-memory; do
+    s=0
+    gate_compare "$head_bench" "$out/wall/base" "$out/wall/head" "$metric" --format markdown >>"$report" || s=$?
+    [ $s -gt $status ] && status=$s
+    echo >>"$report"
+done
+
+cat "$report"
+case $status in
+0) gate_log "no regression (report: $report)" ;;
+2) gate_log "REGRESSION (report: $report)" ;;
+*) gate_log "bench compare failed with status $status" ;;
+esac
+exit "$status"

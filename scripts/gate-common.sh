@@ -1,0 +1,61 @@
+# Functions shared by scripts/ci-regression.sh and scripts/validate-gate.sh (sourced, not run).
+#
+# The wall-time side of the gate depends on how the runs are laid out in time: on a shared machine
+# the speed of the whole machine drifts by tens of percent over seconds, so the two sides must be
+# measured turn about (ABBA), one short run each turn, and compared pair by pair. Instruction
+# counts do not drift; one run a side is enough.
+
+# Settings (environment variables override them).
+GATE_WALL_PAIRS=${GATE_WALL_PAIRS:-10}          # interleaved wall-time runs per side (>= 6 to pair them)
+GATE_WALL_ITERATIONS=${GATE_WALL_ITERATIONS:-10} # timed parses per worker
+GATE_WALL_WARMUP=${GATE_WALL_WARMUP:-2}
+GATE_COUNT_ITERATIONS=${GATE_COUNT_ITERATIONS:-4} # counted parses per worker under callgrind (>= 4 for a 95% interval)
+GATE_COUNT_WARMUP=${GATE_COUNT_WARMUP:-1}
+
+gate_log() { printf '%s\n' "$*" >&2; }
+
+# gate_wall_runs FEED OUT_A BIN_A "EXTRA_A" OUT_B BIN_B "EXTRA_B" [OUT_C BIN_C "EXTRA_C"]
+# Runs GATE_WALL_PAIRS parse-scenario runs of each bench binary (with its extra run options),
+# turn about, the order of each turn rotated (A B C, then B C A, …), each run's JSON going to its
+# OUT directory.
+gate_wall_runs() {
+    local feed=$1
+    shift
+    local -a outs=() commands=() extras=()
+    while [ $# -ge 3 ]; do
+        outs+=("$1")
+        commands+=("$2")
+        extras+=("$3")
+        shift 3
+    done
+    local count=${#outs[@]} turn index k
+    for directory in "${outs[@]}"; do mkdir -p "$directory"; done
+    for ((turn = 0; turn < GATE_WALL_PAIRS; turn++)); do
+        for ((k = 0; k < count; k++)); do
+            index=$(((turn + k) % count))
+            # shellcheck disable=SC2086 # the extra options are words
+            "${commands[$index]}" run ${extras[$index]} --scenario parse --feed "$feed" --iterations "$GATE_WALL_ITERATIONS" \
+                --warmup "$GATE_WALL_WARMUP" --no-store --quiet --format csv --output-dir "${outs[$index]}" >/dev/null ||
+                { gate_log "bench run failed: ${commands[$index]}"; return 1; }
+        done
+    done
+}
+
+# gate_count_run FEED OUT BIN ["EXTRA"]: one instruction-count run.
+gate_count_run() {
+    local feed=$1 out=$2 command=$3 extra=${4:-}
+    mkdir -p "$out"
+    # shellcheck disable=SC2086
+    "$command" run $extra --counter instructions --feed "$feed" --iterations "$GATE_COUNT_ITERATIONS" \
+        --warmup "$GATE_COUNT_WARMUP" --no-store --quiet --format csv --output-dir "$out" >/dev/null ||
+        { gate_log "bench run --counter instructions failed: $command"; return 1; }
+}
+
+# gate_compare BENCH BASE_DIR CURRENT_DIR METRIC [ARGS…]: runs bench compare; prints its status.
+gate_compare() {
+    local bench=$1 base=$2 current=$3 metric=$4
+    shift 4
+    local status=0
+    "$bench" compare "$base" "$current" --metric "$metric" "$@" || status=$?
+    return $status
+}
