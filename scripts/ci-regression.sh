@@ -7,13 +7,15 @@
 # on the feed of HEAD_REF (the same bytes for both):
 #   1. counts each parse's instructions under callgrind, one run a side (exact: threshold 1%),
 #      when valgrind, binutils and libfaketime are installed (else says so and skips);
-#   2. times the parse scenario, GATE_WALL_PAIRS short runs a side taken turn about, so that the
-#      machine's drift hits both sides alike, and compares them pair by pair (threshold 5%);
-#   3. compares the peak memory of the same runs (threshold 5%).
+#   2. times the parse scenario, GATE_WALL_PAIRS (60) short runs a side taken turn about, so that
+#      the machine's drift hits both sides alike, and compares them pair by pair (threshold 5%,
+#      99% interval);
+#   3. compares the peak memory of the same runs (threshold 5%, 99% interval).
 # Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
 # Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error.
 #
-# Settings: GATE_WALL_PAIRS (10), GATE_WALL_ITERATIONS (10), GATE_COUNT_ITERATIONS (4);
+# Settings: GATE_WALL_PAIRS (60), GATE_WALL_ITERATIONS (5), GATE_WALL_CONFIDENCE (99),
+# GATE_COUNT_ITERATIONS (4);
 # GATE_FEED=path to measure another feed; GATE_SKIP_INSTRUCTIONS=1 to skip the counts.
 set -euo pipefail
 
@@ -93,7 +95,8 @@ gate_log "== timing, $GATE_WALL_PAIRS runs a side, turn about"
 gate_wall_runs "$feed" "$out/wall/base" "$base_bench" "" "$out/wall/head" "$head_bench" ""
 for metric in wall peak-memory; do
     s=0
-    gate_compare "$head_bench" "$out/wall/base" "$out/wall/head" "$metric" --format markdown >>"$report" || s=$?
+    gate_compare "$head_bench" "$out/wall/base" "$out/wall/head" "$metric" --confidence "$GATE_WALL_CONFIDENCE" \
+        --format markdown >>"$report" || s=$?
     [ $s -gt $status ] && status=$s
     echo >>"$report"
 done

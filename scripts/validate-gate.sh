@@ -9,8 +9,8 @@
 # work; any comparison that does not exit 2 is a missed detection), exactly as
 # scripts/ci-regression.sh measures: instruction counts one run a side, wall time GATE_WALL_PAIRS
 # runs a side turn about (A, A', B rotated, so A/A and A/B share their A runs). Prints each
-# verdict and a summary; the runs stay under .build-ci/gate/WHAT/. Takes about 10 minutes for wall
-# time and 40 for instructions on 2 cores. Exit status 0 when the goal is met (no false alarm,
+# verdict and a summary; the runs stay under .build-ci/gate/WHAT/. Takes about 50 minutes for wall
+# time and 35 for instructions on 2 cores. Exit status 0 when the goal is met (no false alarm,
 # at least COMPARISONS − 1 detections), 2 otherwise.
 set -euo pipefail
 what=${1:-both}
@@ -45,13 +45,15 @@ validate() {
         else
             gate_wall_runs "$feed" "$dir/a" "$bench" "" "$dir/a2" "$bench" "" "$dir/b" "$bench" "--inject-slowdown 10"
         fi
+        local level=95
+        [ "$metric" = wall ] && level=$GATE_WALL_CONFIDENCE
         status=0
-        "$bench" compare "$dir/a" "$dir/a2" --metric "$metric" --format json >"$dir/aa.json" || status=$?
+        "$bench" compare "$dir/a" "$dir/a2" --metric "$metric" --confidence "$level" --format json >"$dir/aa.json" || status=$?
         [ $status -eq 1 ] && { gate_log "compare failed"; return 1; }
         [ $status -eq 2 ] && false_alarms=$((false_alarms + 1))
         local aa=$status
         status=0
-        "$bench" compare "$dir/a" "$dir/b" --metric "$metric" --format json >"$dir/ab.json" || status=$?
+        "$bench" compare "$dir/a" "$dir/b" --metric "$metric" --confidence "$level" --format json >"$dir/ab.json" || status=$?
         [ $status -eq 1 ] && { gate_log "compare failed"; return 1; }
         [ $status -eq 2 ] && detections=$((detections + 1))
         local flagged total

@@ -3,7 +3,9 @@ import Foundation
 
 /// The reports of `bench compare`: a terminal table, Markdown for a pull request, JSON.
 public enum CompareReport {
-    static let header = ["parser", "cell", "baseline", "current", "ratio", "95% CI", "verdict", "noise from"]
+    static func header(_ comparison: RunComparison) -> [String] {
+        ["parser", "cell", "baseline", "current", "ratio", "\(Int((comparison.level * 100).rounded()))% CI", "verdict", "noise from"]
+    }
 
     /// The headline: how many cells regressed, improved, were compared.
     public static func headline(_ comparison: RunComparison) -> String {
@@ -17,14 +19,26 @@ public enum CompareReport {
             + (faster > 0 ? ", \(faster) faster" : "") + " (\(what))."
     }
 
-    static func rows(_ comparison: RunComparison, marker: (Verdict) -> String) -> [[String]] {
+    /// A verdict in words: for peak memory, "slower" and "faster" read "higher" and "lower".
+    static func word(_ verdict: Verdict, _ metric: ComparisonMetric) -> String {
+        guard metric == .peakMemory else { return verdict.rawValue }
+        switch verdict {
+        case .slower: return "higher"
+        case .faster: return "lower"
+        case .unchanged: return "unchanged"
+        }
+    }
+
+    static func rows(_ comparison: RunComparison, marker: (String) -> String) -> [[String]] {
         comparison.cells.map { cell in
             let interval = cell.ratioLow.flatMap { low in cell.ratioHigh.map { "\(ratio(low))–\(ratio($0))" } } ?? ""
             return [
                 cell.key.parser, describe(cell.key), value(cell.baseline?.median, comparison.metric),
                 value(cell.current?.median, comparison.metric),
                 cell.ratio.map { "\(ratio($0)) (\(change($0)))" } ?? "", interval,
-                cell.verdict.map(marker) ?? (cell.ratio == nil ? "not compared" : "not judged"), cell.method ?? "",
+                cell.verdict.map { verdict in
+                    verdict == .slower ? marker(word(verdict, comparison.metric)) : word(verdict, comparison.metric)
+                } ?? (cell.ratio == nil ? "not compared" : "not judged"), cell.method ?? "",
             ]
         }
     }
@@ -37,8 +51,8 @@ public enum CompareReport {
     static func legend(_ comparison: RunComparison) -> String {
         let level = Int((comparison.level * 100).rounded())
         return "ratio: current ÷ baseline (Hodges–Lehmann estimate; baseline and current are plain medians). "
-            + "slower: ratio above \(ratio(1 + comparison.threshold)) and the whole \(level)% interval above 1; "
-            + "faster: ratio below \(ratio(1 / (1 + comparison.threshold))) and the whole interval below 1; "
+            + "\(word(.slower, comparison.metric)): ratio above \(ratio(1 + comparison.threshold)) and the whole \(level)% interval above 1; "
+            + "\(word(.faster, comparison.metric)): ratio below \(ratio(1 / (1 + comparison.threshold))) and the whole interval below 1; "
             + "otherwise unchanged. Noise is measured between worker processes (paired in the order they ran when "
             + "both sides have as many), else between iterations."
     }
@@ -50,7 +64,7 @@ public enum CompareReport {
         text += "current:  \(comparison.currentRuns.joined(separator: ", "))\n"
         for warning in comparison.warnings { text += "WARNING: \(warning)\n" }
         text += "\n" + TextTable(
-            header: header, rows: rows(comparison) { $0 == .slower ? "SLOWER" : $0.rawValue }, leftAligned: [0, 1, 6, 7]
+            header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 6, 7]
         ).render(indent: "  ")
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
@@ -66,7 +80,7 @@ public enum CompareReport {
         for warning in comparison.warnings { text += "\n> ⚠️ \(MarkdownTable.escape(warning))\n" }
         text += "\n"
         text += MarkdownTable.render(
-            header: header, rows: rows(comparison) { $0 == .slower ? "**slower**" : $0.rawValue }, rightAligned: [2, 3, 4, 5])
+            header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [2, 3, 4, 5])
         text += "\n"
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n" }

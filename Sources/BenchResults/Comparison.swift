@@ -117,7 +117,7 @@ public struct CellComparison: Codable, Sendable, Equatable {
 /// order they ran) when both sides have the same number, at least ``minimumPairs``; else the two
 /// sets of workers; else, with a note, the iterations themselves (fine for exact instruction counts,
 /// too optimistic for times). A cell is **slower** when the ratio exceeds 1 + threshold *and* the
-/// whole 95% interval lies above 1; **faster** when the ratio is below 1 / (1 + threshold) and the
+/// whole interval (95% unless asked otherwise) lies above 1; **faster** when the ratio is below 1 / (1 + threshold) and the
 /// whole interval lies below 1.
 public struct RunComparison: Codable, Sendable, Equatable {
     public var metric: ComparisonMetric

@@ -12,7 +12,7 @@ struct Compare: ParsableCommand {
             them: a side made of several runs (say, interleaved with the other side's, as \
             scripts/ci-regression.sh does) is taken together. For every cell (parser, scenario, feed, chunk \
             size, network profile) it shows both medians and the ratio current ÷ baseline with a 95% \
-            interval (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test). The noise is \
+            interval (--confidence) (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test). The noise is \
             measured between worker processes when each side has enough (6 pairs, or 4 workers a side: use \
             --rounds), else between the iterations of one worker, which on a shared machine is too \
             optimistic for times (a note says so). A cell is slower when the ratio is above 1 + threshold \
@@ -37,6 +37,10 @@ struct Compare: ParsableCommand {
     @Option(help: "The relative change that counts, in percent (default: 5, or 1 for instructions).")
     var threshold: Double?
 
+    @Option(
+        help: "The confidence level of the interval, in percent: a change counts only when the whole interval is past 1 (99 is stricter on a noisy machine).")
+    var confidence: Double = 95
+
     @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat = .table
 
@@ -47,13 +51,17 @@ struct Compare: ParsableCommand {
         if let threshold, !(threshold >= 0 && threshold < 1000) {
             throw ValidationError("--threshold is a percentage, 0 or more (e.g. 5)")
         }
+        guard confidence >= 50 && confidence < 100 else {
+            throw ValidationError("--confidence is a percentage from 50 to below 100 (e.g. 95)")
+        }
     }
 
     func run() throws {
         let before = try Self.load(baseline, side: "baseline")
         let after = try Self.load(current, side: "current")
         let comparison = RunComparison.compare(
-            baseline: before, current: after, metric: metric, threshold: (threshold ?? metric.defaultThreshold * 100) / 100)
+            baseline: before, current: after, metric: metric, threshold: (threshold ?? metric.defaultThreshold * 100) / 100,
+            level: confidence / 100)
         if comparison.cells.isEmpty {
             throw CommandFailure(
                 description: "no \(metric.rawValue) figures in either side"

@@ -30,6 +30,15 @@ struct MeasurementTests {
         if parser != "null" { #expect(measured.digest == SongDigest.sha256(of: Self.feed.songs)) }
     }
 
+    /// The gate's injected slowdown adds work to the timed parse but changes nothing it reports.
+    @Test(arguments: ParserRegistry.names)
+    func anInjectedSlowdownKeepsTheSongs(parser: String) throws {
+        let type = try #require(ParserRegistry.parser(named: parser))
+        let measured = MeasureWorker.measure(type, bytes: Self.feed.bytes, iterations: 2, warmup: 0, chunkSize: 4_096, slowdownPercent: 10)
+        #expect(measured.iterations.allSatisfy { $0.error == nil && $0.songs == 50 })
+        #expect(measured.digest == SongDigest.sha256(of: Self.feed.songs))
+    }
+
     @Test func aFailingParseIsAFailedIterationNotACrash() {
         let measured = MeasureWorker.measure(ExpatFeedParser.self, bytes: Array("<rss><a></rss>".utf8), iterations: 3, warmup: 1, chunkSize: 0)
         #expect(measured.iterations.count == 3)
