@@ -199,7 +199,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
             shift = RankStatistics.shift(baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
             cell.method = "\(a.iterationValues.count) vs \(b.iterationValues.count) iterations, Mann–Whitney"
             if metric != .instructions {
-                cell.note = "noise measured within \(a.workerValues.count == 1 && b.workerValues.count == 1 ? "one worker" : "few workers") a side only: use --rounds \(minimumPairs) or more (scripts/ci-regression.sh does)"
+                cell.note = "noise measured within \(a.workerValues.count == 1 && b.workerValues.count == 1 ? "one worker" : "few workers") a side only: compare \(minimumPairs) or more workers a side (--rounds, or several runs as scripts/ci-regression.sh takes)"
             }
         }
         guard let shift else { return }
