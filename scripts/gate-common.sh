@@ -37,7 +37,7 @@ gate_wall_runs() {
         for ((k = 0; k < count; k++)); do
             index=$(((turn + k) % count))
             # shellcheck disable=SC2086 # the extra options are words
-            "${commands[$index]}" run ${extras[$index]} --scenario parse --feed "$feed" --iterations "$GATE_WALL_ITERATIONS" \
+            "${commands[$index]}" run ${extras[$index]} --scenario parse --feed "$feed" --rounds 1 --iterations "$GATE_WALL_ITERATIONS" \
                 --warmup "$GATE_WALL_WARMUP" --no-store --quiet --format csv --output-dir "${outs[$index]}" >/dev/null ||
                 { gate_log "bench run failed: ${commands[$index]}"; return 1; }
         done
@@ -49,7 +49,7 @@ gate_count_run() {
     local feed=$1 out=$2 command=$3 extra=${4:-}
     mkdir -p "$out"
     # shellcheck disable=SC2086
-    "$command" run $extra --counter instructions --feed "$feed" --iterations "$GATE_COUNT_ITERATIONS" \
+    "$command" run $extra --counter instructions --feed "$feed" --rounds 1 --iterations "$GATE_COUNT_ITERATIONS" \
         --warmup "$GATE_COUNT_WARMUP" --no-store --quiet --format csv --output-dir "$out" >/dev/null ||
         { gate_log "bench run --counter instructions failed: $command"; return 1; }
 }

@@ -154,19 +154,20 @@ public struct BenchRunner: Sendable {
         let settings = plan.settings
         // One worker measures both cells of `conditional`; the 304 cell rides with the 200 one.
         let jobs = cells.filter { $0.scenario != "conditional-304" }
-        let total = jobs.count * settings.rounds
+        let parseJobs = jobs.filter { $0.scenario == Scenario.parse.rawValue }.count
+        let total = parseJobs * max(1, settings.rounds) + (jobs.count - parseJobs) * settings.downloadWorkers
         var done = 0
         let needsServer = jobs.contains { $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil }
         let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
+        var nextIteration: [CellKey: Int] = [:]
         for round in 1...max(1, settings.rounds) {
-            let shift = jobs.isEmpty ? 0 : (round - 1) % jobs.count
-            let order = Array(jobs[shift...] + jobs[..<shift])
-            for cell in order {
+            let downloads = settings.runsDownloads(inRound: round)
+            for cell in Self.order(jobs, round: round) where downloads || cell.scenario == Scenario.parse.rawValue {
                 let step = RunProgress(
                     cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round, iteration: 0)
                 progress(step)
-                let cellRuns: [CellRun]
+                var cellRuns: [CellRun]
                 if cell.scenario == Scenario.parse.rawValue {
                     cellRuns = [withoutActuallyEscaping(progress) { report in
                         measureCell(
@@ -182,14 +183,39 @@ public struct BenchRunner: Sendable {
                         ?? server?.url(for: (cell.feedPath as NSString).lastPathComponent)
                     cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
                 }
-                for run in cellRuns {
-                    try cellFinished(run)
-                    runs.append(run)
+                for index in cellRuns.indices {
+                    // Number the samples of a cell 1, 2, 3, … across its workers.
+                    let first = nextIteration[cellRuns[index].cell, default: 1]
+                    for k in cellRuns[index].samples.indices { cellRuns[index].samples[k].iteration = first + k }
+                    nextIteration[cellRuns[index].cell] = first + cellRuns[index].samples.count
+                    try cellFinished(cellRuns[index])
+                    runs.append(cellRuns[index])
                 }
                 done += 1
             }
         }
         return runs
+    }
+
+    /// The order of the cells in a round: each table's cells (one feed and scenario) stay together,
+    /// so that a parser's worker and the reference's worker of a round run seconds apart at most,
+    /// and within a table the order turns by one each round, so that no parser always runs first.
+    public static func order(_ jobs: [CellKey], round: Int) -> [CellKey] {
+        var tables: [[CellKey]] = []
+        var index: [String: Int] = [:]
+        for cell in jobs {
+            let key = "\(cell.feedPath)|\(cell.scenario)|\(cell.chunkSize)|\(cell.network)"
+            if let position = index[key] {
+                tables[position].append(cell)
+            } else {
+                index[key] = tables.count
+                tables.append([cell])
+            }
+        }
+        return tables.flatMap { table in
+            let shift = (round - 1) % table.count
+            return Array(table[shift...] + table[..<shift])
+        }
     }
 
     private func measureCell(_ cell: CellKey, round: Int, reference: String?, iterations: ((Int) -> Void)?) -> CellRun {
@@ -199,10 +225,10 @@ public struct BenchRunner: Sendable {
             "--warmup", String(settings.warmup), "--chunk-size", String(settings.chunkSize), cell.feedPath,
         ]
         if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
-        let firstIteration = (round - 1) * settings.iterations + 1
+        if settings.retryPreempted == true && plan.instructionCounter == nil { arguments.append("--retry-preempted") }
         func failed(_ message: String, peak: Int?) -> CellRun {
             let sample = Sample(
-                cell: cell, songs: 0, round: round, iteration: firstIteration, wallNs: nil, cpuNs: nil, firstSongNs: nil,
+                cell: cell, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil, firstSongNs: nil,
                 peakResidentBytes: peak, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
@@ -215,7 +241,11 @@ public struct BenchRunner: Sendable {
         }
         let report: MeasureWorkerReport
         switch runWorker(
-            MeasureWorkerReport.self, command, timeout: settings.workerLimit(requestsPerIteration: 1), progress: iterations)
+            MeasureWorkerReport.self, command,
+            timeout: settings.workerLimit(
+                iterations: settings.iterations * (settings.retryPreempted == true ? MeasureWorker.attemptsPerIteration : 1),
+                requestsPerIteration: 1),
+            progress: iterations)
         {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message, peak: nil)
@@ -224,8 +254,8 @@ public struct BenchRunner: Sendable {
         var counts: [Int]?
         if let dumps {
             do {
-                counts = Array(try InstructionCounter.counts(outputPrefix: dumps, count: settings.warmup + settings.iterations)
-                    .suffix(settings.iterations))
+                let measured = report.iterations.count
+                counts = Array(try InstructionCounter.counts(outputPrefix: dumps, count: settings.warmup + measured).suffix(measured))
             } catch {
                 return failed("\(error)", peak: nil)
             }
@@ -234,11 +264,15 @@ public struct BenchRunner: Sendable {
         let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let samples = report.iterations.enumerated().map { offset, iteration in
             var sample = Sample(
-                cell: cell, songs: iteration.songs, round: round, iteration: firstIteration + offset,
+                cell: cell, songs: iteration.songs, round: round, iteration: offset + 1,
                 wallNs: counts == nil ? iteration.wallNs : nil, cpuNs: counts == nil ? iteration.cpuNs : nil,
                 firstSongNs: counts == nil ? iteration.firstSongNs : nil,
                 peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: plan.debugBuild)
             if let counts, offset < counts.count { sample.instructions = counts[offset] }
+            if counts == nil {
+                sample.preempted = iteration.preempted
+                sample.parsePeakBytes = report.parsePeakBytes
+            }
             return sample
         }
         return CellRun(cell: cell, round: round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
@@ -251,11 +285,10 @@ public struct BenchRunner: Sendable {
         let conditional = cell.scenario == "conditional-200"
         var revalidationCell = cell
         revalidationCell.scenario = "conditional-304"
-        let firstIteration = (round - 1) * settings.iterations + 1
         func failed(_ message: String) -> [CellRun] {
             ([cell] + (conditional ? [revalidationCell] : [])).map { key in
                 let sample = Sample(
-                    cell: key, songs: 0, round: round, iteration: firstIteration, wallNs: nil, cpuNs: nil,
+                    cell: key, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil,
                     firstSongNs: nil, peakResidentBytes: nil, error: message, debug: plan.debugBuild)
                 return CellRun(cell: key, round: round, samples: [sample], peakResidentBytes: nil, outcome: message)
             }
@@ -263,23 +296,25 @@ public struct BenchRunner: Sendable {
         guard let url else { return failed("no URL to download \(cell.feedPath) from") }
         let arguments = [
             "worker", "download", "--parser", cell.parser, "--url", url.absoluteString,
-            "--iterations", String(settings.iterations), "--warmup", String(settings.warmup),
+            "--iterations", String(settings.downloadIterationsPerWorker), "--warmup", String(settings.warmup),
             "--timeout", String(settings.timeoutSeconds),
         ] + (conditional ? ["--conditional"] : [])
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, (plan.executable, arguments, [:]), timeout: settings.workerLimit(requestsPerIteration: conditional ? 2 : 1)) {
+        switch runWorker(DownloadWorkerReport.self, (plan.executable, arguments, [:]), timeout: settings.workerLimit(iterations: settings.downloadIterationsPerWorker, requestsPerIteration: conditional ? 2 : 1)) {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
         }
         let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let peak = report.peakResidentBytes
         func sample(_ key: CellKey, _ offset: Int, _ m: DownloadMeasurement?, error: String?) -> Sample {
-            Sample(
-                cell: key, songs: m?.songs ?? 0, round: round, iteration: firstIteration + offset,
+            var sample = Sample(
+                cell: key, songs: m?.songs ?? 0, round: round, iteration: offset + 1,
                 wallNs: m.map { $0.parseNs }, cpuNs: nil, firstSongNs: m?.firstSongNs, downloadNs: m?.downloadNs,
                 totalNs: m?.totalNs, peakResidentBytes: peak, bytes: m?.bytes, httpStatus: m?.status,
                 error: error ?? (m == nil ? "no measurement" : nil), debug: plan.debugBuild)
+            sample.parsePeakBytes = report.parsePeakBytes
+            return sample
         }
         let downloads = report.iterations.enumerated().map { offset, iteration in
             sample(cell, offset, iteration.download, error: iteration.error ?? disagreement)
@@ -351,8 +386,8 @@ public struct BenchRunner: Sendable {
 
 extension RunSettings {
     /// A worker's time limit: the time limit of one iteration (a parse, or a download's longest stall)
-    /// for each of its iterations, warm-up included, and one more for its start.
-    func workerLimit(requestsPerIteration: Int) -> Double {
+    /// for each of its `iterations`, warm-up included, and one more for its start.
+    func workerLimit(iterations: Int, requestsPerIteration: Int) -> Double {
         timeoutSeconds * Double((iterations + warmup) * requestsPerIteration + 1)
     }
 }

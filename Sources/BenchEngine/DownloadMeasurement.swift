@@ -18,8 +18,11 @@ public struct DownloadWorkerReport: Codable, Sendable {
     /// ``SongDigest`` of the songs of the last successful download.
     public var digest: String?
     public var iterations: [Iteration]
-    /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
+    /// The worker's own peak resident set over its whole life, bytes (``PeakMemory``).
     public var peakResidentBytes: Int?
+    /// The peak of the worker's first download and parse, above the resident set just before it,
+    /// bytes (``PeakMemory/Window``).
+    public var parsePeakBytes: Int?
 }
 
 /// The worker side of the `download` and `conditional` scenarios.
@@ -39,10 +42,14 @@ public enum DownloadWorker {
         let downloader = FeedDownloader(timeout: timeout)
         var results: [DownloadWorkerReport.Iteration] = []
         var lastSongs: [Song]?
+        var window: PeakMemory.Window?
+        var parsePeak: Int?
         for index in 0..<(max(0, warmup) + max(0, iterations)) {
             var iteration = DownloadWorkerReport.Iteration()
             do {
+                if index == 0 { window = PeakMemory.Window.open() }
                 let first = try downloader.fetch(url, parser: parserType)
+                if index == 0 { parsePeak = window?.close() }
                 iteration.download = first.measurement
                 lastSongs = first.songs
                 if conditional {
@@ -61,8 +68,9 @@ public enum DownloadWorker {
             }
             if index >= warmup { results.append(iteration) }
         }
+        let lifetimePeak = [window?.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return DownloadWorkerReport(
             parser: name, url: url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
-            iterations: results, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+            iterations: results, peakResidentBytes: lifetimePeak, parsePeakBytes: parsePeak)
     }
 }

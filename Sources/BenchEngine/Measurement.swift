@@ -19,6 +19,8 @@ public struct MeasureWorkerReport: Codable, Sendable {
         public var firstSongNs: Int?
         public var songs: Int
         public var error: String?
+        /// Whether the parse lost the CPU to other work (see ``MeasureWorker/lostTheCPU(wallNs:cpuNs:)``).
+        public var preempted: Bool = false
     }
 
     public var parser: String
@@ -26,8 +28,12 @@ public struct MeasureWorkerReport: Codable, Sendable {
     /// ``SongDigest`` of the songs of the last successful iteration.
     public var digest: String?
     public var iterations: [Iteration]
-    /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
+    /// The worker's own peak resident set over its whole life, bytes (``PeakMemory``): loading the
+    /// feed included.
     public var peakResidentBytes: Int?
+    /// The peak of the worker's first parse itself: how far the resident set rose above its level
+    /// just before that parse (the feed already loaded), bytes; `nil` where it cannot be measured.
+    public var parsePeakBytes: Int?
 }
 
 /// The measuring side of a worker process: times a parser over a feed held in memory.
@@ -38,12 +44,36 @@ public struct MeasureWorkerReport: Codable, Sendable {
 /// `finish()` has returned and the parser is gone. Nothing inside it prints, stores or allocates for
 /// the harness: the results array is reserved beforehand, the first-song closure is made once, and
 /// the songs are kept alive past the clocks' stop (then handed to ``blackHole(_:)``).
+///
+/// **Parses that lose the CPU.** On a machine doing other work a parse can be descheduled in the
+/// middle: its wall time then counts the other work. Such an iteration (wall time more than
+/// ``preemptionShare`` above the thread's CPU time) is reported with `preempted` set and, when
+/// `retryPreempted` is on, measured again after a short pause, until `iterations` parses kept the
+/// CPU or ``attemptsPerIteration`` × `iterations` were made. The figures use only the parses that
+/// kept the CPU; the others stay in the report (and the store) with their flag.
+///
+/// **Memory.** The worker's first parse (a warm-up one when there is warm-up) runs in a
+/// ``PeakMemory/Window``: its peak above the resident set just before it is the parse's own memory.
 public enum MeasureWorker {
-    /// Measures `warmup` + `iterations` parses and reports the last `iterations`.
+    /// A parse lost the CPU when its wall time exceeds its thread CPU time by more than this share
+    /// of the wall time (a parse that kept the CPU shows well under 1% here).
+    public static let preemptionShare = 0.03
+
+    /// At most this many measured parses per iteration asked, when parses that lost the CPU are
+    /// measured again.
+    public static let attemptsPerIteration = 4
+
+    /// Whether a parse lost the CPU to other work; see ``preemptionShare``.
+    public static func lostTheCPU(wallNs: Int, cpuNs: Int) -> Bool {
+        Double(wallNs - cpuNs) > preemptionShare * Double(wallNs)
+    }
+
+    /// Measures `warmup` + `iterations` parses and reports the measured ones.
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser, ``FeedFileError`` for an unreadable feed.
     public static func run(
-        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0
+        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
+        retryPreempted: Bool = false
     ) throws -> MeasureWorkerReport {
         guard let parserType = ParserRegistry.parser(named: name) else {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
@@ -52,27 +82,46 @@ public enum MeasureWorker {
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = measure(
             parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-            progressDescriptor: progress, slowdownPercent: slowdownPercent)
+            progressDescriptor: progress, slowdownPercent: slowdownPercent, retryPreempted: retryPreempted)
+        let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return MeasureWorkerReport(
             parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
-            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+            peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
     }
 
-    /// Times `parserType` over `bytes`; see ``run(parser:feed:iterations:warmup:chunkSize:)``.
+    /// What ``measure(_:bytes:iterations:warmup:chunkSize:progressDescriptor:slowdownPercent:retryPreempted:)`` found.
+    public struct Measured: Sendable {
+        /// The measured iterations (warm-up left out), those that lost the CPU included.
+        public var iterations: [MeasureWorkerReport.Iteration]
+        /// ``SongDigest`` of the last good iteration's songs.
+        public var digest: String?
+        /// The first parse's own peak, bytes (``PeakMemory/Window``).
+        public var parsePeakBytes: Int?
+        /// The process's high-water mark before the first parse reset it, bytes.
+        public var lifetimePeakBefore: Int?
+    }
+
+    /// Times `parserType` over `bytes`; see ``run(parser:feed:iterations:warmup:chunkSize:slowdownPercent:retryPreempted:)``.
     ///
     /// When `progressDescriptor` is open, one byte is written to it after each iteration, once the
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
         _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
-        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0
-    ) -> (iterations: [MeasureWorkerReport.Iteration], digest: String?) {
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false
+    ) -> Measured {
         var tick: UInt8 = 0x2E
-        let total = max(0, warmup) + max(0, iterations)
+        let warmup = max(0, warmup)
+        let wanted = max(0, iterations)
+        let limit = warmup + (retryPreempted ? wanted * attemptsPerIteration : wanted)
         var results: [MeasureWorkerReport.Iteration] = []
-        results.reserveCapacity(total)
+        results.reserveCapacity(limit)
         var errors: [Int: String] = [:]
         var kept: [Song] = []
         var lastGood: [Song] = []
+        var window: PeakMemory.Window?
+        var parsePeak: Int?
+        var keptCPU = 0
+        var missed = 0
         // Set by the song callback; a class so that the closure allocates its context once, here.
         let firstSong = Timestamp()
         let onSong: (Song) -> Void = { _ in
@@ -83,10 +132,12 @@ public enum MeasureWorker {
         _ = HashSeeding.deterministic
         let extraBytes = min(bytes.count, bytes.count * max(0, slowdownPercent) / 100)
         bytes.withUnsafeBytes { all in
-            for index in 0..<total {
+            var index = 0
+            while index < limit && (index < warmup || keptCPU < wanted) {
                 firstSong.value = 0
                 var failure: (any Error)?
                 var songs: [Song] = []
+                if index == 0 { window = PeakMemory.Window.open() }
                 // ---- timed region ----
                 let cpuStart = threadCPUNanoseconds()
                 let wallStart = monotonicNanoseconds()
@@ -98,21 +149,35 @@ public enum MeasureWorker {
                 let wallEnd = monotonicNanoseconds()
                 let cpuEnd = threadCPUNanoseconds()
                 // ---- end of timed region ----
+                if index == 0 { parsePeak = window?.close() }
                 kept = songs
                 let first = firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
-                results.append(.init(
-                    wallNs: Int(wallEnd - wallStart), cpuNs: Int(cpuEnd &- cpuStart), firstSongNs: first,
-                    songs: songs.count, error: nil))
-                if let failure { errors[index] = "\(failure)" } else { lastGood = kept }
+                let wall = Int(wallEnd - wallStart)
+                let cpu = Int(cpuEnd &- cpuStart)
+                let preempted = lostTheCPU(wallNs: wall, cpuNs: cpu)
+                if index >= warmup {
+                    results.append(.init(
+                        wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil, preempted: preempted))
+                    if let failure { errors[results.count - 1] = "\(failure)" }
+                    if !preempted || failure != nil { keptCPU += 1 }
+                }
+                if failure == nil { lastGood = kept }
                 if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+                index += 1
+                // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
+                if preempted && retryPreempted && index > warmup {
+                    missed += 1
+                    usleep(useconds_t(min(200, 10 * missed) * 1000))
+                } else {
+                    missed = 0
+                }
             }
         }
         blackHole(kept)
         for (index, message) in errors { results[index].error = message }
         // Every measured iteration must build as many songs as the last good one.
-        let measured = Array(results.suffix(max(0, iterations)))
         let expected = lastGood.count
-        let checked = measured.map { iteration -> MeasureWorkerReport.Iteration in
+        let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
             var iteration = iteration
             if iteration.error == nil && iteration.songs != expected {
                 iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
@@ -120,7 +185,9 @@ public enum MeasureWorker {
             return iteration
         }
         let anyGood = checked.contains { $0.error == nil }
-        return (checked, anyGood ? SongDigest.sha256(of: lastGood) : nil)
+        return Measured(
+            iterations: checked, digest: anyGood ? SongDigest.sha256(of: lastGood) : nil, parsePeakBytes: parsePeak,
+            lifetimePeakBefore: window?.lifetimePeakBefore)
     }
 
     /// One parse: a fresh parser, the feed pushed `step` bytes at a time, `finish()`.

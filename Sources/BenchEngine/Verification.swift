@@ -257,3 +257,18 @@ public enum VerifyWorker {
 public struct VerifyWorkerError: Error, CustomStringConvertible, Sendable {
     public var description: String
 }
+
+extension ParserVerdict.Status: CustomStringConvertible {
+    /// The verdict in words, as `bench verify` prints it.
+    public var description: String {
+        switch self {
+        case .agrees: return "agree"
+        case .consistent: return "not compared"
+        case .disagrees(let detail): return "DISAGREE: \(detail)"
+        case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
+        case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
+        case .crashed(let detail): return "CRASHED: \(detail)"
+        case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
+        }
+    }
+}

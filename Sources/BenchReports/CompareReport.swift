@@ -4,16 +4,30 @@ import Foundation
 /// The reports of `bench compare`: a terminal table, Markdown for a pull request, JSON.
 public enum CompareReport {
     static func header(_ comparison: RunComparison) -> [String] {
-        ["parser", "cell", "baseline", "current", "ratio", "\(Int((comparison.level * 100).rounded()))% CI", "verdict", "noise from"]
+        [
+            "parser", "cell", "baseline median", "current median", "ratio (estimate)",
+            "\(Int((comparison.level * 100).rounded()))% CI", "verdict", "noise from",
+        ]
     }
 
     /// The headline: how many cells regressed, improved, were compared.
     public static func headline(_ comparison: RunComparison) -> String {
+        let failed = comparison.failures.count
+        let failures = failed == 0 ? "" : "\(failed) cell\(failed == 1 ? "" : "s") FAILED in the current runs. "
+        return failures + judged(comparison)
+    }
+
+    static func judged(_ comparison: RunComparison) -> String {
         let slower = comparison.regressions.count
         let faster = comparison.cells.filter { $0.verdict == .faster }.count
         let compared = comparison.compared.count
         let what = "\(comparison.metric.rawValue), threshold \(percent(comparison.threshold))"
-        if compared == 0 { return "Nothing compared (\(what))." }
+        if compared == 0 {
+            let unjudged = comparison.cells.filter { $0.verdict == nil && $0.ratio != nil }.count
+            return unjudged > 0
+                ? "Nothing judged: \(unjudged) cell\(unjudged == 1 ? "" : "s") not judged, see the notes (\(what))."
+                : "Nothing compared (\(what))."
+        }
         let verdict = slower == 0 ? "No regression" : "\(slower) regression\(slower == 1 ? "" : "s")"
         return "\(verdict) in \(compared) compared cell\(compared == 1 ? "" : "s")"
             + (faster > 0 ? ", \(faster) faster" : "") + " (\(what))."
@@ -26,6 +40,7 @@ public enum CompareReport {
         case .slower: return "higher"
         case .faster: return "lower"
         case .unchanged: return "unchanged"
+        case .failed: return "failed"
         }
     }
 
@@ -37,7 +52,8 @@ public enum CompareReport {
                 value(cell.current?.median, comparison.metric),
                 cell.ratio.map { "\(ratio($0)) (\(change($0)))" } ?? "", interval,
                 cell.verdict.map { verdict in
-                    verdict == .slower ? marker(word(verdict, comparison.metric)) : word(verdict, comparison.metric)
+                    verdict == .slower || verdict == .failed
+                        ? marker(word(verdict, comparison.metric)) : word(verdict, comparison.metric)
                 } ?? (cell.ratio == nil ? "not compared" : "not judged"), cell.method ?? "",
             ]
         }
@@ -50,18 +66,20 @@ public enum CompareReport {
     /// The rule, in words, for the legend.
     static func legend(_ comparison: RunComparison) -> String {
         let level = Int((comparison.level * 100).rounded())
-        return "ratio: current ÷ baseline (Hodges–Lehmann estimate; baseline and current are plain medians). "
+        return "baseline and current median: the median of each side's worker medians. ratio: current ÷ baseline, "
+            + "estimated from the workers' values (Hodges–Lehmann: paired by turn when the sides ran turn about), "
+            + "so it need not equal the ratio of the two medians. "
             + "\(word(.slower, comparison.metric)): ratio above \(ratio(1 + comparison.threshold)) and the whole \(level)% interval above 1; "
             + "\(word(.faster, comparison.metric)): ratio below \(ratio(1 / (1 + comparison.threshold))) and the whole interval below 1; "
-            + "otherwise unchanged. Noise is measured between worker processes (paired in the order they ran when "
-            + "both sides have as many), else between iterations."
+            + "otherwise unchanged; failed: it ran in the baseline and failed in the current runs. Noise is measured "
+            + "between worker processes, never within one (exact instruction counts excepted)."
     }
 
     /// The terminal table.
     public static func table(_ comparison: RunComparison) -> String {
         var text = headline(comparison) + "\n"
-        text += "baseline: \(comparison.baselineRuns.joined(separator: ", "))\n"
-        text += "current:  \(comparison.currentRuns.joined(separator: ", "))\n"
+        text += "baseline: \(runs(comparison.baselineRuns))\n"
+        text += "current:  \(runs(comparison.currentRuns))\n"
         for warning in comparison.warnings { text += "WARNING: \(warning)\n" }
         text += "\n" + TextTable(
             header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 6, 7]
@@ -73,10 +91,9 @@ public enum CompareReport {
 
     /// Markdown, ready to paste into a pull-request comment.
     public static func markdown(_ comparison: RunComparison) -> String {
-        let icon = comparison.regressions.isEmpty ? "✅" : "❌"
+        let icon = comparison.regressions.isEmpty && comparison.failures.isEmpty ? "✅" : "❌"
         var text = "### \(icon) XML parser benchmark: \(headline(comparison))\n\n"
-        text += "Baseline: \(comparison.baselineRuns.map { "`\($0)`" }.joined(separator: ", ")) · "
-        text += "current: \(comparison.currentRuns.map { "`\($0)`" }.joined(separator: ", "))\n"
+        text += "Baseline: \(runs(comparison.baselineRuns, code: true)) · current: \(runs(comparison.currentRuns, code: true))\n"
         for warning in comparison.warnings { text += "\n> ⚠️ \(MarkdownTable.escape(warning))\n" }
         text += "\n"
         text += MarkdownTable.render(
@@ -92,6 +109,13 @@ public enum CompareReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n"
+    }
+
+    /// A side's runs: their IDs when few, else how many and the first and last (the JSON has them all).
+    static func runs(_ ids: [String], code: Bool = false) -> String {
+        let quoted = ids.map { code ? "`\($0)`" : $0 }
+        guard let first = quoted.first, let last = quoted.last else { return "no runs" }
+        return ids.count <= 3 ? quoted.joined(separator: ", ") : "\(ids.count) runs, \(first) … \(last)"
     }
 
     static func describe(_ key: ComparisonKey) -> String {

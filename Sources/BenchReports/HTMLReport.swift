@@ -17,6 +17,9 @@ public enum HTMLReport {
         var peak: Double?
         var peakOverBaseline: Double?
         var firstSong: Double?
+        /// The parse's own peak, bytes.
+        var parsePeak: Double? = nil
+        var relative: RelativeSpeed? = nil
     }
 
     /// The report of one run. `history` holds the stored samples of every run (this one included,
@@ -26,9 +29,9 @@ public enum HTMLReport {
         let parse = result.cells.filter { $0.cell.scenario == "parse" }.map { cell in
             Figure(
                 parser: cell.cell.parser, feed: cell.cell.feedPath, feedBytes: cell.cell.feedBytes, songs: cell.songs,
-                median: cell.wall?.median, low: cell.wall?.medianLow, high: cell.wall?.medianHigh,
+                median: cell.time, low: cell.estimate?.low, high: cell.estimate?.high,
                 peak: cell.peakResidentBytes.map(Double.init), peakOverBaseline: cell.peakOverBaselineBytes.map(Double.init),
-                firstSong: cell.firstSongMedianNs)
+                firstSong: cell.firstSongMedianNs, parsePeak: cell.parsePeakBytes.map(Double.init), relative: cell.relative)
         }
         var samples = history
         if !history.contains(where: { $0.runID == environment.runID }) {
@@ -38,9 +41,16 @@ public enum HTMLReport {
         if let commit = environment.gitCommit { about += " of commit \(commit)" }
         about += "; \(environment.swiftVersion); libxml2 \(environment.libxml2Version), expat \(environment.expatVersion); "
         about += "\(environment.cpuModel), \(environment.cores) cores; \(environment.os). "
-        about += "\(result.settings.iterations) timed parses after \(result.settings.warmup) warm-up, "
-        about += "\(result.settings.rounds) round\(result.settings.rounds == 1 ? "" : "s"), chunks of \(result.settings.chunkSize) bytes."
+        about += "\(result.settings.rounds) worker process\(result.settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
+        about += "\(result.settings.iterations) timed parses each after \(result.settings.warmup) warm-up, chunks of \(result.settings.chunkSize) bytes."
         var warnings: [String] = []
+        if let noise = result.noise {
+            if noise.noisy {
+                warnings += noise.warnings.map { "Noisy machine: \($0)" }
+            } else {
+                about += " " + RunReport.noiseLines(noise).joined(separator: " ")
+            }
+        }
         if environment.isDebug { warnings.append("This is a debug build: its times are not representative.") }
         if let percent = result.settings.slowdownPercent, percent > 0 {
             warnings.append("This run has an injected slowdown of \(percent)% (a test of the regression gate, not a measurement).")
@@ -52,7 +62,7 @@ public enum HTMLReport {
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
         return document(
             title: "XML parser benchmark — run \(environment.runID)", about: about, warnings: warnings + wrong,
-            parse: parse, history: samples, table: RunReport.table(result.cells))
+            parse: parse, history: samples, table: RunReport.table(result))
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
@@ -61,11 +71,14 @@ public enum HTMLReport {
             Figure(
                 parser: row.parser, feed: row.feedPath, feedBytes: row.feedBytes ?? 0, songs: 0, median: row.wall?.median,
                 low: row.wall?.medianLow, high: row.wall?.medianHigh, peak: row.peakResidentMedianBytes,
-                peakOverBaseline: nil, firstSong: row.firstSong?.median)
+                peakOverBaseline: nil, firstSong: row.firstSong?.median, parsePeak: row.parsePeakMedianBytes)
         }
         let runs = Set(history.map(\.runID)).count
-        let about = "Averages over \(runs) stored run\(runs == 1 ? "" : "s") (\(history.count) samples); "
-            + "each figure pools every stored iteration of a parser on a feed."
+        let noisy = Set(history.filter { $0.runNoisy == true }.map(\.runID)).count
+        let about = "Averages over \(runs) stored run\(runs == 1 ? "" : "s") (\(history.count) samples"
+            + (noisy > 0 ? ", \(noisy) of the runs flagged noisy" : "") + "); "
+            + "each figure pools every stored parse of a parser on a feed and chunk size that succeeded and kept the CPU. "
+            + "The whiskers are the interval of those pooled parses: they describe the stored parses, not the next run."
         return document(
             title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse, history: history,
             table: HistoryReport.table(rows))
@@ -82,10 +95,15 @@ public enum HTMLReport {
             <section class="intro"><h2>How to read this</h2>
             <p>Each parser (Foundation's XMLParser, libxml2's SAX push parser, expat) builds the same songs from \
             the same iTunes Store RSS feed, checked to be identical before anything is timed. A parse is one fresh \
-            parser fed the feed's bytes in chunks, as they would arrive from the network. \
-            <strong>Shorter bars are better</strong>, except for throughput. The black whiskers are the 95% \
-            confidence interval of the median: when two parsers' whiskers do not overlap, the difference is \
-            not noise. <code>null</code> is a baseline that parses nothing: the harness's own cost.</p></section>
+            parser fed the feed's bytes in chunks, as they would arrive from the network. Each parser runs in \
+            several worker processes, one per round, side by side with the other parsers' workers. \
+            <strong>Shorter bars are better</strong>, except for throughput. The first figure gives each parser's \
+            time as a multiple of the fastest one's, estimated from workers that ran in the same round: it holds \
+            when the whole machine speeds up or slows down. The black whiskers are 95% intervals taken over the \
+            worker processes: on a run page they cover the noise between processes, so the next run on the same \
+            machine usually lands inside them; when two parsers' ratio whiskers stay clear of 1, their order is not \
+            noise. A yellow box means the harness found the machine too busy for the figures to hold. \
+            <code>null</code> is a baseline that parses nothing: the harness's own cost.</p></section>
 
             """
         var number = 0
@@ -102,17 +120,32 @@ public enum HTMLReport {
             let name = Format.feedName(feed)
             let bytes = figures.first?.feedBytes ?? 0
             let timed = figures.filter { $0.parser != "null" && $0.median != nil }
+            let ranked = timed.filter { $0.relative != nil }.sorted { ($0.relative?.ratio ?? 0) < ($1.relative?.ratio ?? 0) }
+            if let reference = ranked.first?.relative?.reference {
+                figure(
+                    SVGChart.bars(
+                        id: "relative\(suffix)", title: "Time relative to \(reference) on \(name), with its 95% interval",
+                        groups: [.init(title: nil, bars: ranked.map { f in
+                            let r = f.relative
+                            let interval = r?.low.flatMap { low in r?.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" } } ?? ""
+                            return .init(
+                                label: f.parser, value: r?.ratio ?? 1, low: r?.low, high: r?.high,
+                                text: "\(RunReport.ratio(r?.ratio ?? 1))×\(interval)", key: f.parser)
+                        })],
+                        axisLabel: "time ÷ \(reference)'s time, from workers side by side (shorter is better)"),
+                    caption: "Relative speed on \(name): each parser's time over \(reference)'s, paired round by round (Hodges–Lehmann), with the 95% Wilcoxon interval over the rounds.")
+            }
             figure(
                 timed.isEmpty ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
                     : SVGChart.bars(
-                        id: "parse-time\(suffix)", title: "Parse time on \(name), median with its 95% interval",
+                        id: "parse-time\(suffix)", title: "Parse time on \(name), with its 95% interval over the workers",
                         groups: [.init(title: nil, bars: timed.map { f in
                             .init(
                                 label: f.parser, value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 }, high: f.high.map { $0 / 1e6 },
                                 text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
                         })],
                         axisLabel: "milliseconds per parse (shorter is better)"),
-                caption: "Parse time on \(name) (\(bytes) bytes): the median of the timed parses, with the 95% interval of the median.")
+                caption: "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times, with the distribution-free 95% interval of that median over the workers.")
             figure(
                 timed.isEmpty ? empty("throughput\(suffix)", "No times")
                     : SVGChart.bars(
@@ -123,18 +156,18 @@ public enum HTMLReport {
                         })],
                         axisLabel: "megabytes (10⁶ bytes) per second (longer is better)"),
                 caption: "Throughput on \(name): feed bytes divided by the median parse time.")
-            let withPeak = figures.filter { $0.peak != nil }
+            let withPeak = figures.filter { $0.parsePeak != nil || $0.peak != nil }
             figure(
                 withPeak.isEmpty ? empty("peak-memory\(suffix)", "No peak memory (an instruction-count run?)")
                     : SVGChart.bars(
-                        id: "peak-memory\(suffix)", title: "Peak memory on \(name)",
+                        id: "peak-memory\(suffix)", title: "Memory of the parse on \(name)",
                         groups: [.init(title: nil, bars: withPeak.map { f in
-                            var text = "\(Format.mib(f.peak)) MiB"
-                            if let over = f.peakOverBaseline { text += " (\(over >= 0 ? "+" : "")\(Format.mib(over)) over null)" }
-                            return .init(label: f.parser, value: (f.peak ?? 0) / 1_048_576, text: text, key: f.parser)
+                            var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
+                            if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
+                            return .init(label: f.parser, value: (f.parsePeak ?? 0) / 1_048_576, text: text, key: f.parser)
                         })],
-                        axisLabel: "MiB, the worker process's peak resident set (shorter is better)"),
-                caption: "Peak memory on \(name): each worker process's own high-water mark (VmHWM); null shows what a worker costs before any parsing.")
+                        axisLabel: "MiB the parse itself needed (shorter is better)"),
+                caption: "Memory on \(name): the parse's own peak, how far the worker's resident set rose above its level just before its first parse (the feed already loaded); in brackets, the worker process's whole-life peak, loading the feed included.")
         }
         figure(firstSongChart(history), caption: "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
             + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale.")
@@ -171,7 +204,7 @@ public enum HTMLReport {
 
     /// Time to the first song per network profile, from the samples (each profile its own group).
     static func firstSongChart(_ samples: [StoredSample]) -> String {
-        let good = samples.filter { $0.sample.error == nil && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null" }
+        let good = samples.filter { $0.sample.isClean && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null" }
         let relevant = good.filter { $0.sample.cell.scenario == "parse" || $0.sample.cell.scenario == "download" }
         let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom", "remote"]
         let networks = Set(relevant.map(\.sample.cell.network)).sorted {
@@ -200,7 +233,7 @@ public enum HTMLReport {
     /// Each parser's median parse time per stored run, on the most measured feed.
     static func historyChart(_ samples: [StoredSample]) -> String {
         let parse = samples.filter {
-            $0.sample.cell.scenario == "parse" && $0.sample.error == nil && $0.sample.wallNs != nil && $0.sample.cell.parser != "null"
+            $0.sample.cell.scenario == "parse" && $0.sample.isClean && $0.sample.wallNs != nil && $0.sample.cell.parser != "null"
         }
         let feeds = Dictionary(grouping: parse, by: \.sample.cell.feedSHA256)
         guard let feed = feeds.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else {

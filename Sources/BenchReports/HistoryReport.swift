@@ -6,7 +6,8 @@ public enum HistoryReport {
     static let header = [
         "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
         "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
-        "total_mean_ms", "total_median_ms", "peak_rss_mb",
+        "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs", "parse_peak_mb",
+        "instructions_median",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
@@ -15,7 +16,9 @@ public enum HistoryReport {
             Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean), Format.ms(row.cpu?.median),
             Format.ms(row.firstSong?.mean), Format.ms(row.firstSong?.median), Format.ms(row.download?.mean),
             Format.ms(row.download?.median), Format.ms(row.total?.mean), Format.ms(row.total?.median),
-            Format.mib(row.peakResidentMedianBytes, decimals: 2),
+            Format.mib(row.peakResidentMedianBytes, decimals: 2), row.chunkSize.map(String.init) ?? "",
+            row.noisyRuns.map(String.init) ?? "", row.incompleteRuns.map(String.init) ?? "",
+            Format.mib(row.parsePeakMedianBytes, decimals: 2), Format.number(row.instructions?.median, decimals: 0),
         ]
     }
 
@@ -29,14 +32,17 @@ public enum HistoryReport {
         return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
     }
 
-    static let tableHeader = ["parser", "runs", "samples", "failed", "mean", "median", "CPU mean", "CPU median", "1st song", "download", "total", "peak MiB"]
+    static let tableHeader = [
+        "parser", "runs", "noisy", "samples", "failed", "mean", "median", "CPU median", "1st song", "download", "total",
+        "parse MiB", "worker MiB",
+    ]
 
     static func tableRow(_ row: HistoryRow) -> [String] {
         [
-            row.parser, String(row.runs), String(row.samples), String(row.failed), Format.ms(row.wall?.mean),
-            Format.ms(row.wall?.median), Format.ms(row.cpu?.mean), Format.ms(row.cpu?.median),
+            row.parser, String(row.runs), row.noisyRuns.map(String.init) ?? "", String(row.samples), String(row.failed),
+            Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.median),
             Format.ms(row.firstSong?.median), Format.ms(row.download?.median), Format.ms(row.total?.median),
-            Format.mib(row.peakResidentMedianBytes),
+            Format.mib(row.parsePeakMedianBytes), Format.mib(row.peakResidentMedianBytes),
         ]
     }
 
@@ -45,6 +51,10 @@ public enum HistoryReport {
         var groups: [String: [HistoryRow]] = [:]
         for row in rows {
             var title = "\(row.scenario): \(row.feedPath) (sha256 \(row.feedSHA256.prefix(12))…)"
+            if row.scenario == "parse", let chunk = row.chunkSize {
+                title += chunk == 0 ? ", the whole feed at once" : ", chunks of \(chunk) bytes"
+            }
+            if row.instructions != nil { title += ", instructions counted" }
             if !row.network.isEmpty { title += ", network \(row.network)" }
             if groups[title] == nil { order.append(title) }
             groups[title, default: []].append(row)
@@ -57,8 +67,15 @@ public enum HistoryReport {
         let blocks = groups(rows).map { group in
             group.title + "\n" + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
         }
-        return blocks.joined(separator: "\n\n") + "\n\nTimes in ms: mean and median over every stored successful sample; "
-            + "1st song, download and total are medians; peak MiB is the median of the workers' peaks.\n"
+        var notes = "Times in ms: mean and median over every stored sample that succeeded and kept the CPU, pooled over "
+            + "the runs (no interval: runs of different moments are not one sample); 1st song, download and total are "
+            + "medians; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
+            + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."
+        let incomplete = rows.compactMap(\.incompleteRuns).reduce(0, +)
+        if incomplete > 0 {
+            notes += " Includes the finished cells of \(incomplete) run-cell(s) of interrupted runs."
+        }
+        return blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
     }
 
     public static func markdown(_ rows: [HistoryRow]) -> String {

@@ -3,15 +3,17 @@ import BenchResults
 /// The `download` and `conditional` scenarios' tables.
 extension RunReport {
     static let downloadHeader = [
-        "parser", "n", "download", "parse", "parse sd", "total", "1st song", "overlap", "peak MiB", "+baseline", "failed",
+        "parser", "n", "workers", "download", "parse", "next run 95%", "total", "1st song", "overlap", "parse MiB", "worker MiB",
+        "failed",
     ]
 
     static func downloadRow(_ cell: CellSummary) -> [String] {
-        [
-            cell.cell.parser, String(cell.wall?.count ?? 0), Format.ms(cell.downloadMedianNs), Format.ms(cell.wall?.median),
-            Format.ms(cell.wall?.standardDeviation), Format.ms(cell.totalMedianNs), Format.ms(cell.firstSongMedianNs),
-            cell.overlap.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
-            Format.mib(cell.peakResidentBytes.map(Double.init)), Format.mib(cell.peakOverBaselineBytes.map(Double.init)),
+        let interval = cell.estimate.map { "\(Format.ms($0.low))–\(Format.ms($0.high))" } ?? ""
+        return [
+            cell.cell.parser, String(cell.wall?.count ?? 0), cell.estimate.map { String($0.workers) } ?? "0",
+            Format.ms(cell.downloadMedianNs), Format.ms(cell.time), interval, Format.ms(cell.totalMedianNs),
+            Format.ms(cell.firstSongMedianNs), cell.overlap.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
+            Format.mib(cell.parsePeakBytes.map(Double.init)), Format.mib(cell.peakResidentBytes.map(Double.init)),
             String(cell.failed),
         ]
     }
@@ -38,7 +40,9 @@ extension RunReport {
     }
 
     /// The header and rows of one group's table, by scenario; `nil` for a group shown with another.
-    static func tableContent(_ group: [CellSummary], all groups: [[CellSummary]]) -> (header: [String], rows: [[String]])? {
+    static func tableContent(
+        _ group: [CellSummary], all groups: [[CellSummary]], reference: String? = nil
+    ) -> (header: [String], rows: [[String]])? {
         guard let first = group.first?.cell else { return nil }
         switch first.scenario {
         case "conditional-304":
@@ -53,12 +57,14 @@ extension RunReport {
             return (downloadHeader, group.map(downloadRow))
         default:
             if group.contains(where: { $0.instructions != nil }) { return (instructionsHeader, group.map(instructionsRow)) }
-            return (tableHeader, group.map(tableRow))
+            return (tableHeader(reference: reference), ordered(group).map(tableRow))
         }
     }
 
     static let downloadLegend =
-        "download: request sent to last byte; parse: time inside the parser's calls, the last one included; "
+        "download: request sent to last byte (stamped as it arrives, before its parse); parse: time inside the "
+        + "parser's calls, the last one included (median of the workers' medians, with its 95% interval over the "
+        + "workers); parse MiB: the first download and parse's own peak, above the worker's resident set before it; "
         + "total: request sent to songs ready; 1st song: request sent to first song; overlap: the share of the "
         + "parse time hidden under the download, (download + parse - total) / parse; saved: total time a 304 "
         + "saves against a full download. Medians, in ms."

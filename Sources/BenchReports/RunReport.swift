@@ -9,32 +9,43 @@ public enum RunReport {
         "sd_ms", "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
         "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
         "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
+        "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
+        "preempted",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
     public static let sampleColumns = [
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
-        "bytes", "http_status", "instructions",
+        "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes",
     ]
 
-    /// One row per cell.
+    /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
+    /// workers (``CellSummary/estimate``: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
+    /// describe every clean iteration.
     public static func summaryCSV(_ cells: [CellSummary]) -> String {
         CSV.document(header: summaryColumns, rows: cells.map { cell in
             let wall = cell.wall
+            let workers = cell.estimate
+            let relative = cell.relative
             return [
                 cell.cell.parser, cell.cell.scenario, cell.cell.feedPath, String(cell.cell.feedBytes), String(cell.songs),
                 String(cell.cell.chunkSize), cell.cell.network, String(wall?.count ?? 0), Format.ms(wall?.mean),
-                Format.ms(wall?.median), Format.ms(wall?.standardDeviation), Format.ms(wall?.min), Format.ms(wall?.max),
-                Format.ms(wall?.p90), Format.ms(wall?.medianLow), Format.ms(wall?.medianHigh),
+                Format.ms(cell.time), Format.ms(wall?.standardDeviation), Format.ms(wall?.min), Format.ms(wall?.max),
+                Format.ms(wall?.p90), Format.ms(workers?.low ?? wall?.medianLow),
+                Format.ms(workers?.high ?? wall?.medianHigh),
                 Format.number(cell.megabytesPerSecond, decimals: 2), Format.ms(cell.cpuMedianNs),
                 Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
                 Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
-                cell.cell.feedSHA256, Format.number(wall?.medianCoverage, decimals: 4), cell.outcome ?? "",
-                Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs), Format.number(cell.overlap, decimals: 3),
-                Format.number(cell.bytesMedian, decimals: 0), cell.httpStatus.map(String.init) ?? "",
-                Format.number(cell.instructions?.median, decimals: 0), Format.number(cell.instructions?.min, decimals: 0),
-                Format.number(cell.instructions?.max, decimals: 0),
+                cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
+                cell.outcome ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
+                Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
+                cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
+                Format.number(cell.instructions?.min, decimals: 0), Format.number(cell.instructions?.max, decimals: 0),
+                workers.map { String($0.workers) } ?? "", Format.number(cell.workerSpread, decimals: 4),
+                relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4), Format.number(relative?.low, decimals: 4),
+                Format.number(relative?.high, decimals: 4), Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
+                cell.preempted.map(String.init) ?? "",
             ]
         })
     }
@@ -49,7 +60,7 @@ public enum RunReport {
                 String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
                 value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
                 sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
-                value(sample.instructions),
+                value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "", value(sample.parsePeakBytes),
             ]
         })
     }
@@ -61,21 +72,39 @@ public enum RunReport {
         return String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
     }
 
-    static let tableHeader = [
-        "parser", "n", "mean", "median", "sd", "min", "max", "p90", "median 95% CI", "MB/s", "CPU", "1st song",
-        "peak MiB", "+baseline", "failed",
-    ]
+    /// The parse table's header; `reference` names the parser the ratios are against, if one was asked.
+    static func tableHeader(reference: String?) -> [String] {
+        [
+            "parser", reference.map { "× \($0)" } ?? "× fastest", "95% CI", "time", "next run 95%", "workers", "spread",
+            "mean", "CPU", "MB/s", "1st song", "parse MiB", "worker MiB", "lost CPU", "failed",
+        ]
+    }
 
     static func tableRow(_ cell: CellSummary) -> [String] {
-        let wall = cell.wall
-        let interval = wall.map { "\(Format.ms($0.medianLow))–\(Format.ms($0.medianHigh))" } ?? ""
+        let workers = cell.estimate
+        let interval = workers.map { "\(Format.ms($0.low))–\(Format.ms($0.high))" } ?? ""
+        let relative = cell.relative
+        let ratioInterval = relative.flatMap { r in r.low.flatMap { low in r.high.map { "\(ratio(low))–\(ratio($0))" } } } ?? ""
+        let lost = cell.preempted.map { "\($0)/\(($0) + (cell.wall?.count ?? 0))" } ?? ""
         return [
-            cell.cell.parser, String(wall?.count ?? 0), Format.ms(wall?.mean), Format.ms(wall?.median),
-            Format.ms(wall?.standardDeviation), Format.ms(wall?.min), Format.ms(wall?.max), Format.ms(wall?.p90), interval,
-            Format.number(cell.megabytesPerSecond), Format.ms(cell.cpuMedianNs), Format.ms(cell.firstSongMedianNs),
-            Format.mib(cell.peakResidentBytes.map(Double.init)), Format.mib(cell.peakOverBaselineBytes.map(Double.init)),
-            String(cell.failed),
+            cell.cell.parser, relative.map { ratio($0.ratio) } ?? "", ratioInterval, Format.ms(cell.time), interval,
+            workers.map { String($0.workers) } ?? "0",
+            cell.cell.parser == "null" ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
+            Format.ms(cell.wall?.mean), Format.ms(cell.cpuMedianNs), Format.number(cell.megabytesPerSecond),
+            Format.ms(cell.firstSongMedianNs), Format.mib(cell.parsePeakBytes.map(Double.init)),
+            Format.mib(cell.peakResidentBytes.map(Double.init)), lost, String(cell.failed),
         ]
+    }
+
+    static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// A table's rows, fastest first, the `null` baseline last.
+    static func ordered(_ group: [CellSummary]) -> [CellSummary] {
+        group.enumerated().sorted { a, b in
+            let x = (a.element.cell.parser == "null" ? 1 : 0, a.element.relative?.ratio ?? .infinity, a.offset)
+            let y = (b.element.cell.parser == "null" ? 1 : 0, b.element.relative?.ratio ?? .infinity, b.offset)
+            return x < y
+        }.map(\.element)
     }
 
     static let instructionsHeader = ["parser", "n", "instructions (median)", "min", "max", "per byte", "songs", "failed"]
@@ -122,18 +151,63 @@ public enum RunReport {
     }
 
     static let legend = """
-        Times in ms (wall clock, monotonic). median 95% CI: distribution-free interval of the median (order \
-        statistics). MB/s: feed bytes / median (10^6 bytes). CPU: median thread CPU time. 1st song: median time \
-        to the first song. peak MiB: the worker's own peak resident set (VmHWM); +baseline: above the \
-        null cell's. Failed iterations are left out of every figure.
+        Times in ms (wall clock, monotonic), from parses that kept the CPU. Each parser runs in several worker \
+        processes (one per round, side by side with the other parsers' workers, the order turned each round). \
+        time: the median of the workers' median times; its 95% CI: distribution-free interval of that median \
+        over the workers, so it includes the noise between processes that one worker's iterations cannot show. \
+        × fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round \
+        (Hodges–Lehmann), with a 95% Wilcoxon interval: stable when the whole machine speeds up or slows down. \
+        spread: how much the workers disagree (sd of the logarithms of their medians). mean: of every parse. \
+        CPU: median thread CPU time. MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
+        song. parse MiB: the parse's own peak, how far the worker's resident set rose above its level just \
+        before its first parse (songs and parser state; median over the workers). worker MiB: the worker \
+        process's peak over its whole life, loading the feed included. lost CPU: parses descheduled for other \
+        work (wall time more than 3% above CPU time), measured again and left out, of all parses. Failed \
+        iterations are left out of every figure.
         """
 
-    /// The terminal table: one block per scenario and feed, one row per parser.
-    public static func table(_ cells: [CellSummary]) -> String {
+    /// The run's header: build, libraries, machine, what was measured, and whether the machine was quiet.
+    public static func header(_ result: RunResult) -> String {
+        let environment = result.environment
+        let settings = result.settings
+        var text = "\(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · "
+        text += "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
+        text += "\(settings.rounds) worker\(settings.rounds == 1 ? "" : "s") per cell, run side by side in rounds; "
+        text += "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up"
+        if result.cells.contains(where: { $0.cell.scenario != "parse" && !$0.cell.network.isEmpty }) {
+            text += ", \(settings.downloadIterationsPerWorker) per download worker"
+        }
+        if settings.counter == RunSettings.instructionCounter { text += "; instructions counted by callgrind (no times)" }
+        if let percent = settings.slowdownPercent, percent > 0 { text += "; INJECTED SLOWDOWN \(percent)%" }
+        let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
+        if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
+        text += "\n" + noiseLines(result.noise).joined(separator: "\n") + "\n"
+        return text
+    }
+
+    /// The noise verdict in lines: the warnings of a noisy run, else one line on a quiet one.
+    public static func noiseLines(_ noise: NoiseReport?) -> [String] {
+        guard let noise else { return [] }
+        if noise.noisy { return noise.warnings.map { "NOISY MACHINE: \($0)" } }
+        var parts: [String] = []
+        if let pressure = noise.load?.cpuPressure { parts.append("CPU pressure \(Format.number(pressure * 100))%") }
+        if let share = noise.preemptedShare { parts.append("\(Format.number(share * 100))% of parses lost the CPU") }
+        if let spread = noise.largestSpread { parts.append("workers agree within \(Format.number(spread * 100, decimals: 0))% (sd)") }
+        return ["Machine quiet enough: " + parts.joined(separator: ", ") + "."]
+            + noise.unranked.map { "Not told apart in this run: \($0)." }
+    }
+
+    /// The terminal tables of a run: one block per scenario and feed, one row per parser.
+    public static func table(_ result: RunResult) -> String {
+        table(result.cells, reference: result.settings.reference)
+    }
+
+    /// The terminal tables of cells: one block per scenario and feed, one row per parser.
+    public static func table(_ cells: [CellSummary], reference: String? = nil) -> String {
         var blocks: [String] = []
         let all = groups(cells.filter { $0.cell.scenario != notTimed })
         for group in all {
-            guard let content = tableContent(group, all: all) else { continue }
+            guard let content = tableContent(group, all: all, reference: reference) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             let notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
             if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
@@ -152,18 +226,21 @@ public enum RunReport {
     }
 
     /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
-    public static let notTimed = "not timed"
+    public static let notTimed = BenchResults.CellKey.notTimedScenario
 
     /// The same tables in Markdown, ready to paste into a pull request.
-    public static func markdown(_ cells: [CellSummary], environment: RunEnvironment) -> String {
+    public static func markdown(_ result: RunResult) -> String {
+        let environment = result.environment
+        let cells = result.cells
         var text = "### XML parser benchmark — run \(environment.runID)\n\n"
         text += "\(environment.buildConfiguration) build, \(environment.swiftVersion), libxml2 \(environment.libxml2Version), "
         text += "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
+        for line in noiseLines(result.noise) { text += "\n> \(line.hasPrefix("NOISY") ? "⚠️ " : "")\(MarkdownTable.escape(line))\n" }
         let all = groups(cells.filter { $0.cell.scenario != notTimed })
         for group in all {
-            guard let content = tableContent(group, all: all) else { continue }
+            guard let content = tableContent(group, all: all, reference: result.settings.reference) else { continue }
             text += "\n**\(title(group))**\n\n"
             text += MarkdownTable.render(header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"

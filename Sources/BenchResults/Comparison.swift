@@ -48,6 +48,9 @@ public enum Verdict: String, Codable, Sendable {
     case unchanged
     /// Higher by more than the threshold, beyond the noise: a regression.
     case slower
+    /// It ran in the baseline and failed in the current runs (every iteration, or some, or the
+    /// parser was not timed): a broken parser, worse than a slow one.
+    case failed
 }
 
 /// What identifies a cell across runs: the feed by its file name (the SHA-256 is checked apart).
@@ -85,6 +88,8 @@ public struct ComparisonSide: Codable, Sendable, Equatable {
     /// Worker processes (runs × rounds) with at least one successful iteration.
     public var workers: Int
     public var feedSHA256: String
+    /// Iterations that failed (left out of every figure).
+    public var failed: Int?
 }
 
 /// The comparison of one cell.
@@ -111,14 +116,28 @@ public struct CellComparison: Codable, Sendable, Equatable {
 /// `bench compare`: every cell of a baseline against the same cell of a current set of runs.
 ///
 /// Each side is one run or several (say, the interleaved runs of `scripts/ci-regression.sh`). The
-/// noise is measured between worker processes when each side has enough of them — one worker per
-/// cell, run and round — because on a shared machine most of the noise is between processes and
-/// moments, not between iterations of one process: pairs (the *k*-th worker of each side, in the
-/// order they ran) when both sides have the same number, at least ``minimumPairs``; else the two
-/// sets of workers; else, with a note, the iterations themselves (fine for exact instruction counts,
-/// too optimistic for times). A cell is **slower** when the ratio exceeds 1 + threshold *and* the
-/// whole interval (95% unless asked otherwise) lies above 1; **faster** when the ratio is below 1 / (1 + threshold) and the
-/// whole interval lies below 1.
+/// noise is always measured between worker processes (one worker per cell, run and round), because
+/// on a shared machine most of the noise is between processes and moments, not between the
+/// iterations of one process:
+///
+/// - **paired**, when the two sides ran turn about (as many runs a side, each baseline run next to
+///   its current run in time): the worker of turn (run *k*, round *r*) of one side with the worker
+///   of the same turn of the other; a turn whose worker failed on either side is left out, never
+///   shifted onto its neighbour (Wilcoxon signed-rank);
+/// - **unpaired** otherwise: the two sets of workers (Mann–Whitney);
+/// - exact instruction counts only may fall back to the **iterations** when there are too few
+///   workers: times never are judged on the noise within a worker.
+///
+/// The sizes needed follow from the confidence level: a test is used when its exact distribution
+/// can reach the level (at 95%: 6 pairs, or 4 and 4 workers, or 3 and 5, or 2 and 8; at 99%: 8
+/// pairs, or 5 and 5). A cell is **slower** when the ratio exceeds 1 + threshold *and* the whole
+/// interval lies above 1; **faster** when the ratio is below 1 / (1 + threshold) and the whole
+/// interval lies below 1; **failed** when it ran in the baseline and failed in the current runs.
+///
+/// Times (wall, CPU) of sides that did not run turn about are not judged when a run of either side
+/// was flagged noisy (``NoiseReport``): runs made at different moments on a busy machine differ by
+/// the moment (measured here: a whole mode of the workers 8% higher in one run than in the next),
+/// which no test on one run a side can tell from a change of the code.
 public struct RunComparison: Codable, Sendable, Equatable {
     public var metric: ComparisonMetric
     public var threshold: Double
@@ -129,16 +148,14 @@ public struct RunComparison: Codable, Sendable, Equatable {
     public var warnings: [String]
     public var cells: [CellComparison]
 
-    /// Pairs needed to use them (the signed-rank test reaches 95% from 6).
-    public static let minimumPairs = 6
-    /// Workers a side needed to use them unpaired (the rank-sum test reaches 95% from 4 and 4).
-    public static let minimumWorkers = 4
-
     /// The cells that regressed.
     public var regressions: [CellComparison] { cells.filter { $0.verdict == .slower } }
 
+    /// The cells that ran in the baseline and failed in the current runs.
+    public var failures: [CellComparison] { cells.filter { $0.verdict == .failed } }
+
     /// The cells that were compared.
-    public var compared: [CellComparison] { cells.filter { $0.verdict != nil } }
+    public var compared: [CellComparison] { cells.filter { $0.verdict != nil && $0.verdict != .failed } }
 
     /// Compares `current` against `baseline` (each: one run or more) on `metric`.
     ///
@@ -149,32 +166,49 @@ public struct RunComparison: Codable, Sendable, Equatable {
         baseline: [RunResult], current: [RunResult], metric: ComparisonMetric, threshold: Double, level: Double = 0.95,
         baselineParser: String = "null"
     ) -> RunComparison {
-        let before = Side(baseline, metric: metric)
-        let after = Side(current, metric: metric)
+        let before = Side(baseline, metric: metric, name: "baseline")
+        let after = Side(current, metric: metric, name: "current")
+        let paired = Side.ranTurnAbout(baseline, current)
         var cells: [CellComparison] = []
-        for key in Set(before.cells.keys).union(after.cells.keys).sorted() {
+        for key in Set(before.cells.keys).union(after.cells.keys).union(after.notTimed(matching: before)).sorted() {
             let a = before.cells[key]
             let b = after.cells[key]
             var cell = CellComparison(key: key, baseline: a?.summary, current: b?.summary)
-            guard let a, let b else {
-                let missing = a == nil ? before : after
-                cell.note = a == nil ? "only in the current runs" : "only in the baseline runs"
-                if let why = missing.problems["\(key.parser)|\(key.feed)"] {
-                    cell.note = (cell.note ?? "") + " (the \(a == nil ? "baseline" : "current") has: \(why))"
+            if key.parser == baselineParser {
+                cell.note = "the baseline parser does no parsing: not compared"
+                cells.append(cell)
+                continue
+            }
+            guard let a, a.workers.count > 0 else {
+                cell.note = "only in the current runs"
+                if let why = before.problems["\(key.parser)|\(key.feed)"] { cell.note? += " (the baseline has: \(why))" }
+                cells.append(cell)
+                continue
+            }
+            // It ran in the baseline: a current side that has it failing is a failure.
+            let failure = after.failure(key, baselineFailed: a.summary.failed ?? 0)
+            guard let b, b.workers.count > 0 else {
+                if let failure {
+                    cell.verdict = .failed
+                    cell.note = failure
+                } else {
+                    cell.note = "only in the baseline runs"
                 }
                 cells.append(cell)
                 continue
             }
-            if key.parser == baselineParser {
-                cell.note = "the baseline parser does no parsing: not compared"
-            } else if a.summary.feedSHA256 != b.summary.feedSHA256 {
+            if a.summary.feedSHA256 != b.summary.feedSHA256 {
                 cell.note = "different feeds (SHA-256 \(a.summary.feedSHA256.prefix(12))… and \(b.summary.feedSHA256.prefix(12))…): not compared"
             } else if a.shas.count > 1 || b.shas.count > 1 {
                 cell.note = "a side mixes runs on different feeds of this name: not compared"
-            } else if a.workerValues.contains(where: { $0 <= 0 }) || b.workerValues.contains(where: { $0 <= 0 }) {
-                cell.note = "a value is 0: no ratio"
+            } else if (a.iterationValues + b.iterationValues).contains(where: { !($0 > 0) || !$0.isFinite }) {
+                cell.note = "a value is 0 (or not a number): no ratio"
             } else {
-                compareValues(&cell, a, b, metric: metric, threshold: threshold, level: level)
+                compareValues(&cell, a, b, paired: paired, metric: metric, threshold: threshold, level: level)
+            }
+            if let failure {
+                cell.verdict = .failed
+                cell.note = [cell.note, failure].compactMap { $0 }.joined(separator: "; ")
             }
             cells.append(cell)
         }
@@ -184,25 +218,44 @@ public struct RunComparison: Codable, Sendable, Equatable {
     }
 
     private static func compareValues(
-        _ cell: inout CellComparison, _ a: Side.Cell, _ b: Side.Cell, metric: ComparisonMetric, threshold: Double,
-        level: Double
+        _ cell: inout CellComparison, _ a: Side.Cell, _ b: Side.Cell, paired: Bool, metric: ComparisonMetric,
+        threshold: Double, level: Double
     ) {
-        let shift: RankStatistics.Shift?
-        if a.workerValues.count == b.workerValues.count, a.workerValues.count >= minimumPairs {
-            let differences = zip(a.workerValues, b.workerValues).map { log($1) - log($0) }
-            shift = RankStatistics.pairedShift(differences, level: level)
-            cell.method = "\(differences.count) paired workers, Wilcoxon signed-rank"
-        } else if min(a.workerValues.count, b.workerValues.count) >= minimumWorkers || metric == .peakMemory {
-            shift = RankStatistics.shift(baseline: a.workerValues.map(log), current: b.workerValues.map(log), level: level)
-            cell.method = "\(a.workerValues.count) vs \(b.workerValues.count) workers, Mann–Whitney"
-        } else {
-            shift = RankStatistics.shift(baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
-            cell.method = "\(a.iterationValues.count) vs \(b.iterationValues.count) iterations, Mann–Whitney"
-            if metric != .instructions {
-                cell.note = "noise measured within \(a.workerValues.count == 1 && b.workerValues.count == 1 ? "one worker" : "few workers") a side only: compare \(minimumPairs) or more workers a side (--rounds, or several runs as scripts/ci-regression.sh takes)"
-            }
+        if !paired, metric == .wall || metric == .cpu, let noisy = a.noisy ?? b.noisy {
+            // Runs made at different moments on a noisy machine differ by the moment as much as by
+            // the code: the workers of one run cannot show that, so nothing is judged.
+            cell.note = "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
+                + "(a time then depends on the moment as much as on the code). Compare runs made turn about "
+                + "(scripts/ci-regression.sh), or runs made when the machine is quiet"
+            cell.ratio = exp(log(b.summary.median) - log(a.summary.median))
+            return
         }
-        guard let shift else { return }
+        var shift: RankStatistics.Shift?
+        let pairs = paired ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
+        let x = a.workers.keys.sorted().compactMap { a.workers[$0] }
+        let y = b.workers.keys.sorted().compactMap { b.workers[$0] }
+        if paired, RankStatistics.pairedReaches(level, pairs: pairs.count) {
+            let differences = pairs.map { log($0.1) - log($0.0) }
+            shift = RankStatistics.pairedShift(differences, level: level)
+            cell.method = "\(differences.count) workers paired by turn, Wilcoxon signed-rank"
+        } else if RankStatistics.unpairedReaches(level, x.count, y.count) {
+            shift = RankStatistics.shift(baseline: x.map(log), current: y.map(log), level: level)
+            cell.method = "\(x.count) vs \(y.count) workers, Mann–Whitney"
+        } else if metric == .instructions {
+            shift = RankStatistics.shift(baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
+            cell.method = "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
+        } else {
+            cell.note = "\(x.count) vs \(y.count) worker\(y.count == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
+                + "processes (\(RankStatistics.unpairedNeeded(level)) needed); not judged on the noise within a worker. "
+                + "Compare runs with more workers (bench run --rounds 10, or several runs a side)"
+            cell.ratio = exp(log(b.summary.median) - log(a.summary.median))
+            return
+        }
+        guard let shift, shift.estimate.isFinite, shift.low.isFinite, shift.high.isFinite else {
+            cell.note = "no finite ratio: not compared"
+            return
+        }
+        if shift.approximate { cell.method = (cell.method ?? "") + " (normal approximation)" }
         let ratio = exp(shift.estimate)
         cell.ratio = ratio
         cell.ratioLow = exp(shift.low)
@@ -213,10 +266,14 @@ public struct RunComparison: Codable, Sendable, Equatable {
         if shift.coverage < level - 1e-9 {
             // No interval reaches the level: the change cannot be told from noise, whatever its size.
             cell.verdict = nil
-            let note = "too few values for a \(Int((level * 100).rounded()))% interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): "
-                + "not judged; use 4 or more iterations or workers a side"
+            let note = "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
             cell.note = cell.note.map { $0 + "; " + note } ?? note
         }
+    }
+
+    static func percent(_ level: Double) -> String {
+        let value = level * 100
+        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
     }
 
     /// The verdict for a ratio and its interval: a change must be larger than the threshold and
@@ -256,60 +313,117 @@ public struct RunComparison: Codable, Sendable, Equatable {
             if !incomplete.isEmpty {
                 warnings.append("the \(side) has \(incomplete.count) incomplete run(s)")
             }
+            let noisy = runs.filter { $0.noise?.noisy == true }
+            if !noisy.isEmpty {
+                warnings.append("the \(side) has \(noisy.count) run(s) the harness flagged noisy: " + (noisy.first?.noise?.warnings.first ?? ""))
+            }
         }
         return warnings
     }
 
     /// One side's values per cell.
     struct Side {
+        /// A worker: which run of the side (in time order) and which round of it.
+        struct Turn: Hashable, Comparable {
+            var run: Int
+            var round: Int
+
+            static func < (a: Turn, b: Turn) -> Bool { (a.run, a.round) < (b.run, b.round) }
+        }
+
         struct Cell {
             var summary: ComparisonSide
-            /// The median of each worker's values, in the order the workers ran.
-            var workerValues: [Double]
-            /// Every successful iteration's value.
+            /// Each worker's median, by turn.
+            var workers: [Turn: Double]
+            /// Every successful iteration's value (for peak memory: every worker's).
             var iterationValues: [Double]
             var shas: Set<String>
+            /// "baseline" or "current" when a run with this cell was flagged noisy.
+            var noisy: String? = nil
         }
 
         var cells: [ComparisonKey: Cell] = [:]
         /// What went wrong with a parser on a feed ("parser|feed name"), from the runs' summaries.
         var problems: [String: String] = [:]
+        /// Cells of parsers that were not timed on a feed (they disagreed or failed), by parser and feed.
+        var notTimed: Set<String> = []
+        /// Failed iterations and iterations in all, per cell.
+        var failedIterations: [ComparisonKey: (failed: Int, all: Int)] = [:]
 
-        init(_ runs: [RunResult], metric: ComparisonMetric) {
-            struct Worker {
-                var started: String
-                var round: Int
-                var values: [Double]
-            }
-            var workers: [ComparisonKey: [String: Worker]] = [:]
+        init(_ runs: [RunResult], metric: ComparisonMetric, name: String) {
+            var noisyCells: Set<ComparisonKey> = []
+            var values: [ComparisonKey: [Turn: [Double]]] = [:]
             var shas: [ComparisonKey: Set<String>] = [:]
-            for run in runs {
+            let ordered = runs.enumerated().sorted { ($0.element.environment.startedAt, $0.offset) < ($1.element.environment.startedAt, $1.offset) }
+            for (index, (_, run)) in ordered.enumerated() {
                 for summary in run.cells {
-                    guard let outcome = summary.outcome else { continue }
-                    problems["\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)"] = outcome
+                    if let outcome = summary.outcome { problems["\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)"] = outcome }
+                    if summary.cell.scenario == CellKey.notTimedScenario {
+                        notTimed.insert("\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)")
+                    }
                 }
-                for sample in run.samples where sample.error == nil {
-                    guard let value = metric.value(sample) else { continue }
+                for sample in run.samples where sample.cell.scenario != CellKey.notTimedScenario {
                     let key = ComparisonKey(sample.cell)
-                    let id = "\(run.environment.runID)#\(sample.round)"
-                    workers[key, default: [:]][id, default: Worker(started: run.environment.startedAt, round: sample.round, values: [])]
-                        .values.append(value)
+                    if run.noise?.noisy == true { noisyCells.insert(key) }
+                    var count = failedIterations[key] ?? (0, 0)
+                    count.all += 1
+                    if sample.error != nil { count.failed += 1 }
+                    failedIterations[key] = count
+                    // Times of a parse that lost the CPU count the other work: left out, as in every figure.
+                    guard sample.error == nil, metric == .peakMemory || metric == .instructions || sample.preempted != true,
+                        let value = metric.value(sample)
+                    else { continue }
+                    values[key, default: [:]][Turn(run: index, round: sample.round), default: []].append(value)
                     shas[key, default: []].insert(sample.cell.feedSHA256)
                 }
             }
-            for (key, byWorker) in workers {
-                let ordered = byWorker.values.sorted { ($0.started, $0.round) < ($1.started, $1.round) }
+            for (key, byTurn) in values {
                 // Peak memory is one value per worker, repeated on its samples.
-                let perWorker = ordered.compactMap { Statistics($0.values)?.median }
-                let all = metric == .peakMemory ? perWorker : ordered.flatMap(\.values)
-                guard let median = Statistics(all)?.median else { continue }
+                let workers = byTurn.compactMapValues { Statistics($0)?.median }
+                let all = metric == .peakMemory ? workers.keys.sorted().compactMap { workers[$0] } : byTurn.keys.sorted().flatMap { byTurn[$0] ?? [] }
+                guard let median = Statistics(Array(workers.values))?.median else { continue }
                 let keyShas = shas[key] ?? []
                 cells[key] = Cell(
                     summary: ComparisonSide(
-                        median: median, iterations: ordered.reduce(0) { $0 + $1.values.count }, workers: perWorker.count,
-                        feedSHA256: keyShas.sorted().joined(separator: ",")),
-                    workerValues: perWorker, iterationValues: all, shas: keyShas)
+                        median: median, iterations: byTurn.values.reduce(0) { $0 + $1.count }, workers: workers.count,
+                        feedSHA256: keyShas.sorted().joined(separator: ","), failed: failedIterations[key]?.failed ?? 0),
+                    workers: workers, iterationValues: all, shas: keyShas, noisy: noisyCells.contains(key) ? name : nil)
             }
+            for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {
+                // Every iteration failed: the cell exists, with no values.
+                cells[key] = Cell(
+                    summary: ComparisonSide(median: .nan, iterations: 0, workers: 0, feedSHA256: "", failed: count.failed),
+                    workers: [:], iterationValues: [], shas: [])
+            }
+        }
+
+        /// Cells of `other`'s that this side did not time because the parser disagreed or failed.
+        func notTimed(matching other: Side) -> [ComparisonKey] {
+            other.cells.keys.filter { notTimed.contains("\($0.parser)|\($0.feed)") }
+        }
+
+        /// Why `key` counts as failed on this side, the current one, given the baseline's failed
+        /// iterations; `nil` when it did not fail.
+        func failure(_ key: ComparisonKey, baselineFailed: Int) -> String? {
+            let where_ = "\(key.parser) on \(key.feed)"
+            if notTimed.contains("\(key.parser)|\(key.feed)") {
+                return "FAILED in the current runs: \(where_) was not timed (\(problems["\(key.parser)|\(key.feed)"] ?? "it disagreed or failed"))"
+            }
+            guard let count = failedIterations[key], count.failed > 0, baselineFailed == 0 else { return nil }
+            let why = problems["\(key.parser)|\(key.feed)"].map { ": \($0)" } ?? ""
+            return count.failed == count.all
+                ? "FAILED in the current runs: every iteration (\(count.all)) failed\(why)"
+                : "FAILED in the current runs: \(count.failed) of \(count.all) iterations failed\(why)"
+        }
+
+        /// Whether the two sides ran turn about: as many runs a side (2 or more), the *k*-th of each
+        /// next to each other in time (neither side's *k*+1-th run started before both *k*-th ones).
+        static func ranTurnAbout(_ a: [RunResult], _ b: [RunResult]) -> Bool {
+            guard a.count == b.count, a.count >= 2 else { return false }
+            let x = a.map(\.environment.startedAt).sorted()
+            let y = b.map(\.environment.startedAt).sorted()
+            for k in 0..<(x.count - 1) where max(x[k], y[k]) > min(x[k + 1], y[k + 1]) { return false }
+            return true
         }
     }
 }

@@ -17,8 +17,8 @@ import Darwin
 ///   differences yⱼ − xᵢ; the interval comes from the Mann–Whitney (Wilcoxon rank-sum) test.
 ///
 /// Both intervals are the order statistics of the differences at the ranks the exact null
-/// distribution of the test statistic gives (exact up to 60 pairs, or up to 40 × 40 values; normal
-/// approximation with continuity correction beyond). Their coverage is at least `level` when the
+/// distribution of the test statistic gives (exact up to 400 pairs, or while m × n ≤ 10,000; normal
+/// approximation with continuity correction beyond, marked ``Shift/approximate``). Their coverage is at least `level` when the
 /// differences are continuous; with too few values no interval reaches `level`, and the range of
 /// the differences is returned with its (lower) exact coverage.
 public enum RankStatistics {
@@ -33,6 +33,28 @@ public enum RankStatistics {
         public var coverage: Double
         /// The two-sided p-value of the rank test of "no shift".
         public var pValue: Double
+        /// Whether the interval and coverage come from the normal approximation (too many values
+        /// for the exact distribution) rather than the exact distribution.
+        public var approximate: Bool = false
+    }
+
+    /// Whether `pairs` pairs can give a signed-rank interval at `level` (exact distribution).
+    public static func pairedReaches(_ level: Double, pairs: Int) -> Bool {
+        pairs > 0 && criticalRank(signedRankDistribution(pairs), level: level).coverage >= level - 1e-12
+    }
+
+    /// Whether samples of `m` and `n` can give a rank-sum interval at `level` (exact distribution).
+    public static func unpairedReaches(_ level: Double, _ m: Int, _ n: Int) -> Bool {
+        m > 0 && n > 0 && criticalRank(rankSumDistribution(m, n), level: level).coverage >= level - 1e-12
+    }
+
+    /// The smallest balanced sizes that reach `level`, in words ("4 and 4 workers").
+    public static func unpairedNeeded(_ level: Double) -> String {
+        var k = 1
+        while k < 60 && !unpairedReaches(level, k, k) { k += 1 }
+        var pairs = 1
+        while pairs < 60 && !pairedReaches(level, pairs: pairs) { pairs += 1 }
+        return "\(k) and \(k) workers, or \(pairs) paired by turn"
     }
 
     /// The shift of paired differences `differences` (Hodges–Lehmann + Wilcoxon signed-rank).
@@ -61,7 +83,9 @@ public enum RankStatistics {
             let wPlus = zip(nonzero, ranks).reduce(0.0) { $0 + ($1.0 > 0 ? $1.1 : 0) }
             p = twoSidedP(statistic: wPlus, distribution: signedRankDistribution(nonzero.count))
         }
-        return Shift(estimate: estimate, low: low, high: high, coverage: coverage, pValue: p)
+        var result = Shift(estimate: estimate, low: low, high: high, coverage: coverage, pValue: p)
+        result.approximate = distribution.isApproximate
+        return result
     }
 
     /// The shift from `baseline` to `current`, two independent samples (Hodges–Lehmann + Mann–Whitney).
@@ -83,13 +107,20 @@ public enum RankStatistics {
         // The test: U = the number of pairs with y > x (ties count a half).
         let u = x.reduce(0.0) { sum, a in y.reduce(sum) { $0 + ($1 > a ? 1 : ($1 == a ? 0.5 : 0)) } }
         let p = x == y || Set(x + y).count == 1 ? 1 : twoSidedP(statistic: u, distribution: distribution)
-        return Shift(estimate: estimate, low: low, high: high, coverage: coverage, pValue: p)
+        var result = Shift(estimate: estimate, low: low, high: high, coverage: coverage, pValue: p)
+        result.approximate = distribution.isApproximate
+        return result
     }
 
     /// A null distribution: exact probabilities of 0, 1, 2, … or a normal approximation.
     enum Distribution {
         case exact([Double])
         case normal(mean: Double, variance: Double, maximum: Int)
+
+        var isApproximate: Bool {
+            if case .normal = self { return true }
+            return false
+        }
 
         var maximum: Int {
             switch self {
@@ -114,7 +145,7 @@ public enum RankStatistics {
     /// The null distribution of the signed-rank statistic W+ for `n` pairs without ties.
     static func signedRankDistribution(_ n: Int) -> Distribution {
         let maximum = n * (n + 1) / 2
-        guard n <= 60 else {
+        guard n <= 400 else {
             let mean = Double(maximum) / 2
             return .normal(mean: mean, variance: Double(n * (n + 1) * (2 * n + 1)) / 24, maximum: maximum)
         }
@@ -133,7 +164,9 @@ public enum RankStatistics {
     /// The null distribution of the Mann–Whitney U for samples of `m` and `n` without ties.
     static func rankSumDistribution(_ m: Int, _ n: Int) -> Distribution {
         let maximum = m * n
-        guard m <= 40, n <= 40 else {
+        // Exact whenever the work (about m²·n²/4 steps) is affordable, whatever the balance: a normal
+        // approximation is poor for unbalanced sizes (2 against 50, say).
+        guard m * n <= 10_000 else {
             return .normal(mean: Double(maximum) / 2, variance: Double(m * n * (m + n + 1)) / 12, maximum: maximum)
         }
         // f[i][j][u]: the number of arrangements of i x's and j y's with U = u, as probabilities:

@@ -12,7 +12,8 @@ public struct DownloadMeasurement: Codable, Sendable, Equatable {
     public var status: Int
     /// Body bytes received.
     public var bytes: Int
-    /// Request started → last byte received.
+    /// Request started → last byte received: stamped when the last data callback starts, before
+    /// that chunk is parsed (the end of the task for a body without data).
     public var downloadNs: Int
     /// Time spent inside the parser's calls, the final `finish()` included.
     public var parseNs: Int
@@ -199,6 +200,9 @@ public final class FeedDownloader {
             guard let state = download(dataTask), state.error == nil else { return }
             let now = monotonicNow()
             if state.firstByte == nil { state.firstByte = now }
+            // The last byte so far arrived now, before this chunk's parse: download time never
+            // includes parse work queued behind it.
+            state.lastByte = now
             state.bytes += data.count
             if state.keepBody { state.body.append(contentsOf: data) }
             guard let parser = state.activeParser else { return }
@@ -214,7 +218,8 @@ public final class FeedDownloader {
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             guard let state = download(task) else { return }
-            state.lastByte = monotonicNow()
+            // A body with no data callback (a 304, an empty body) ends when the task completes.
+            if state.lastByte == 0 { state.lastByte = monotonicNow() }
             let short = state.status == 200 && state.expected >= 0 && Int64(state.bytes) < state.expected
             if let error, state.error == nil {
                 let nsError = error as NSError

@@ -19,19 +19,49 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     var libxml2Version: String
     var expatVersion: String
     var complete: Bool
+    // The settings (migration v4; `nil` in runs stored before it).
+    var iterations: Int?
+    var warmup: Int?
+    var rounds: Int?
+    var chunkSize: Int?
+    var timeoutSeconds: Double?
+    var counter: String?
+    var slowdownPercent: Int?
+    var reference: String?
+    var retryPreempted: Bool?
+    var downloadIterations: Int?
+    var downloadRounds: Int?
+    /// Whether the harness found the run's figures unreliable; `nil` until the run ends.
+    var noisy: Bool?
+    /// The run's ``NoiseReport`` as JSON.
+    var noise: String?
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", startedAt = "started_at", endedAt = "ended_at", commandLine = "command_line"
         case buildConfiguration = "build_configuration", gitCommit = "git_commit", host, os, cpuModel = "cpu_model"
         case cores, swiftVersion = "swift_version", libxml2Version = "libxml2_version"
         case expatVersion = "expat_version", complete
+        case iterations, warmup, rounds, chunkSize = "chunk_size", timeoutSeconds = "timeout_seconds", counter
+        case slowdownPercent = "slowdown_percent", reference, retryPreempted = "retry_preempted", noisy, noise
+        case downloadIterations = "download_iterations", downloadRounds = "download_rounds"
     }
 
     enum Columns {
         static let startedAt = Column(CodingKeys.startedAt)
     }
 
-    init(_ environment: RunEnvironment) {
+    init(_ environment: RunEnvironment, settings: RunSettings?) {
+        iterations = settings?.iterations
+        warmup = settings?.warmup
+        rounds = settings?.rounds
+        chunkSize = settings?.chunkSize
+        timeoutSeconds = settings?.timeoutSeconds
+        counter = settings?.counter
+        slowdownPercent = settings?.slowdownPercent
+        reference = settings?.reference
+        retryPreempted = settings?.retryPreempted
+        downloadIterations = settings?.downloadIterations
+        downloadRounds = settings?.downloadRounds
         runID = environment.runID
         startedAt = environment.startedAt
         endedAt = environment.endedAt
@@ -54,6 +84,15 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
             buildConfiguration: buildConfiguration, gitCommit: gitCommit, host: host, os: os, cpuModel: cpuModel,
             cores: cores, swiftVersion: swiftVersion, libxml2Version: libxml2Version, expatVersion: expatVersion,
             complete: complete)
+    }
+
+    /// The run's settings, when it was stored with them.
+    var settings: RunSettings? {
+        guard let iterations, let warmup, let rounds, let chunkSize, let timeoutSeconds else { return nil }
+        return RunSettings(
+            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeoutSeconds,
+            counter: counter, slowdownPercent: slowdownPercent, reference: reference, retryPreempted: retryPreempted,
+            downloadIterations: downloadIterations, downloadRounds: downloadRounds)
     }
 }
 
@@ -84,13 +123,15 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var error: String?
     var debug: Bool
     var instructions: Int?
+    var preempted: Bool?
+    var parsePeakBytes: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
         case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
-        case error, debug, instructions
+        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes"
     }
 
     init(_ sample: Sample, runID: String) {
@@ -117,6 +158,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         error = sample.error
         debug = sample.debug
         instructions = sample.instructions
+        preempted = sample.preempted
+        parsePeakBytes = sample.parsePeakBytes
     }
 
     var sample: Sample {
@@ -128,6 +171,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
             downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, bytes: bytes,
             httpStatus: httpStatus, error: error, debug: debug)
         sample.instructions = instructions
+        sample.preempted = preempted
+        sample.parsePeakBytes = parsePeakBytes
         return sample
     }
 }

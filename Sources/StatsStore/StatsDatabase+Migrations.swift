@@ -58,6 +58,27 @@ extension StatsDatabase {
                 t.add(column: "instructions", .integer)
             }
         }
+        migrator.registerMigration("v4: run settings, noise, parses that lost the CPU, the parse's own peak") { db in
+            try db.alter(table: "runs") { t in
+                t.add(column: "iterations", .integer)
+                t.add(column: "warmup", .integer)
+                t.add(column: "rounds", .integer)
+                t.add(column: "chunk_size", .integer)
+                t.add(column: "timeout_seconds", .double)
+                t.add(column: "counter", .text)
+                t.add(column: "slowdown_percent", .integer)
+                t.add(column: "reference", .text)
+                t.add(column: "retry_preempted", .boolean)
+                t.add(column: "download_iterations", .integer)
+                t.add(column: "download_rounds", .integer)
+                t.add(column: "noisy", .boolean)
+                t.add(column: "noise", .text)
+            }
+            try db.alter(table: "samples") { t in
+                t.add(column: "preempted", .boolean)
+                t.add(column: "parse_peak_bytes", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -13,11 +13,11 @@ import GRDB
 ///
 /// ```swift
 /// let store = try StatsDatabase(path: "Results/stats.sqlite")
-/// try store.beginRun(environment)
+/// try store.beginRun(environment, settings: settings)
 /// try store.record(samples, runID: environment.runID)
-/// try store.finishRun(environment.runID, endedAt: now)
+/// try store.finishRun(environment.runID, endedAt: now, noise: noise)
 /// ```
-public struct StatsDatabase: Sendable {
+public struct StatsDatabase: RunRecorder, Sendable {
     private let writer: any DatabaseWriter
 
     /// Opens (creating when needed) the store at `path` and applies the migrations it lacks.
@@ -49,9 +49,9 @@ public struct StatsDatabase: Sendable {
         }
     }
 
-    /// Inserts a run, incomplete, when it starts.
-    public func beginRun(_ environment: RunEnvironment) throws {
-        try write { db in try RunRecord(environment).insert(db) }
+    /// Inserts a run, incomplete, with its settings, when it starts.
+    public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
+        try write { db in try RunRecord(environment, settings: settings).insert(db) }
     }
 
     /// Adds one cell's samples to a run, in one transaction.
@@ -61,10 +61,22 @@ public struct StatsDatabase: Sendable {
         }
     }
 
-    /// Marks a run complete.
-    public func finishRun(_ runID: String, endedAt: String) throws {
+    /// Marks a run complete, with what the harness found of its noise.
+    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws {
+        let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try write { db in
-            try db.execute(sql: "UPDATE runs SET ended_at = ?, complete = 1 WHERE run_id = ?", arguments: [endedAt, runID])
+            try db.execute(
+                sql: "UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ? WHERE run_id = ?",
+                arguments: [endedAt, noise?.noisy, text, runID])
+        }
+    }
+
+    /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
+    public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
+        try read { db in
+            guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
+            let noise = record.noise.flatMap { try? JSONDecoder().decode(NoiseReport.self, from: Data($0.utf8)) }
+            return (record.settings, noise)
         }
     }
 
@@ -100,19 +112,26 @@ public struct StatsDatabase: Sendable {
             if !filter.includeDebug {
                 conditions.append("s.debug = 0")
             }
+            if !filter.includeGateTests {
+                conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
+            }
             if let last = filter.lastRuns {
                 conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT ?)")
                 arguments.append(last)
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let sql = """
-                SELECT s.*, r.started_at AS run_started_at FROM samples s JOIN runs r ON r.run_id = s.run_id
+                SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete
+                FROM samples s JOIN runs r ON r.run_id = s.run_id
                 \(whereClause) ORDER BY r.started_at, s.id
                 """
             let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
             return try rows.map { row in
                 let record = try SampleRecord(row: row)
-                return StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
+                var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
+                stored.runNoisy = row["run_noisy"]
+                stored.runComplete = row["run_complete"]
+                return stored
             }
         }
     }
@@ -148,11 +167,14 @@ public struct SampleFilter: Sendable {
     public var lastRuns: Int?
     /// Include samples of debug builds.
     public var includeDebug: Bool
+    /// Include runs with an injected slowdown (tests of the regression gate, `--inject-slowdown`).
+    public var includeGateTests: Bool
 
     public init(
         parsers: [String] = [], scenarios: [String] = [], feed: String? = nil, since: String? = nil,
-        lastRuns: Int? = nil, includeDebug: Bool = false
+        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false
     ) {
+        self.includeGateTests = includeGateTests
         self.parsers = parsers
         self.scenarios = scenarios
         self.feed = feed

@@ -13,12 +13,14 @@ struct Compare: ParsableCommand {
             scripts/ci-regression.sh does) is taken together. For every cell (parser, scenario, feed, chunk \
             size, network profile) it shows both medians and the ratio current ÷ baseline with a 95% \
             interval (--confidence) (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test). The noise is \
-            measured between worker processes when each side has enough (6 pairs, or 4 workers a side: use \
-            --rounds), else between the iterations of one worker, which on a shared machine is too \
-            optimistic for times (a note says so). A cell is slower when the ratio is above 1 + threshold \
-            and the whole interval above 1. Cells on one side only, different feeds, debug builds and \
-            different library versions are reported, never silently compared. \
-            Exit status: 0 no regression, 2 regression, 1 bad input.
+            always measured between worker processes: paired by turn when the sides ran turn about, else the \
+            two sets of workers; the sizes needed follow from --confidence (at 95%: 6 pairs, or 4 workers a \
+            side; at 99%: 8 pairs, or 5 a side). Too few workers: the cell is not judged (exact instruction \
+            counts may use their iterations). A cell is slower when the ratio is above 1 + threshold and the \
+            whole interval above 1; failed when it ran in the baseline and failed in the current runs. Cells \
+            on one side only, different feeds, debug builds, noisy runs and different library versions are \
+            reported, never silently compared. Exit status: 0 no regression, 2 regression, 3 a cell failed \
+            in the current runs (before 2), 1 bad input.
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -86,6 +88,7 @@ struct Compare: ParsableCommand {
                 throw CommandFailure(description: "cannot write \(markdown): \(error.localizedDescription)")
             }
         }
+        if !comparison.failures.isEmpty { throw ExitCode(3) }
         if !comparison.regressions.isEmpty { throw ExitCode(2) }
     }
 

@@ -8,12 +8,19 @@ import StatsStore
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the stored runs' averages per parser, for each scenario, feed and network profile.",
-        discussion: "Like the original study's statistics screen. Failed samples and debug builds are left out.")
+        discussion: """
+            Like the original study's statistics screen: one row per parser for each scenario, feed, chunk size \
+            and network profile (samples that differ in any of these are never pooled). Failed samples, parses \
+            that lost the CPU, debug builds and runs with an injected slowdown (gate tests) are left out; the \
+            noisy column counts the runs the harness flagged noisy.
+            """)
 
-    @Option(name: .customLong("parser"), help: "Only these parsers (repeatable).")
+    @Option(name: .customLong("parser"), parsing: .upToNextOption, help: "Only these parsers (comma-separated or repeated).")
     var parsers: [String] = []
 
-    @Option(name: .customLong("scenario"), help: "Only these scenarios (repeatable): parse, download, conditional.")
+    @Option(
+        name: .customLong("scenario"), parsing: .upToNextOption,
+        help: "Only these scenarios (comma-separated or repeated): parse, download, conditional.")
     var scenarios: [String] = []
 
     @Option(help: "Only this feed: its path, the end of its path, or its SHA-256.")
@@ -28,11 +35,17 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("include-debug"), help: "Include samples of debug builds.")
     var includeDebug = false
 
+    @Flag(
+        name: .customLong("include-gate-tests"),
+        help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
+    var includeGateTests = false
+
     @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
     var format: Run.OutputFormat = .table
 
-    @Option(help: "The stats store (SQLite).")
-    var store: String = "Results/stats.sqlite"
+    @OptionGroup var storeOptions: StoreOptions
+
+    var store: String { storeOptions.store }
 
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last must be at least 1") }
@@ -47,7 +60,8 @@ struct Report: ParsableCommand {
         }
         let database = try StatsDatabase(path: store)
         let filter = SampleFilter(
-            parsers: parsers, scenarios: scenarios, feed: feed, since: since, lastRuns: last, includeDebug: includeDebug)
+            parsers: ListArgument.split(parsers), scenarios: ListArgument.split(scenarios), feed: feed, since: since,
+            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests)
         let rows = HistoryRow.aggregate(try database.samples(matching: filter))
         if rows.isEmpty && !includeDebug {
             var withDebug = filter

@@ -14,11 +14,16 @@ struct Run: ParsableCommand {
         abstract: "Measure the parsers on a feed: check they agree, time each in its own worker, store and report.",
         discussion: """
             For each feed: every parser must first build the same songs (one that does not is reported as \
-            wrong and not timed). Then each parser, and the `null` baseline that parses nothing, runs in its \
-            own worker process: --warmup untimed parses, then --iterations timed ones, each with a fresh \
-            parser fed --chunk-size bytes at a time. The run goes into the stats store and into CSV and \
-            JSON files under --output-dir. Exit status: 0 when every parser agreed and every iteration \
-            succeeded, 1 otherwise (the figures are still written).
+            wrong and not timed). Then each parser, and the `null` baseline that parses nothing, runs in many \
+            short worker processes: --rounds rounds, each running one worker of every parser side by side (the \
+            order turned each round); each worker does --warmup untimed parses, then --iterations timed ones, \
+            each with a fresh parser fed --chunk-size bytes at a time. A parse that loses the CPU to other work \
+            is flagged and measured again. The time shown is the median of the workers' medians, with the 95% \
+            interval the next run's figure should fall in; each parser's speed relative to the fastest comes \
+            from the workers of the same round. When the machine is too noisy for the figures to hold, the run \
+            says so and why. The run goes into the stats store and into CSV, JSON and HTML files under \
+            --output-dir. Exit status: 0 when every parser agreed and every iteration succeeded, 1 otherwise \
+            (the figures are still written).
             """
     )
 
@@ -35,37 +40,49 @@ struct Run: ParsableCommand {
         case html
     }
 
-    @Option(
-        name: .customLong("parsers"), parsing: .upToNextOption,
-        help: "Parsers to measure (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")). The null baseline always runs.")
-    var parsers: [String] = []
+    @OptionGroup var parserOptions: ParserOptions
 
-    @Option(name: .customLong("feed"), help: "A feed to measure (repeatable; default: Data/top300.rss.xml).")
+    @Option(
+        name: .customLong("feed"), parsing: .upToNextOption,
+        help: "Feeds to measure, comma-separated or repeated (default: Data/top300.rss.xml).")
     var feeds: [String] = []
 
     @Option(help: "Also measure a generated feed of this many songs (cached under <output-dir>/feeds/).")
     var songs: Int?
 
-    @Option(help: "Timed iterations per cell and round.")
-    var iterations: Int = 20
+    @Option(
+        help: "Worker processes per parser in parse cells. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers.")
+    var rounds: Int = 20
 
-    @Option(help: "Untimed warm-up iterations before them.")
-    var warmup: Int = 3
+    @Option(
+        name: .customLong("download-rounds"),
+        help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
+    var downloadRounds: Int = 5
+
+    @Option(help: "Timed iterations per worker process (default: 5 in parse cells, 2 in download cells).")
+    var iterations: Int?
+
+    @Option(help: "Untimed warm-up iterations per worker process before them (the first also measures the parse's own memory).")
+    var warmup: Int = 1
 
     @Option(name: .customLong("chunk-size"), help: "Bytes pushed per parser call; 0 pushes the whole feed at once.")
     var chunkSize: Int = 16_384
 
-    @Option(help: "Repeat the whole set of cells this many times, rotating their order each round.")
-    var rounds: Int = 1
+    @Option(help: "The parser the others' speed is given against (default: the fastest of each table).")
+    var reference: String?
+
+    @Flag(
+        name: .customLong("keep-preempted"),
+        help: "Do not measure again a parse that lost the CPU to other work (it is still flagged and left out of the figures).")
+    var keepPreempted = false
 
     @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat = .table
 
-    @Option(name: .customLong("output-dir"), help: "Where the run's CSV and JSON files go.")
+    @Option(name: .customLong("output-dir"), help: "Where the run's CSV, JSON and HTML files go.")
     var outputDirectory: String = "Results"
 
-    @Option(help: "The stats store (SQLite).")
-    var store: String = "Results/stats.sqlite"
+    @OptionGroup var storeOptions: StoreOptions
 
     @Flag(name: .customLong("no-store"), help: "Do not record the run in the stats store.")
     var noStore = false
@@ -77,18 +94,11 @@ struct Run: ParsableCommand {
     var timeout: Double = 30
 
     @Option(
-        name: .customLong("scenario"),
-        help: "What to measure (repeatable): parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304). Default: parse and download.")
-    var scenarios: [ScenarioOption] = []
+        name: .customLong("scenario"), parsing: .upToNextOption,
+        help: "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304). Default: parse and download.")
+    var scenarios: [String] = []
 
-    @Option(help: "The embedded server's network profile: \(NetworkOption.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var network: NetworkOption = .wifi
-
-    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
-    var bandwidthKbps: Int?
-
-    @Option(name: .customLong("rtt-ms"), help: "Round-trip time of --network custom, ms.")
-    var rttMs: Int?
+    @OptionGroup var networkOptions: NetworkOptions
 
     @Option(help: "Download this URL (a real remote feed) instead of the embedded server's feeds.")
     var url: String?
@@ -110,48 +120,34 @@ struct Run: ParsableCommand {
         case time, instructions
     }
 
-    enum ScenarioOption: String, ExpressibleByArgument, CaseIterable {
-        /// The feed's bytes in memory, pushed in --chunk-size chunks.
-        case parse
-        /// Fetched over HTTP; push parsers consume each chunk as it arrives.
-        case download
-        /// A download, then a conditional request that gets 304 and reuses the songs.
-        case conditional
-    }
-
-    enum NetworkOption: String, ExpressibleByArgument, CaseIterable {
-        case loopback, wifi, lte, threeG = "3g", edge, custom
-    }
+    /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
+    static let defaultIterations = (parse: 5, download: 3)
 
     var selectedScenarios: [Scenario] {
-        let chosen = scenarios.isEmpty ? (counter == .instructions ? [.parse] : [.parse, .download]) : scenarios
-        return Scenario.allCases.filter { scenario in chosen.contains { $0.rawValue == scenario.rawValue } }
+        let names = ListArgument.split(scenarios)
+        if names.isEmpty { return counter == .instructions ? [.parse] : [.parse, .download] }
+        return Scenario.allCases.filter { names.contains($0.rawValue) }
     }
 
-    var profile: NetworkProfile? {
-        NetworkProfile(name: network.rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
-    }
+    var profile: NetworkProfile? { networkOptions.profile(default: .wifi) }
 
     func validate() throws {
-        if network == .custom {
-            guard let bandwidthKbps, bandwidthKbps > 0, let rttMs, rttMs >= 0 else {
-                throw ValidationError("--network custom needs --bandwidth-kbps (above 0) and --rtt-ms (0 or more)")
-            }
-        } else if bandwidthKbps != nil || rttMs != nil {
-            throw ValidationError("--bandwidth-kbps and --rtt-ms go with --network custom")
+        for name in ListArgument.split(scenarios) where Scenario(rawValue: name) == nil {
+            throw ValidationError("unknown scenario '\(name)'; known: \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let url {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
                 throw ValidationError("--url must be an http or https URL, not '\(url)'")
             }
         }
-        for name in parsers where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
-            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+        if let reference, ParserRegistry.parser(named: reference) == nil || reference == ParserRegistry.baseline.name {
+            throw ValidationError("--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }
-        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
         guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if counter == .instructions, selectedScenarios != [.parse] {
             throw ValidationError("--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
@@ -168,15 +164,16 @@ struct Run: ParsableCommand {
                 + "Measure with: swift run -c release bench")
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
 
-        let paths = try feedPaths()
         let started = Date()
         let environment = EnvironmentProbe.environment(
-            runID: EnvironmentProbe.newRunID(at: started), startedAt: EnvironmentProbe.iso8601(started),
+            runID: EnvironmentProbe.newRunID(at: started), startedAt: BenchSession.iso8601(started),
             commandLine: CommandLine.arguments.joined(separator: " "))
         let settings = RunSettings(
-            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout,
-            counter: counter == .instructions ? RunSettings.instructionCounter : nil,
-            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil)
+            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
+            timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
+            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
+            retryPreempted: counter == .time && !keepPreempted, downloadIterations: iterations ?? Self.defaultIterations.download,
+            downloadRounds: downloadRounds)
         if injectSlowdown > 0 {
             printError(terminal.warning(
                 "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."))
@@ -188,115 +185,70 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "\(error)")
         }
         defer { instructionCounter?.remove() }
-        var feedPaths = paths
+        var feedPaths = try self.feedPaths()
         var remoteURLs: [String: URL] = [:]
         if let url, let remote = URL(string: url) {
             let path = try fetchRemoteFeed(remote)
             feedPaths = [path]
             remoteURLs[path] = remote
         }
-        let runner = BenchRunner(plan: RunPlan(
-            parsers: parsers.isEmpty ? ParserRegistry.names : parsers, feeds: feedPaths, settings: settings,
-            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
+        let session = BenchSession(plan: RunPlan(
+            parsers: parserOptions.names.isEmpty ? ParserRegistry.names : parserOptions.names, feeds: feedPaths,
+            settings: settings, executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
             scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
             instructionCounter: instructionCounter))
+        let database = try noStore ? nil : StatsDatabase(path: storeOptions.store)
 
-        let database = try noStore ? nil : StatsDatabase(path: store)
-        try database?.beginRun(environment)
-
-        // 1. Agreement.
-        terminal.progress("checking that the parsers agree…")
-        let checks = try runner.checkAgreement()
-        terminal.clearProgress()
-        var problems: [String] = []
-        var notTimed: [CellSummary] = []
-        for check in checks {
-            for verdict in check.verification.verdicts where verdict.status != .agrees {
-                let reason = "not timed: \(VerifyReport.describe(verdict.status))"
-                problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
-                notTimed.append(CellSummary(
-                    cell: CellKey(
-                        parser: verdict.parser, scenario: RunReport.notTimed, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
-                        feedBytes: check.feed.bytes.count, chunkSize: chunkSize),
-                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                    peakOverBaselineBytes: nil, failed: 0, outcome: reason))
-            }
-        }
-
-        // 2. Measurement: one worker per cell and round; each cell is stored as soon as it ends.
-        let cells = runner.cells(for: checks)
-        var references: [String: String] = [:]
-        for check in checks { references[check.feed.path] = check.verification.referenceDigest }
-        let perCell = warmup + iterations
-        let runs = try runner.measure(
-            cells, referenceDigests: references, iterationProgress: terminal.progressEnabled,
+        let outcome = try session.run(
+            environment: environment, recorder: database,
+            checking: { terminal.progress("checking that the parsers agree…") },
             progress: { step in
-                let phase = step.iteration < warmup ? "warm-up \(step.iteration + 1) of \(warmup)"
-                    : "iteration \(min(step.iteration - warmup + 1, iterations)) of \(iterations)"
-                terminal.progress(
-                    "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
-                        + (rounds > 1 ? ", round \(step.round) of \(rounds)" : "") + ", "
-                        + (step.iteration >= perCell ? "done" : phase))
+                var line = "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
+                    + ", round \(step.round) of \(rounds)"
+                if step.iteration > 0 {
+                    line += step.iteration <= warmup ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
+                }
+                terminal.progress(line)
             },
-            cellFinished: { run in try database?.record(run.samples, runID: environment.runID) })
+            iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
+        let result = outcome.result
 
-        let timed = BenchRunner.summarise(runs, cells: cells)
-        for summary in timed where summary.failed > 0 {
-            problems.append("\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
-                + (summary.outcome.map { ": \($0)" } ?? ""))
-        }
-        let summaries = timed + notTimed
-
-        // 3. Files, the store's closing mark, the report.
-        var finished = environment
-        finished.endedAt = EnvironmentProbe.iso8601(Date())
-        finished.complete = true
-        let result = RunResult(environment: finished, settings: settings, cells: summaries, samples: runs.flatMap(\.samples))
-        try database?.finishRun(environment.runID, endedAt: finished.endedAt ?? "")
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
-        let written = try writeFiles(result, html: html)
+        let written = try RunFiles(directory: outputDirectory).write(result, html: html)
 
         switch format {
         case .table:
-            print(header(finished))
-            print(RunReport.table(summaries))
-        case .csv: print(RunReport.summaryCSV(summaries), terminator: "")
+            print(RunReport.header(result))
+            print(RunReport.table(result))
+        case .csv: print(RunReport.summaryCSV(result.cells), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
-        case .markdown: print(RunReport.markdown(summaries, environment: finished))
+        case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
+        }
+        if let noise = result.noise, noise.noisy, format != .table {
+            // The table says it at its top; other formats go to files or pipes: say it here too.
+            for warning in noise.warnings { printError(terminal.warning("NOISY MACHINE: " + warning)) }
         }
         if !quiet {
             let lines = ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
-                + (database == nil ? ["Not recorded in a stats store (--no-store)."] : ["Recorded in \(store)."])
+                + (database == nil ? ["Not recorded in a stats store (--no-store)."] : ["Recorded in \(storeOptions.store)."])
             if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
-        if !problems.isEmpty {
+        if !outcome.problems.isEmpty {
             let kept = database == nil ? "written" : "written and recorded"
-            throw CommandFailure(description: "the run's figures are \(kept), but not every parser succeeded:\n  " + problems.joined(separator: "\n  "))
+            throw CommandFailure(
+                description: "the run's figures are \(kept), but not every parser succeeded:\n  " + outcome.problems.joined(separator: "\n  "))
         }
-    }
-
-    private func header(_ environment: RunEnvironment) -> String {
-        """
-        \(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · \
-        expat \(environment.expatVersion)
-        \(environment.cpuModel), \(environment.cores) cores · \(environment.os)
-        \(iterations) iterations after \(warmup) warm-up, \(rounds) round\(rounds == 1 ? "" : "s"), one worker process per cell\
-        \(counter == .instructions ? "; instructions counted by callgrind (no times)" : "")\
-        \(injectSlowdown > 0 ? "; INJECTED SLOWDOWN \(injectSlowdown)%" : "")\
-        \(selectedScenarios.contains { $0 != .parse } ? (url != nil ? "; downloads from \(url ?? "")" : "; network \(profile?.description ?? "")") : "")
-
-        """
     }
 
     /// The feeds to measure: --feed paths, a generated --songs feed, or Data/top300.rss.xml.
     private func feedPaths() throws -> [String] {
         var paths: [String] = []
-        for path in feeds {
+        for path in ListArgument.split(feeds) {
             guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(description: "feed not found: \(path)") }
             paths.append(path)
         }
@@ -337,41 +289,6 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "cannot download \(url.absoluteString): \(error)")
         }
         return path
-    }
-
-    /// Writes the run's files and the `latest` copies; returns their paths.
-    private func writeFiles(_ result: RunResult, html: String) throws -> [String] {
-        let fileManager = FileManager.default
-        do {
-            try fileManager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
-        }
-        let runID = result.environment.runID
-        let files = [
-            ("\(runID)-summary.csv", RunReport.summaryCSV(result.cells)),
-            ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
-            ("\(runID).json", try RunReport.json(result)),
-            ("\(runID).html", html),
-        ]
-        var written: [String] = []
-        for (name, text) in files {
-            let path = (outputDirectory as NSString).appendingPathComponent(name)
-            try write(text, to: path)
-            written.append(path)
-        }
-        try write(files[0].1, to: (outputDirectory as NSString).appendingPathComponent("latest-summary.csv"))
-        try write(files[2].1, to: (outputDirectory as NSString).appendingPathComponent("latest.json"))
-        try write(html, to: (outputDirectory as NSString).appendingPathComponent("latest.html"))
-        return written
-    }
-
-    private func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
-        }
     }
 }
 

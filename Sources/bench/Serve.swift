@@ -16,31 +16,21 @@ struct Serve: ParsableCommand {
     @Option(help: "The port (default: any free one).")
     var port: Int = 0
 
-    @Option(help: "The network profile: loopback, wifi, lte, 3g, edge, custom.")
-    var network: Run.NetworkOption = .loopback
-
-    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
-    var bandwidthKbps: Int?
-
-    @Option(name: .customLong("rtt-ms"), help: "Round-trip time of --network custom, ms.")
-    var rttMs: Int?
+    @OptionGroup var networkOptions: NetworkOptions
 
     @Argument(help: "Feeds to serve (default: the *.xml files in Data/).", completion: .file(extensions: ["xml"]))
     var feeds: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        if network == .custom && (bandwidthKbps ?? 0) <= 0 {
-            throw ValidationError("--network custom needs --bandwidth-kbps (above 0) and --rtt-ms")
-        }
     }
 
     func run() throws {
         WorkerProcess.unblockTerminationSignals()
-        guard let profile = NetworkProfile(name: network.rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs ?? 0) else {
-            throw CommandFailure(description: "unknown network profile \(network.rawValue)")
+        guard let profile = networkOptions.profile(default: .loopback) else {
+            throw CommandFailure(description: "unknown network profile \(networkOptions.network?.rawValue ?? "")")
         }
-        let paths = feeds.isEmpty ? try BenchEngineFeeds.inData() : feeds
+        let paths = feeds.isEmpty ? try BenchEngineFeeds.inData() : ListArgument.split(feeds)
         let server: FeedServer
         do {
             server = try FeedServer.start(feeds: paths, profile: profile, port: port)

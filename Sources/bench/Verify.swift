@@ -18,10 +18,7 @@ struct Verify: ParsableCommand {
     @Argument(help: "Feeds to check (default: the *.xml files in Data/).", completion: .file(extensions: ["xml"]))
     var feeds: [String] = []
 
-    @Option(
-        name: .customLong("parsers"), parsing: .upToNextOption,
-        help: "Parsers to run, by name (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")).")
-    var parsers: [String] = []
+    @OptionGroup var parserOptions: ParserOptions
 
     @Option(
         name: .customLong("chunk-sizes"),
@@ -36,9 +33,6 @@ struct Verify: ParsableCommand {
     var timeout: Double = 300
 
     func validate() throws {
-        for name in parsers where ParserRegistry.parser(named: name) == nil {
-            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
-        }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if dump != nil && feeds.count > 1 {
             throw ValidationError("--dump writes the songs of one feed; give exactly one feed with it")
@@ -51,13 +45,14 @@ struct Verify: ParsableCommand {
         if feeds.isEmpty {
             paths = try BenchEngineFeeds.inData()
         } else {
-            paths = feeds
+            paths = ListArgument.split(feeds)
         }
-        let names = parsers.isEmpty ? ParserRegistry.names : parsers
+        let names = parserOptions.names.isEmpty ? ParserRegistry.names : parserOptions.names
         let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
-        print("Checking that \(names.joined(separator: ", ")) build the same songs (chunk sizes: \(sizes); one worker process per parser).")
+        let subject = names.count == 1 ? "\(names[0]) builds the songs" : "\(names.joined(separator: ", ")) build the same songs"
+        print("Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).")
         if feeds.isEmpty {
-            print("Timing comes with `bench run`, the next step of this project; this checks correctness only.")
+            print("This checks correctness only; `bench run` times the parsers.")
         }
 
         var failures: [String] = []
@@ -119,17 +114,7 @@ enum VerifyReport {
         return "\(verification.path): no parser succeeded"
     }
 
-    static func describe(_ status: ParserVerdict.Status) -> String {
-        switch status {
-        case .agrees: return "agree"
-        case .consistent: return "not compared"
-        case .disagrees(let detail): return "DISAGREE: \(detail)"
-        case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
-        case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
-        case .crashed(let detail): return "CRASHED: \(detail)"
-        case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
-        }
-    }
+    static func describe(_ status: ParserVerdict.Status) -> String { status.description }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

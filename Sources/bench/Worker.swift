@@ -39,12 +39,13 @@ struct Worker: ParsableCommand {
         @Option var warmup: Int
         @Option(name: .customLong("chunk-size")) var chunkSize: Int
         @Option(name: .customLong("slowdown-percent")) var slowdownPercent: Int = 0
+        @Flag(name: .customLong("retry-preempted")) var retryPreempted = false
         @Argument var feed: String
 
         func run() throws {
             let report = try MeasureWorker.run(
                 parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-                slowdownPercent: slowdownPercent)
+                slowdownPercent: slowdownPercent, retryPreempted: retryPreempted)
             try WorkerOutput.write(JSONEncoder().encode(report))
         }
     }

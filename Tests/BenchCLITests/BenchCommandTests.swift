@@ -25,8 +25,15 @@ struct BenchCommandTests {
         let command = try Bench.parseAsRoot([])
         #expect(command is Run)
         let run = try #require(command as? Run)
-        #expect(run.iterations == 20 && run.warmup == 3 && run.chunkSize == 16_384 && run.rounds == 1)
-        #expect(run.store == "Results/stats.sqlite" && run.outputDirectory == "Results")
+        #expect(run.iterations == nil && run.warmup == 1 && run.chunkSize == 16_384 && run.rounds == 20 && run.downloadRounds == 5)
+        #expect(Run.defaultIterations.parse == 5 && Run.defaultIterations.download == 3)
+        #expect(run.storeOptions.store == "Results/stats.sqlite" && run.outputDirectory == "Results")
+        #expect(run.selectedScenarios == [.parse, .download])
+        // Lists: commas and repeated options alike.
+        let listed = try #require(try Bench.parseAsRoot(["run", "--parsers", "libxml2,expat", "--parsers", "foundation"]) as? Run)
+        #expect(listed.parserOptions.names == ["libxml2", "expat", "foundation"])
+        let scenarios = try #require(try Bench.parseAsRoot(["run", "--scenario", "download,parse"]) as? Run)
+        #expect(scenarios.selectedScenarios == [.parse, .download])
     }
 
     @Test func dumpWritesTheAgreedSongsAsJSON() throws {

@@ -12,17 +12,32 @@ struct CompareCommandTests {
         return try directory.write(name, String(decoding: try encoder.encode(run), as: UTF8.self))
     }
 
-    static func run(_ id: String, minute: Int, expat: Double, libxml2: Double) -> RunResult {
+    /// A run of `workers` worker processes a parser (the noise is measured between workers).
+    static func run(_ id: String, minute: Int, expat: Double, libxml2: Double, workers: Int = 1) -> RunResult {
         SyntheticRuns.run(
             id: id, started: String(format: "2026-11-22T10:%02d:00Z", minute),
-            rounds: ["expat": [expat], "libxml2": [libxml2], "null": [500]], iterations: 9, spread: 0.001)
+            rounds: [
+                "expat": Array(repeating: expat, count: workers), "libxml2": Array(repeating: libxml2, count: workers),
+                "null": Array(repeating: 500, count: workers),
+            ], iterations: 9, spread: 0.001)
     }
 
     @Test func exitCodesSayNoRegressionRegressionOrBadInput() throws {
         let directory = try TemporaryDirectory()
-        let base = try Self.write(Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6), to: directory, as: "base.json")
-        let same = try Self.write(Self.run("20261122T100100Z-b", minute: 1, expat: 1.001e7, libxml2: 5.99e6), to: directory, as: "same.json")
-        let slower = try Self.write(Self.run("20261122T100200Z-c", minute: 2, expat: 1.2e7, libxml2: 6e6), to: directory, as: "slower.json")
+        let base = try Self.write(Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6, workers: 6), to: directory, as: "base.json")
+        let same = try Self.write(
+            Self.run("20261122T100100Z-b", minute: 1, expat: 1.001e7, libxml2: 5.99e6, workers: 6), to: directory, as: "same.json")
+        let slower = try Self.write(
+            Self.run("20261122T100200Z-c", minute: 2, expat: 1.2e7, libxml2: 6e6, workers: 6), to: directory, as: "slower.json")
+        // A broken parser: every expat iteration failed in the current run. Exit 3, before any regression.
+        var brokenRun = Self.run("20261122T100300Z-d", minute: 3, expat: 1.2e7, libxml2: 9e6, workers: 6)
+        for index in brokenRun.samples.indices where brokenRun.samples[index].cell.parser == "expat" {
+            brokenRun.samples[index].error = "worker crashed with signal 11 (SIGSEGV)"
+        }
+        let broken = try Self.write(brokenRun, to: directory, as: "broken.json")
+        let failed = try runBench(["compare", base, broken])
+        #expect(failed.status == 3, "\(failed.standardOutput)")
+        #expect(failed.standardOutput.contains("FAILED"))
 
         let quiet = try runBench(["compare", base, same])
         #expect(quiet.status == 0, "\(quiet.standardError)")
@@ -76,7 +91,7 @@ struct CompareCommandTests {
         let comparison = try JSONDecoder().decode(RunComparison.self, from: Data(result.standardOutput.utf8))
         #expect(comparison.baselineRuns.count == 8 && comparison.currentRuns.count == 8)
         let expat = comparison.cells.first { $0.key.parser == "expat" }
-        #expect(expat?.method == "8 paired workers, Wilcoxon signed-rank")
+        #expect(expat?.method == "8 workers paired by turn, Wilcoxon signed-rank")
         #expect(expat?.verdict == .slower)
         #expect(comparison.cells.first { $0.key.parser == "libxml2" }?.verdict == .unchanged)
         let empty = directory.path("empty")
@@ -104,7 +119,7 @@ struct InstructionCountTests {
 
     static func count(in directory: TemporaryDirectory, _ name: String) throws -> RunResult {
         let result = try runBench([
-            "run", "--counter", "instructions", "--parsers", "libxml2", "expat", "--iterations", "2", "--warmup", "1",
+            "run", "--counter", "instructions", "--parsers", "libxml2,expat", "--iterations", "2", "--warmup", "1", "--rounds", "1",
             "--no-store", "--format", "json", "--quiet", "--output-dir", directory.path(name),
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -114,11 +129,11 @@ struct InstructionCountTests {
     /// The counted parses come after a warm-up parse, as in every counted run: the first parse of a
     /// process also pays for one-time set-ups (lazy globals, type metadata) that need not repeat
     /// to the instruction.
-    @Test func theSameBinaryCountsTheSameTwice() throws {
-        if let missing = Self.missingTools {
-            print("skipped: instruction counts need \(missing) (apt-get install valgrind binutils libfaketime)")
-            return
-        }
+    @Test(
+        .enabled(
+            if: Self.missingTools == nil,
+            Comment(rawValue: "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)")))
+    func theSameBinaryCountsTheSameTwice() throws {
         let directory = try TemporaryDirectory()
         let first = try Self.count(in: directory, "one")
         // At least a second apart: libxml2 would seed its hashes from a different time() without the frozen clock.

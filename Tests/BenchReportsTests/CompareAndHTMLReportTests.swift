@@ -61,10 +61,12 @@ struct CompareAndHTMLReportTests {
     static func comparison() -> RunComparison {
         let a = SyntheticRuns.run(
             id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z",
-            rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]], iterations: 9)
+            rounds: ["expat": Array(repeating: 1e7, count: 6), "libxml2": Array(repeating: 6e6, count: 6), "null": [400]],
+            iterations: 9)
         var b = SyntheticRuns.run(
             id: "20261122T100100Z-bbbb", started: "2026-11-22T10:01:00Z",
-            rounds: ["expat": [1.3e7], "foundation": [1.5e7], "null": [400]], iterations: 9)
+            rounds: ["expat": Array(repeating: 1.3e7, count: 6), "foundation": Array(repeating: 1.5e7, count: 6), "null": [400]],
+            iterations: 9)
         b.settings.slowdownPercent = 10
         return RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
     }
@@ -92,11 +94,11 @@ struct CompareAndHTMLReportTests {
     @Test func runMarkdownTablesAreWellFormed() {
         let run = SyntheticRuns.run(
             id: "r", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]], iterations: 5)
-        let markdown = RunReport.markdown(run.cells, environment: run.environment)
+        let markdown = RunReport.markdown(run)
         #expect(checkMarkdownTables(markdown) == 1)
         let counted = SyntheticRuns.run(
             id: "c", started: "2026-11-22T10:00:00Z", rounds: ["expat": [4e7]], iterations: 4, instructions: true)
-        let countedMarkdown = RunReport.markdown(counted.cells, environment: counted.environment)
+        let countedMarkdown = RunReport.markdown(counted)
         #expect(checkMarkdownTables(countedMarkdown) == 1)
         #expect(countedMarkdown.contains("instructions (median)"))
     }
@@ -149,11 +151,21 @@ struct CompareAndHTMLReportTests {
         download.firstSongNs = 322_000_000
         history.append(StoredSample(runID: "20261120T100000Z-dddd", runStartedAt: "2026-11-20T10:00:00Z", sample: download))
 
-        let html = HTMLReport.run(run, history: history)
+        var noisy = run
+        noisy.noise = NoiseReport(
+            noisy: true, warnings: ["Other tasks were waiting for a CPU 40% of the time"], unranked: [], preemptedShare: 0.01,
+            largestSpread: 0.1, load: nil)
+        let html = HTMLReport.run(noisy, history: history)
         let elements = try Self.parse(html)
         Self.checkSelfContained(html, elements)
         let charts = Self.figures(elements)
-        #expect(charts == ["parse-time": 1, "throughput": 1, "peak-memory": 1, "first-song": 1, "history": 1])
+        #expect(charts == ["relative": 1, "parse-time": 1, "throughput": 1, "peak-memory": 1, "first-song": 1, "history": 1])
+        #expect(html.contains("Noisy machine: Other tasks were waiting for a CPU 40% of the time"))
+        #expect(html.contains("Time relative to libxml2"))
+        // The same warning heads the terminal table and the Markdown.
+        #expect(RunReport.header(noisy).contains("NOISY MACHINE: Other tasks were waiting"))
+        #expect(RunReport.markdown(noisy).contains("⚠️ NOISY MACHINE"))
+        #expect(RunReport.header(run).contains("NOISY") == false)
         // History: a line per parser that has two runs, a point per run.
         #expect(html.contains("<polyline"))
         #expect(html.contains("network profile: 3g"))

@@ -64,7 +64,8 @@ struct ReportTests {
         let env = RunEnvironment(
             runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: "abc", host: "h",
             os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14", expatVersion: "2.5.0")
-        let markdown = RunReport.markdown(cells, environment: env)
+        let settings = RunSettings(iterations: 5, warmup: 1, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
+        let markdown = RunReport.markdown(RunResult(environment: env, settings: settings, cells: cells, samples: []))
         let tableLines = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
         #expect(tableLines.count == 2 + cells.count)
         let columns = tableLines.map { $0.filter { $0 == "|" }.count }

@@ -1,4 +1,5 @@
 import BenchResults
+import Foundation
 import BenchTestSupport
 import Testing
 
@@ -44,15 +45,53 @@ struct RankStatisticsTests {
         #expect(zeros.estimate == 0 && zeros.pValue == 1)
     }
 
-    @Test func largeSamplesUseTheNormalApproximationConsistently() throws {
-        // 50 vs 50 (beyond the exact tables): a clean shift of 1 with values spaced 0.01 apart.
-        let x = (0..<50).map { Double($0) * 0.01 }
+    @Test func largeSamplesUseTheNormalApproximationAndSaySo() throws {
+        // 150 vs 150 (beyond the exact distribution): a clean shift of 1 with values spaced 0.01 apart.
+        let x = (0..<150).map { Double($0) * 0.01 }
         let y = x.map { $0 + 1 }
         let shift = try #require(RankStatistics.shift(baseline: x, current: y))
+        #expect(shift.approximate)
         #expect(abs(shift.estimate - 1) < 1e-9)
         #expect(shift.low > 0.85 && shift.high < 1.15)
         #expect(shift.coverage >= 0.95)
         #expect(shift.pValue < 1e-10)
+    }
+
+    /// Unbalanced sizes use the exact distribution, checked against a count of every arrangement.
+    @Test func unbalancedSizesUseTheExactDistribution() throws {
+        // 2 against 50: U = the number of (x, y) pairs with y above x. Enumerate the C(52, 2) places of
+        // the two x's among the 52 ranks.
+        var counts = [Double](repeating: 0, count: 101)
+        for first in 0..<52 {
+            for second in (first + 1)..<52 {
+                // y's above each x: (51 − place) minus the x's above it.
+                counts[(51 - first - 1) + (51 - second)] += 1
+            }
+        }
+        let total = counts.reduce(0, +)
+        var cumulative = 0.0
+        var k = 0
+        while (cumulative + counts[k]) / total <= 0.025 {
+            cumulative += counts[k]
+            k += 1
+        }
+        let x = [0.0, 0.5]
+        let y = (1...50).map { Double($0) }
+        let shift = try #require(RankStatistics.shift(baseline: x, current: y))
+        #expect(!shift.approximate)
+        #expect(abs(shift.coverage - (1 - 2 * cumulative / total)) < 1e-9, "exact coverage")
+        #expect(shift.coverage >= 0.95)
+    }
+
+    /// The sizes needed follow from the level (exact distributions): 6 pairs at 95%, 8 at 99%; 4 and 4
+    /// workers at 95%, 5 and 5 at 99%; uneven sizes too.
+    @Test func theSizesNeededFollowFromTheLevel() {
+        #expect(RankStatistics.pairedReaches(0.95, pairs: 6) && !RankStatistics.pairedReaches(0.95, pairs: 5))
+        #expect(RankStatistics.pairedReaches(0.99, pairs: 8) && !RankStatistics.pairedReaches(0.99, pairs: 7))
+        #expect(RankStatistics.unpairedReaches(0.95, 4, 4) && !RankStatistics.unpairedReaches(0.95, 3, 4))
+        #expect(RankStatistics.unpairedReaches(0.99, 5, 5) && !RankStatistics.unpairedReaches(0.99, 4, 4))
+        #expect(RankStatistics.unpairedReaches(0.95, 10, 3))
+        #expect(RankStatistics.unpairedReaches(0.95, 2, 8) && !RankStatistics.unpairedReaches(0.95, 2, 7))
     }
 }
 
@@ -187,14 +226,99 @@ struct ComparisonTests {
         #expect(comparison.warnings.contains { $0.contains("libxml2 version") && $0.contains("2.12.0") })
     }
 
-    @Test func oneWorkerASideFallsBackToIterationsWithANote() {
+    @Test func oneWorkerASideIsNeverJudgedOnTimes() {
         let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9)
         let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [1.2e7]], iterations: 9)
-        let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
+        for metric in [ComparisonMetric.wall, .cpu] {
+            let comparison = RunComparison.compare(baseline: [a], current: [b], metric: metric, threshold: 0.05)
+            let cell = comparison.cells[0]
+            #expect(cell.verdict == nil)
+            #expect(cell.note?.contains("not judged on the noise within a worker") == true)
+            #expect(comparison.regressions.isEmpty)
+        }
+        // Ten workers a side, from one run each: judged on the workers.
+        let many = SyntheticRuns.run(id: "c", started: "2026-11-22T10:02:00Z", rounds: ["expat": SyntheticRuns.noisy(1e7, count: 10, noise: 0.05, seed: 3)])
+        let slower = SyntheticRuns.run(id: "d", started: "2026-11-22T10:03:00Z", rounds: ["expat": SyntheticRuns.noisy(1.3e7, count: 10, noise: 0.05, seed: 4)])
+        let judged = RunComparison.compare(baseline: [many], current: [slower], metric: .wall, threshold: 0.05)
+        #expect(judged.cells[0].method == "10 vs 10 workers, Mann–Whitney")
+        #expect(judged.cells[0].verdict == .slower)
+    }
+
+    // MARK: Defects of the first gate, each with its reproducing input
+
+    /// 1. Every current iteration failed: a failure, not "only in the baseline" and exit 0.
+    @Test func aCellThatFailedInTheCurrentRunsIsAFailure() {
+        let (baseline, current) = Self.sides()
+        var broken = current
+        for run in broken.indices {
+            for index in broken[run].samples.indices where broken[run].samples[index].cell.parser == "expat" {
+                broken[run].samples[index].error = "worker crashed with signal 11 (SIGSEGV)"
+            }
+        }
+        let comparison = RunComparison.compare(baseline: baseline, current: broken, metric: .wall, threshold: 0.05)
+        #expect(comparison.failures.map(\.key.parser) == ["expat"])
+        #expect(comparison.cells.first { $0.key.parser == "expat" }?.note?.contains("every iteration") == true)
+        // Some iterations failed: a failure too (the baseline had none).
+        var flaky = current
+        flaky[3].samples[flaky[3].samples.firstIndex { $0.cell.parser == "libxml2" } ?? 0].error = "expat: no element found"
+        let partly = RunComparison.compare(baseline: baseline, current: flaky, metric: .wall, threshold: 0.05)
+        #expect(partly.failures.map(\.key.parser) == ["libxml2"])
+        // Not timed at all (it disagreed): a failure.
+        var wrong = current
+        for run in wrong.indices {
+            wrong[run].samples.removeAll { $0.cell.parser == "foundation" }
+            wrong[run].cells.append(CellSummary(
+                cell: CellKey(parser: "foundation", scenario: CellKey.notTimedScenario, feedPath: "Data/top300.rss.xml",
+                              feedSHA256: "feedsha", feedBytes: 901_440, chunkSize: 16_384),
+                songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil, peakOverBaselineBytes: nil,
+                failed: 0, outcome: "not timed: DISAGREE: 299 songs"))
+        }
+        let disagreeing = RunComparison.compare(baseline: baseline, current: wrong, metric: .wall, threshold: 0.05)
+        #expect(disagreeing.failures.map(\.key.parser) == ["foundation"])
+        #expect(disagreeing.failures.first?.note?.contains("DISAGREE") == true)
+    }
+
+    /// 2. One worker failed on each side, at different turns: the pairs stay aligned by turn.
+    @Test func workersArePairedByTurnNotByPosition() {
+        // The machine slows by 6% a turn, for both sides alike; no change at all.
+        var baseline: [RunResult] = []
+        var current: [RunResult] = []
+        for turn in 0..<12 {
+            let drift = pow(1.06, Double(turn))
+            let minute = String(format: "%02d", turn)
+            baseline.append(SyntheticRuns.run(id: "a\(minute)", started: "2026-11-22T10:\(minute):00Z", rounds: ["expat": [1e7 * drift]]))
+            current.append(SyntheticRuns.run(id: "b\(minute)", started: "2026-11-22T10:\(minute):30Z", rounds: ["expat": [1e7 * drift]]))
+        }
+        for index in baseline[2].samples.indices { baseline[2].samples[index].error = "worker timed out" }
+        for index in current[8].samples.indices { current[8].samples[index].error = "worker timed out" }
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
         let cell = comparison.cells[0]
-        #expect(cell.method?.contains("iterations") == true)
-        #expect(cell.note?.contains("within one worker") == true)
-        #expect(cell.verdict == .slower)
+        #expect(cell.method == "10 workers paired by turn, Wilcoxon signed-rank")
+        #expect(abs((cell.ratio ?? 0) - 1) < 0.005)
+        #expect(cell.verdict == .unchanged || cell.verdict == .failed)
+        #expect(comparison.regressions.isEmpty)
+    }
+
+    /// 3. A zero value gives no ratio, never inf or NaN, and the JSON still encodes.
+    @Test func zeroValuesAreNotCompared() throws {
+        let (baseline, current) = Self.sides()
+        var zero = current
+        zero[0].samples[zero[0].samples.firstIndex { $0.cell.parser == "expat" } ?? 0].wallNs = 0
+        let comparison = RunComparison.compare(baseline: baseline, current: zero, metric: .wall, threshold: 0.05)
+        let expat = comparison.cells.first { $0.key.parser == "expat" }
+        #expect(expat?.ratio == nil && expat?.verdict == nil)
+        #expect(expat?.note?.contains("a value is 0") == true)
+        #expect(comparison.cells.allSatisfy { ($0.ratio ?? 1).isFinite && ($0.ratioHigh ?? 1).isFinite })
+    }
+
+    /// 4. At 99%, 8 pairs are judged; with 7 the workers are compared unpaired (7 and 7 reach 99%).
+    @Test func minimumSizesFollowTheConfidenceLevel() {
+        let (baseline, current) = Self.sides(pairs: 8, noise: 0.001, change: ["libxml2": 1.2])
+        let eight = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
+        #expect(eight.cells.first { $0.key.parser == "libxml2" }?.verdict == .slower)
+        let (fewBaseline, fewCurrent) = Self.sides(pairs: 7, noise: 0.001, change: ["libxml2": 1.2])
+        let seven = RunComparison.compare(baseline: fewBaseline, current: fewCurrent, metric: .wall, threshold: 0.05, level: 0.99)
+        #expect(seven.cells.first { $0.key.parser == "libxml2" }?.method == "7 vs 7 workers, Mann–Whitney")
     }
 
     @Test func tooFewValuesAreNotJudged() {

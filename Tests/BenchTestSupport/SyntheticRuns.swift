@@ -51,6 +51,7 @@ public enum SyntheticRuns {
             runID: id, startedAt: started, endedAt: started, commandLine: "bench run", buildConfiguration: debug ? "debug" : "release",
             gitCommit: "abc", host: "test", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: libxml2,
             expatVersion: "2.5.0", complete: true)
+        if !instructions { RelativeSpeed.rank(&cells, samples: samples, reference: nil, baseline: "null") }
         let rounds = rounds.values.map(\.count).max() ?? 1
         let settings = RunSettings(
             iterations: iterations, warmup: 1, rounds: rounds, chunkSize: 16_384, timeoutSeconds: 30,

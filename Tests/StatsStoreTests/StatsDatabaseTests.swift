@@ -25,7 +25,7 @@ struct StatsDatabaseTests {
     @Test func migratesFromEmptyAndRoundTrips() throws {
         let store = try StatsDatabase(writer: DatabaseQueue())
         let env = Self.environment("run-1", startedAt: "2026-11-22T10:00:00Z")
-        try store.beginRun(env)
+        try store.beginRun(env, settings: nil)
         #expect(try store.runs() == [env])
         #expect(try store.runs().first?.complete == false)
         var counted = Self.samples(parser: "foundation", walls: [7])[0]
@@ -35,7 +35,7 @@ struct StatsDatabaseTests {
         let samples = Self.samples(parser: "expat", walls: [3, 1, 2]) + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
             + [counted]
         try store.record(samples, runID: "run-1")
-        try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z")
+        try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z", noise: nil)
         let stored = try store.samples()
         #expect(stored.map(\.sample) == samples)
         #expect(stored.allSatisfy { $0.runID == "run-1" && $0.runStartedAt == "2026-11-22T10:00:00Z" })
@@ -48,7 +48,7 @@ struct StatsDatabaseTests {
         let path = directory.path("nested/stats.sqlite")
         do {
             let store = try StatsDatabase(path: path)
-            try store.beginRun(Self.environment("a", startedAt: "2026-11-22T10:00:00Z"))
+            try store.beginRun(Self.environment("a", startedAt: "2026-11-22T10:00:00Z"), settings: nil)
         }
         let again = try StatsDatabase(path: path)
         #expect(try again.runs().map(\.runID) == ["a"])
@@ -57,12 +57,12 @@ struct StatsDatabaseTests {
 
     @Test func averagesQueryFiltersAndAggregates() throws {
         let store = try StatsDatabase(writer: DatabaseQueue())
-        try store.beginRun(Self.environment("r1", startedAt: "2026-11-20T10:00:00Z"))
+        try store.beginRun(Self.environment("r1", startedAt: "2026-11-20T10:00:00Z"), settings: nil)
         try store.record(Self.samples(parser: "expat", walls: [10, 20, 30]), runID: "r1")
         try store.record(Self.samples(parser: "libxml2", walls: [5, 6]), runID: "r1")
-        try store.beginRun(Self.environment("r2", startedAt: "2026-11-22T10:00:00Z"))
+        try store.beginRun(Self.environment("r2", startedAt: "2026-11-22T10:00:00Z"), settings: nil)
         try store.record(Self.samples(parser: "expat", walls: [40], error: nil) + Self.samples(parser: "expat", walls: [99], error: "crash"), runID: "r2")
-        try store.beginRun(Self.environment("r3", startedAt: "2026-11-23T10:00:00Z", configuration: "debug"))
+        try store.beginRun(Self.environment("r3", startedAt: "2026-11-23T10:00:00Z", configuration: "debug"), settings: nil)
         try store.record(Self.samples(parser: "expat", walls: [1_000], debug: true), runID: "r3")
 
         let rows = HistoryRow.aggregate(try store.samples())
@@ -91,11 +91,11 @@ struct StatsDatabaseTests {
                 group.addTask {
                     let store = try StatsDatabase(path: path)
                     let id = "writer-\(writer)"
-                    try store.beginRun(Self.environment(id, startedAt: "2026-11-22T10:00:0\(writer)Z"))
+                    try store.beginRun(Self.environment(id, startedAt: "2026-11-22T10:00:0\(writer)Z"), settings: nil)
                     for cell in 0..<25 {
                         try store.record(Self.samples(parser: "p\(cell)", walls: Array(1...20)), runID: id)
                     }
-                    try store.finishRun(id, endedAt: "2026-11-22T10:01:00Z")
+                    try store.finishRun(id, endedAt: "2026-11-22T10:01:00Z", noise: nil)
                 }
             }
             try await group.waitForAll()
@@ -107,5 +107,61 @@ struct StatsDatabaseTests {
 
     @Test func anUnwritablePathIsAClearError() {
         #expect(throws: StatsStoreError.self) { try StatsDatabase(path: "/proc/no/such/dir/stats.sqlite") }
+    }
+}
+
+@Suite("Stats store: settings, noise, and what history never pools")
+struct StoredSettingsTests {
+    @Test func aRunKeepsItsSettingsAndItsNoiseReport() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        let settings = RunSettings(
+            iterations: 5, warmup: 1, rounds: 20, chunkSize: 4_096, timeoutSeconds: 30, counter: nil, slowdownPercent: nil,
+            reference: "expat", retryPreempted: true, downloadIterations: 3, downloadRounds: 5)
+        try store.beginRun(StatsDatabaseTests.environment("r", startedAt: "2026-11-22T10:00:00Z"), settings: settings)
+        var sample = StatsDatabaseTests.samples(parser: "expat", walls: [6_000_000])[0]
+        sample.preempted = true
+        sample.parsePeakBytes = 1_234_567
+        try store.record([sample], runID: "r")
+        let noise = NoiseReport(
+            noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1,
+            load: MachineLoad(cpuPressure: 0.4, loadAverage: 2.5, cores: 2))
+        try store.finishRun("r", endedAt: "2026-11-22T10:01:00Z", noise: noise)
+        let details = try #require(try store.details(of: "r"))
+        #expect(details.settings == settings)
+        #expect(details.noise == noise)
+        let stored = try store.samples()
+        #expect(stored.first?.sample == sample)
+        #expect(stored.first?.runNoisy == true)
+        // The parse that lost the CPU is kept, and left out of the figures.
+        let row = try #require(HistoryRow.aggregate(stored).first)
+        #expect(row.samples == 0 && row.noisyRuns == 1)
+        #expect(row.parsePeakMedianBytes == 1_234_567)
+    }
+
+    @Test func gateTestsAreLeftOutUnlessAsked() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        let real = RunSettings(iterations: 5, warmup: 1, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
+        var injected = real
+        injected.slowdownPercent = 10
+        try store.beginRun(StatsDatabaseTests.environment("real", startedAt: "2026-11-22T10:00:00Z"), settings: real)
+        try store.record(StatsDatabaseTests.samples(parser: "expat", walls: [6_000_000]), runID: "real")
+        try store.beginRun(StatsDatabaseTests.environment("gate", startedAt: "2026-11-22T10:01:00Z"), settings: injected)
+        try store.record(StatsDatabaseTests.samples(parser: "expat", walls: [6_600_000]), runID: "gate")
+        #expect(try store.samples().map(\.runID) == ["real"])
+        #expect(try store.samples(matching: SampleFilter(includeGateTests: true)).map(\.runID) == ["real", "gate"])
+    }
+
+    @Test func historyNeverPoolsDifferentChunkSizesOrCounters() {
+        func stored(_ chunk: Int, wall: Int?, instructions: Int? = nil) -> StoredSample {
+            var sample = Sample(
+                cell: CellKey(parser: "expat", scenario: "parse", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: chunk),
+                songs: 1, round: 1, iteration: 1, wallNs: wall, cpuNs: wall, firstSongNs: nil, peakResidentBytes: nil,
+                error: nil, debug: false)
+            sample.instructions = instructions
+            return StoredSample(runID: "r\(chunk)", runStartedAt: "t", sample: sample)
+        }
+        let rows = HistoryRow.aggregate([stored(512, wall: 9), stored(16_384, wall: 6), stored(16_384, wall: nil, instructions: 40)])
+        #expect(rows.count == 3)
+        #expect(Set(rows.compactMap(\.chunkSize)) == [512, 16_384])
     }
 }

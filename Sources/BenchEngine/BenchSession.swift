@@ -1,0 +1,107 @@
+import BenchResults
+import FeedParsers
+import Foundation
+
+/// One whole run of the benchmark, as `bench run` makes it, for any caller:
+/// verify → measure → summarise → assess the noise → record.
+///
+/// 1. **Agreement**: every parser builds the songs of every feed in its own worker; one that
+///    disagrees or fails is reported as wrong and not timed.
+/// 2. **Measurement**: ``BenchRunner`` runs the plan's rounds, one worker per cell and round; each
+///    worker's samples go to the recorder as soon as it ends.
+/// 3. **Summaries**: per cell, the workers' medians and their interval; per parse table, each
+///    parser's speed against the reference, from the workers that ran side by side.
+/// 4. **Noise**: parses that lost the CPU, the machine's CPU pressure, workers that disagree:
+///    a ``NoiseReport`` that every report shows.
+/// 5. **Record**: the run is marked complete with its noise report.
+///
+/// ```swift
+/// let session = BenchSession(plan: plan)
+/// let outcome = try session.run(environment: environment, recorder: store)
+/// print(outcome.result.noise?.warnings ?? [])
+/// ```
+public struct BenchSession: Sendable {
+    public var plan: RunPlan
+
+    public init(plan: RunPlan) {
+        self.plan = plan
+    }
+
+    /// What a run produced.
+    public struct Outcome: Sendable {
+        /// The run: environment (complete), settings, summaries, samples, noise.
+        public var result: RunResult
+        /// What went wrong, one line each: parsers not timed, failed iterations.
+        public var problems: [String]
+    }
+
+    /// Runs the plan.
+    ///
+    /// - Parameters:
+    ///   - environment: the run's environment (its ID names it in the recorder).
+    ///   - recorder: where the run is recorded as it goes, if anywhere.
+    ///   - checking: called before the agreement check starts.
+    ///   - progress: called before each worker and, with `iterationProgress`, after each iteration.
+    /// - Throws: what the recorder throws, or a failure to start the feed server; cells recorded
+    ///   before the error stay recorded, the run incomplete.
+    public func run(
+        environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
+        progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
+    ) throws -> Outcome {
+        let runner = BenchRunner(plan: plan)
+        try recorder?.beginRun(environment, settings: plan.settings)
+
+        checking()
+        let checks = try runner.checkAgreement()
+        var problems: [String] = []
+        var notTimed: [CellSummary] = []
+        for check in checks {
+            for verdict in check.verification.verdicts where verdict.status != .agrees {
+                let reason = "not timed: \(verdict.status)"
+                problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
+                notTimed.append(CellSummary(
+                    cell: CellKey(
+                        parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                        feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
+                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                    peakOverBaselineBytes: nil, failed: 0, outcome: reason))
+            }
+        }
+
+        let cells = runner.cells(for: checks)
+        var references: [String: String] = [:]
+        for check in checks { references[check.feed.path] = check.verification.referenceDigest }
+        let load = MachineLoadProbe.start()
+        let runs = try runner.measure(
+            cells, referenceDigests: references, iterationProgress: iterationProgress, progress: progress,
+            cellFinished: { run in try recorder?.record(run.samples, runID: environment.runID) })
+        let machine = load.finish()
+
+        var timed = BenchRunner.summarise(runs, cells: cells)
+        let samples = runs.flatMap(\.samples)
+        RelativeSpeed.rank(&timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name)
+        for summary in timed where summary.failed > 0 {
+            problems.append("\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
+                + (summary.outcome.map { ": \($0)" } ?? ""))
+        }
+        let noise = plan.settings.counter == nil
+            ? NoiseReport.assess(
+                cells: timed, samples: samples, settings: plan.settings, load: machine, baseline: ParserRegistry.baseline.name)
+            : nil
+
+        var finished = environment
+        finished.endedAt = Self.iso8601(Date())
+        finished.complete = true
+        try recorder?.finishRun(environment.runID, endedAt: finished.endedAt ?? "", noise: noise)
+        let result = RunResult(
+            environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise)
+        return Outcome(result: result, problems: problems)
+    }
+
+    /// An ISO 8601 UTC time with fractional seconds.
+    public static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The figures of one cell: statistics over its clean samples (succeeded, kept the CPU).
+///
+/// **The headline time** is ``estimate``: each worker process's median wall time, then the median
+/// of those medians, with the distribution-free 95% prediction interval of the next run's figure
+/// (``RunEstimate``). On a shared machine most of the noise is between processes and moments (a
+/// worker's median moves by about 20% against the next one's, seconds apart), so an interval over
+/// one worker's iterations describes that worker, not what the next run will report; an interval
+/// over workers spread across the run does. ``wall`` keeps the plain statistics of every clean
+/// iteration (the classic mean and spread).
+public struct CellSummary: Codable, Sendable, Equatable {
+    public var cell: CellKey
+    /// Songs built per iteration (from the successful samples).
+    public var songs: Int
+    /// Statistics of the wall time of every clean iteration, pooled over the workers, ns; `nil` when
+    /// none succeeded. Its median interval describes the iterations, not the next run: see ``workers``.
+    public var wall: Statistics?
+    /// Median CPU time, ns.
+    public var cpuMedianNs: Double?
+    /// Median time to the first song, ns.
+    public var firstSongMedianNs: Double?
+    /// Median download time, ns (`download` scenario).
+    public var downloadMedianNs: Double?
+    /// Median total time, ns (`download` scenario).
+    public var totalMedianNs: Double?
+    /// The highest peak resident set of the cell's workers over their whole life (loading the feed
+    /// included), bytes.
+    public var peakResidentBytes: Int?
+    /// ``peakResidentBytes`` minus the `null` baseline's on the same feed, bytes.
+    public var peakOverBaselineBytes: Int?
+    /// Iterations that failed.
+    public var failed: Int
+    /// What went wrong with the cell as a whole (a crash, a time-out, disagreeing songs), if anything.
+    public var outcome: String?
+    /// Median body bytes received (`download` scenarios).
+    public var bytesMedian: Double?
+    /// The HTTP status of the successful samples (`download` scenarios).
+    public var httpStatus: Int?
+    /// Statistics of the instructions per parse (`--counter instructions`).
+    public var instructions: Statistics?
+    /// The headline time from the workers' medians, ns, with the interval the next run's figure
+    /// should fall in (``RunEstimate``).
+    public var estimate: RunEstimate?
+    /// How much the workers disagree (``RunEstimate/spread``).
+    public var workerSpread: Double? { estimate?.spread }
+    /// The speed against the reference parser of the same table (`parse` scenario), from workers
+    /// that ran side by side.
+    public var relative: RelativeSpeed?
+    /// The median over the workers of the parse's own peak (``Sample/parsePeakBytes``), bytes.
+    public var parsePeakBytes: Int?
+    /// Measured iterations that lost the CPU to other work (left out of the figures).
+    public var preempted: Int?
+
+    public init(
+        cell: CellKey, songs: Int, wall: Statistics?, cpuMedianNs: Double?, firstSongMedianNs: Double?,
+        downloadMedianNs: Double? = nil, totalMedianNs: Double? = nil, peakResidentBytes: Int?,
+        peakOverBaselineBytes: Int?, failed: Int, outcome: String?
+    ) {
+        self.cell = cell
+        self.songs = songs
+        self.wall = wall
+        self.cpuMedianNs = cpuMedianNs
+        self.firstSongMedianNs = firstSongMedianNs
+        self.downloadMedianNs = downloadMedianNs
+        self.totalMedianNs = totalMedianNs
+        self.peakResidentBytes = peakResidentBytes
+        self.peakOverBaselineBytes = peakOverBaselineBytes
+        self.failed = failed
+        self.outcome = outcome
+    }
+
+    /// How much of the parse time was hidden under the download: the median over the iterations of
+    /// (download + parse − total) / parse, between 0 (parsed after the download) and 1 (all of it
+    /// while the bytes arrived). Taken per iteration: medians of different iterations do not add up.
+    /// `nil` outside the `download` scenarios.
+    public var overlap: Double?
+
+    /// One iteration's overlap; see ``overlap``.
+    public static func overlap(_ sample: Sample) -> Double? {
+        guard let download = sample.downloadNs, let total = sample.totalNs, let parse = sample.wallNs, parse > 0 else {
+            return nil
+        }
+        return Swift.min(1, Swift.max(0, Double(download + parse - total) / Double(parse)))
+    }
+
+    /// The headline time, ns: the median of the workers' medians (of the iterations, in files made
+    /// before workers were summarised).
+    public var time: Double? { estimate?.value ?? wall?.median }
+
+    /// Throughput from the headline time, in MB/s (10⁶ bytes a second).
+    public var megabytesPerSecond: Double? {
+        guard let median = time, median > 0 else { return nil }
+        return Double(cell.feedBytes) / (median / 1e9) / 1e6
+    }
+
+    /// Summarises samples of one cell: failed samples count in ``failed`` only, samples that lost
+    /// the CPU in ``preempted`` only.
+    public static func summarise(
+        _ cell: CellKey, samples: [Sample], peakResidentBytes: Int?, baselinePeakBytes: Int?, outcome: String?
+    ) -> CellSummary {
+        let good = samples.filter { $0.error == nil }
+        let clean = good.filter(\.isClean)
+        func median(_ values: [Int?]) -> Double? { Statistics(values.compactMap { $0.map(Double.init) })?.median }
+        var summary = CellSummary(
+            cell: cell, songs: good.first?.songs ?? 0, wall: Statistics(clean.compactMap { $0.wallNs.map(Double.init) }),
+            cpuMedianNs: median(clean.map(\.cpuNs)), firstSongMedianNs: median(clean.map(\.firstSongNs)),
+            downloadMedianNs: median(clean.map(\.downloadNs)), totalMedianNs: median(clean.map(\.totalNs)),
+            peakResidentBytes: peakResidentBytes,
+            peakOverBaselineBytes: peakResidentBytes.flatMap { peak in baselinePeakBytes.map { peak - $0 } },
+            failed: samples.count - good.count, outcome: outcome)
+        summary.bytesMedian = median(clean.map(\.bytes))
+        summary.overlap = Statistics(clean.compactMap(CellSummary.overlap))?.median
+        summary.httpStatus = good.compactMap(\.httpStatus).first
+        summary.instructions = Statistics(good.compactMap { $0.instructions.map(Double.init) })
+        let perWorker = WorkerValues.medians(samples) { $0.wallNs.map(Double.init) }
+        summary.estimate = RunEstimate(workerMedians: Array(perWorker.values))
+        summary.parsePeakBytes = WorkerValues.perWorker(samples, \.parsePeakBytes).map { values in
+            Int(Statistics.percentile(sorted: values.sorted(), 0.5).rounded())
+        }
+        summary.preempted = good.filter { $0.preempted == true }.count
+        return summary
+    }
+}
+
+/// Values per worker process (a cell's samples of one round come from one worker).
+public enum WorkerValues {
+    /// Each worker's median of `value` over its clean samples, by round.
+    public static func medians(_ samples: [Sample], _ value: (Sample) -> Double?) -> [Int: Double] {
+        var byRound: [Int: [Double]] = [:]
+        for sample in samples where sample.isClean {
+            if let number = value(sample) { byRound[sample.round, default: []].append(number) }
+        }
+        return byRound.compactMapValues { Statistics($0)?.median }
+    }
+
+    /// One value per worker of a field that every sample of a worker repeats (its peaks).
+    static func perWorker(_ samples: [Sample], _ field: KeyPath<Sample, Int?>) -> [Double]? {
+        var byRound: [Int: Double] = [:]
+        for sample in samples { if let value = sample[keyPath: field] { byRound[sample.round] = Double(value) } }
+        return byRound.isEmpty ? nil : Array(byRound.values)
+    }
+
+    /// The sample standard deviation of the logarithms of positive values; `nil` for fewer than 2.
+    public static func logSpread(_ values: [Double]) -> Double? {
+        let logs = values.filter { $0 > 0 }.map { log($0) }
+        guard logs.count >= 2 else { return nil }
+        let mean = logs.reduce(0, +) / Double(logs.count)
+        return (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(logs.count - 1)).squareRoot()
+    }
+}
+
+/// A parser's speed against a reference parser of the same table: time ÷ the reference's time.
+///
+/// Taken from workers that ran side by side: in each round, this parser's worker median over the
+/// reference's worker median of the same round (they ran seconds apart at most, so a slow spell of
+/// the machine hits both). The estimate is the Hodges–Lehmann estimate of those ratios (on the log
+/// scale), the interval the Wilcoxon signed-rank interval over the rounds (95%).
+public struct RelativeSpeed: Codable, Sendable, Equatable {
+    /// The parser it is measured against.
+    public var reference: String
+    /// time ÷ reference time (1 for the reference itself).
+    public var ratio: Double
+    /// The interval; `nil` for the reference, or when no round has both.
+    public var low: Double?
+    public var high: Double?
+    /// The interval's exact coverage (below 0.95 with fewer than 6 rounds).
+    public var coverage: Double?
+    /// Rounds in which both had a figure.
+    public var rounds: Int
+
+    public init(reference: String, ratio: Double, low: Double?, high: Double?, coverage: Double?, rounds: Int) {
+        self.reference = reference
+        self.ratio = ratio
+        self.low = low
+        self.high = high
+        self.coverage = coverage
+        self.rounds = rounds
+    }
+
+    /// Whether the interval leaves no doubt on which side of the reference this parser is.
+    public var isSettled: Bool {
+        guard let low, let high else { return ratio == 1 }
+        return low > 1 || high < 1
+    }
+
+    /// Fills in ``CellSummary/relative`` for every `parse` table (scenario, feed, chunk size) of
+    /// `summaries`, against `reference` when it is in the table, else against the table's fastest
+    /// parser. The parser named `baseline` (which parses nothing) gets none.
+    public static func rank(_ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String) {
+        var byCell: [CellKey: [Sample]] = [:]
+        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        struct Table: Hashable {
+            var feed: String
+            var chunkSize: Int
+        }
+        var tables: [Table: [Int]] = [:]
+        for (index, summary) in summaries.enumerated()
+        where summary.cell.scenario == "parse" && summary.cell.parser != baseline && summary.time != nil {
+            tables[Table(feed: summary.cell.feedSHA256, chunkSize: summary.cell.chunkSize), default: []].append(index)
+        }
+        for indices in tables.values {
+            let named = indices.first { summaries[$0].cell.parser == reference }
+            guard let anchor = named ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
+            else { continue }
+            let anchorName = summaries[anchor].cell.parser
+            let anchorWorkers = WorkerValues.medians(byCell[summaries[anchor].cell] ?? []) { $0.wallNs.map(Double.init) }
+            for index in indices {
+                if index == anchor {
+                    summaries[index].relative = RelativeSpeed(
+                        reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count)
+                    continue
+                }
+                let workers = WorkerValues.medians(byCell[summaries[index].cell] ?? []) { $0.wallNs.map(Double.init) }
+                let logRatios = workers.keys.sorted().compactMap { round -> Double? in
+                    guard let value = workers[round], let base = anchorWorkers[round], value > 0, base > 0 else { return nil }
+                    return log(value / base)
+                }
+                guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
+                summaries[index].relative = RelativeSpeed(
+                    reference: anchorName, ratio: exp(shift.estimate), low: exp(shift.low), high: exp(shift.high),
+                    coverage: shift.coverage, rounds: logRatios.count)
+            }
+        }
+    }
+}

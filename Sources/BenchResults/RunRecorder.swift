@@ -1,0 +1,13 @@
+/// Where a run is recorded as it goes: the stats store implements it; the engine only calls it.
+///
+/// A run is begun (incomplete) before anything is measured, each cell's samples are recorded as
+/// the cell ends, and the run is finished at the end: a run that fails or is interrupted halfway
+/// keeps every cell recorded before, and stays incomplete.
+public protocol RunRecorder: Sendable {
+    /// Records a run that starts, with its settings.
+    func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws
+    /// Records one cell's samples (one worker process's).
+    func record(_ samples: [Sample], runID: String) throws
+    /// Marks a run complete, with what the harness found of its noise.
+    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws
+}

@@ -1,0 +1,23 @@
+/// A whole run, as written to `<run-id>.json`: the environment, one summary per cell, every sample,
+/// and what the harness noticed of the machine's noise.
+public struct RunResult: Codable, Sendable, Equatable {
+    /// 1: before workers were summarised; 2: ``CellSummary/workers``, ``noise`` and the parse's own peak.
+    public var formatVersion: Int
+    public var environment: RunEnvironment
+    public var settings: RunSettings
+    public var cells: [CellSummary]
+    public var samples: [Sample]
+    /// Whether the figures are reliable, and why not; `nil` in files of version 1.
+    public var noise: NoiseReport?
+
+    public init(
+        environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample], noise: NoiseReport? = nil
+    ) {
+        self.formatVersion = 2
+        self.environment = environment
+        self.settings = settings
+        self.cells = cells
+        self.samples = samples
+        self.noise = noise
+    }
+}

@@ -1,0 +1,98 @@
+/// What identifies a cell: one parser, scenario and feed (and chunk size and network profile).
+public struct CellKey: Codable, Sendable, Hashable {
+    /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
+    public static let notTimedScenario = "not timed"
+
+    public var parser: String
+    /// "parse" (bytes already in memory), later "download" and "conditional".
+    public var scenario: String
+    public var feedPath: String
+    public var feedSHA256: String
+    public var feedBytes: Int
+    public var chunkSize: Int
+    /// The network profile; empty for `parse`.
+    public var network: String
+
+    public init(
+        parser: String, scenario: String, feedPath: String, feedSHA256: String, feedBytes: Int, chunkSize: Int,
+        network: String = ""
+    ) {
+        self.parser = parser
+        self.scenario = scenario
+        self.feedPath = feedPath
+        self.feedSHA256 = feedSHA256
+        self.feedBytes = feedBytes
+        self.chunkSize = chunkSize
+        self.network = network
+    }
+}
+
+/// One measured iteration (warm-up iterations are not kept).
+///
+/// Times are in nanoseconds on a monotonic clock. A failed iteration has an ``error`` and is left
+/// out of every average.
+public struct Sample: Codable, Sendable, Equatable {
+    public var cell: CellKey
+    /// Songs built by this iteration.
+    public var songs: Int
+    /// The round (1-based) of `--rounds`: which worker process of its cell measured it.
+    public var round: Int
+    /// The iteration within its cell (1-based, counted across rounds).
+    public var iteration: Int
+    /// Wall time of the parse, ns; in the `download` scenarios, the time spent inside the parser's
+    /// calls (the final one included).
+    public var wallNs: Int?
+    /// CPU time of the measuring thread during the parse, ns.
+    public var cpuNs: Int?
+    /// Time from the start of the parse to the first song, ns (`nil` when no song was built).
+    public var firstSongNs: Int?
+    /// Download time (request sent → last byte), ns; `download` scenario only.
+    public var downloadNs: Int?
+    /// Total time (request sent → songs ready), ns; `download` scenario only.
+    public var totalNs: Int?
+    /// The worker process's peak resident set over its whole life, loading the feed included, bytes
+    /// (one value per worker process, repeated on its samples).
+    public var peakResidentBytes: Int?
+    /// Body bytes received (`download` and `conditional` scenarios).
+    public var bytes: Int?
+    /// The HTTP status (`download` and `conditional` scenarios).
+    public var httpStatus: Int?
+    /// Why this iteration failed, if it did.
+    public var error: String?
+    /// Whether the sample came from a debug build.
+    public var debug: Bool
+    /// Instructions executed by the parse, counted by callgrind (`bench run --counter instructions`;
+    /// such samples have no times and no peak memory: under valgrind they mean nothing).
+    public var instructions: Int?
+    /// Whether this parse lost the CPU to other work: its wall time exceeded the thread's CPU time
+    /// by more than 3% (`parse` scenario). Such a sample is kept, and left out of every figure.
+    public var preempted: Bool?
+    /// The peak of the worker's first parse itself, bytes above the resident set just before it
+    /// (one value per worker process, repeated on its samples); ``peakResidentBytes`` is the
+    /// worker's whole life, loading the feed included.
+    public var parsePeakBytes: Int?
+
+    /// Whether the sample counts in the figures: it succeeded and kept the CPU.
+    public var isClean: Bool { error == nil && preempted != true }
+
+    public init(
+        cell: CellKey, songs: Int, round: Int, iteration: Int, wallNs: Int?, cpuNs: Int?, firstSongNs: Int?,
+        downloadNs: Int? = nil, totalNs: Int? = nil, peakResidentBytes: Int?, bytes: Int? = nil, httpStatus: Int? = nil,
+        error: String?, debug: Bool
+    ) {
+        self.cell = cell
+        self.songs = songs
+        self.round = round
+        self.iteration = iteration
+        self.wallNs = wallNs
+        self.cpuNs = cpuNs
+        self.firstSongNs = firstSongNs
+        self.downloadNs = downloadNs
+        self.totalNs = totalNs
+        self.peakResidentBytes = peakResidentBytes
+        self.bytes = bytes
+        self.httpStatus = httpStatus
+        self.error = error
+        self.debug = debug
+    }
+}

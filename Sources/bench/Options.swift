@@ -1,0 +1,67 @@
+import ArgumentParser
+import FeedParsers
+import FeedTransport
+
+/// Lists on the command line: every list option takes comma-separated values, repeated options,
+/// or both (`--parsers libxml2,expat` = `--parsers libxml2 --parsers expat`).
+enum ListArgument {
+    /// The values of a list option, commas split, blanks dropped.
+    static func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
+
+/// `--parsers`: which parsers to run.
+struct ParserOptions: ParsableArguments {
+    @Option(
+        name: .customLong("parsers"), parsing: .upToNextOption,
+        help: "Parsers to run, comma-separated or repeated (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")).")
+    var raw: [String] = []
+
+    /// The parsers asked for; empty for all.
+    var names: [String] { ListArgument.split(raw) }
+
+    func validate() throws {
+        for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
+            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+        }
+    }
+}
+
+/// `--store`: the stats store.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The stats store (an SQLite file).")
+    var store: String = "Results/stats.sqlite"
+}
+
+/// `--network`, `--bandwidth-kbps`, `--rtt-ms`: the embedded server's network profile.
+struct NetworkOptions: ParsableArguments {
+    enum Name: String, ExpressibleByArgument, CaseIterable {
+        case loopback, wifi, lte, threeG = "3g", edge, custom
+    }
+
+    @Option(
+        help: "The embedded server's network profile: \(Name.allCases.map(\.rawValue).joined(separator: ", ")) (default: wifi for bench run, loopback for bench serve).")
+    var network: Name?
+
+    @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
+    var bandwidthKbps: Int?
+
+    @Option(name: .customLong("rtt-ms"), help: "Round-trip time of --network custom, ms.")
+    var rttMs: Int?
+
+    func validate() throws {
+        if network == .custom {
+            guard let bandwidthKbps, bandwidthKbps > 0, let rttMs, rttMs >= 0 else {
+                throw ValidationError("--network custom needs --bandwidth-kbps (above 0) and --rtt-ms (0 or more)")
+            }
+        } else if bandwidthKbps != nil || rttMs != nil {
+            throw ValidationError("--bandwidth-kbps and --rtt-ms go with --network custom")
+        }
+    }
+
+    /// The profile chosen, or `fallback` when none was.
+    func profile(default fallback: Name) -> NetworkProfile? {
+        NetworkProfile(name: (network ?? fallback).rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
+    }
+}

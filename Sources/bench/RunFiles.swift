@@ -1,0 +1,45 @@
+import BenchReports
+import BenchResults
+import Foundation
+
+/// The files a run writes under its output directory: `<run-id>-summary.csv`, `-samples.csv`,
+/// `.json`, `.html`, and the `latest-summary.csv`, `latest.json`, `latest.html` copies.
+struct RunFiles {
+    var directory: String
+
+    /// Writes the run's files; returns the paths of the run's own (not the `latest` copies).
+    func write(_ result: RunResult, html: String) throws -> [String] {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+        }
+        let runID = result.environment.runID
+        let summary = RunReport.summaryCSV(result.cells)
+        let json = try RunReport.json(result)
+        let files = [
+            ("\(runID)-summary.csv", summary),
+            ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
+            ("\(runID).json", json),
+            ("\(runID).html", html),
+        ]
+        var written: [String] = []
+        for (name, text) in files {
+            written.append(try write(text, to: name))
+        }
+        _ = try write(summary, to: "latest-summary.csv")
+        _ = try write(json, to: "latest.json")
+        _ = try write(html, to: "latest.html")
+        return written
+    }
+
+    private func write(_ text: String, to name: String) throws -> String {
+        let path = (directory as NSString).appendingPathComponent(name)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
+}
