@@ -100,9 +100,9 @@ public enum HTMLReport {
             <strong>Shorter bars are better</strong>, except for throughput. The first figure gives each parser's \
             time as a multiple of the fastest one's, estimated from workers that ran in the same round: it holds \
             when the whole machine speeds up or slows down. The black whiskers are 95% intervals taken over the \
-            worker processes: on a run page they cover the noise between processes, so the next run on the same \
-            machine usually lands inside them; when two parsers' ratio whiskers stay clear of 1, their order is not \
-            noise. A yellow box means the harness found the machine too busy for the figures to hold. \
+            worker processes: on the parse-time figure, the interval the next run's figure should fall in (it \
+            includes the noise between processes); on the relative-speed figure, the interval of the ratio — when \
+            it stays clear of 1, the order of the two parsers is not noise. A yellow box means the harness found the machine too busy for the figures to hold. \
             <code>null</code> is a baseline that parses nothing: the harness's own cost.</p></section>
 
             """
@@ -138,14 +138,14 @@ public enum HTMLReport {
             figure(
                 timed.isEmpty ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
                     : SVGChart.bars(
-                        id: "parse-time\(suffix)", title: "Parse time on \(name), with its 95% interval over the workers",
+                        id: "parse-time\(suffix)", title: "Parse time on \(name), with the next run's 95% interval",
                         groups: [.init(title: nil, bars: timed.map { f in
                             .init(
                                 label: f.parser, value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 }, high: f.high.map { $0 / 1e6 },
                                 text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
                         })],
                         axisLabel: "milliseconds per parse (shorter is better)"),
-                caption: "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times, with the distribution-free 95% interval of that median over the workers.")
+                caption: "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times; the whiskers are the 95% interval the next run's figure should fall in (distribution-free, from the workers), unless a yellow box says the machine changed speed.")
             figure(
                 timed.isEmpty ? empty("throughput\(suffix)", "No times")
                     : SVGChart.bars(

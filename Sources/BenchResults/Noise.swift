@@ -26,10 +26,11 @@ public struct MachineLoad: Codable, Sendable, Equatable {
 
 /// What the harness noticed about the noise of a run, and whether its figures are reliable.
 ///
-/// Three signs, each with a limit: parses that lost the CPU to other work (``preemptedLimit`` of
-/// the timed parses), other tasks waiting for a CPU (``pressureLimit`` of the time), and workers of
+/// Four signs, each with a limit: parses that lost the CPU to other work (``preemptedLimit`` of
+/// the timed parses), other tasks waiting for a CPU (``pressureLimit`` of the time), workers of
 /// one parser that disagree (``spreadLimit``, the standard deviation of the logarithms of their
-/// medians). Past any limit the run is ``noisy``: every report shows its ``warnings``, each naming
+/// medians), and a machine that ran at two speeds (whole rounds where every parser was
+/// ``twoSpeedsRatio`` or more faster: the host's state, which moves absolute times between runs). Past any limit the run is ``noisy``: every report shows its ``warnings``, each naming
 /// the cause and what to do, and the flag is stored with the run. Apart from that, ``unranked``
 /// lists the parsers of a table whose order this run cannot tell (their interval includes 1).
 public struct NoiseReport: Codable, Sendable, Equatable {
@@ -96,6 +97,13 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                 "The \(parser) workers disagree by \(percent(spread)) (standard deviation of their medians; a quiet machine shows under \(percent(spreadLimit))): "
                     + "the machine's speed changed during the run. Run again when it is quieter, or with more workers (--rounds).")
         }
+        if let speeds = twoSpeeds(timedCells, samples: samples) {
+            warnings.append(
+                "The machine ran at two speeds: in \(speeds.fastRounds) of \(speeds.rounds) rounds every parser was "
+                    + "\(fixed(speeds.ratio, 2))× faster than in the others (the host's state, not the parsers). Absolute times "
+                    + "depend on which speed a run catches and can move by that much from run to run; the relative speeds "
+                    + "(× fastest) hold. Compare relative speeds, or run again when the machine is steadier.")
+        }
         let noisy = !warnings.isEmpty
         let unranked = unrankedPairs(cells, samples: samples, baseline: baseline)
         if noisy && !unranked.isEmpty {
@@ -103,6 +111,43 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         }
         return NoiseReport(
             noisy: noisy, warnings: warnings, unranked: unranked, preemptedShare: share, largestSpread: largest, load: load)
+    }
+
+    /// Rounds whose machine speed differs from the others' by at least this factor mean two speeds.
+    public static let twoSpeedsRatio = 1.2
+    /// …when the smaller group holds at least this share of the rounds.
+    public static let twoSpeedsShare = 0.15
+
+    /// Whether the machine ran at two speeds: each round's speed index is the median over the
+    /// parsers of (the round's worker median ÷ the parser's figure), so a round where the whole
+    /// machine was slow stands out whatever the parser; the indices split into two groups when the
+    /// largest gap between sorted indices exceeds ``twoSpeedsRatio`` with ``twoSpeedsShare`` of the
+    /// rounds on each side.
+    static func twoSpeeds(_ cells: [CellSummary], samples: [Sample]) -> (rounds: Int, fastRounds: Int, ratio: Double)? {
+        var byCell: [CellKey: [Sample]] = [:]
+        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        var relative: [Int: [Double]] = [:]
+        for cell in cells {
+            guard let figure = cell.estimate?.value, figure > 0 else { continue }
+            for (round, median) in WorkerValues.medians(byCell[cell.cell] ?? [], { $0.wallNs.map(Double.init) }) where median > 0 {
+                relative[round, default: []].append(log(median / figure))
+            }
+        }
+        let indices = relative.values.compactMap { values -> Double? in
+            values.isEmpty ? nil : Statistics.percentile(sorted: values.sorted(), 0.5)
+        }.sorted()
+        let minimum = max(2, Int((Double(indices.count) * twoSpeedsShare).rounded(.up)))
+        guard indices.count >= 2 * minimum else { return nil }
+        var best: (gap: Double, split: Int) = (0, 0)
+        for split in minimum...(indices.count - minimum) {
+            let gap = indices[split] - indices[split - 1]
+            if gap > best.gap { best = (gap, split) }
+        }
+        guard best.gap > log(twoSpeedsRatio) else { return nil }
+        let fast = indices[..<best.split]
+        let slow = indices[best.split...]
+        let ratio = exp(slow.reduce(0, +) / Double(slow.count) - fast.reduce(0, +) / Double(fast.count))
+        return (indices.count, fast.count, ratio)
     }
 
     /// Workers that measured fewer than `wanted` parses that kept the CPU.

@@ -135,6 +135,23 @@ struct FiguresTests {
         #expect(spread.warnings.contains { $0.hasPrefix("Too noisy to rank") } == !spread.unranked.isEmpty)
     }
 
+    /// The machine runs 1.5× slower for whole rounds, every parser alike: the relative speeds hold,
+    /// the absolute times cannot, and the run says so.
+    @Test func aMachineThatRunsAtTwoSpeedsIsSaidToBeNoisy() throws {
+        let drift = [1, 1, 1, 1.5, 1.5, 1.5, 1.5, 1, 1, 1, 1, 1, 1.5, 1.5, 1, 1, 1, 1, 1.5, 1.5].map { $0 * 1.0 }
+        let run = Self.drifting(drift, base: ["libxml2": 4e6, "expat": 6e6, "foundation": 9e6])
+        let summaries = Self.summaries(run)
+        let noise = NoiseReport.assess(cells: summaries, samples: run.samples, settings: Self.settings, load: nil, baseline: "null")
+        #expect(noise.noisy)
+        let warning = try #require(noise.warnings.first { $0.contains("two speeds") })
+        #expect(warning.contains("in 12 of 20 rounds every parser was 1.50× faster"))
+        #expect(abs((summaries.first { $0.cell.parser == "expat" }?.relative?.ratio ?? 0) - 1.5) < 1e-3)
+        // A machine that wanders by a few percent does not.
+        let steady = Self.drifting((0..<20).map { 1 + 0.02 * Double($0 % 5) }, base: ["libxml2": 4e6, "expat": 6e6])
+        let quiet = NoiseReport.assess(cells: Self.summaries(steady), samples: steady.samples, settings: Self.settings, load: nil, baseline: "null")
+        #expect(!quiet.warnings.contains { $0.contains("two speeds") })
+    }
+
     @Test func parsersTooCloseToTellApartAreListed() {
         // expat alternately 5% faster and 5% slower than libxml2, round by round.
         var run = Self.drifting(Array(repeating: 1, count: 10), base: ["libxml2": 4e6, "expat": 4e6])
