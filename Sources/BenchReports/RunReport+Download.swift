@@ -3,7 +3,7 @@ import BenchResults
 /// The `download` and `conditional` scenarios' tables.
 extension RunReport {
     static let downloadHeader = [
-        "parser", "n", "workers", "download", "parse", "next run 95%", "total", "1st song", "overlap", "parse MiB", "worker MiB",
+        "parser", "n", "workers", "download", "parse", "next run", "total", "1st song", "overlap", "parse MiB", "worker MiB",
         "failed",
     ]
 
@@ -63,8 +63,8 @@ extension RunReport {
 
     static let downloadLegend =
         "download: request sent to last byte (stamped as it arrives, before its parse); parse: time inside the "
-        + "parser's calls, the last one included (median of the workers' medians, with its 95% interval over the "
-        + "workers); parse MiB: the first download and parse's own peak, above the worker's resident set before it; "
+        + "parser's calls, the last one included (median of the workers' medians; next run: the interval the next "
+        + "run's parse figure should fall in); parse MiB: the first download and parse's own peak, above the worker's resident set before it; "
         + "total: request sent to songs ready; 1st song: request sent to first song; overlap: the share of the "
         + "parse time hidden under the download, (download + parse - total) / parse; saved: total time a 304 "
         + "saves against a full download. Medians, in ms."

@@ -10,7 +10,7 @@ public enum RunReport {
         "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
         "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
         "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
-        "preempted",
+        "preempted", "noisy",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
@@ -23,7 +23,9 @@ public enum RunReport {
     /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
     /// workers (``CellSummary/estimate``: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
     /// describe every clean iteration.
-    public static func summaryCSV(_ cells: [CellSummary]) -> String {
+    /// `noise` fills the last column, `noisy` (the run's verdict, on every row): 1, 0, or empty when
+    /// not assessed.
+    public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil) -> String {
         CSV.document(header: summaryColumns, rows: cells.map { cell in
             let wall = cell.wall
             let workers = cell.estimate
@@ -45,7 +47,7 @@ public enum RunReport {
                 workers.map { String($0.workers) } ?? "", Format.number(cell.workerSpread, decimals: 4),
                 relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4), Format.number(relative?.low, decimals: 4),
                 Format.number(relative?.high, decimals: 4), Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
-                cell.preempted.map(String.init) ?? "",
+                cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
             ]
         })
     }
@@ -153,8 +155,10 @@ public enum RunReport {
     static let legend = """
         Times in ms (wall clock, monotonic), from parses that kept the CPU. Each parser runs in several worker \
         processes (one per round, side by side with the other parsers' workers, the order turned each round). \
-        time: the median of the workers' median times; its 95% CI: distribution-free interval of that median \
-        over the workers, so it includes the noise between processes that one worker's iterations cannot show. \
+        time: the median of the workers' median times. next run 95%: the interval the next run's time should \
+        fall in — order statistics of the worker medians, chosen so that a next run whose workers behave like \
+        these lands inside with at least 95% probability (exact; with 20 workers the 4th to the 17th); it \
+        includes the noise between processes that one worker's iterations cannot show. \
         × fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round \
         (Hodges–Lehmann), with a 95% Wilcoxon interval: stable when the whole machine speeds up or slows down. \
         spread: how much the workers disagree (sd of the logarithms of their medians). mean: of every parse. \
@@ -209,7 +213,12 @@ public enum RunReport {
         for group in all {
             guard let content = tableContent(group, all: all, reference: reference) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
-            let notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
+            var notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
+            if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
+                notes.append(
+                    "  next run: \(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
+                        + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)")
+            }
             if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
             blocks.append(text)
         }

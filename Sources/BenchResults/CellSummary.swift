@@ -140,6 +140,26 @@ public enum WorkerValues {
         return byRound.compactMapValues { Statistics($0)?.median }
     }
 
+    /// The log ratios `b ÷ a` of the rounds that both have (worker medians by round), in round order.
+    public static func pairedLogRatios(_ a: [Int: Double], _ b: [Int: Double]) -> [Double] {
+        a.keys.sorted().compactMap { round in
+            guard let x = a[round], let y = b[round], x > 0, y > 0 else { return nil }
+            return log(y / x)
+        }
+    }
+
+    /// The `parse` samples by cell.
+    static func parseSamplesByCell(_ samples: [Sample]) -> [CellKey: [Sample]] {
+        var byCell: [CellKey: [Sample]] = [:]
+        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        return byCell
+    }
+
+    /// Each worker's median wall time of a cell, by round.
+    static func wallMedians(_ byCell: [CellKey: [Sample]], _ cell: CellKey) -> [Int: Double] {
+        medians(byCell[cell] ?? []) { $0.wallNs.map(Double.init) }
+    }
+
     /// One value per worker of a field that every sample of a worker repeats (its peaks).
     static func perWorker(_ samples: [Sample], _ field: KeyPath<Sample, Int?>) -> [Double]? {
         var byRound: [Int: Double] = [:]
@@ -194,8 +214,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
     /// `summaries`, against `reference` when it is in the table, else against the table's fastest
     /// parser. The parser named `baseline` (which parses nothing) gets none.
     public static func rank(_ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String) {
-        var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        let byCell = WorkerValues.parseSamplesByCell(samples)
         struct Table: Hashable {
             var feed: String
             var chunkSize: Int
@@ -210,18 +229,14 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
             guard let anchor = named ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
             else { continue }
             let anchorName = summaries[anchor].cell.parser
-            let anchorWorkers = WorkerValues.medians(byCell[summaries[anchor].cell] ?? []) { $0.wallNs.map(Double.init) }
+            let anchorWorkers = WorkerValues.wallMedians(byCell, summaries[anchor].cell)
             for index in indices {
                 if index == anchor {
                     summaries[index].relative = RelativeSpeed(
                         reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count)
                     continue
                 }
-                let workers = WorkerValues.medians(byCell[summaries[index].cell] ?? []) { $0.wallNs.map(Double.init) }
-                let logRatios = workers.keys.sorted().compactMap { round -> Double? in
-                    guard let value = workers[round], let base = anchorWorkers[round], value > 0, base > 0 else { return nil }
-                    return log(value / base)
-                }
+                let logRatios = WorkerValues.pairedLogRatios(anchorWorkers, WorkerValues.wallMedians(byCell, summaries[index].cell))
                 guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
                 summaries[index].relative = RelativeSpeed(
                     reference: anchorName, ratio: exp(shift.estimate), low: exp(shift.low), high: exp(shift.high),

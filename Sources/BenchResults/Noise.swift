@@ -124,12 +124,11 @@ public struct NoiseReport: Codable, Sendable, Equatable {
     /// largest gap between sorted indices exceeds ``twoSpeedsRatio`` with ``twoSpeedsShare`` of the
     /// rounds on each side.
     static func twoSpeeds(_ cells: [CellSummary], samples: [Sample]) -> (rounds: Int, fastRounds: Int, ratio: Double)? {
-        var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        let byCell = WorkerValues.parseSamplesByCell(samples)
         var relative: [Int: [Double]] = [:]
         for cell in cells {
             guard let figure = cell.estimate?.value, figure > 0 else { continue }
-            for (round, median) in WorkerValues.medians(byCell[cell.cell] ?? [], { $0.wallNs.map(Double.init) }) where median > 0 {
+            for (round, median) in WorkerValues.wallMedians(byCell, cell.cell) where median > 0 {
                 relative[round, default: []].append(log(median / figure))
             }
         }
@@ -163,8 +162,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
     /// Neighbours in each parse table's order (by time) whose own paired ratio has an interval that
     /// includes 1.
     static func unrankedPairs(_ cells: [CellSummary], samples: [Sample], baseline: String) -> [String] {
-        var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        let byCell = WorkerValues.parseSamplesByCell(samples)
         var tables: [String: [CellSummary]] = [:]
         var order: [String] = []
         for cell in cells where cell.cell.scenario == "parse" && cell.cell.parser != baseline && cell.time != nil {
@@ -176,12 +174,8 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         for key in order {
             let ranked = (tables[key] ?? []).sorted { ($0.relative?.ratio ?? $0.time ?? 0) < ($1.relative?.ratio ?? $1.time ?? 0) }
             for (faster, slower) in zip(ranked, ranked.dropFirst()) {
-                let a = WorkerValues.medians(byCell[faster.cell] ?? []) { $0.wallNs.map(Double.init) }
-                let b = WorkerValues.medians(byCell[slower.cell] ?? []) { $0.wallNs.map(Double.init) }
-                let logRatios = a.keys.sorted().compactMap { round -> Double? in
-                    guard let x = a[round], let y = b[round], x > 0, y > 0 else { return nil }
-                    return log(y / x)
-                }
+                let logRatios = WorkerValues.pairedLogRatios(
+                    WorkerValues.wallMedians(byCell, faster.cell), WorkerValues.wallMedians(byCell, slower.cell))
                 guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
                 let level = 0.95
                 let tooFew = shift.coverage < level - 1e-9

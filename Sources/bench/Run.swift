@@ -223,7 +223,7 @@ struct Run: ParsableCommand {
         case .table:
             print(RunReport.header(result))
             print(RunReport.table(result))
-        case .csv: print(RunReport.summaryCSV(result.cells), terminator: "")
+        case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")

@@ -15,7 +15,7 @@ struct RunFiles {
             throw CommandFailure(description: "cannot create the output directory \(directory): \(error.localizedDescription)")
         }
         let runID = result.environment.runID
-        let summary = RunReport.summaryCSV(result.cells)
+        let summary = RunReport.summaryCSV(result.cells, noise: result.noise)
         let json = try RunReport.json(result)
         let files = [
             ("\(runID)-summary.csv", summary),

@@ -57,6 +57,22 @@ struct ReportTests {
         #expect(rows[1][rows[0].firstIndex(of: "debug") ?? 0] == "1")
     }
 
+    @Test func theSummaryCSVCarriesTheNewFiguresAndTheNoiseVerdict() throws {
+        let noise = NoiseReport(noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1, load: nil)
+        let rows = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)], noise: noise))
+        #expect(rows[0].count == RunReport.summaryColumns.count)
+        #expect(Array(rows[0].suffix(9)) == [
+            "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
+            "preempted", "noisy",
+        ])
+        let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+        #expect(row["noisy"] == "1")
+        #expect(row["workers"] == "1" && row["preempted"] == "0")
+        #expect(row["median_ms"] == "2.000")
+        let unassessed = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)]))
+        #expect(unassessed[1].last == "")
+    }
+
     @Test func tableAndMarkdownShowEveryParser() {
         let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), Self.summary("foundation", median: nil)]
         let table = RunReport.table(cells)
