@@ -81,8 +81,9 @@ public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
 
 /// One side of one cell: its values, per worker process.
 public struct ComparisonSide: Codable, Sendable, Equatable {
-    /// The median of every successful iteration's value (for peak memory: of every worker's).
-    public var median: Double
+    /// The median of the workers' medians (for peak memory: of every worker's value); `nil` when
+    /// every iteration failed.
+    public var median: Double?
     /// Successful iterations.
     public var iterations: Int
     /// Worker processes (runs × rounds) with at least one successful iteration.
@@ -170,7 +171,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
         let after = Side(current, metric: metric, name: "current")
         let paired = Side.ranTurnAbout(baseline, current)
         var cells: [CellComparison] = []
-        for key in Set(before.cells.keys).union(after.cells.keys).union(after.notTimed(matching: before)).sorted() {
+        for key in Set(before.cells.keys).union(after.cells.keys).sorted() {
             let a = before.cells[key]
             let b = after.cells[key]
             var cell = CellComparison(key: key, baseline: a?.summary, current: b?.summary)
@@ -227,7 +228,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
             cell.note = "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
                 + "(a time then depends on the moment as much as on the code). Compare runs made turn about "
                 + "(scripts/ci-regression.sh), or runs made when the machine is quiet"
-            cell.ratio = exp(log(b.summary.median) - log(a.summary.median))
+            cell.ratio = ratioOfMedians(a, b)
             return
         }
         var shift: RankStatistics.Shift?
@@ -248,7 +249,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
             cell.note = "\(x.count) vs \(y.count) worker\(y.count == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
                 + "processes (\(RankStatistics.unpairedNeeded(level)) needed); not judged on the noise within a worker. "
                 + "Compare runs with more workers (bench run --rounds 10, or several runs a side)"
-            cell.ratio = exp(log(b.summary.median) - log(a.summary.median))
+            cell.ratio = ratioOfMedians(a, b)
             return
         }
         guard let shift, shift.estimate.isFinite, shift.low.isFinite, shift.high.isFinite else {
@@ -269,6 +270,12 @@ public struct RunComparison: Codable, Sendable, Equatable {
             let note = "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
             cell.note = cell.note.map { $0 + "; " + note } ?? note
         }
+    }
+
+    /// current ÷ baseline of the two medians, shown beside a cell that is not judged.
+    static func ratioOfMedians(_ a: Side.Cell, _ b: Side.Cell) -> Double? {
+        guard let x = a.summary.median, let y = b.summary.median, x > 0, y > 0 else { return nil }
+        return y / x
     }
 
     static func percent(_ level: Double) -> String {
@@ -392,14 +399,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
             for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {
                 // Every iteration failed: the cell exists, with no values.
                 cells[key] = Cell(
-                    summary: ComparisonSide(median: .nan, iterations: 0, workers: 0, feedSHA256: "", failed: count.failed),
+                    summary: ComparisonSide(median: nil, iterations: 0, workers: 0, feedSHA256: "", failed: count.failed),
                     workers: [:], iterationValues: [], shas: [])
             }
-        }
-
-        /// Cells of `other`'s that this side did not time because the parser disagreed or failed.
-        func notTimed(matching other: Side) -> [ComparisonKey] {
-            other.cells.keys.filter { notTimed.contains("\($0.parser)|\($0.feed)") }
         }
 
         /// Why `key` counts as failed on this side, the current one, given the baseline's failed

@@ -258,6 +258,8 @@ struct ComparisonTests {
         let comparison = RunComparison.compare(baseline: baseline, current: broken, metric: .wall, threshold: 0.05)
         #expect(comparison.failures.map(\.key.parser) == ["expat"])
         #expect(comparison.cells.first { $0.key.parser == "expat" }?.note?.contains("every iteration") == true)
+        // Nothing in it is NaN or infinite: it encodes as JSON.
+        #expect(throws: Never.self) { try JSONEncoder().encode(comparison) }
         // Some iterations failed: a failure too (the baseline had none).
         var flaky = current
         flaky[3].samples[flaky[3].samples.firstIndex { $0.cell.parser == "libxml2" } ?? 0].error = "expat: no element found"
