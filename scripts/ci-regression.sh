@@ -10,7 +10,9 @@
 #   2. times the parse scenario, GATE_WALL_PAIRS (60) short runs a side taken turn about, so that
 #      the machine's drift hits both sides alike, and compares them pair by pair (threshold 5%,
 #      99% interval);
-#   3. compares the peak memory of the same runs (threshold 5%, 99% interval).
+#   3. compares the same runs' calibrated time (wall ÷ a fixed calibration workload timed just before
+#      each parse: it does not move with the host's speed) when both builds measure it, and their
+#      peak memory (threshold 5%, 99% interval).
 # Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
 # Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error.
 #
@@ -20,7 +22,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
 base_ref=$1
@@ -93,7 +95,11 @@ echo >>"$report"
 # 3. Wall time and peak memory, turn about.
 gate_log "== timing, $GATE_WALL_PAIRS runs a side, turn about"
 gate_wall_runs "$feed" "$out/wall/base" "$base_bench" "" "$out/wall/head" "$head_bench" ""
-for metric in wall peak-memory; do
+# Calibrated time (wall ÷ the calibration workload timed just before each parse) does not move with
+# the host's speed; a base that predates it has no such figures, and is compared on wall time only.
+metrics="wall peak-memory"
+if grep -q calibrationNs "$out"/wall/base/*.json 2>/dev/null; then metrics="wall calibrated peak-memory"; fi
+for metric in $metrics; do
     s=0
     gate_compare "$head_bench" "$out/wall/base" "$out/wall/head" "$metric" --confidence "$GATE_WALL_CONFIDENCE" \
         --format markdown >>"$report" || s=$?

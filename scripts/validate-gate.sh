@@ -3,6 +3,8 @@
 #
 #   scripts/validate-gate.sh [wall|instructions|both] [COMPARISONS]     (defaults: both, 20)
 #
+# "wall" validates wall time and calibrated time (wall ÷ the calibration workload), on the same runs.
+#
 # With the release build of this checkout, runs COMPARISONS A/A comparisons (the same binary on
 # both sides: any "slower" is a false alarm) and COMPARISONS A/B comparisons where B runs with the
 # hidden option --inject-slowdown 10 (every parse also parses the feed's first 10%: 10% more parse
@@ -16,7 +18,7 @@ set -euo pipefail
 what=${1:-both}
 comparisons=${2:-20}
 case $what in wall | instructions | both) ;; *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
     ;;
 esac
@@ -37,35 +39,38 @@ overall=0
 validate() {
     local metric=$1 i status false_alarms=0 detections=0 cells_flagged=0 cells_total=0
     for ((i = 1; i <= comparisons; i++)); do
-        local dir="$work/$metric/$i"
+        # Calibrated time is judged on the same runs as wall time.
+        local runs=$metric
+        [ "$metric" = calibrated ] && runs=wall
+        local dir="$work/$runs/$i"
         if [ "$metric" = instructions ]; then
             gate_count_run "$feed" "$dir/a" "$bench"
             gate_count_run "$feed" "$dir/a2" "$bench"
             gate_count_run "$feed" "$dir/b" "$bench" "--inject-slowdown 10"
-        else
+        elif [ "$metric" = wall ] || [ ! -d "$dir/b" ]; then
             gate_wall_runs "$feed" "$dir/a" "$bench" "" "$dir/a2" "$bench" "" "$dir/b" "$bench" "--inject-slowdown 10"
         fi
         local level=95
-        [ "$metric" = wall ] && level=$GATE_WALL_CONFIDENCE
+        [ "$metric" != instructions ] && level=$GATE_WALL_CONFIDENCE
         status=0
-        "$bench" compare "$dir/a" "$dir/a2" --metric "$metric" --confidence "$level" --format json >"$dir/aa.json" || status=$?
+        "$bench" compare "$dir/a" "$dir/a2" --metric "$metric" --confidence "$level" --format json >"$dir/aa-$metric.json" || status=$?
         [ $status -eq 1 ] && { gate_log "compare failed"; return 1; }
         [ $status -eq 2 ] && false_alarms=$((false_alarms + 1))
         local aa=$status
         status=0
-        "$bench" compare "$dir/a" "$dir/b" --metric "$metric" --confidence "$level" --format json >"$dir/ab.json" || status=$?
+        "$bench" compare "$dir/a" "$dir/b" --metric "$metric" --confidence "$level" --format json >"$dir/ab-$metric.json" || status=$?
         [ $status -eq 1 ] && { gate_log "compare failed"; return 1; }
         [ $status -eq 2 ] && detections=$((detections + 1))
         local flagged total
-        flagged=$(grep -c '"verdict" : "slower"' "$dir/ab.json" || true)
-        total=$(grep -c '"verdict" : "' "$dir/ab.json" || true)
+        flagged=$(grep -c '"verdict" : "slower"' "$dir/ab-$metric.json" || true)
+        total=$(grep -c '"verdict" : "' "$dir/ab-$metric.json" || true)
         cells_flagged=$((cells_flagged + flagged))
         cells_total=$((cells_total + total))
         printf '%s %2d: A/A %s (ratios %s) · A/B %s (ratios %s)\n' "$metric" "$i" \
             "$([ $aa -eq 2 ] && echo FALSE-ALARM || echo quiet)" \
-            "$(grep '"ratio" :' "$dir/aa.json" | sed 's/.*: //; s/,//' | xargs printf '%.3f ' | sed 's/ $//')" \
+            "$(grep '"ratio" :' "$dir/aa-$metric.json" | sed 's/.*: //; s/,//' | xargs printf '%.3f ' | sed 's/ $//')" \
             "$([ $status -eq 2 ] && echo detected || echo MISSED)" \
-            "$(grep '"ratio" :' "$dir/ab.json" | sed 's/.*: //; s/,//' | xargs printf '%.3f ' | sed 's/ $//')"
+            "$(grep '"ratio" :' "$dir/ab-$metric.json" | sed 's/.*: //; s/,//' | xargs printf '%.3f ' | sed 's/ $//')"
     done
     printf '%s: %d false alarm(s) in %d A/A comparisons; %d of %d A/B comparisons detected (%d of %d parser cells flagged slower)\n' \
         "$metric" "$false_alarms" "$comparisons" "$detections" "$comparisons" "$cells_flagged" "$cells_total" | tee -a "$work/summary.txt"
@@ -73,5 +78,8 @@ validate() {
 }
 
 if [ "$what" != wall ]; then validate instructions; fi
-if [ "$what" != instructions ]; then validate wall; fi
+if [ "$what" != instructions ]; then
+    validate wall
+    validate calibrated
+fi
 exit $overall

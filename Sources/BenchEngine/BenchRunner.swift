@@ -272,6 +272,7 @@ public struct BenchRunner: Sendable {
             if counts == nil {
                 sample.preempted = iteration.preempted
                 sample.parsePeakBytes = report.parsePeakBytes
+                sample.calibrationNs = iteration.calibrationNs
             }
             return sample
         }

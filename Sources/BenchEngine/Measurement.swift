@@ -21,6 +21,8 @@ public struct MeasureWorkerReport: Codable, Sendable {
         public var error: String?
         /// Whether the parse lost the CPU to other work (see ``MeasureWorker/lostTheCPU(wallNs:cpuNs:)``).
         public var preempted: Bool = false
+        /// The time of the ``Calibration`` workload run just before this parse, ns.
+        public var calibrationNs: Int? = nil
     }
 
     public var parser: String
@@ -138,6 +140,7 @@ public enum MeasureWorker {
                 var failure: (any Error)?
                 var songs: [Song] = []
                 if index == 0 { window = PeakMemory.Window.open() }
+                let calibration = Calibration.time(all)
                 // ---- timed region ----
                 let cpuStart = threadCPUNanoseconds()
                 let wallStart = monotonicNanoseconds()
@@ -157,7 +160,8 @@ public enum MeasureWorker {
                 let preempted = lostTheCPU(wallNs: wall, cpuNs: cpu)
                 if index >= warmup {
                     results.append(.init(
-                        wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil, preempted: preempted))
+                        wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil, preempted: preempted,
+                        calibrationNs: calibration))
                     if let failure { errors[results.count - 1] = "\(failure)" }
                     if !preempted || failure != nil { keptCPU += 1 }
                 }

@@ -17,7 +17,7 @@ public enum RunReport {
     public static let sampleColumns = [
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
-        "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes",
+        "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes", "calibration_ns",
     ]
 
     /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
@@ -63,6 +63,7 @@ public enum RunReport {
                 value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
                 sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
                 value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "", value(sample.parsePeakBytes),
+                value(sample.calibrationNs),
             ]
         })
     }

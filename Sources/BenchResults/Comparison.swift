@@ -12,10 +12,17 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
     case wall
     /// Thread CPU time of the parse.
     case cpu
+    /// Wall time of the parse in units of the calibration workload timed just before it in the
+    /// same worker (``Sample/calibratedTime``): it does not move when the whole machine runs faster
+    /// or slower, so it catches smaller changes on a shared host.
+    case calibrated
     /// Instructions of the parse (`bench run --counter instructions`).
     case instructions
     /// The worker's peak resident set (one value per worker process).
     case peakMemory = "peak-memory"
+
+    /// Whether it is a time (wall, CPU or calibrated), as opposed to a count or memory.
+    public var isTime: Bool { self == .wall || self == .cpu || self == .calibrated }
 
     /// The default regression threshold: 5%, or 1% for exact instruction counts.
     public var defaultThreshold: Double { self == .instructions ? 0.01 : 0.05 }
@@ -25,6 +32,7 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
         switch self {
         case .wall: return sample.wallNs.map(Double.init)
         case .cpu: return sample.cpuNs.map(Double.init)
+        case .calibrated: return sample.calibratedTime
         case .instructions: return sample.instructions.map(Double.init)
         case .peakMemory: return sample.peakResidentBytes.map(Double.init)
         }
@@ -34,6 +42,7 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
     public var unit: String {
         switch self {
         case .wall, .cpu: return "ms"
+        case .calibrated: return "× calibration"
         case .instructions: return "instructions"
         case .peakMemory: return "MiB"
         }
@@ -222,7 +231,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
         _ cell: inout CellComparison, _ a: Side.Cell, _ b: Side.Cell, paired: Bool, metric: ComparisonMetric,
         threshold: Double, level: Double
     ) {
-        if !paired, metric == .wall || metric == .cpu, let noisy = a.noisy ?? b.noisy {
+        if !paired, metric.isTime, let noisy = a.noisy ?? b.noisy {
             // Runs made at different moments on a noisy machine differ by the moment as much as by
             // the code: the workers of one run cannot show that, so nothing is judged.
             cell.note = "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
@@ -377,7 +386,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
                     if sample.error != nil { count.failed += 1 }
                     failedIterations[key] = count
                     // Times of a parse that lost the CPU count the other work: left out, as in every figure.
-                    guard sample.error == nil, metric == .peakMemory || metric == .instructions || sample.preempted != true,
+                    guard sample.error == nil, !metric.isTime || sample.preempted != true,
                         let value = metric.value(sample)
                     else { continue }
                     values[key, default: [:]][Turn(run: index, round: sample.round), default: []].append(value)

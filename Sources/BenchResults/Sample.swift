@@ -72,6 +72,17 @@ public struct Sample: Codable, Sendable, Equatable {
     /// worker's whole life, loading the feed included.
     public var parsePeakBytes: Int?
 
+    /// The time of the calibration workload (a fixed reference, no parser code) run in the same
+    /// worker just before this parse, ns: how fast the machine ran at that moment.
+    public var calibrationNs: Int?
+
+    /// The parse's time in units of the calibration workload's: wall ÷ calibration. It does not
+    /// move when the whole machine runs faster or slower; `nil` without both.
+    public var calibratedTime: Double? {
+        guard let wall = wallNs, let calibration = calibrationNs, calibration > 0 else { return nil }
+        return Double(wall) / Double(calibration)
+    }
+
     /// Whether the sample counts in the figures: it succeeded and kept the CPU.
     public var isClean: Bool { error == nil && preempted != true }
 

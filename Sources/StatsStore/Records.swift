@@ -125,13 +125,14 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var instructions: Int?
     var preempted: Bool?
     var parsePeakBytes: Int?
+    var calibrationNs: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
         case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
-        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes"
+        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs = "calibration_ns"
     }
 
     init(_ sample: Sample, runID: String) {
@@ -160,6 +161,7 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         instructions = sample.instructions
         preempted = sample.preempted
         parsePeakBytes = sample.parsePeakBytes
+        calibrationNs = sample.calibrationNs
     }
 
     var sample: Sample {
@@ -173,6 +175,7 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         sample.instructions = instructions
         sample.preempted = preempted
         sample.parsePeakBytes = parsePeakBytes
+        sample.calibrationNs = calibrationNs
         return sample
     }
 }

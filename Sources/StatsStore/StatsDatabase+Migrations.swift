@@ -58,7 +58,7 @@ extension StatsDatabase {
                 t.add(column: "instructions", .integer)
             }
         }
-        migrator.registerMigration("v4: run settings, noise, parses that lost the CPU, the parse's own peak") { db in
+        migrator.registerMigration("v4: run settings, noise, parses that lost the CPU, the parse's own peak, calibration") { db in
             try db.alter(table: "runs") { t in
                 t.add(column: "iterations", .integer)
                 t.add(column: "warmup", .integer)
@@ -77,6 +77,7 @@ extension StatsDatabase {
             try db.alter(table: "samples") { t in
                 t.add(column: "preempted", .boolean)
                 t.add(column: "parse_peak_bytes", .integer)
+                t.add(column: "calibration_ns", .integer)
             }
         }
         return migrator

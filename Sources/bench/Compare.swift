@@ -12,7 +12,9 @@ struct Compare: ParsableCommand {
             them: a side made of several runs (say, interleaved with the other side's, as \
             scripts/ci-regression.sh does) is taken together. For every cell (parser, scenario, feed, chunk \
             size, network profile) it shows both medians and the ratio current ÷ baseline with a 95% \
-            interval (--confidence) (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test). The noise is \
+            interval (--confidence) (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test); \
+            --metric calibrated compares wall time divided by the calibration workload timed before each parse, \
+            which does not move with the host's speed. The noise is \
             always measured between worker processes: paired by turn when the sides ran turn about, else the \
             two sets of workers; the sizes needed follow from --confidence (at 95%: 6 pairs, or 4 workers a \
             side; at 99%: 8 pairs, or 5 a side). Too few workers: the cell is not judged (exact instruction \

@@ -53,6 +53,17 @@ struct WorkersAndMemoryTests {
         #expect(measured.iterations.allSatisfy { $0.preempted == MeasureWorker.lostTheCPU(wallNs: $0.wallNs, cpuNs: $0.cpuNs) })
     }
 
+    /// Every measured parse carries the calibration timed just before it.
+    @Test func everyParseCarriesItsCalibration() throws {
+        let feed = FeedGenerator(songs: 50).generate()
+        let measured = MeasureWorker.measure(ExpatFeedParser.self, bytes: feed.bytes, iterations: 3, warmup: 1, chunkSize: 4_096)
+        #expect(measured.iterations.allSatisfy { ($0.calibrationNs ?? 0) > 0 })
+        // The workload runs no parser code and gives the same answer every time.
+        let first = feed.bytes.withUnsafeBytes { Calibration.work($0) }
+        let second = feed.bytes.withUnsafeBytes { Calibration.work($0) }
+        #expect(first == second)
+    }
+
     #if os(Linux)
     @Test func aWindowMeasuresTheRiseAboveTheResidentSetAtItsStart() throws {
         let window = try #require(PeakMemory.Window.open(), "/proc/self/clear_refs must be writable on Linux")

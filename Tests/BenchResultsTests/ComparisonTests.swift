@@ -313,6 +313,38 @@ struct ComparisonTests {
         #expect(comparison.cells.allSatisfy { ($0.ratio ?? 1).isFinite && ($0.ratioHigh ?? 1).isFinite })
     }
 
+    /// Calibrated time: the machine's speed, measured by the calibration just before each parse,
+    /// cancels out; a 10% slower parser stays 10% slower.
+    @Test func calibratedTimeCancelsTheMachinesSpeed() throws {
+        // Ten workers a side; the machine 1.5× slower in every other worker, on both sides alike
+        // but not in step (the sides ran at different moments); the current parser 10% slower.
+        func run(_ id: String, minute: Int, factor: Double, slowPhase: Int) -> RunResult {
+            var result = SyntheticRuns.run(
+                id: id, started: "2026-11-22T10:0\(minute):00Z", rounds: ["expat": Array(repeating: 1e7 * factor, count: 10)])
+            for index in result.samples.indices {
+                let speed = result.samples[index].round % 2 == slowPhase ? 1.5 : 1.0
+                result.samples[index].wallNs = Int(Double(result.samples[index].wallNs ?? 0) * speed)
+                result.samples[index].calibrationNs = Int(1_000_000 * speed)
+            }
+            return result
+        }
+        let baseline = run("a", minute: 0, factor: 1, slowPhase: 0)
+        let current = run("b", minute: 1, factor: 1.1, slowPhase: 1)
+        let calibrated = RunComparison.compare(baseline: [baseline], current: [current], metric: .calibrated, threshold: 0.05)
+        let cell = try #require(calibrated.cells.first)
+        #expect(cell.verdict == .slower)
+        #expect(abs((cell.ratio ?? 0) - 1.1) < 0.01)
+        #expect((cell.ratioLow ?? 0) > 1.05)
+        // Wall time sees the machine's two speeds as well, and cannot tell.
+        let wall = RunComparison.compare(baseline: [baseline], current: [current], metric: .wall, threshold: 0.05)
+        #expect(wall.cells.first?.verdict == .unchanged)
+        // No calibration (a run of an older build): no calibrated time.
+        #expect(Sample(
+            cell: baseline.samples[0].cell, songs: 1, round: 1, iteration: 1, wallNs: 3_000_000, cpuNs: nil, firstSongNs: nil,
+            peakResidentBytes: nil, error: nil, debug: false
+        ).calibratedTime == nil)
+    }
+
     /// 4. At 99%, 8 pairs are judged; with 7 the workers are compared unpaired (7 and 7 reach 99%).
     @Test func minimumSizesFollowTheConfidenceLevel() {
         let (baseline, current) = Self.sides(pairs: 8, noise: 0.001, change: ["libxml2": 1.2])
