@@ -30,22 +30,47 @@ public struct StatsDatabase: RunRecorder, Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        do {
-            try self.init(writer: DatabasePool(path: path, configuration: configuration))
-        } catch let error as StatsStoreError {
-            throw error
-        } catch {
-            throw StatsStoreError(description: "cannot open the stats store \(path): \(error)")
+        // Opening a new file switches it to WAL, which needs the file to itself: another process
+        // opening it at the same moment makes that fail at once ("database is locked", whatever the
+        // busy timeout). Wait for it, up to about 5 s.
+        var attempt = 0
+        while true {
+            do {
+                try self.init(writer: DatabasePool(path: path, configuration: configuration))
+                return
+            } catch let error as StatsStoreError {
+                throw error
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 100 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            } catch {
+                throw StatsStoreError(description: "cannot open the stats store \(path): \(error)")
+            }
         }
     }
 
     /// A store on any GRDB writer (tests use an in-memory `DatabaseQueue`).
+    ///
+    /// Another process may be creating or migrating the same file at the same moment (two runs
+    /// started together, or `bench report` while a run creates the store): GRDB serialises
+    /// migrations within a process only, so a migration can find its table already made by the other.
+    /// Then the store is fine as soon as the other process has finished: this waits for that (up to
+    /// about 5 s) instead of failing; any other error is reported.
     public init(writer: any DatabaseWriter) throws {
         self.writer = writer
-        do {
-            try Self.migrator.migrate(writer)
-        } catch {
-            throw StatsStoreError(description: "cannot migrate the stats store: \(error)")
+        var attempt = 0
+        while true {
+            do {
+                try Self.migrator.migrate(writer)
+                return
+            } catch {
+                attempt += 1
+                if (try? writer.read({ try Self.migrator.hasCompletedMigrations($0) })) == true { return }
+                guard attempt < 100 else {
+                    throw StatsStoreError(description: "cannot migrate the stats store: \(error)")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
     }
 

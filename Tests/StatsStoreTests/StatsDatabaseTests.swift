@@ -165,3 +165,24 @@ struct StoredSettingsTests {
         #expect(Set(rows.compactMap(\.chunkSize)) == [512, 16_384])
     }
 }
+
+@Suite("Stats store: opened by several processes at once")
+struct ConcurrentOpenTests {
+    /// Several `bench` processes may open a new store at the same moment (two runs started together,
+    /// or `bench report` while a run creates it): each applies the migrations it lacks, and none fails
+    /// because another applied them first.
+    @Test func manyOpenAFreshStoreAtOnce() async throws {
+        for trial in 0..<5 {
+            let directory = try TemporaryDirectory()
+            let path = directory.path("stats-\(trial).sqlite")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { _ = try StatsDatabase(path: path) }
+                }
+                try await group.waitForAll()
+            }
+            let store = try StatsDatabase(path: path)
+            #expect(try store.runs().isEmpty)
+        }
+    }
+}
