@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["bench", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults"]
+            dependencies: ["bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults"]
         ),
     ]
 )

@@ -226,6 +226,7 @@ public struct BenchRunner: Sendable {
         ]
         if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
         if settings.retryPreempted == true && plan.instructionCounter == nil { arguments.append("--retry-preempted") }
+        if plan.instructionCounter != nil { arguments.append("--counting-only") }
         func failed(_ message: String, peak: Int?) -> CellRun {
             let sample = Sample(
                 cell: cell, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil, firstSongNs: nil,

@@ -73,9 +73,13 @@ public enum MeasureWorker {
     /// Measures `warmup` + `iterations` parses and reports the measured ones.
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser, ``FeedFileError`` for an unreadable feed.
+    ///
+    /// `countingOnly` is for a worker under callgrind (`--counter instructions`): no memory window and
+    /// no calibration, whose reads of `/proc` and allocations would change the heap that the counted
+    /// parses allocate from, and so their counts, from one run to the next.
     public static func run(
         parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
-        retryPreempted: Bool = false
+        retryPreempted: Bool = false, countingOnly: Bool = false
     ) throws -> MeasureWorkerReport {
         guard let parserType = ParserRegistry.parser(named: name) else {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
@@ -84,7 +88,8 @@ public enum MeasureWorker {
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = measure(
             parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-            progressDescriptor: progress, slowdownPercent: slowdownPercent, retryPreempted: retryPreempted)
+            progressDescriptor: progress, slowdownPercent: slowdownPercent, retryPreempted: retryPreempted,
+            countingOnly: countingOnly)
         let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return MeasureWorkerReport(
             parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
@@ -109,7 +114,7 @@ public enum MeasureWorker {
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
         _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
-        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false, countingOnly: Bool = false
     ) -> Measured {
         var tick: UInt8 = 0x2E
         let warmup = max(0, warmup)
@@ -139,8 +144,8 @@ public enum MeasureWorker {
                 firstSong.value = 0
                 var failure: (any Error)?
                 var songs: [Song] = []
-                if index == 0 { window = PeakMemory.Window.open() }
-                let calibration = Calibration.time(all)
+                if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
+                let calibration = countingOnly ? nil : Calibration.time(all)
                 // ---- timed region ----
                 let cpuStart = threadCPUNanoseconds()
                 let wallStart = monotonicNanoseconds()

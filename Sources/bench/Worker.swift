@@ -40,12 +40,13 @@ struct Worker: ParsableCommand {
         @Option(name: .customLong("chunk-size")) var chunkSize: Int
         @Option(name: .customLong("slowdown-percent")) var slowdownPercent: Int = 0
         @Flag(name: .customLong("retry-preempted")) var retryPreempted = false
+        @Flag(name: .customLong("counting-only")) var countingOnly = false
         @Argument var feed: String
 
         func run() throws {
             let report = try MeasureWorker.run(
                 parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-                slowdownPercent: slowdownPercent, retryPreempted: retryPreempted)
+                slowdownPercent: slowdownPercent, retryPreempted: retryPreempted, countingOnly: countingOnly)
             try WorkerOutput.write(JSONEncoder().encode(report))
         }
     }

@@ -1,3 +1,4 @@
+import BenchEngine
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -14,7 +15,7 @@ struct RunCommandTests {
         let output = directory.path("out")
         let result = try runBench([
             "run", "--iterations", "2", "--warmup", "0", "--format", "csv", "--store", store, "--output-dir", output,
-            "--scenario", "parse", "--scenario", "download", "--network", "loopback", "--rounds", "1", "--keep-preempted",
+            "--scenario", "parse", "--scenario", "download", "--network", "loopback", "--rounds", "1",
         ])
         #expect(result.status == 0, "\(result.standardError)")
 
@@ -25,16 +26,23 @@ struct RunCommandTests {
         let rows = lines.dropFirst().map { line in Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))) }
         #expect(rows.map { $0["parser"] } == ["null", "foundation", "libxml2", "expat", "null", "foundation", "libxml2", "expat"])
         #expect(rows.map { $0["scenario"] } == Array(repeating: "parse", count: 4) + Array(repeating: "download", count: 4))
+        var samplesInRows = 0
         for row in rows {
-            // Parses that lost the CPU are kept (--keep-preempted) but left out of n.
-            #expect((Int(row["n"] ?? "") ?? 0) + (Int(row["preempted"] ?? "") ?? 0) == 2)
-            #expect(row["workers"] == "1" || row["n"] == "0")
+            // Parses that lost the CPU (this machine runs other tests meanwhile) are measured again
+            // until 2 kept it, or 4 × 2 were made; they are left out of n.
+            let n = Int(row["n"] ?? "") ?? -1
+            let preempted = Int(row["preempted"] ?? "") ?? -1
+            #expect(n == 2 || n + preempted == 2 * MeasureWorker.attemptsPerIteration, "\(row)")
+            samplesInRows += n + preempted
             #expect(row["failed"] == "0")
-            #expect((Double(row["median_ms"] ?? "") ?? 0) > 0)
             #expect((Double(row["peak_rss_mb"] ?? "") ?? 0) > 1)
+            if n > 0 {
+                #expect(row["workers"] == "1")
+                #expect((Double(row["median_ms"] ?? "") ?? 0) > 0)
+                if row["parser"] != "null" { #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0) }
+            }
             if row["parser"] != "null" {
                 #expect(row["songs"] == "300")
-                #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0)
                 #expect(row["peak_over_baseline_mb"]?.isEmpty == false)
             }
             if row["scenario"] == "download" {
@@ -53,13 +61,13 @@ struct RunCommandTests {
         #expect(files.filter { $0.hasSuffix("-summary.csv") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-samples.csv") }.count == 1)
         let json = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
-        #expect(json.samples.count == 16)
+        #expect(json.samples.count == samplesInRows)
         #expect(json.environment.complete)
         #expect(json.environment.libxml2Version.hasPrefix("2."))
         let database = try StatsDatabase(path: store)
         let runs = try database.runs()
         #expect(runs.count == 1 && runs[0].complete && runs[0].runID == json.environment.runID)
-        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == 16)
+        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == samplesInRows)
         #expect(try database.samples(matching: SampleFilter(scenarios: ["download"], includeDebug: true)).allSatisfy { $0.sample.bytes == 901_440 && $0.sample.httpStatus == 200 })
         #expect(result.standardError.contains("Recorded in \(store)"))
         #expect(!result.standardError.contains("\u{1B}") && !result.standardOutput.contains("\u{1B}"), "no progress or colour off a terminal")
