@@ -36,8 +36,9 @@ struct DownloadScenarioTests {
                 #expect(summary.httpStatus == 304 && summary.bytesMedian == 0)
             default:
                 #expect(summary.httpStatus == 200 && summary.bytesMedian == 901_440)
-                // 901,440 bytes at 40 Mbit/s take at least 180 ms.
-                #expect((summary.downloadMedianNs ?? 0) >= 180e6)
+                // 901,440 bytes at 40 Mbit/s take 180 ms; the server sends a slice every 10 ms, so the
+                // last byte (stamped when it arrives, before its parse) may land up to one slice early.
+                #expect((summary.downloadMedianNs ?? 0) >= 170e6)
             }
             if summary.cell.scenario == "download", summary.cell.parser != "null" {
                 #expect(summary.songs == 300)
