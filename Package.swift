@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        // Allocation counts (`bench run`'s allocation workers): loaded with LD_PRELOAD in those
+        // workers only; every other process puts libc's malloc first (see AllocationCounter).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)
@@ -44,7 +47,10 @@ let package = Package(
         .target(name: "BenchResults"),
         .target(
             name: "BenchEngine",
-            dependencies: ["FeedParsers", "SongFeed", "BenchResults", "FeedTransport"]
+            dependencies: [
+                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
         ),
         .target(
             name: "FeedTransport",

@@ -24,6 +24,17 @@ public struct RunPlan: Sendable {
     /// When set, `parse` cells count instructions under callgrind instead of timing (settings.counter
     /// is then "instructions").
     public var instructionCounter: InstructionCounter?
+    /// The chunk sizes of the `parse` cells of a feed (a chunk-size sweep), by feed path; a feed not
+    /// named here is pushed `settings.chunkSize` bytes at a time.
+    public var chunkSizesByFeed: [String: [Int]] = [:]
+    /// Whether the `null` baseline gets cells (a sweep's instruction counts leave it out: under
+    /// valgrind each worker costs seconds to start, and the baseline's count is not fitted).
+    public var includesBaseline = true
+
+    /// The chunk sizes the `parse` cells of `feed` are timed with.
+    public func chunkSizes(for feed: String) -> [Int] {
+        chunkSizesByFeed[feed] ?? [settings.chunkSize]
+    }
 
     public init(
         parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
@@ -107,25 +118,27 @@ public struct BenchRunner: Sendable {
         try plan.feeds.map { path in
             let feed = try FeedFile(path: path)
             let verification = try FeedVerifier.verify(
-                feed: path, parsers: plan.parsers, chunkSizes: [plan.settings.chunkSize], executable: plan.executable,
+                feed: path, parsers: plan.parsers, chunkSizes: plan.chunkSizes(for: path), executable: plan.executable,
                 timeout: plan.settings.timeoutSeconds * 2)
             let agreeing = verification.verdicts.filter { $0.status == .agrees }.map(\.parser)
             return FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         }
     }
 
-    /// The cells to time for the checked feeds: per feed and scenario, the baseline first, then the
-    /// agreeing parsers. A `download` cell's chunk size is 0: chunks are as the network delivers them.
+    /// The cells to time for the checked feeds: per feed, scenario and chunk size, the baseline first,
+    /// then the agreeing parsers. A `download` cell's chunk size is 0: chunks are as the network
+    /// delivers them.
     public func cells(for checks: [FeedCheck]) -> [CellKey] {
         checks.flatMap { check in
             plan.scenarios.flatMap { scenario in
                 scenario.cellScenarios.flatMap { name in
-                    ([ParserRegistry.baseline.name] + check.agreeing).map { parser in
-                        CellKey(
-                            parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
-                            feedBytes: check.feed.bytes.count,
-                            chunkSize: scenario == .parse ? plan.settings.chunkSize : 0,
-                            network: scenario == .parse ? "" : networkName(for: check.feed.path))
+                    (scenario == .parse ? plan.chunkSizes(for: check.feed.path) : [0]).flatMap { chunkSize in
+                        ((plan.includesBaseline ? [ParserRegistry.baseline.name] : []) + check.agreeing).map { parser in
+                            CellKey(
+                                parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                                feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
+                                network: scenario == .parse ? "" : networkName(for: check.feed.path))
+                        }
                     }
                 }
             }
@@ -154,13 +167,40 @@ public struct BenchRunner: Sendable {
         let settings = plan.settings
         // One worker measures both cells of `conditional`; the 304 cell rides with the 200 one.
         let jobs = cells.filter { $0.scenario != "conditional-304" }
-        let parseJobs = jobs.filter { $0.scenario == Scenario.parse.rawValue }.count
-        let total = parseJobs * max(1, settings.rounds) + (jobs.count - parseJobs) * settings.downloadWorkers
+        let parseCells = jobs.filter { $0.scenario == Scenario.parse.rawValue }
+        let parseJobs = parseCells.count
+        let countsAllocations = settings.countsAllocations == true && plan.instructionCounter == nil
+        let total = parseJobs * (max(1, settings.rounds) + (countsAllocations ? 1 : 0))
+            + (jobs.count - parseJobs) * settings.downloadWorkers
         var done = 0
         let needsServer = jobs.contains { $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil }
         let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
         var nextIteration: [CellKey: Int] = [:]
+        if plan.instructionCounter != nil {
+            // Instruction counts do not depend on the machine's load: callgrind's workers run side by
+            // side, one per core, and are recorded in order.
+            let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+            let ordered = (1...max(1, settings.rounds)).flatMap { round in Self.order(parseCells, round: round).map { (round, $0) } }
+            for start in stride(from: 0, to: ordered.count, by: lanes) {
+                let batch = Array(ordered[start..<min(start + lanes, ordered.count)])
+                progress(RunProgress(
+                    cellIndex: done + 1, cellCount: total, parser: batch.map(\.1.parser).joined(separator: ", "),
+                    feed: batch[0].1.feedPath, round: batch[0].0, iteration: 0))
+                let results = Self.concurrently(batch) { job in
+                    measureCell(job.1, round: job.0, reference: referenceDigests[job.1.feedPath], iterations: nil)
+                }
+                for var run in results {
+                    let first = nextIteration[run.cell, default: 1]
+                    for k in run.samples.indices { run.samples[k].iteration = first + k }
+                    nextIteration[run.cell] = first + run.samples.count
+                    try cellFinished(run)
+                    runs.append(run)
+                    done += 1
+                }
+            }
+            return runs
+        }
         for round in 1...max(1, settings.rounds) {
             let downloads = settings.runsDownloads(inRound: round)
             for cell in Self.order(jobs, round: round) where downloads || cell.scenario == Scenario.parse.rawValue {
@@ -194,7 +234,34 @@ public struct BenchRunner: Sendable {
                 done += 1
             }
         }
+        // Allocation counts are exact: one worker per cell, with the interposer loaded, after the
+        // timed rounds (its samples have no times; they are round 0).
+        if countsAllocations {
+            for cell in parseCells {
+                progress(RunProgress(
+                    cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: 0, iteration: 0))
+                var run = measureCell(cell, round: 0, reference: referenceDigests[cell.feedPath], iterations: nil)
+                let first = nextIteration[cell, default: 1]
+                for k in run.samples.indices { run.samples[k].iteration = first + k }
+                nextIteration[cell] = first + run.samples.count
+                try cellFinished(run)
+                runs.append(run)
+                done += 1
+            }
+        }
         return runs
+    }
+
+    /// `body` over `items`, all at once on their own threads; the results in the items' order.
+    static func concurrently<Item: Sendable, Result: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) -> Result) -> [Result] {
+        let slots = ConcurrentSlots<Result>()
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            let value = body(items[index])
+            slots.lock.lock()
+            slots.values[index] = value
+            slots.lock.unlock()
+        }
+        return items.indices.compactMap { slots.values[$0] }
     }
 
     /// The order of the cells in a round: each table's cells (one feed and scenario) stay together,
@@ -218,22 +285,33 @@ public struct BenchRunner: Sendable {
         }
     }
 
+    /// Runs a measuring worker for a `parse` cell; round 0 is the cell's allocation-counting worker.
     private func measureCell(_ cell: CellKey, round: Int, reference: String?, iterations: ((Int) -> Void)?) -> CellRun {
         let settings = plan.settings
+        let countingAllocations = round == 0
+        let measured = countingAllocations ? Self.allocationIterations : settings.iterations
+        // Counted parses come after a warm-up: the first parse of a process allocates its caches.
+        let warmup = countingAllocations ? max(1, settings.warmup) : settings.warmup
         var arguments = [
-            "worker", "measure", "--parser", cell.parser, "--iterations", String(settings.iterations),
-            "--warmup", String(settings.warmup), "--chunk-size", String(settings.chunkSize), cell.feedPath,
+            "worker", "measure", "--parser", cell.parser, "--iterations", String(measured),
+            "--warmup", String(warmup), "--chunk-size", String(cell.chunkSize), cell.feedPath,
         ]
         if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
-        if settings.retryPreempted == true && plan.instructionCounter == nil { arguments.append("--retry-preempted") }
+        if settings.retryPreempted == true && plan.instructionCounter == nil && !countingAllocations {
+            arguments.append("--retry-preempted")
+        }
         if plan.instructionCounter != nil { arguments.append("--counting-only") }
+        if countingAllocations { arguments.append("--count-allocations") }
         func failed(_ message: String, peak: Int?) -> CellRun {
             let sample = Sample(
                 cell: cell, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil, firstSongNs: nil,
                 peakResidentBytes: peak, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
-        var command = (executable: plan.executable, arguments: arguments, environment: [String: String]())
+        var command = (
+            executable: plan.executable, arguments: arguments,
+            environment: countingAllocations ? AllocationCounter.countingEnvironment(executable: plan.executable) : [:]
+        )
         var dumps: String?
         if let counter = plan.instructionCounter {
             let prefix = (counter.directory as NSString).appendingPathComponent("callgrind-\(cell.parser)-\(round)")
@@ -244,7 +322,7 @@ public struct BenchRunner: Sendable {
         switch runWorker(
             MeasureWorkerReport.self, command,
             timeout: settings.workerLimit(
-                iterations: settings.iterations * (settings.retryPreempted == true ? MeasureWorker.attemptsPerIteration : 1),
+                iterations: measured * (settings.retryPreempted == true ? MeasureWorker.attemptsPerIteration : 1),
                 requestsPerIteration: 1),
             progress: iterations)
         {
@@ -261,7 +339,7 @@ public struct BenchRunner: Sendable {
                 return failed("\(error)", peak: nil)
             }
         }
-        let peak = counts == nil ? report.peakResidentBytes : nil
+        let peak = counts == nil && !countingAllocations ? report.peakResidentBytes : nil
         let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
         let samples = report.iterations.enumerated().map { offset, iteration in
             var sample = Sample(
@@ -270,7 +348,15 @@ public struct BenchRunner: Sendable {
                 firstSongNs: counts == nil ? iteration.firstSongNs : nil,
                 peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: plan.debugBuild)
             if let counts, offset < counts.count { sample.instructions = counts[offset] }
-            if counts == nil {
+            if let allocations = iteration.allocations {
+                // The interposer changes times and memory: keep only the counts.
+                sample.wallNs = nil
+                sample.cpuNs = nil
+                sample.firstSongNs = nil
+                sample.allocations = allocations.allocations
+                sample.allocatedBytes = allocations.bytes
+                sample.keptBytes = allocations.keptBytes
+            } else if counts == nil {
                 sample.preempted = iteration.preempted
                 sample.parsePeakBytes = report.parsePeakBytes
                 sample.calibrationNs = iteration.calibrationNs
@@ -279,6 +365,9 @@ public struct BenchRunner: Sendable {
         }
         return CellRun(cell: cell, round: round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
     }
+
+    /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
+    public static let allocationIterations = 2
 
     /// Runs a download worker for a `download` or `conditional-200` cell (the latter also yields its
     /// `conditional-304` twin).
@@ -392,4 +481,10 @@ extension RunSettings {
     func workerLimit(iterations: Int, requestsPerIteration: Int) -> Double {
         timeoutSeconds * Double((iterations + warmup) * requestsPerIteration + 1)
     }
+}
+
+/// Results written from several threads, under a lock.
+private final class ConcurrentSlots<Value: Sendable>: @unchecked Sendable {
+    let lock = NSLock()
+    var values: [Int: Value] = [:]
 }

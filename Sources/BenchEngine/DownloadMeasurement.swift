@@ -39,6 +39,7 @@ public enum DownloadWorker {
         guard let parserType = ParserRegistry.parser(named: name) else {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
         }
+        try AllocationCounter.check(counting: false)
         let downloader = FeedDownloader(timeout: timeout)
         var results: [DownloadWorkerReport.Iteration] = []
         var lastSongs: [Song]?

@@ -69,6 +69,13 @@ public struct InstructionCounter: Sendable {
             try? FileManager.default.removeItem(atPath: directory)
             throw Unavailable(description: "objcopy --strip-debug \(executable) failed: \(stripped.error)")
         }
+        // The copy finds its libraries beside itself (rpath $ORIGIN): the allocation interposer's too.
+        let interposer = AllocationCounter.library(besideExecutable: executable)
+        if FileManager.default.fileExists(atPath: interposer) {
+            try? FileManager.default.copyItem(
+                atPath: interposer,
+                toPath: (directory as NSString).appendingPathComponent(AllocationCounter.libraryName))
+        }
         let listed = try tool(nm, [copy])
         let symbols = listed.output.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
@@ -93,7 +100,7 @@ public struct InstructionCounter: Sendable {
             "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
         ] + arguments
         let environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": faketimeLibrary, "FAKETIME": "2012-05-15 00:00:00",
+            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": AllocationCounter.plainPreload(before: [faketimeLibrary]), "FAKETIME": "2012-05-15 00:00:00",
             "DONT_FAKE_MONOTONIC": "1",
         ]
         if let setarch { return (setarch, ["-R"] + callgrind, environment) }

@@ -23,6 +23,8 @@ public struct MeasureWorkerReport: Codable, Sendable {
         public var preempted: Bool = false
         /// The time of the ``Calibration`` workload run just before this parse, ns.
         public var calibrationNs: Int? = nil
+        /// What this parse allocated (a worker that counts allocations; its times mean nothing).
+        public var allocations: AllocationCounter.Counts? = nil
     }
 
     public var parser: String
@@ -77,19 +79,25 @@ public enum MeasureWorker {
     /// `countingOnly` is for a worker under callgrind (`--counter instructions`): no memory window and
     /// no calibration, whose reads of `/proc` and allocations would change the heap that the counted
     /// parses allocate from, and so their counts, from one run to the next.
+    ///
+    /// `countAllocations` is for a worker with the allocation interposer loaded: each parse's
+    /// `malloc`-family calls are counted (``AllocationCounter``), as `countingOnly`; its times are
+    /// reported but mean nothing. Any other worker checks that the interposer is *not* its `malloc`.
     public static func run(
         parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
-        retryPreempted: Bool = false, countingOnly: Bool = false
+        retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false
     ) throws -> MeasureWorkerReport {
         guard let parserType = ParserRegistry.parser(named: name) else {
             throw VerifyWorkerError(description: "unknown parser '\(name)'")
         }
+        try AllocationCounter.check(counting: countAllocations)
         let feed = try FeedFile(path: path)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = measure(
             parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-            progressDescriptor: progress, slowdownPercent: slowdownPercent, retryPreempted: retryPreempted,
-            countingOnly: countingOnly)
+            progressDescriptor: progress, slowdownPercent: slowdownPercent,
+            retryPreempted: retryPreempted && !countAllocations, countingOnly: countingOnly || countAllocations,
+            countAllocations: countAllocations)
         let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return MeasureWorkerReport(
             parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
@@ -114,7 +122,8 @@ public enum MeasureWorker {
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
         _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
-        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false, countingOnly: Bool = false
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false, countingOnly: Bool = false,
+        countAllocations: Bool = false
     ) -> Measured {
         var tick: UInt8 = 0x2E
         let warmup = max(0, warmup)
@@ -149,11 +158,13 @@ public enum MeasureWorker {
                 // ---- timed region ----
                 let cpuStart = threadCPUNanoseconds()
                 let wallStart = monotonicNanoseconds()
+                if countAllocations { AllocationCounter.start() }
                 do {
                     songs = try callgrindParseRegion(parserType, all, step: step, onSong: onSong, extraBytes: extraBytes)
                 } catch {
                     failure = error
                 }
+                let allocations = countAllocations ? AllocationCounter.stop() : nil
                 let wallEnd = monotonicNanoseconds()
                 let cpuEnd = threadCPUNanoseconds()
                 // ---- end of timed region ----
@@ -166,7 +177,7 @@ public enum MeasureWorker {
                 if index >= warmup {
                     results.append(.init(
                         wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil, preempted: preempted,
-                        calibrationNs: calibration))
+                        calibrationNs: calibration, allocations: allocations))
                     if let failure { errors[results.count - 1] = "\(failure)" }
                     if !preempted || failure != nil { keptCPU += 1 }
                 }

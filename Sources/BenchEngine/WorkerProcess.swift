@@ -91,7 +91,8 @@ public enum WorkerProcess {
     ///   - arguments: its arguments, without the program name.
     ///   - environment: variables to set on top of this process's environment. Swift's crash
     ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
-    ///     the worker at once.
+    ///     the worker at once; `LD_PRELOAD` puts libc's `malloc` first (``AllocationCounter``)
+    ///     unless `environment` sets it.
     ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
     /// - Returns: how it ended, its result bytes, the end of its standard error.
     /// - Throws: ``SpawnError`` when it cannot be started.
@@ -104,6 +105,12 @@ public enum WorkerProcess {
     ) throws -> Outcome {
         var variables = environmentVariables()
         variables["SWIFT_BACKTRACE"] = "enable=no"
+        // libc's malloc, not the allocation interposer `bench` links (see AllocationCounter); a
+        // worker that counts allocations, or runs under callgrind, sets its own LD_PRELOAD.
+        let inherited = variables["LD_PRELOAD"].map { $0.split(separator: ":").map(String.init) } ?? []
+        if !inherited.contains("libc.so.6") {
+            variables["LD_PRELOAD"] = AllocationCounter.plainPreload(before: inherited.filter { !$0.hasSuffix(AllocationCounter.libraryName) })
+        }
         for (key, value) in environment { variables[key] = value }
 
         // Pipes are made close-on-exec with pipe() then fcntl(), which is not atomic: the lock keeps

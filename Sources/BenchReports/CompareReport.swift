@@ -128,7 +128,7 @@ public enum CompareReport {
     static func value(_ value: Double?, _ metric: ComparisonMetric) -> String {
         switch metric {
         case .wall, .cpu: return value.map { Format.ms($0) + " ms" } ?? ""
-        case .instructions: return value.map { Format.number($0, decimals: 0) } ?? ""
+        case .instructions, .allocations: return value.map { Format.number($0, decimals: 0) } ?? ""
         case .calibrated: return value.map { Format.number($0, decimals: 3) + "×" } ?? ""
         case .peakMemory: return value.map { Format.mib($0) + " MiB" } ?? ""
         }

@@ -20,6 +20,9 @@ public enum HTMLReport {
         /// The parse's own peak, bytes.
         var parsePeak: Double? = nil
         var relative: RelativeSpeed? = nil
+        /// malloc-family calls per parse, and the bytes they asked for.
+        var allocations: Double? = nil
+        var allocatedBytes: Double? = nil
     }
 
     /// The report of one run. `history` holds the stored samples of every run (this one included,
@@ -31,7 +34,8 @@ public enum HTMLReport {
                 parser: cell.cell.parser, feed: cell.cell.feedPath, feedBytes: cell.cell.feedBytes, songs: cell.songs,
                 median: cell.time, low: cell.estimate?.low, high: cell.estimate?.high,
                 peak: cell.peakResidentBytes.map(Double.init), peakOverBaseline: cell.peakOverBaselineBytes.map(Double.init),
-                firstSong: cell.firstSongMedianNs, parsePeak: cell.parsePeakBytes.map(Double.init), relative: cell.relative)
+                firstSong: cell.firstSongMedianNs, parsePeak: cell.parsePeakBytes.map(Double.init), relative: cell.relative,
+                allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes)
         }
         var samples = history
         if !history.contains(where: { $0.runID == environment.runID }) {
@@ -168,13 +172,31 @@ public enum HTMLReport {
                         })],
                         axisLabel: "MiB the parse itself needed (shorter is better)"),
                 caption: "Memory on \(name): the parse's own peak, how far the worker's resident set rose above its level just before its first parse (the feed already loaded); in brackets, the worker process's whole-life peak, loading the feed included.")
+            let counted = figures.filter { $0.allocations != nil }
+            if !counted.isEmpty {
+                figure(
+                    SVGChart.bars(
+                        id: "allocations\(suffix)", title: "Allocations per parse on \(name)",
+                        groups: [.init(title: nil, bars: counted.map { f in
+                            .init(
+                                label: f.parser, value: f.allocations ?? 0,
+                                text: "\(Format.number(f.allocations, decimals: 0)) (\(Format.mib(f.allocatedBytes, decimals: 2)) MiB asked)", key: f.parser)
+                        })],
+                        axisLabel: "malloc-family calls in one parse (shorter is better)"),
+                    caption: "Allocations on \(name): malloc-family calls of one parse, Swift's and the C library's alike, and the bytes they asked for, counted in a worker with the allocation interposer loaded (exact: the same binary and feed count the same).")
+            }
         }
         figure(firstSongChart(history), caption: "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
             + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale.")
         figure(historyChart(history), caption: "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
             + "A jump shared by every parser is the machine; one parser's own jump is a change.")
         body += "<h2>Figures as text</h2>\n<pre>\(e(table))</pre>\n"
-        return """
+        return page(title: title, body: body)
+    }
+
+    /// A self-contained page around `body` (inline CSS; no scripts, fonts or links).
+    static func page(title: String, body: String, wide: Bool = false) -> String {
+        """
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
             <head>
@@ -193,9 +215,16 @@ public enum HTMLReport {
             svg.chart { max-width: 100%; height: auto; background: #fff; }
             pre { font-size: 0.75em; overflow-x: auto; background: #f7f7f7; padding: 0.8em; }
             code { background: #eef; padding: 0 0.2em; }
+            body.wide { max-width: 1280px; }
+            figure.pair { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; max-width: 100%; }
+            figure.pair > svg { flex: 1 1 560px; min-width: 0; }
+            figure.pair > figcaption { flex: 1 1 100%; }
+            table { border-collapse: collapse; font-size: 0.8em; }
+            th, td { border-bottom: 1px solid #e3e3e3; padding: 0.15em 0.5em; text-align: right; }
+            th:first-child, td:first-child { text-align: left; }
             </style>
             </head>
-            <body>
+            <body\(wide ? " class=\"wide\"" : "")>
             \(body)</body>
             </html>
 

@@ -10,7 +10,7 @@ public enum RunReport {
         "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
         "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
         "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
-        "preempted", "noisy",
+        "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
@@ -18,6 +18,7 @@ public enum RunReport {
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
         "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes", "calibration_ns",
+        "allocations", "allocated_bytes", "kept_bytes",
     ]
 
     /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
@@ -48,6 +49,9 @@ public enum RunReport {
                 relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4), Format.number(relative?.low, decimals: 4),
                 Format.number(relative?.high, decimals: 4), Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
                 cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
+                Format.number(cell.allocations?.median, decimals: 0), Format.number(cell.allocations?.min, decimals: 0),
+                Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
+                Format.number(cell.keptBytes, decimals: 0),
             ]
         })
     }
@@ -63,7 +67,7 @@ public enum RunReport {
                 value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
                 sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
                 value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "", value(sample.parsePeakBytes),
-                value(sample.calibrationNs),
+                value(sample.calibrationNs), value(sample.allocations), value(sample.allocatedBytes), value(sample.keptBytes),
             ]
         })
     }
@@ -79,7 +83,8 @@ public enum RunReport {
     static func tableHeader(reference: String?) -> [String] {
         [
             "parser", reference.map { "× \($0)" } ?? "× fastest", "95% CI", "time", "next run 95%", "workers", "spread",
-            "mean", "CPU", "MB/s", "1st song", "parse MiB", "worker MiB", "lost CPU", "failed",
+            "mean", "CPU", "MB/s", "1st song", "parse MiB", "worker MiB", "allocs", "alloc MiB", "kept MiB", "lost CPU",
+            "failed",
         ]
     }
 
@@ -95,11 +100,19 @@ public enum RunReport {
             cell.cell.parser == "null" ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
             Format.ms(cell.wall?.mean), Format.ms(cell.cpuMedianNs), Format.number(cell.megabytesPerSecond),
             Format.ms(cell.firstSongMedianNs), Format.mib(cell.parsePeakBytes.map(Double.init)),
-            Format.mib(cell.peakResidentBytes.map(Double.init)), lost, String(cell.failed),
+            Format.mib(cell.peakResidentBytes.map(Double.init)), allocationCount(cell.allocations),
+            Format.mib(cell.allocatedBytes, decimals: 2), Format.mib(cell.keptBytes, decimals: 2), lost, String(cell.failed),
         ]
     }
 
     static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// Allocations per parse; a range when the counted parses did not repeat exactly.
+    static func allocationCount(_ counts: Statistics?) -> String {
+        guard let counts else { return "" }
+        if counts.min == counts.max { return Format.number(counts.median, decimals: 0) }
+        return "\(Format.number(counts.min, decimals: 0))–\(Format.number(counts.max, decimals: 0))"
+    }
 
     /// A table's rows, fastest first, the `null` baseline last.
     static func ordered(_ group: [CellSummary]) -> [CellSummary] {
@@ -166,7 +179,10 @@ public enum RunReport {
         CPU: median thread CPU time. MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
         song. parse MiB: the parse's own peak, how far the worker's resident set rose above its level just \
         before its first parse (songs and parser state; median over the workers). worker MiB: the worker \
-        process's peak over its whole life, loading the feed included. lost CPU: parses descheduled for other \
+        process's peak over its whole life, loading the feed included. allocs, alloc MiB: malloc-family calls of \
+        one parse and the bytes they asked for, Swift's and the C library's alike (counted in one more worker \
+        with the allocation interposer loaded, after a warm-up; exact). kept MiB: what the parse allocated and \
+        had not freed when it returned: its songs. lost CPU: parses descheduled for other \
         work (wall time more than 3% above CPU time), measured again and left out, of all parses. Failed \
         iterations are left out of every figure.
         """

@@ -125,6 +125,75 @@ enum SVGChart {
         return svg(id: id, title: title, height: height, body: body)
     }
 
+    /// One line of an x–y chart: points at real x values, and the x values where it has no figure
+    /// because it failed there (marked with a cross on the top edge, never left as a silent gap).
+    struct XYSeries {
+        var name: String
+        var points: [(x: Double, y: Double, tip: String)]
+        var failures: [(x: Double, tip: String)] = []
+        /// Dashed (a reference line, such as the songs' own memory).
+        var dashed = false
+        /// The colour key (defaults to the name).
+        var key: String? = nil
+    }
+
+    /// Lines on logarithmic x and y axes (both in powers of ten), one per series.
+    static func logLog(
+        id: String, title: String, series: [XYSeries], xLabel: String, yLabel: String, xTick: (Double) -> String = tick
+    ) -> String {
+        let height = 340.0
+        let left = 78.0
+        let right = width - 170
+        let top = 30.0
+        let bottom = height - 62
+        let xs = series.flatMap { $0.points.map(\.x) + $0.failures.map(\.x) }.filter { $0 > 0 }
+        let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+        guard let xMin = xs.min(), let xMax = xs.max(), let yMin = ys.min(), let yMax = ys.max() else {
+            return svg(id: id, title: title, height: 60, body: text(x: 8, y: 30, "No figures to draw."))
+        }
+        let x0 = floor(log10(xMin)), x1 = max(ceil(log10(xMax)), x0 + 1)
+        let y0 = floor(log10(yMin)), y1 = max(ceil(log10(yMax)), y0 + 1)
+        func x(_ value: Double) -> Double { left + (right - left) * (log10(value) - x0) / (x1 - x0) }
+        func y(_ value: Double) -> Double { bottom - (bottom - top) * (log10(value) - y0) / (y1 - y0) }
+        var body = ""
+        for power in stride(from: x0, through: x1, by: 1) {
+            let value = pow(10, power)
+            body += ##"<line x1="\##(fmt(x(value)))" y1="\##(fmt(top))" x2="\##(fmt(x(value)))" y2="\##(fmt(bottom))" stroke="#e3e3e3"/>"##
+            body += text(x: x(value), y: bottom + 16, xTick(value), attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        }
+        for power in stride(from: y0, through: y1, by: 1) {
+            let value = pow(10, power)
+            body += ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
+            body += text(x: left - 6, y: y(value) + 4, tick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+        }
+        for (number, line) in series.enumerated() {
+            let colour = colour(line.key ?? line.name)
+            let drawn = line.points.filter { $0.x > 0 && $0.y > 0 }.sorted { $0.x < $1.x }
+            if drawn.count > 1 {
+                let points = drawn.map { "\(fmt(x($0.x))),\(fmt(y($0.y)))" }.joined(separator: " ")
+                let dash = line.dashed ? ##" stroke-dasharray="6 4""## : ""
+                body += ##"<polyline points="\##(points)" fill="none" stroke="\##(colour)" stroke-width="2"\##(dash)/>"##
+            }
+            for point in drawn {
+                body += ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour)"><title>\##(escape(point.tip))</title></circle>"##
+            }
+            for failure in line.failures where failure.x > 0 {
+                let cx = x(failure.x), cy = top + 8 + Double(number) * 9
+                body += ##"<path d="M\##(fmt(cx - 5)) \##(fmt(cy - 5))L\##(fmt(cx + 5)) \##(fmt(cy + 5))M\##(fmt(cx - 5)) \##(fmt(cy + 5))L\##(fmt(cx + 5)) \##(fmt(cy - 5))" stroke="\##(colour)" stroke-width="2.5"><title>\##(escape(failure.tip))</title></path>"##
+            }
+            let legendY = top + Double(number) * 20
+            if line.dashed {
+                body += ##"<line x1="\##(fmt(right + 16))" y1="\##(fmt(legendY + 6))" x2="\##(fmt(right + 28))" y2="\##(fmt(legendY + 6))" stroke="\##(colour)" stroke-width="2" stroke-dasharray="3 2"/>"##
+            } else {
+                body += ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(legendY))" width="12" height="12" fill="\##(colour)"/>"##
+            }
+            body += text(x: right + 34, y: legendY + 11, line.name + (line.failures.isEmpty ? "" : " (× failed)"))
+        }
+        body += text(x: (left + right) / 2, y: height - 28, xLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        body += text(x: 14, y: (top + bottom) / 2, yLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11" transform="rotate(-90 14 \##(fmt((top + bottom) / 2)))""##)
+        return svg(id: id, title: title, height: height, body: body)
+    }
+
     static func svg(id: String, title: String, height: Double, body: String) -> String {
         ##"<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="\##(escape(id))" role="img" aria-labelledby="\##(escape(id))-title" viewBox="0 0 \##(fmt(width)) \##(fmt(height))" width="\##(fmt(width))" height="\##(fmt(height))" font-family="system-ui, sans-serif" font-size="13"><title id="\##(escape(id))-title">\##(escape(title))</title>\##(body)</svg>"##
     }

@@ -57,6 +57,13 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var parsePeakBytes: Int?
     /// Measured iterations that lost the CPU to other work (left out of the figures).
     public var preempted: Int?
+    /// Statistics of the `malloc`-family calls per parse (``Sample/allocations``); min = max when
+    /// they repeat exactly, as they should.
+    public var allocations: Statistics?
+    /// The median of the bytes those calls asked for, per parse.
+    public var allocatedBytes: Double?
+    /// The median of the bytes each parse left allocated: its songs.
+    public var keptBytes: Double?
 
     public init(
         cell: CellKey, songs: Int, wall: Statistics?, cpuMedianNs: Double?, firstSongMedianNs: Double?,
@@ -125,6 +132,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
             Int(Statistics.percentile(sorted: values.sorted(), 0.5).rounded())
         }
         summary.preempted = good.filter { $0.preempted == true }.count
+        summary.allocations = Statistics(good.compactMap { $0.allocations.map(Double.init) })
+        summary.allocatedBytes = median(good.map(\.allocatedBytes))
+        summary.keptBytes = median(good.map(\.keptBytes))
         return summary
     }
 }

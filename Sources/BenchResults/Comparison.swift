@@ -20,12 +20,17 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
     case instructions
     /// The worker's peak resident set (one value per worker process).
     case peakMemory = "peak-memory"
+    /// `malloc`-family calls of the parse (``Sample/allocations``, from a run's allocation workers).
+    case allocations
+
+    /// Whether the same binary and feed give the same value every time (a count, not a measurement).
+    public var isExact: Bool { self == .instructions || self == .allocations }
 
     /// Whether it is a time (wall, CPU or calibrated), as opposed to a count or memory.
     public var isTime: Bool { self == .wall || self == .cpu || self == .calibrated }
 
-    /// The default regression threshold: 5%, or 1% for exact instruction counts.
-    public var defaultThreshold: Double { self == .instructions ? 0.01 : 0.05 }
+    /// The default regression threshold: 5%, or 1% for exact counts (instructions, allocations).
+    public var defaultThreshold: Double { isExact ? 0.01 : 0.05 }
 
     /// The sample's value for this metric, if it has one.
     public func value(_ sample: Sample) -> Double? {
@@ -35,6 +40,7 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
         case .calibrated: return sample.calibratedTime
         case .instructions: return sample.instructions.map(Double.init)
         case .peakMemory: return sample.peakResidentBytes.map(Double.init)
+        case .allocations: return sample.allocations.map(Double.init)
         }
     }
 
@@ -45,6 +51,7 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
         case .calibrated: return "× calibration"
         case .instructions: return "instructions"
         case .peakMemory: return "MiB"
+        case .allocations: return "allocations"
         }
     }
 }
@@ -240,6 +247,19 @@ public struct RunComparison: Codable, Sendable, Equatable {
             cell.ratio = ratioOfMedians(a, b)
             return
         }
+        if metric.isExact, let x = a.iterationValues.first, let y = b.iterationValues.first, x > 0, y > 0,
+            a.iterationValues.allSatisfy({ $0 == x }), b.iterationValues.allSatisfy({ $0 == y })
+        {
+            // Every parse of each side counted the same: there is no noise to test against.
+            let ratio = y / x
+            cell.ratio = ratio
+            cell.ratioLow = ratio
+            cell.ratioHigh = ratio
+            cell.coverage = 1
+            cell.method = "exact counts (every counted parse of each side the same)"
+            cell.verdict = verdict(ratio: ratio, low: ratio, high: ratio, threshold: threshold)
+            return
+        }
         var shift: RankStatistics.Shift?
         let pairs = paired ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
         let x = a.workers.keys.sorted().compactMap { a.workers[$0] }
@@ -251,7 +271,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
         } else if RankStatistics.unpairedReaches(level, x.count, y.count) {
             shift = RankStatistics.shift(baseline: x.map(log), current: y.map(log), level: level)
             cell.method = "\(x.count) vs \(y.count) workers, Mann–Whitney"
-        } else if metric == .instructions {
+        } else if metric.isExact {
             shift = RankStatistics.shift(baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
             cell.method = "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
         } else {

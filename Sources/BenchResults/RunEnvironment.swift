@@ -75,6 +75,9 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Whether a parse that lost the CPU to other work was measured again (``Sample/preempted``);
     /// `nil` in runs made before this was recorded.
     public var retryPreempted: Bool?
+    /// Whether each `parse` cell also ran a worker that counts its allocations (``Sample/allocations``),
+    /// after the timed rounds; `nil` in runs made before allocations were counted.
+    public var countsAllocations: Bool?
 
     public init(
         iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,

@@ -76,6 +76,16 @@ public struct Sample: Codable, Sendable, Equatable {
     /// worker just before this parse, ns: how fast the machine ran at that moment.
     public var calibrationNs: Int?
 
+    /// `malloc`-family calls made during this parse, counted by a worker with the allocation
+    /// interposer loaded (such a sample has no times: the interposer changes them). Exact: the same
+    /// binary and feed count the same.
+    public var allocations: Int?
+    /// The bytes those calls asked for.
+    public var allocatedBytes: Int?
+    /// Bytes the parse allocated and had not freed when it returned: its songs (and any cache its
+    /// library keeps).
+    public var keptBytes: Int?
+
     /// The parse's time in units of the calibration workload's: wall ÷ calibration. It does not
     /// move when the whole machine runs faster or slower; `nil` without both.
     public var calibratedTime: Double? {

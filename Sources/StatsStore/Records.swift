@@ -126,6 +126,9 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var preempted: Bool?
     var parsePeakBytes: Int?
     var calibrationNs: Int?
+    var allocations: Int?
+    var allocatedBytes: Int?
+    var keptBytes: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
@@ -133,6 +136,7 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
         case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs = "calibration_ns"
+        case allocations, allocatedBytes = "allocated_bytes", keptBytes = "kept_bytes"
     }
 
     init(_ sample: Sample, runID: String) {
@@ -162,6 +166,9 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         preempted = sample.preempted
         parsePeakBytes = sample.parsePeakBytes
         calibrationNs = sample.calibrationNs
+        allocations = sample.allocations
+        allocatedBytes = sample.allocatedBytes
+        keptBytes = sample.keptBytes
     }
 
     var sample: Sample {
@@ -176,6 +183,9 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         sample.preempted = preempted
         sample.parsePeakBytes = parsePeakBytes
         sample.calibrationNs = calibrationNs
+        sample.allocations = allocations
+        sample.allocatedBytes = allocatedBytes
+        sample.keptBytes = keptBytes
         return sample
     }
 }

@@ -80,6 +80,13 @@ extension StatsDatabase {
                 t.add(column: "calibration_ns", .integer)
             }
         }
+        migrator.registerMigration("v5: allocation counts") { db in
+            try db.alter(table: "samples") { t in
+                t.add(column: "allocations", .integer)
+                t.add(column: "allocated_bytes", .integer)
+                t.add(column: "kept_bytes", .integer)
+            }
+        }
         return migrator
     }
 }

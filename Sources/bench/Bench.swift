@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
             timed. With no subcommand, `bench` runs `bench run`: the parse benchmark on Data/top300.rss.xml, \
             recorded in Results/stats.sqlite, with CSV and JSON in Results/.
             """,
-        subcommands: [Run.self, Report.self, Compare.self, Verify.self, Serve.self, Generate.self, ListParsers.self, Worker.self],
+        subcommands: [Run.self, Sweep.self, Report.self, Compare.self, Verify.self, Serve.self, Generate.self, ListParsers.self, Worker.self],
         defaultSubcommand: Run.self
     )
 

@@ -60,6 +60,15 @@ struct Compare: ParsableCommand {
         }
     }
 
+    /// Where a metric's figures come from, for the error of a side that has none.
+    static func source(of metric: ComparisonMetric) -> String {
+        switch metric {
+        case .instructions: return " (instruction counts come from `bench run --counter instructions`)"
+        case .allocations: return " (allocation counts come from `bench run`'s allocation workers, in runs made since they were added)"
+        default: return ""
+        }
+    }
+
     func run() throws {
         let before = try Self.load(baseline, side: "baseline")
         let after = try Self.load(current, side: "current")
@@ -69,14 +78,14 @@ struct Compare: ParsableCommand {
         if comparison.cells.isEmpty {
             throw CommandFailure(
                 description: "no \(metric.rawValue) figures in either side"
-                    + (metric == .instructions ? " (instruction counts come from `bench run --counter instructions`)" : ""))
+                    + Self.source(of: metric))
         }
         for (side, runs) in [("baseline", before), ("current", after)] where !comparison.cells.contains(where: {
             side == "baseline" ? $0.baseline != nil : $0.current != nil
         }) {
             throw CommandFailure(
                 description: "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
-                    + (metric == .instructions ? " (instruction counts come from `bench run --counter instructions`)" : ""))
+                    + Self.source(of: metric))
         }
         switch format {
         case .table: print(CompareReport.table(comparison), terminator: "")

@@ -76,6 +76,11 @@ struct Run: ParsableCommand {
         help: "Do not measure again a parse that lost the CPU to other work (it is still flagged and left out of the figures).")
     var keepPreempted = false
 
+    @Flag(
+        name: .customLong("no-allocation-counts"),
+        help: "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded.")
+    var noAllocationCounts = false
+
     @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat = .table
 
@@ -168,12 +173,13 @@ struct Run: ParsableCommand {
         let environment = EnvironmentProbe.environment(
             runID: EnvironmentProbe.newRunID(at: started), startedAt: BenchSession.iso8601(started),
             commandLine: CommandLine.arguments.joined(separator: " "))
-        let settings = RunSettings(
+        var settings = RunSettings(
             iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
             slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
             retryPreempted: counter == .time && !keepPreempted, downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds)
+        settings.countsAllocations = counter == .time && !noAllocationCounts && selectedScenarios.contains(.parse)
         if injectSlowdown > 0 {
             printError(terminal.warning(
                 "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."))
@@ -252,18 +258,7 @@ struct Run: ParsableCommand {
             guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(description: "feed not found: \(path)") }
             paths.append(path)
         }
-        if let songs {
-            let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
-            let path = (directory as NSString).appendingPathComponent("songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml")
-            if !FileManager.default.fileExists(atPath: path) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let feed = FeedGenerator(songs: songs).generate()
-                guard FileManager.default.createFile(atPath: path, contents: Data(feed.bytes)) else {
-                    throw CommandFailure(description: "cannot write the generated feed \(path)")
-                }
-            }
-            paths.append(path)
-        }
+        if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: outputDirectory)) }
         if paths.isEmpty {
             let path = "Data/top300.rss.xml"
             guard FileManager.default.fileExists(atPath: path) else {

@@ -33,7 +33,7 @@ struct RunFiles {
         return written
     }
 
-    private func write(_ text: String, to name: String) throws -> String {
+    func write(_ text: String, to name: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(name)
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

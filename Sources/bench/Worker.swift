@@ -7,8 +7,23 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
         shouldDisplay: false,
-        subcommands: [VerifyCell.self, MeasureCell.self, DownloadCell.self]
+        subcommands: [VerifyCell.self, MeasureCell.self, DownloadCell.self, CountAllocations.self]
     )
+
+    /// `bench worker count-allocations --blocks N --bytes B [--keep]`: the allocation counter on a
+    /// function that makes a known number of allocations (for the tests).
+    struct CountAllocations: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "count-allocations")
+
+        @Option var blocks: Int
+        @Option var bytes: Int
+        @Flag var keep = false
+
+        func run() throws {
+            let counts = try AllocationCounter.probe(blocks: blocks, bytes: bytes, keep: keep)
+            try WorkerOutput.write(JSONEncoder().encode(counts))
+        }
+    }
 
     /// `bench worker download --parser NAME --url URL --iterations N --warmup W --timeout T [--conditional]`
     struct DownloadCell: ParsableCommand {
@@ -30,7 +45,7 @@ struct Worker: ParsableCommand {
         }
     }
 
-    /// `bench worker measure --parser NAME --iterations N --warmup W --chunk-size C FEED`
+    /// `bench worker measure --parser NAME --iterations N --warmup W --chunk-size C [--count-allocations] FEED`
     struct MeasureCell: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "measure")
 
@@ -41,12 +56,14 @@ struct Worker: ParsableCommand {
         @Option(name: .customLong("slowdown-percent")) var slowdownPercent: Int = 0
         @Flag(name: .customLong("retry-preempted")) var retryPreempted = false
         @Flag(name: .customLong("counting-only")) var countingOnly = false
+        @Flag(name: .customLong("count-allocations")) var countAllocations = false
         @Argument var feed: String
 
         func run() throws {
             let report = try MeasureWorker.run(
                 parser: parser, feed: feed, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-                slowdownPercent: slowdownPercent, retryPreempted: retryPreempted, countingOnly: countingOnly)
+                slowdownPercent: slowdownPercent, retryPreempted: retryPreempted, countingOnly: countingOnly,
+                countAllocations: countAllocations)
             try WorkerOutput.write(JSONEncoder().encode(report))
         }
     }

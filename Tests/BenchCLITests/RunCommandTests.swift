@@ -34,6 +34,20 @@ struct RunCommandTests {
             let preempted = Int(row["preempted"] ?? "") ?? -1
             #expect(n == 2 || n + preempted == 2 * MeasureWorker.attemptsPerIteration, "\(row)")
             samplesInRows += n + preempted
+            if row["scenario"] == "parse" {
+                // One more worker per parse cell counts the allocations of two parses: exactly.
+                samplesInRows += BenchRunner.allocationIterations
+                let allocations = Int(row["allocations"] ?? "") ?? -1
+                #expect(row["allocations_min"] == row["allocations_max"], "\(row)")
+                if row["parser"] == "null" {
+                    #expect(allocations == 1, "the null parser's own object, and nothing of the harness")
+                } else {
+                    #expect(allocations > 300, "\(row)")
+                    #expect((Double(row["kept_bytes"] ?? "") ?? 0) > 300 * 100, "the songs")
+                }
+            } else {
+                #expect(row["allocations"] == "")
+            }
             #expect(row["failed"] == "0")
             #expect((Double(row["peak_rss_mb"] ?? "") ?? 0) > 1)
             if n > 0 {
@@ -213,5 +227,43 @@ struct RunCommandTests {
         ])
         #expect(failing.status == 1)
         #expect(failing.standardError.contains("cannot download") && failing.standardError.contains("HTTP 500"))
+    }
+}
+
+@Suite("bench sweep")
+struct SweepCommandTests {
+    @Test(.timeLimit(.minutes(5)))
+    func aSmallSweepWritesEveryPointAndTheSlopes() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("out")
+        let result = try runBench([
+            "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1", "--iterations", "1",
+            "--instructions-up-to", "0", "--no-store", "--output-dir", output, "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Scale sweep") && result.standardOutput.contains("Chunk-size sweep"))
+        #expect(result.standardOutput.contains("Growth with the feed"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: output)
+        // The generated feeds are cached under feeds/, named by songs and seed.
+        let feeds = try FileManager.default.contentsOfDirectory(atPath: output + "/feeds").sorted()
+        #expect(feeds == ["songs-20-seed-20120515.rss.xml", "songs-60-seed-20120515.rss.xml"])
+        let csv = try #require(files.first { $0.hasSuffix("-sweep.csv") })
+        let rows = try String(contentsOfFile: output + "/" + csv, encoding: .utf8).split(separator: "\r\n")
+        // (2 sizes + 2 chunk sizes) × (3 parsers + null), and the header.
+        #expect(rows.count == 1 + 4 * 4)
+        #expect(files.contains { $0.hasSuffix("-slopes.csv") } && files.contains { $0.hasSuffix("-sweep.html") })
+        #expect(files.contains { $0.hasSuffix("-sweep.json") })
+        let slopes = try String(contentsOfFile: output + "/" + (files.first { $0.hasSuffix("-slopes.csv") } ?? ""), encoding: .utf8)
+        #expect(slopes.contains("libxml2,time,byte,ns,"))
+        #expect(slopes.contains("expat,allocations,song,allocations,"))
+    }
+
+    @Test func badListsGetClearMessages() throws {
+        let songs = try runBench(["sweep", "--songs", "300,lots"])
+        #expect(songs.status != 0 && songs.standardError.contains("'lots' is not a song count"))
+        let chunks = try runBench(["sweep", "--chunk-sizes", "-5"])
+        #expect(chunks.status != 0 && chunks.standardError.contains("--chunk-sizes"))
+        let nothing = try runBench(["sweep", "--songs", "", "--chunk-sizes", "none"])
+        #expect(nothing.status != 0 && nothing.standardError.contains("nothing to sweep"))
     }
 }

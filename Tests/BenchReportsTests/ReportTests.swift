@@ -61,9 +61,9 @@ struct ReportTests {
         let noise = NoiseReport(noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1, load: nil)
         let rows = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)], noise: noise))
         #expect(rows[0].count == RunReport.summaryColumns.count)
-        #expect(Array(rows[0].suffix(9)) == [
+        #expect(Array(rows[0].suffix(14)) == [
             "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
-            "preempted", "noisy",
+            "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
         ])
         let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         #expect(row["noisy"] == "1")

@@ -390,4 +390,33 @@ struct ComparisonTests {
         #expect(comparison.cells[0].baseline?.workers == 6)
         #expect(comparison.cells[0].baseline?.median == 33_000_000)
     }
+
+    /// A run of one expat worker whose two counted parses allocated `count` times.
+    static func allocationRun(_ id: String, count: Int) -> RunResult {
+        var run = SyntheticRuns.run(id: id, started: "2026-11-22T10:0\(id.count):00Z", rounds: ["expat": [1e7]], iterations: 2)
+        let cell = run.samples[0].cell
+        for k in 0..<2 {
+            var counted = Sample(
+                cell: cell, songs: 300, round: 0, iteration: 3 + k, wallNs: nil, cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil,
+                error: nil, debug: false)
+            counted.allocations = count
+            run.samples.append(counted)
+        }
+        return run
+    }
+
+    @Test func allocationCountsAreExactAndJudgedWithoutNoise() {
+        let base = Self.allocationRun("a", count: 743)
+        let compare = { (other: RunResult) in
+            RunComparison.compare(baseline: [base], current: [other], metric: .allocations, threshold: ComparisonMetric.allocations.defaultThreshold).cells[0]
+        }
+        #expect(ComparisonMetric.allocations.isExact && ComparisonMetric.allocations.defaultThreshold == 0.01)
+        #expect(compare(Self.allocationRun("bb", count: 743)).verdict == .unchanged)
+        let more = compare(Self.allocationRun("cc", count: 760))
+        #expect(more.verdict == .slower)
+        #expect(more.ratio == 760.0 / 743.0 && more.ratioLow == more.ratioHigh)
+        #expect(more.method?.contains("exact counts") == true)
+        #expect(compare(Self.allocationRun("dd", count: 745)).verdict == .unchanged)  // +0.3%: under the 1% threshold
+        #expect(compare(Self.allocationRun("ee", count: 600)).verdict == .faster)
+    }
 }

@@ -43,6 +43,20 @@ struct StatsDatabaseTests {
         #expect(finished.complete && finished.endedAt == "2026-11-22T10:01:00Z")
     }
 
+    @Test func allocationCountsRoundTrip() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        try store.beginRun(Self.environment("run-a", startedAt: "2026-11-22T10:00:00Z"), settings: nil)
+        var counted = Self.samples(parser: "expat", walls: [1])[0]
+        counted.wallNs = nil
+        counted.cpuNs = nil
+        counted.round = 0
+        counted.allocations = 743
+        counted.allocatedBytes = 208_097
+        counted.keptBytes = 98_704
+        try store.record([counted], runID: "run-a")
+        #expect(try store.samples().map(\.sample) == [counted])
+    }
+
     @Test func reopeningAFileKeepsItsRunsAndAppliesNoMigrationTwice() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("nested/stats.sqlite")

@@ -1,0 +1,286 @@
+import BenchResults
+import Foundation
+
+/// The reports of a sweep (`bench sweep`): a table per sweep, the fitted slopes, CSV for reviewers
+/// (one row per parser and size or chunk size; the slopes apart), JSON, and an HTML page with
+/// log–log charts of time and memory against the feed's size and of time against the chunk size,
+/// each with its figures as a table beside it.
+public enum SweepReport {
+    /// The columns of `<run-id>-sweep.csv`, in order.
+    public static let pointColumns = [
+        "sweep", "parser", "songs", "feed_bytes", "chunk_size", "median_ms", "ci95_low_ms", "ci95_high_ms", "workers",
+        "mbps", "ns_per_byte", "instructions", "instructions_per_byte", "parse_peak_bytes", "worker_peak_bytes",
+        "kept_bytes", "peak_over_songs", "allocations", "allocated_bytes", "failed", "outcome",
+    ]
+
+    /// The columns of `<run-id>-slopes.csv`, in order.
+    public static let slopeColumns = [
+        "parser", "figure", "per", "unit", "slope", "intercept", "r_squared", "exponent", "points", "from_songs", "to_songs",
+    ]
+
+    public static func pointsCSV(_ result: SweepResult) -> String {
+        CSV.document(header: pointColumns, rows: result.points.map { p in
+            [
+                p.sweep, p.parser, String(p.songs), String(p.feedBytes), String(p.chunkSize), Format.ms(p.timeNs),
+                Format.ms(p.timeLowNs), Format.ms(p.timeHighNs), p.workers.map(String.init) ?? "",
+                Format.number(p.megabytesPerSecond, decimals: 2), Format.number(perByte(p.timeNs, p), decimals: 3),
+                Format.number(p.instructions, decimals: 0), Format.number(perByte(p.instructions, p), decimals: 2),
+                p.parsePeakBytes.map(String.init) ?? "", p.workerPeakBytes.map(String.init) ?? "",
+                Format.number(p.keptBytes, decimals: 0), Format.number(p.peakOverSongs, decimals: 2),
+                Format.number(p.allocations, decimals: 0), Format.number(p.allocatedBytes, decimals: 0), String(p.failed),
+                p.outcome ?? "",
+            ]
+        })
+    }
+
+    public static func slopesCSV(_ result: SweepResult) -> String {
+        CSV.document(header: slopeColumns, rows: result.slopes.map { s in
+            [
+                s.parser, s.figure, s.per, s.unit, Format.number(s.fit.slope, decimals: 4),
+                Format.number(s.fit.intercept, decimals: 1), Format.number(s.fit.rSquared, decimals: 5),
+                Format.number(s.exponent, decimals: 3), String(s.fit.points), String(s.fromSongs), String(s.toSongs),
+            ]
+        })
+    }
+
+    public static func json(_ result: SweepResult) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
+    }
+
+    static func perByte(_ value: Double?, _ point: SweepPoint) -> Double? {
+        guard let value, point.feedBytes > 0 else { return nil }
+        return value / Double(point.feedBytes)
+    }
+
+    static func chunkName(_ size: Int) -> String { size == 0 ? "whole" : size >= 1024 && size % 1024 == 0 ? "\(size / 1024) KiB" : "\(size) B" }
+
+    // MARK: - Text
+
+    static let scaleHeader = [
+        "parser", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB", "kept MiB",
+        "peak÷songs", "allocs", "alloc MiB", "outcome",
+    ]
+
+    static let chunkHeader = [
+        "parser", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB", "outcome",
+    ]
+
+    static func scaleRow(_ p: SweepPoint) -> [String] {
+        [
+            p.parser, String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1), Format.ms(p.timeNs),
+            interval(p), Format.number(p.megabytesPerSecond), Format.number(perByte(p.timeNs, p), decimals: 2),
+            Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
+            Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2),
+            Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
+        ]
+    }
+
+    static func chunkRow(_ p: SweepPoint) -> [String] {
+        [
+            p.parser, chunkName(p.chunkSize), Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
+            Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
+            Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
+        ]
+    }
+
+    static func interval(_ p: SweepPoint) -> String {
+        guard let low = p.timeLowNs, let high = p.timeHighNs else { return "" }
+        return "\(Format.ms(low))–\(Format.ms(high))"
+    }
+
+    static let slopeHeader = ["parser", "figure", "slope", "intercept", "R²", "exponent", "songs"]
+
+    static func slopeRow(_ s: SweepSlope) -> [String] {
+        [
+            s.parser, "\(s.figure) per \(s.per)", "\(Format.number(s.fit.slope, decimals: slopeDecimals(s.fit.slope))) \(s.unit)",
+            interceptText(s), Format.number(s.fit.rSquared, decimals: 4), Format.number(s.exponent, decimals: 3),
+            "\(s.fromSongs)–\(s.toSongs) (\(s.fit.points))",
+        ]
+    }
+
+    static func slopeDecimals(_ value: Double) -> Int { abs(value) >= 100 ? 0 : abs(value) >= 1 ? 2 : 4 }
+
+    static func interceptText(_ s: SweepSlope) -> String {
+        switch s.unit {
+        case "ns": return "\(Format.ms(s.fit.intercept)) ms"
+        case "bytes": return "\(Format.mib(s.fit.intercept, decimals: 2)) MiB"
+        default: return Format.number(s.fit.intercept, decimals: 0)
+        }
+    }
+
+    /// The header: build, libraries (their versions matter: expat before 2.6.0 reparses large
+    /// tokens with small chunks), machine, settings, noise.
+    public static func header(_ result: SweepResult) -> String {
+        let environment = result.environment
+        let settings = result.settings
+        var text = "Sweep \(environment.runID) · \(environment.buildConfiguration) build · \(environment.swiftVersion) · "
+        text += "libxml2 \(environment.libxml2Version) · expat \(environment.expatVersion)\n"
+        text += "\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
+        text += "\(settings.rounds) workers per cell, \(settings.iterations) timed parses each after \(settings.warmup) warm-up; "
+        text += "allocations counted in one more worker per cell"
+        if result.plan.instructionsUpToSongs > 0 {
+            text += "; instructions counted by callgrind up to \(result.plan.instructionsUpToSongs) songs"
+            if let id = result.instructionRunID { text += " (run \(id))" }
+        }
+        text += "\n" + RunReport.noiseLines(result.noise).joined(separator: "\n") + "\n"
+        return text
+    }
+
+    public static func table(_ result: SweepResult) -> String {
+        var blocks: [String] = []
+        let scale = result.points.filter { $0.sweep == "scale" }
+        if !scale.isEmpty {
+            let rows = ordered(scale).map(scaleRow)
+            blocks.append(
+                "Scale sweep: feeds of \(result.plan.songs.map(String.init).joined(separator: ", ")) songs, chunks of "
+                    + "\(chunkName(result.plan.chunkSize))\n" + TextTable(header: scaleHeader, rows: rows).render(indent: "  "))
+        }
+        if !result.slopes.isEmpty {
+            blocks.append(
+                "Growth with the feed (least squares over the scale sweep; exponent: the slope on log–log axes, 1 = in proportion)\n"
+                    + TextTable(header: slopeHeader, rows: result.slopes.map(slopeRow)).render(indent: "  "))
+        }
+        let chunk = result.points.filter { $0.sweep == "chunk" }
+        if !chunk.isEmpty {
+            blocks.append(
+                "Chunk-size sweep: \(result.plan.chunkSongs) songs (\(chunk.first.map { "\($0.feedBytes) bytes" } ?? ""))\n"
+                    + TextTable(header: chunkHeader, rows: ordered(chunk).map(chunkRow)).render(indent: "  "))
+        }
+        if let short = result.points.filter({ ($0.timeCoverage ?? 1) < 0.95 }).min(by: { ($0.timeCoverage ?? 1) < ($1.timeCoverage ?? 1) }),
+            let coverage = short.timeCoverage
+        {
+            blocks.append(
+                "Note: with \(short.workers ?? 0) worker\(short.workers == 1 ? "" : "s") a cell, a next-run interval covers \(Format.number(coverage * 100, decimals: 0))%, "
+                    + "not 95% (10 or more workers do: --rounds 10). Instruction and allocation counts are exact.")
+        }
+        return blocks.joined(separator: "\n\n") + "\n\n" + legend + "\n"
+    }
+
+    /// Points grouped by parser (the order of first appearance), each by size then chunk size.
+    static func ordered(_ points: [SweepPoint]) -> [SweepPoint] {
+        var parsers: [String] = []
+        for point in points where !parsers.contains(point.parser) { parsers.append(point.parser) }
+        return parsers.flatMap { parser in
+            points.filter { $0.parser == parser }.sorted {
+                ($0.songs, $0.chunkSize == 0 ? Int.max : $0.chunkSize) < ($1.songs, $1.chunkSize == 0 ? Int.max : $1.chunkSize)
+            }
+        }
+    }
+
+    static let legend = """
+        time ms: the median of the workers' median parse times; next run 95%: the interval the next run's figure \
+        should fall in (from the workers; wide with few workers). ns/byte and instr/byte: per byte of feed. \
+        parse MiB: the parse's own peak (resident set above its level before the parse). kept MiB: what the parse \
+        left allocated when it returned — the songs themselves. peak÷songs: parse MiB over kept MiB: near 1 \
+        for a parser that keeps only the songs, growing for one that holds the document. allocs, alloc MiB: \
+        malloc-family calls of one parse and the bytes asked (exact). A parser with no figure at a size says \
+        why in outcome (Foundation's XMLParser(data:) fails on documents over 10,000,000 bytes here).
+        """
+
+    // MARK: - HTML
+
+    public static func html(_ result: SweepResult) -> String {
+        let environment = result.environment
+        var body = "<h1>XML parser benchmark — how cost grows (sweep \(e(environment.runID)))</h1>\n"
+        body += "<p class=\"about\">\(e(environment.startedAt)): \(e(environment.buildConfiguration)) build"
+        if let commit = environment.gitCommit { body += " of commit \(e(commit))" }
+        body += "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
+        body += "\(e(environment.cpuModel)), \(environment.cores) cores; \(e(environment.os)). "
+        body += "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
+        if let noise = result.noise, noise.noisy {
+            for warning in noise.warnings { body += "<p class=\"warning\">Noisy machine: \(e(warning))</p>\n" }
+        }
+        body += """
+            <section class="intro"><h2>How to read this</h2><p>Every parser builds the same songs from generated \
+            feeds of growing size (checked identical before anything is timed). On log–log axes a straight line \
+            of slope 1 is a cost in proportion to the feed. A streaming parser's memory stays near the songs' own \
+            (the dashed line); a parser that holds the document grows with the document. A cross on the top edge \
+            marks a size where a parser has no figure because it failed there; the table beside says why.</p></section>
+
+            """
+        let scale = result.points.filter { $0.sweep == "scale" }
+        let parsers = ordered(result.points).reduce(into: [String]()) { if !$0.contains($1.parser) { $0.append($1.parser) } }
+        var number = 0
+        func figure(_ svg: String, caption: String, table: [[String]], header: [String]) {
+            number += 1
+            body += "<figure class=\"pair\">\(svg)" + htmlTable(header: header, rows: table)
+            body += "<figcaption>Figure \(number). \(e(caption))</figcaption></figure>\n"
+        }
+        func series(_ points: [SweepPoint], x: (SweepPoint) -> Double, y: (SweepPoint) -> Double?, tip: (SweepPoint) -> String) -> [SVGChart.XYSeries] {
+            parsers.compactMap { parser in
+                let mine = points.filter { $0.parser == parser }
+                guard !mine.isEmpty else { return nil }
+                return SVGChart.XYSeries(
+                    name: parser,
+                    points: mine.compactMap { p in y(p).map { (x(p), $0, "\(parser): \(tip(p))") } },
+                    failures: mine.filter { !$0.measured }.map { (x($0), "\(parser) at \($0.songs) songs: \($0.outcome ?? "no figure")") })
+            }
+        }
+        if !scale.isEmpty {
+            let timed = scale.filter { $0.parser != "null" }
+            figure(
+                SVGChart.logLog(
+                    id: "time-vs-size", title: "Parse time against feed size (log–log)",
+                    series: series(timed, x: { Double($0.feedBytes) }, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms at \($0.songs) songs" }),
+                    xLabel: "feed size, bytes", yLabel: "ms per parse"),
+                caption: "Parse time against the feed's size, chunks of \(chunkName(result.plan.chunkSize)): the median of the workers' medians at each size.",
+                table: ordered(timed).map { [$0.parser, String($0.songs), Format.ms($0.timeNs), interval($0), Format.number($0.megabytesPerSecond), $0.outcome ?? ""] },
+                header: ["parser", "songs", "ms", "next run 95%", "MB/s", "outcome"])
+            var memory = series(
+                scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.parsePeakBytes.map { Double($0) / 1_048_576 } },
+                tip: { "parse peak \(Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2)) MiB at \($0.songs) songs" })
+            let songs = scale.filter { $0.parser != "null" && $0.keptBytes != nil }
+            var byFeed: [Int: SweepPoint] = [:]
+            for point in songs where byFeed[point.feedBytes] == nil { byFeed[point.feedBytes] = point }
+            if !byFeed.isEmpty {
+                memory.append(SVGChart.XYSeries(
+                    name: "the songs", points: byFeed.values.sorted { $0.feedBytes < $1.feedBytes }.compactMap { p in
+                        p.keptBytes.map { (Double(p.feedBytes), $0 / 1_048_576, "the songs: \(Format.mib($0, decimals: 2)) MiB") }
+                    }, dashed: true, key: "null"))
+            }
+            figure(
+                SVGChart.logLog(id: "memory-vs-size", title: "Peak memory of the parse against feed size (log–log)", series: memory, xLabel: "feed size, bytes", yLabel: "MiB"),
+                caption: "The parse's own peak memory against the feed's size; dashed: the memory of the songs themselves (bytes the parse left allocated).",
+                table: ordered(scale.filter { $0.parser != "null" }).map {
+                    [$0.parser, String($0.songs), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2), Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2), $0.outcome ?? ""]
+                },
+                header: ["parser", "songs", "parse MiB", "songs MiB", "peak÷songs", "outcome"])
+            figure(
+                SVGChart.logLog(
+                    id: "allocations-vs-size", title: "Allocations per parse against feed size (log–log)",
+                    series: series(scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.allocations }, tip: { "\(Format.number($0.allocations, decimals: 0)) allocations at \($0.songs) songs" }),
+                    xLabel: "feed size, bytes", yLabel: "malloc-family calls"),
+                caption: "malloc-family calls of one parse against the feed's size (exact counts).",
+                table: ordered(scale).map { [$0.parser, String($0.songs), Format.number($0.allocations, decimals: 0), Format.mib($0.allocatedBytes, decimals: 2)] },
+                header: ["parser", "songs", "allocations", "MiB asked"])
+        }
+        if !result.slopes.isEmpty {
+            body += "<h2>Growth with the feed</h2>\n" + htmlTable(header: slopeHeader, rows: result.slopes.map(slopeRow))
+        }
+        let chunk = result.points.filter { $0.sweep == "chunk" }
+        if let feedBytes = chunk.first?.feedBytes {
+            // The whole feed in one call sits at x = the feed's size.
+            let x: (SweepPoint) -> Double = { Double($0.chunkSize == 0 ? feedBytes : $0.chunkSize) }
+            figure(
+                SVGChart.logLog(
+                    id: "time-vs-chunk", title: "Parse time against chunk size (log–log)",
+                    series: series(chunk.filter { $0.parser != "null" }, x: x, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms with chunks of \(chunkName($0.chunkSize))" }),
+                    xLabel: "bytes per call (the last point: the whole feed in one call)", yLabel: "ms per parse"),
+                caption: "Parse time against the chunk size on \(result.plan.chunkSongs) songs (\(feedBytes) bytes), libxml2 \(result.environment.libxml2Version), expat \(result.environment.expatVersion).",
+                table: ordered(chunk.filter { $0.parser != "null" }).map { [$0.parser, chunkName($0.chunkSize), Format.ms($0.timeNs), interval($0), $0.outcome ?? ""] },
+                header: ["parser", "chunk", "ms", "next run 95%", "outcome"])
+        }
+        body += "<h2>Figures as text</h2>\n<pre>\(e(header(result) + "\n" + table(result)))</pre>\n"
+        return HTMLReport.page(title: "XML parser benchmark — sweep \(environment.runID)", body: body, wide: true)
+    }
+
+    static func htmlTable(header: [String], rows: [[String]]) -> String {
+        var html = "<table><thead><tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>"
+        for row in rows { html += "<tr>" + row.map { "<td>\(e($0))</td>" }.joined() + "</tr>" }
+        return html + "</tbody></table>"
+    }
+
+    static func e(_ text: String) -> String { SVGChart.escape(text) }
+}

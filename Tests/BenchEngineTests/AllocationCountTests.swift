@@ -1,0 +1,68 @@
+import BenchEngine
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// The allocation counter, in worker processes (the interposer must be loaded first, and counts
+/// every thread: a test process running other tests at once cannot count its own).
+@Suite("Allocation counts")
+struct AllocationCountTests {
+    static func probe(_ arguments: [String], counting: Bool = true) throws -> (WorkerProcess.Outcome, AllocationCounter.Counts?) {
+        let executable = TestPaths.benchExecutable
+        let outcome = try WorkerProcess.run(
+            executable: executable, arguments: ["worker", "count-allocations"] + arguments,
+            environment: counting ? AllocationCounter.countingEnvironment(executable: executable) : [:], timeout: 60)
+        let counts = try? JSONDecoder().decode(AllocationCounter.Counts.self, from: Data(outcome.result))
+        return (outcome, counts)
+    }
+
+    @Test func aFunctionWithAKnownNumberOfAllocationsCountsExactlyThat() throws {
+        let (outcome, counts) = try Self.probe(["--blocks", "1000", "--bytes", "48"])
+        #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
+        #expect(counts == AllocationCounter.Counts(allocations: 1_000, bytes: 48_000, keptBytes: 0))
+        let (_, kept) = try Self.probe(["--blocks", "250", "--bytes", "4096", "--keep"])
+        #expect(kept == AllocationCounter.Counts(allocations: 250, bytes: 1_024_000, keptBytes: 1_024_000))
+    }
+
+    @Test func withoutTheInterposerAWorkerRefusesToCount() throws {
+        // Workers get libc's malloc by default: a count would silently be 0.
+        let (outcome, counts) = try Self.probe(["--blocks", "10", "--bytes", "16"], counting: false)
+        #expect(outcome.termination == .exited(1))
+        #expect(counts == nil)
+        #expect(outcome.standardError.contains("LD_PRELOAD"))
+    }
+
+    @Test func aTimedWorkerRefusesTheInterposerAndACountingWorkerCountsEveryParseAlike() throws {
+        let executable = TestPaths.benchExecutable
+        let arguments = ["worker", "measure", "--parser", "expat", "--iterations", "3", "--warmup", "1", "--chunk-size", "4096"]
+        let timedWithInterposer = try WorkerProcess.run(
+            executable: executable, arguments: arguments + [TestPaths.top300],
+            environment: AllocationCounter.countingEnvironment(executable: executable), timeout: 60)
+        #expect(timedWithInterposer.termination == .exited(1))
+        #expect(timedWithInterposer.standardError.contains("16 bytes"))
+
+        for parser in ["expat", "null"] {
+            var counting = arguments + ["--count-allocations", TestPaths.top300]
+            counting[3] = parser
+            let outcome = try WorkerProcess.run(
+                executable: executable, arguments: counting,
+                environment: AllocationCounter.countingEnvironment(executable: executable), timeout: 60)
+            #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
+            let report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
+            let counts = report.iterations.compactMap(\.allocations)
+            #expect(counts.count == 3)
+            // Exact: the same parse of the same feed allocates the same, every time.
+            #expect(Set(counts).count == 1, "\(parser): \(counts)")
+            if parser == "null" {
+                // The harness allocates nothing inside the parse; the null parser's one allocation
+                // is its own object (the protocol asks for a class), which it keeps no longer.
+                #expect(counts.first?.allocations == 1)
+                #expect(counts.first?.keptBytes == 0)
+            } else {
+                #expect((counts.first?.allocations ?? 0) > 300)
+                // What a parse leaves allocated is its songs: the same for every parser of the feed.
+                #expect((counts.first?.keptBytes ?? 0) > 300 * 100)
+            }
+        }
+    }
+}
