@@ -215,9 +215,9 @@ public enum HTMLReport {
             svg.chart { max-width: 100%; height: auto; background: #fff; }
             pre { font-size: 0.75em; overflow-x: auto; background: #f7f7f7; padding: 0.8em; }
             code { background: #eef; padding: 0 0.2em; }
-            body.wide { max-width: 1280px; }
+            body.wide { max-width: 1400px; }
             figure.pair { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; max-width: 100%; }
-            figure.pair > svg { flex: 1 1 560px; min-width: 0; }
+            figure.pair > svg { flex: 0 1 760px; min-width: 0; }
             figure.pair > figcaption { flex: 1 1 100%; }
             table { border-collapse: collapse; font-size: 0.8em; }
             th, td { border-bottom: 1px solid #e3e3e3; padding: 0.15em 0.5em; text-align: right; }

@@ -139,7 +139,8 @@ enum SVGChart {
 
     /// Lines on logarithmic x and y axes (both in powers of ten), one per series.
     static func logLog(
-        id: String, title: String, series: [XYSeries], xLabel: String, yLabel: String, xTick: (Double) -> String = tick
+        id: String, title: String, series: [XYSeries], xLabel: String, yLabel: String, xTick: (Double) -> String = tick,
+        yTick: (Double) -> String = tick
     ) -> String {
         let height = 340.0
         let left = 78.0
@@ -164,7 +165,7 @@ enum SVGChart {
         for power in stride(from: y0, through: y1, by: 1) {
             let value = pow(10, power)
             body += ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
-            body += text(x: left - 6, y: y(value) + 4, tick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+            body += text(x: left - 6, y: y(value) + 4, yTick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
         }
         for (number, line) in series.enumerated() {
             let colour = colour(line.key ?? line.name)
@@ -207,6 +208,20 @@ enum SVGChart {
         let power = pow(10, floor(log10(value)))
         for factor in [1.0, 2, 2.5, 5, 10] where factor * power >= value * 0.999_999 { return factor * power }
         return 10 * power
+    }
+
+    /// A power of ten of bytes: "100 B", "1 kB", "10 MB" (10³ steps, as the feed sizes are given).
+    static func byteTick(_ value: Double) -> String {
+        let units: [(Double, String)] = [(1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+        for (scale, unit) in units where value >= scale { return "\(tick(value / scale)) \(unit)" }
+        return "\(tick(value)) B"
+    }
+
+    /// A power of ten as a count: "100", "10k", "1M".
+    static func countTick(_ value: Double) -> String {
+        if value >= 1e6 { return "\(tick(value / 1e6))M" }
+        if value >= 1e4 { return "\(tick(value / 1e3))k" }
+        return tick(value)
     }
 
     /// An axis value, without trailing zeros ("12.5", "250", "0.2").

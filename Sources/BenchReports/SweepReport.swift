@@ -124,8 +124,28 @@ public enum SweepReport {
             text += "; instructions counted by callgrind up to \(result.plan.instructionsUpToSongs) songs"
             if let id = result.instructionRunID { text += " (run \(id))" }
         }
-        text += "\n" + RunReport.noiseLines(result.noise).joined(separator: "\n") + "\n"
+        text += "\n" + noiseLines(result.noise).joined(separator: "\n") + "\n"
         return text
+    }
+
+    /// The run's noise lines, with the pairs of parsers it could not rank counted rather than
+    /// listed: a sweep runs few rounds per cell and many tables; it shows growth, `bench run` ranks.
+    static func noiseLines(_ noise: NoiseReport?) -> [String] {
+        guard var noise else { return [] }
+        let unranked = noise.unranked.count
+        noise.unranked = []
+        noise.warnings = noise.warnings.map { warning in
+            warning.hasPrefix("Too noisy to rank ")
+                ? "Too few rounds or too noisy to rank \(unranked) pair\(unranked == 1 ? "" : "s") of parsers by their relative speed "
+                    + "(the run's own report names them; a sweep shows growth, `bench run` ranks)."
+                : warning
+        }
+        var lines = RunReport.noiseLines(noise)
+        if !noise.noisy && unranked > 0 {
+            lines.append("\(unranked) pair\(unranked == 1 ? "" : "s") of parsers not told apart by their relative speed (the run's own report names them; "
+                + "a sweep shows growth, `bench run` ranks).")
+        }
+        return lines
     }
 
     public static func table(_ result: SweepResult) -> String {
@@ -189,8 +209,10 @@ public enum SweepReport {
         body += "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
         body += "\(e(environment.cpuModel)), \(environment.cores) cores; \(e(environment.os)). "
         body += "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
-        if let noise = result.noise, noise.noisy {
-            for warning in noise.warnings { body += "<p class=\"warning\">Noisy machine: \(e(warning))</p>\n" }
+        for line in noiseLines(result.noise) {
+            body += line.hasPrefix("NOISY MACHINE: ")
+                ? "<p class=\"warning\">Noisy machine: \(e(String(line.dropFirst("NOISY MACHINE: ".count))))</p>\n"
+                : "<p class=\"about\">\(e(line))</p>\n"
         }
         body += """
             <section class="intro"><h2>How to read this</h2><p>Every parser builds the same songs from generated \
@@ -224,9 +246,9 @@ public enum SweepReport {
                 SVGChart.logLog(
                     id: "time-vs-size", title: "Parse time against feed size (log–log)",
                     series: series(timed, x: { Double($0.feedBytes) }, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms at \($0.songs) songs" }),
-                    xLabel: "feed size, bytes", yLabel: "ms per parse"),
-                caption: "Parse time against the feed's size, chunks of \(chunkName(result.plan.chunkSize)): the median of the workers' medians at each size.",
-                table: ordered(timed).map { [$0.parser, String($0.songs), Format.ms($0.timeNs), interval($0), Format.number($0.megabytesPerSecond), $0.outcome ?? ""] },
+                    xLabel: "feed size", yLabel: "ms per parse", xTick: SVGChart.byteTick),
+                caption: "Parse time against the feed's size, chunks of \(chunkName(result.plan.chunkSize)): the median of the workers' medians at each size." + failures(timed),
+                table: ordered(timed).map { [$0.parser, String($0.songs), Format.ms($0.timeNs), interval($0), Format.number($0.megabytesPerSecond), short($0.outcome)] },
                 header: ["parser", "songs", "ms", "next run 95%", "MB/s", "outcome"])
             var memory = series(
                 scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.parsePeakBytes.map { Double($0) / 1_048_576 } },
@@ -241,17 +263,17 @@ public enum SweepReport {
                     }, dashed: true, key: "null"))
             }
             figure(
-                SVGChart.logLog(id: "memory-vs-size", title: "Peak memory of the parse against feed size (log–log)", series: memory, xLabel: "feed size, bytes", yLabel: "MiB"),
-                caption: "The parse's own peak memory against the feed's size; dashed: the memory of the songs themselves (bytes the parse left allocated).",
+                SVGChart.logLog(id: "memory-vs-size", title: "Peak memory of the parse against feed size (log–log)", series: memory, xLabel: "feed size", yLabel: "MiB", xTick: SVGChart.byteTick),
+                caption: "The parse's own peak memory against the feed's size; dashed: the memory of the songs themselves (bytes the parse left allocated)." + failures(timed),
                 table: ordered(scale.filter { $0.parser != "null" }).map {
-                    [$0.parser, String($0.songs), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2), Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2), $0.outcome ?? ""]
+                    [$0.parser, String($0.songs), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2), Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2), short($0.outcome)]
                 },
                 header: ["parser", "songs", "parse MiB", "songs MiB", "peak÷songs", "outcome"])
             figure(
                 SVGChart.logLog(
                     id: "allocations-vs-size", title: "Allocations per parse against feed size (log–log)",
                     series: series(scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.allocations }, tip: { "\(Format.number($0.allocations, decimals: 0)) allocations at \($0.songs) songs" }),
-                    xLabel: "feed size, bytes", yLabel: "malloc-family calls"),
+                    xLabel: "feed size", yLabel: "malloc-family calls", xTick: SVGChart.byteTick, yTick: SVGChart.countTick),
                 caption: "malloc-family calls of one parse against the feed's size (exact counts).",
                 table: ordered(scale).map { [$0.parser, String($0.songs), Format.number($0.allocations, decimals: 0), Format.mib($0.allocatedBytes, decimals: 2)] },
                 header: ["parser", "songs", "allocations", "MiB asked"])
@@ -267,13 +289,28 @@ public enum SweepReport {
                 SVGChart.logLog(
                     id: "time-vs-chunk", title: "Parse time against chunk size (log–log)",
                     series: series(chunk.filter { $0.parser != "null" }, x: x, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms with chunks of \(chunkName($0.chunkSize))" }),
-                    xLabel: "bytes per call (the last point: the whole feed in one call)", yLabel: "ms per parse"),
-                caption: "Parse time against the chunk size on \(result.plan.chunkSongs) songs (\(feedBytes) bytes), libxml2 \(result.environment.libxml2Version), expat \(result.environment.expatVersion).",
-                table: ordered(chunk.filter { $0.parser != "null" }).map { [$0.parser, chunkName($0.chunkSize), Format.ms($0.timeNs), interval($0), $0.outcome ?? ""] },
+                    xLabel: "bytes per call (the last point: the whole feed in one call)", yLabel: "ms per parse", xTick: SVGChart.byteTick),
+                caption: "Parse time against the chunk size on \(result.plan.chunkSongs) songs (\(feedBytes) bytes), libxml2 \(result.environment.libxml2Version), expat \(result.environment.expatVersion)." + failures(chunk.filter { $0.parser != "null" }),
+                table: ordered(chunk.filter { $0.parser != "null" }).map { [$0.parser, chunkName($0.chunkSize), Format.ms($0.timeNs), interval($0), short($0.outcome)] },
                 header: ["parser", "chunk", "ms", "next run 95%", "outcome"])
         }
         body += "<h2>Figures as text</h2>\n<pre>\(e(header(result) + "\n" + table(result)))</pre>\n"
         return HTMLReport.page(title: "XML parser benchmark — sweep \(environment.runID)", body: body, wide: true)
+    }
+
+    /// An outcome short enough for a table cell; the whole text goes into the figure's caption.
+    static func short(_ outcome: String?) -> String {
+        guard let outcome else { return "" }
+        if outcome.contains("not timed: FAILED") { return "failed (see caption)" }
+        if outcome.contains("not timed: CRASHED") { return "crashed (see caption)" }
+        return outcome.count > 40 ? String(outcome.prefix(39)) + "…" : outcome
+    }
+
+    /// The outcomes of the points that have no figure, for a caption.
+    static func failures(_ points: [SweepPoint]) -> String {
+        let failed = points.filter { !$0.measured }
+        guard !failed.isEmpty else { return "" }
+        return " No figure: " + failed.map { "\($0.parser) at \($0.songs) songs\($0.sweep == "chunk" ? ", chunks of \(chunkName($0.chunkSize))" : ""): \($0.outcome ?? "")" }.joined(separator: "; ") + "."
     }
 
     static func htmlTable(header: [String], rows: [[String]]) -> String {

@@ -11,7 +11,8 @@ public struct LinearFit: Codable, Sendable, Equatable {
     public var slope: Double
     public var intercept: Double
     /// The coefficient of determination: 1 for points on the line, 0 for a line no better than the
-    /// mean; `nil` when every y is the same (nothing to explain).
+    /// mean; `nil` when every y is the same (nothing to explain) or with two points (a line through
+    /// two points always fits: it says nothing).
     public var rSquared: Double?
     /// Points fitted.
     public var points: Int
@@ -34,7 +35,7 @@ public struct LinearFit: Codable, Sendable, Equatable {
         }
         slope = b
         intercept = a
-        rSquared = syy > 0 ? 1 - residual / syy : nil
+        rSquared = syy > 0 && pairs.count >= 3 ? 1 - residual / syy : nil
         points = pairs.count
     }
 
