@@ -10,7 +10,9 @@
 #   2. times the parse scenario, GATE_WALL_PAIRS (60) short runs a side taken turn about, so that
 #      the machine's drift hits both sides alike, and compares them pair by pair (threshold 5%,
 #      99% interval);
-#   3. compares the same runs' calibrated time (wall ÷ a fixed calibration workload timed just before
+#   3. counts each parse's allocations (malloc-family calls, exact: threshold 1%), one run a side,
+#      when both builds count them;
+#   4. compares the same runs' calibrated time (wall ÷ a fixed calibration workload timed just before
 #      each parse: it does not move with the host's speed) when both builds measure it, and their
 #      peak memory (threshold 5%, 99% interval).
 # Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
@@ -22,7 +24,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
 base_ref=$1
@@ -92,7 +94,21 @@ else
 fi
 echo >>"$report"
 
-# 3. Wall time and peak memory, turn about.
+# 3. Allocation counts (exact), one run a side, when both builds count them.
+if gate_counts_allocations "$base_bench" && gate_counts_allocations "$head_bench"; then
+    gate_log "== counting allocations"
+    gate_allocation_run "$feed" "$out/allocations/base" "$base_bench"
+    gate_allocation_run "$feed" "$out/allocations/head" "$head_bench"
+    s=0
+    gate_compare "$head_bench" "$out/allocations/base" "$out/allocations/head" allocations \
+        --format markdown >>"$report" || s=$?
+    [ $s -gt $status ] && status=$s
+else
+    echo "_Allocation counts skipped: the baseline's bench does not count allocations (it predates them)._" >>"$report"
+fi
+echo >>"$report"
+
+# 4. Wall time and peak memory, turn about.
 gate_log "== timing, $GATE_WALL_PAIRS runs a side, turn about"
 gate_wall_runs "$feed" "$out/wall/base" "$base_bench" "" "$out/wall/head" "$head_bench" ""
 # Calibrated time (wall ÷ the calibration workload timed just before each parse) does not move with

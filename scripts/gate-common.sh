@@ -33,6 +33,10 @@ gate_wall_runs() {
     done
     local count=${#outs[@]} turn index k
     for directory in "${outs[@]}"; do mkdir -p "$directory"; done
+    # Allocation counts are exact: gate_allocation_run takes them once; the timed runs skip them.
+    for ((k = 0; k < count; k++)); do
+        if gate_counts_allocations "${commands[$k]}"; then extras[k]="${extras[$k]} --no-allocation-counts"; fi
+    done
     for ((turn = 0; turn < GATE_WALL_PAIRS; turn++)); do
         for ((k = 0; k < count; k++)); do
             index=$(((turn + k) % count))
@@ -52,6 +56,22 @@ gate_count_run() {
     "$command" run $extra --counter instructions --feed "$feed" --rounds 1 --iterations "$GATE_COUNT_ITERATIONS" \
         --warmup "$GATE_COUNT_WARMUP" --no-store --quiet --format csv --output-dir "$out" >/dev/null ||
         { gate_log "bench run --counter instructions failed: $command"; return 1; }
+}
+
+# gate_counts_allocations BIN: whether that bench counts allocations (it knows --no-allocation-counts).
+gate_counts_allocations() {
+    "$1" run --help 2>/dev/null | grep -q -- '--no-allocation-counts'
+}
+
+# gate_allocation_run FEED OUT BIN ["EXTRA"]: one run whose allocation workers count each parse's
+# malloc-family calls (exact: one run a side is enough).
+gate_allocation_run() {
+    local feed=$1 out=$2 command=$3 extra=${4:-}
+    mkdir -p "$out"
+    # shellcheck disable=SC2086
+    "$command" run $extra --scenario parse --feed "$feed" --rounds 1 --iterations 1 --warmup 1 --no-store --quiet \
+        --format csv --output-dir "$out" >/dev/null ||
+        { gate_log "bench run (allocation counts) failed: $command"; return 1; }
 }
 
 # gate_compare BENCH BASE_DIR CURRENT_DIR METRIC [ARGS…]: runs bench compare; prints its status.

@@ -85,6 +85,7 @@ public struct RunProgress: Sendable {
     public var cellCount: Int
     public var parser: String
     public var feed: String
+    /// The round; 0 for the allocation-counting workers that follow the rounds.
     public var round: Int
     /// Iterations finished in this cell so far, warm-up included.
     public var iteration: Int

@@ -35,7 +35,8 @@ public struct Sample: Codable, Sendable, Equatable {
     public var cell: CellKey
     /// Songs built by this iteration.
     public var songs: Int
-    /// The round (1-based) of `--rounds`: which worker process of its cell measured it.
+    /// The round (1-based) of `--rounds`: which worker process of its cell measured it; 0 for the
+    /// cell's allocation-counting worker (``allocations``), which runs after the rounds.
     public var round: Int
     /// The iteration within its cell (1-based, counted across rounds).
     public var iteration: Int

@@ -210,7 +210,7 @@ struct Run: ParsableCommand {
             checking: { terminal.progress("checking that the parsers agree…") },
             progress: { step in
                 var line = "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
-                    + ", round \(step.round) of \(rounds)"
+                    + (step.round == 0 ? ", counting allocations" : ", round \(step.round) of \(rounds)")
                 if step.iteration > 0 {
                     line += step.iteration <= warmup ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
                 }
