@@ -75,6 +75,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
         return order.map { key in
             let items = groups[key] ?? []
             let good = items.filter { $0.sample.error == nil }.map(\.sample)
+            // The allocation workers' samples (round 0) have counts, not times: not samples of a figure here.
             let clean = good.filter(\.isClean)
             func stats(_ values: [Int?]) -> Statistics? { Statistics(values.compactMap { $0.map(Double.init) }) }
             // One peak per worker: take each run and round once.
@@ -90,7 +91,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
                 network: key.network, parser: key.parser, chunkSize: key.chunkSize, runs: runs.count,
                 noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
-                incompleteRuns: runs.values.filter { $0.runComplete == false }.count, samples: clean.count,
+                incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
+                samples: clean.filter { $0.allocations == nil }.count,
                 failed: items.count - good.count, wall: stats(clean.map(\.wallNs)), cpu: stats(clean.map(\.cpuNs)),
                 firstSong: stats(clean.map(\.firstSongNs)), download: stats(clean.map(\.downloadNs)),
                 total: stats(clean.map(\.totalNs)), peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,

@@ -68,4 +68,14 @@ struct SweepTests {
         #expect(abs((kept.peakOverSongs ?? 0) - Double(9_600_000) / Double(9_900_000)) < 1e-9)
         #expect(kept.allocations == 90_000)
     }
+
+    @Test func theStoredHistoryCountsTimedParsesNotAllocationCounts() {
+        let run = SyntheticSweep.scaleRun(sizes: [SyntheticSweep.sizes[0]])
+        let stored = run.samples.filter { $0.cell.parser == "libxml2" }.map {
+            StoredSample(runID: "r", runStartedAt: "2026-11-22T10:00:00Z", sample: $0)
+        }
+        let rows = HistoryRow.aggregate(stored)
+        // Three timed workers and one allocation-counting sample (round 0, no time).
+        #expect(rows.count == 1 && rows[0].samples == 3 && rows[0].wall?.count == 3 && rows[0].failed == 0)
+    }
 }
