@@ -178,6 +178,15 @@ public struct BenchRunner: Sendable {
         let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
         var nextIteration: [CellKey: Int] = [:]
+        // Numbers the samples of a cell 1, 2, 3, … across its workers, then hands the worker's run on.
+        func finish(_ finished: CellRun) throws {
+            var run = finished
+            let first = nextIteration[run.cell, default: 1]
+            for k in run.samples.indices { run.samples[k].iteration = first + k }
+            nextIteration[run.cell] = first + run.samples.count
+            try cellFinished(run)
+            runs.append(run)
+        }
         if plan.instructionCounter != nil {
             // Instruction counts do not depend on the machine's load: callgrind's workers run side by
             // side, one per core, and are recorded in order.
@@ -191,12 +200,8 @@ public struct BenchRunner: Sendable {
                 let results = Self.concurrently(batch) { job in
                     measureCell(job.1, round: job.0, reference: referenceDigests[job.1.feedPath], iterations: nil)
                 }
-                for var run in results {
-                    let first = nextIteration[run.cell, default: 1]
-                    for k in run.samples.indices { run.samples[k].iteration = first + k }
-                    nextIteration[run.cell] = first + run.samples.count
-                    try cellFinished(run)
-                    runs.append(run)
+                for run in results {
+                    try finish(run)
                     done += 1
                 }
             }
@@ -208,7 +213,7 @@ public struct BenchRunner: Sendable {
                 let step = RunProgress(
                     cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round, iteration: 0)
                 progress(step)
-                var cellRuns: [CellRun]
+                let cellRuns: [CellRun]
                 if cell.scenario == Scenario.parse.rawValue {
                     cellRuns = [withoutActuallyEscaping(progress) { report in
                         measureCell(
@@ -224,14 +229,7 @@ public struct BenchRunner: Sendable {
                         ?? server?.url(for: (cell.feedPath as NSString).lastPathComponent)
                     cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
                 }
-                for index in cellRuns.indices {
-                    // Number the samples of a cell 1, 2, 3, … across its workers.
-                    let first = nextIteration[cellRuns[index].cell, default: 1]
-                    for k in cellRuns[index].samples.indices { cellRuns[index].samples[k].iteration = first + k }
-                    nextIteration[cellRuns[index].cell] = first + cellRuns[index].samples.count
-                    try cellFinished(cellRuns[index])
-                    runs.append(cellRuns[index])
-                }
+                for run in cellRuns { try finish(run) }
                 done += 1
             }
         }
@@ -241,12 +239,7 @@ public struct BenchRunner: Sendable {
             for cell in parseCells {
                 progress(RunProgress(
                     cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: 0, iteration: 0))
-                var run = measureCell(cell, round: 0, reference: referenceDigests[cell.feedPath], iterations: nil)
-                let first = nextIteration[cell, default: 1]
-                for k in run.samples.indices { run.samples[k].iteration = first + k }
-                nextIteration[cell] = first + run.samples.count
-                try cellFinished(run)
-                runs.append(run)
+                try finish(measureCell(cell, round: 0, reference: referenceDigests[cell.feedPath], iterations: nil))
                 done += 1
             }
         }
