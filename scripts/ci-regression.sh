@@ -68,6 +68,15 @@ feed=${GATE_FEED:-$work/head/Data/top300.rss.xml}
 feed=$(cd "$(dirname "$feed")" && pwd)/$(basename "$feed")
 
 status=0
+# report_compare METRIC KIND [ARGS…]: compares the runs of $out/KIND/base and $out/KIND/head on METRIC, appends
+# the Markdown to the report, and keeps the worst status.
+report_compare() {
+    local metric=$1 kind=$2 s=0
+    shift 2
+    gate_compare "$head_bench" "$out/$kind/base" "$out/$kind/head" "$metric" "$@" --format markdown >>"$report" || s=$?
+    [ $s -gt $status ] && status=$s
+    return 0
+}
 report="$results/compare.md"
 {
     echo "## Benchmark: \`$(git rev-parse --short "$head_commit")\` against \`$(git rev-parse --short "$base_commit")\`"
@@ -87,10 +96,7 @@ else
     gate_log "== counting instructions (callgrind)"
     gate_count_run "$feed" "$out/instructions/base" "$base_bench"
     gate_count_run "$feed" "$out/instructions/head" "$head_bench"
-    s=0
-    gate_compare "$head_bench" "$out/instructions/base" "$out/instructions/head" instructions \
-        --format markdown >>"$report" || s=$?
-    [ $s -gt $status ] && status=$s
+    report_compare instructions instructions
 fi
 echo >>"$report"
 
@@ -99,10 +105,7 @@ if gate_counts_allocations "$base_bench" && gate_counts_allocations "$head_bench
     gate_log "== counting allocations"
     gate_allocation_run "$feed" "$out/allocations/base" "$base_bench"
     gate_allocation_run "$feed" "$out/allocations/head" "$head_bench"
-    s=0
-    gate_compare "$head_bench" "$out/allocations/base" "$out/allocations/head" allocations \
-        --format markdown >>"$report" || s=$?
-    [ $s -gt $status ] && status=$s
+    report_compare allocations allocations
 else
     echo "_Allocation counts skipped: the baseline's bench does not count allocations (it predates them)._" >>"$report"
 fi
@@ -116,10 +119,7 @@ gate_wall_runs "$feed" "$out/wall/base" "$base_bench" "" "$out/wall/head" "$head
 metrics="wall peak-memory"
 if grep -q calibrationNs "$out"/wall/base/*.json 2>/dev/null; then metrics="wall calibrated peak-memory"; fi
 for metric in $metrics; do
-    s=0
-    gate_compare "$head_bench" "$out/wall/base" "$out/wall/head" "$metric" --confidence "$GATE_WALL_CONFIDENCE" \
-        --format markdown >>"$report" || s=$?
-    [ $s -gt $status ] && status=$s
+    report_compare "$metric" wall --confidence "$GATE_WALL_CONFIDENCE"
     echo >>"$report"
 done
 

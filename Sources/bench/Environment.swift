@@ -1,3 +1,4 @@
+import BenchEngine
 import BenchResults
 import FeedParsers
 import Foundation
@@ -24,6 +25,14 @@ enum EnvironmentProbe {
     }
 
     /// A sortable, unique run identifier: UTC time plus four random hex digits.
+    /// The environment of a run starting now, named by a new run ID, with this command line.
+    static func newRun() -> RunEnvironment {
+        let started = Date()
+        return environment(
+            runID: newRunID(at: started), startedAt: BenchSession.iso8601(started),
+            commandLine: CommandLine.arguments.joined(separator: " "))
+    }
+
     static func newRunID(at date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -169,10 +169,7 @@ struct Run: ParsableCommand {
                 + "Measure with: swift run -c release bench")
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
 
-        let started = Date()
-        let environment = EnvironmentProbe.environment(
-            runID: EnvironmentProbe.newRunID(at: started), startedAt: BenchSession.iso8601(started),
-            commandLine: CommandLine.arguments.joined(separator: " "))
+        let environment = EnvironmentProbe.newRun()
         var settings = RunSettings(
             iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,

@@ -117,8 +117,14 @@ struct Sweep: ParsableCommand {
 
         terminal.progress("generating the feeds…")
         var scaleFeeds: [Int: String] = [:]
-        for count in sizes { scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: outputDirectory) }
+        var songsOfFeed: [String: Int] = [:]
+        for count in sizes {
+            let path = try GeneratedFeed.path(songs: count, outputDirectory: outputDirectory)
+            scaleFeeds[count] = path
+            songsOfFeed[path] = count
+        }
         let chunkFeed = chunks.isEmpty ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory)
+        if let chunkFeed { songsOfFeed[chunkFeed] = chunkSongs }
         var feeds = sizes.compactMap { scaleFeeds[$0] }
         var chunkSizesByFeed: [String: [Int]] = [:]
         for feed in feeds { chunkSizesByFeed[feed] = [chunkSize] }
@@ -142,9 +148,7 @@ struct Sweep: ParsableCommand {
         let timed = try session(timingPlan, label: "timing", terminal: terminal, database: database)
 
         var counted: BenchSession.Outcome?
-        let countedFeeds = feeds.filter { feed in
-            (scaleFeeds.first { $0.value == feed }?.key ?? (feed == chunkFeed ? chunkSongs : Int.max)) <= instructionsUpTo
-        }
+        let countedFeeds = feeds.filter { (songsOfFeed[$0] ?? Int.max) <= instructionsUpTo }
         if instructionsUpTo > 0 && !countedFeeds.isEmpty {
             do {
                 let counter = try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable())
@@ -196,12 +200,8 @@ struct Sweep: ParsableCommand {
 
     /// Runs one session of the sweep with a progress line.
     private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: StatsDatabase?) throws -> BenchSession.Outcome {
-        let started = Date()
-        let environment = EnvironmentProbe.environment(
-            runID: EnvironmentProbe.newRunID(at: started), startedAt: BenchSession.iso8601(started),
-            commandLine: CommandLine.arguments.joined(separator: " "))
         return try BenchSession(plan: plan).run(
-            environment: environment, recorder: database,
+            environment: EnvironmentProbe.newRun(), recorder: database,
             checking: { terminal.progress("\(label): checking that the parsers agree on \(plan.feeds.count) feed(s)…") },
             progress: { step in
                 let round = step.round == 0 ? "allocation count" : "round \(step.round) of \(plan.settings.rounds)"
