@@ -56,8 +56,7 @@ checkout() {
     gate_log "== building $name ($commit) in $tree"
     swift build -c release --package-path "$tree" --scratch-path "$scratch" --product bench >&2 ||
         { gate_log "build of $name failed"; exit 1; }
-    mkdir -p "$work/bin/$name"
-    cp "$scratch/release/bench" "$work/bin/$name/bench"
+    gate_copy_bench "$scratch/release" "$work/bin/$name"
 }
 checkout base "$base_commit"
 checkout head "$head_commit"

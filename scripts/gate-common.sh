@@ -17,6 +17,17 @@ GATE_COUNT_WARMUP=${GATE_COUNT_WARMUP:-1}
 
 gate_log() { printf '%s\n' "$*" >&2; }
 
+# gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable and the libraries it loads from
+# beside itself (rpath $ORIGIN: the allocation interposer), so that the copy runs on its own.
+gate_copy_bench() {
+    mkdir -p "$2"
+    cp "$1/bench" "$2/bench"
+    for library in "$1"/lib*.so; do
+        [ -e "$library" ] && cp "$library" "$2/"
+    done
+    return 0
+}
+
 # gate_wall_runs FEED OUT_A BIN_A "EXTRA_A" OUT_B BIN_B "EXTRA_B" [OUT_C BIN_C "EXTRA_C"]
 # Runs GATE_WALL_PAIRS parse-scenario runs of each bench binary (with its extra run options),
 # turn about, the order of each turn rotated (A B C, then B C A, …), each run's JSON going to its

@@ -32,7 +32,7 @@ rm -rf "$work"
 mkdir -p "$work"
 # A copy, so that a rebuild while this runs cannot change the binary under test.
 bench="$work/bench"
-cp "$root/.build/release/bench" "$bench"
+gate_copy_bench "$root/.build/release" "$work"
 feed="$root/Data/top300.rss.xml"
 overall=0
 
