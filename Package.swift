@@ -21,6 +21,10 @@ let package = Package(
         // Allocation counts (`bench run`'s allocation workers): loaded with LD_PRELOAD in those
         // workers only; every other process puts libc's malloc first (see AllocationCounter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+        // Two of the parsers measured (`xmlcoder`, `swxmlhash`): the Codable decoder and the tree
+        // with lookups that Swift apps pick most, both over Foundation's XMLParser.
+        .package(url: "https://github.com/CoreOffice/XMLCoder.git", exact: "0.18.2"),
+        .package(url: "https://github.com/drmohundro/SWXMLHash.git", exact: "8.1.1"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)
@@ -35,6 +39,10 @@ let package = Package(
             providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
         ),
 
+        // The same extraction as the libxml2 and expat adapters, in plain C (the `c-libxml2` and
+        // `c-expat` reference parsers); only FeedParsers imports it.
+        .target(name: "CReferenceParsers", dependencies: ["CLibXML2", "CExpat"]),
+
         // MARK: Libraries, one concern each
         .target(
             name: "SongFeed",
@@ -42,7 +50,11 @@ let package = Package(
         ),
         .target(
             name: "FeedParsers",
-            dependencies: ["SongFeed", "CLibXML2", "CExpat"]
+            dependencies: [
+                "SongFeed", "CLibXML2", "CExpat", "CReferenceParsers",
+                .product(name: "XMLCoder", package: "XMLCoder"),
+                .product(name: "SWXMLHash", package: "SWXMLHash"),
+            ]
         ),
         .target(name: "BenchResults"),
         .target(
@@ -105,7 +117,7 @@ let package = Package(
         .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults"]
+            dependencies: ["bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers"]
         ),
     ]
 )

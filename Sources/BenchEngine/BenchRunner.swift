@@ -121,7 +121,7 @@ public struct BenchRunner: Sendable {
             let verification = try FeedVerifier.verify(
                 feed: path, parsers: plan.parsers, chunkSizes: plan.chunkSizes(for: path), executable: plan.executable,
                 timeout: plan.settings.timeoutSeconds * 2)
-            let agreeing = verification.verdicts.filter { $0.status == .agrees }.map(\.parser)
+            let agreeing = verification.verdicts.filter(\.status.mayBeTimed).map(\.parser)
             return FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         }
     }
@@ -446,9 +446,9 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    /// Why a worker's songs are not the agreed ones, if they are not (the baseline builds none).
+    /// Why a worker's songs are not the agreed ones, if they are not (the baseline and the floor build none).
     private static func disagreement(_ cell: CellKey, digest: String?, reference: String?) -> String? {
-        guard cell.parser != ParserRegistry.baseline.name, let reference, let digest, digest != reference else { return nil }
+        guard ParserRegistry.buildsSongs(cell.parser), let reference, let digest, digest != reference else { return nil }
         return "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
     }
 

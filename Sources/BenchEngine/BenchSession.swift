@@ -56,7 +56,7 @@ public struct BenchSession: Sendable {
         var problems: [String] = []
         var notTimed: [CellSummary] = []
         for check in checks {
-            for verdict in check.verification.verdicts where verdict.status != .agrees {
+            for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
                 let reason = "not timed: \(verdict.status)"
                 problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
                 notTimed.append(CellSummary(
@@ -79,7 +79,10 @@ public struct BenchSession: Sendable {
 
         var timed = BenchRunner.summarise(runs, cells: cells)
         let samples = runs.flatMap(\.samples)
-        RelativeSpeed.rank(&timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name)
+        RelativeSpeed.rank(
+            &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
+            unranked: Self.floors)
+        Self.describeParsers(&timed, samples: samples)
         for summary in timed where summary.failed > 0 {
             problems.append("\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
                 + (summary.outcome.map { ": \($0)" } ?? ""))
@@ -93,9 +96,32 @@ public struct BenchSession: Sendable {
         finished.endedAt = Self.iso8601(Date())
         finished.complete = true
         try recorder?.finishRun(environment.runID, endedAt: finished.endedAt ?? "", noise: noise)
+        Self.describeParsers(&notTimed, samples: [])
         let result = RunResult(
             environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise)
         return Outcome(result: result, problems: problems)
+    }
+
+    /// The parsers that only touch the bytes (the floor): timed, never ranked among the parsers.
+    static var floors: Set<String> {
+        Set(ParserRegistry.all.filter { $0.kind == .floor }.map { $0.name })
+    }
+
+    /// Fills in each cell's parser kind, its binding tax (against its C reference) and its multiple
+    /// of the floor, from the registry.
+    public static func describeParsers(_ cells: inout [CellSummary], samples: [Sample]) {
+        var references: [String: String] = [:]
+        var toFloor: [String: String] = [:]
+        let floor = floors.sorted().first
+        for index in cells.indices {
+            let name = cells[index].cell.parser
+            guard let parser = ParserRegistry.parser(named: name) else { continue }
+            cells[index].kind = parser.kind.rawValue
+            if let reference = parser.cReference { references[name] = reference }
+            if let floor, parser.kind != .floor, parser.kind != .baseline { toFloor[name] = floor }
+        }
+        RelativeSpeed.divide(&cells, samples: samples, by: references, into: \.bindingTax)
+        RelativeSpeed.divide(&cells, samples: samples, by: toFloor, into: \.floorMultiple)
     }
 
     /// An ISO 8601 UTC time with fractional seconds.

@@ -31,6 +31,10 @@ public enum FeedVerifier {
         var verdicts: [ParserVerdict] = []
         var songsByDigest: [String: [Song]] = [:]
         for parser in parsers {
+            if let type = ParserRegistry.parser(named: parser), !type.buildsSongs {
+                verdicts.append(ParserVerdict(parser: parser, status: .notCompared("\(type.kind.rawValue): builds no songs")))
+                continue
+            }
             let arguments = ["worker", "verify", "--parser", parser, "--chunk-sizes",
                              chunkSizes.map(String.init).joined(separator: ","), path]
             let verdict: ParserVerdict
@@ -101,8 +105,10 @@ public struct FeedVerification: Sendable {
     /// The reference songs, when at least one parser succeeded.
     public var referenceSongs: [Song]?
 
-    /// Whether every parser built the reference songs.
-    public var allAgree: Bool { !verdicts.isEmpty && verdicts.allSatisfy { $0.status == .agrees } }
+    /// Whether every parser that builds songs built the reference songs (and at least one did).
+    public var allAgree: Bool {
+        verdicts.contains { $0.status == .agrees } && verdicts.allSatisfy(\.status.mayBeTimed)
+    }
 }
 
 /// What one parser did with one feed.
@@ -123,6 +129,16 @@ public struct ParserVerdict: Sendable {
         case crashed(String)
         /// The worker could not be started or its report could not be read.
         case workerFailed(String)
+        /// Builds no songs (the floor), so there is nothing to compare; says what it is.
+        case notCompared(String)
+
+        /// Whether the parser may be timed: it agrees, or it builds no songs to compare.
+        public var mayBeTimed: Bool {
+            switch self {
+            case .agrees, .notCompared: return true
+            default: return false
+            }
+        }
     }
 
     /// The parser's name.
@@ -264,6 +280,7 @@ extension ParserVerdict.Status: CustomStringConvertible {
         switch self {
         case .agrees: return "agree"
         case .consistent: return "not compared"
+        case .notCompared(let what): return "not compared (\(what))"
         case .disagrees(let detail): return "DISAGREE: \(detail)"
         case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
         case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"

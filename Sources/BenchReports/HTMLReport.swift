@@ -23,6 +23,10 @@ public enum HTMLReport {
         /// malloc-family calls per parse, and the bytes they asked for.
         var allocations: Double? = nil
         var allocatedBytes: Double? = nil
+        /// The parser's kind, its binding tax (÷ its C reference) and its multiple of the floor.
+        var kind: String? = nil
+        var bindingTax: RelativeSpeed? = nil
+        var floorMultiple: RelativeSpeed? = nil
     }
 
     /// The report of one run. `history` holds the stored samples of every run (this one included,
@@ -35,7 +39,8 @@ public enum HTMLReport {
                 median: cell.time, low: cell.estimate?.low, high: cell.estimate?.high,
                 peak: cell.peakResidentBytes.map(Double.init), peakOverBaseline: cell.peakOverBaselineBytes.map(Double.init),
                 firstSong: cell.firstSongMedianNs, parsePeak: cell.parsePeakBytes.map(Double.init), relative: cell.relative,
-                allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes)
+                allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes, kind: cell.kind,
+                bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple)
         }
         var samples = history
         if !history.contains(where: { $0.runID == environment.runID }) {
@@ -90,6 +95,33 @@ public enum HTMLReport {
 
     // MARK: - The page
 
+    /// A bar chart of one ratio per parser (binding tax, multiple of the floor), with its interval;
+    /// nothing when no parser has it.
+    static func ratioFigure(
+        _ figures: [Figure], _ field: KeyPath<Figure, RelativeSpeed?>, id: String, title: String, axis: String,
+        caption: String, into figure: (String, String) -> Void
+    ) {
+        let sorted = figures.sorted { ($0[keyPath: field]?.ratio ?? 0) < ($1[keyPath: field]?.ratio ?? 0) }
+        guard !sorted.isEmpty else { return }
+        figure(
+            SVGChart.bars(
+                id: id, title: title,
+                groups: [.init(title: nil, bars: sorted.map { f in
+                    let r = f[keyPath: field]
+                    let interval = RunReport.ratioWithInterval(r)
+                    return .init(
+                        label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
+                        text: "\(interval)× \(r?.reference ?? "")", key: f.parser)
+                })],
+                axisLabel: axis),
+            caption)
+    }
+
+    /// A bar's label: the parser and its kind.
+    static func label(_ figure: Figure) -> String {
+        figure.kind.map { "\(figure.parser) (\($0))" } ?? figure.parser
+    }
+
     static func document(
         title: String, about: String, warnings: [String], parse: [Figure], history: [StoredSample], table: String
     ) -> String {
@@ -107,7 +139,13 @@ public enum HTMLReport {
             worker processes: on the parse-time figure, the interval the next run's figure should fall in (it \
             includes the noise between processes); on the relative-speed figure, the interval of the ratio — when \
             it stays clear of 1, the order of the two parsers is not noise. A yellow box means the harness found the machine too busy for the figures to hold. \
-            <code>null</code> is a baseline that parses nothing: the harness's own cost.</p></section>
+            <code>null</code> is a baseline that parses nothing: the harness's own cost. Each parser has a \
+            <em>kind</em> (in the table and the bar labels): push/event (SAX-style callbacks), pull (a reader asked \
+            for the next node), tree (the whole document, then lookups), Codable (decoded into types), reference \
+            (the Swift adapters' extraction written in plain C: <code>c-libxml2</code>, <code>c-expat</code>) and \
+            floor (<code>memchr</code> over the bytes, no parsing: the lower bound). The <em>binding tax</em> is a \
+            Swift adapter's time (or instruction count) over its C reference's; <em>× floor</em> is every \
+            parser's over the floor's.</p></section>
 
             """
         var number = 0
@@ -133,19 +171,31 @@ public enum HTMLReport {
                             let r = f.relative
                             let interval = r?.low.flatMap { low in r?.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" } } ?? ""
                             return .init(
-                                label: f.parser, value: r?.ratio ?? 1, low: r?.low, high: r?.high,
+                                label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
                                 text: "\(RunReport.ratio(r?.ratio ?? 1))×\(interval)", key: f.parser)
                         })],
                         axisLabel: "time ÷ \(reference)'s time, from workers side by side (shorter is better)"),
                     caption: "Relative speed on \(name): each parser's time over \(reference)'s, paired round by round (Hodges–Lehmann), with the 95% Wilcoxon interval over the rounds.")
             }
+            ratioFigure(
+                figures.filter { $0.bindingTax != nil }, \.bindingTax, id: "binding-tax\(suffix)",
+                title: "Binding tax on \(name): each Swift adapter over the same extraction in C",
+                axis: "adapter ÷ its C reference (1 = no cost; shorter is better)",
+                caption: "Binding tax on \(name): the Swift adapter's time (or instructions, in a counted run) over its C reference's, the same extraction in plain C over the same library, paired round by round, with the 95% interval.",
+                into: figure)
+            ratioFigure(
+                figures.filter { $0.floorMultiple != nil }, \.floorMultiple, id: "floor\(suffix)",
+                title: "Distance to the floor on \(name): each parser over memchr",
+                axis: "parser ÷ the memchr floor (one pass over the bytes, no parsing)",
+                caption: "Distance to the floor on \(name): each parser's time (or instructions) as a multiple of one memchr pass over the same bytes finding every '<', paired round by round, with the 95% interval.",
+                into: figure)
             figure(
                 timed.isEmpty ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
                     : SVGChart.bars(
                         id: "parse-time\(suffix)", title: "Parse time on \(name), with the next run's 95% interval",
                         groups: [.init(title: nil, bars: timed.map { f in
                             .init(
-                                label: f.parser, value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 }, high: f.high.map { $0 / 1e6 },
+                                label: label(f), value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 }, high: f.high.map { $0 / 1e6 },
                                 text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
                         })],
                         axisLabel: "milliseconds per parse (shorter is better)"),
@@ -156,7 +206,7 @@ public enum HTMLReport {
                         id: "throughput\(suffix)", title: "Throughput on \(name)",
                         groups: [.init(title: nil, bars: timed.map { f in
                             let mbps = Double(f.feedBytes) / ((f.median ?? 1) / 1e9) / 1e6
-                            return .init(label: f.parser, value: mbps, text: "\(Format.number(mbps)) MB/s", key: f.parser)
+                            return .init(label: label(f), value: mbps, text: "\(Format.number(mbps)) MB/s", key: f.parser)
                         })],
                         axisLabel: "megabytes (10⁶ bytes) per second (longer is better)"),
                 caption: "Throughput on \(name): feed bytes divided by the median parse time.")
@@ -168,7 +218,7 @@ public enum HTMLReport {
                         groups: [.init(title: nil, bars: withPeak.map { f in
                             var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
                             if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
-                            return .init(label: f.parser, value: (f.parsePeak ?? 0) / 1_048_576, text: text, key: f.parser)
+                            return .init(label: label(f), value: (f.parsePeak ?? 0) / 1_048_576, text: text, key: f.parser)
                         })],
                         axisLabel: "MiB the parse itself needed (shorter is better)"),
                 caption: "Memory on \(name): the parse's own peak, how far the worker's resident set rose above its level just before its first parse (the feed already loaded); in brackets, the worker process's whole-life peak, loading the feed included.")
@@ -179,7 +229,7 @@ public enum HTMLReport {
                         id: "allocations\(suffix)", title: "Allocations per parse on \(name)",
                         groups: [.init(title: nil, bars: counted.map { f in
                             .init(
-                                label: f.parser, value: f.allocations ?? 0,
+                                label: label(f), value: f.allocations ?? 0,
                                 text: "\(Format.number(f.allocations, decimals: 0)) (\(Format.mib(f.allocatedBytes, decimals: 2)) MiB asked)", key: f.parser)
                         })],
                         axisLabel: "malloc-family calls in one parse (shorter is better)"),

@@ -7,7 +7,7 @@ public enum HistoryReport {
         "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
         "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
         "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs", "parse_peak_mb",
-        "instructions_median",
+        "instructions_median", "kind",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
@@ -19,6 +19,7 @@ public enum HistoryReport {
             Format.mib(row.peakResidentMedianBytes, decimals: 2), row.chunkSize.map(String.init) ?? "",
             row.noisyRuns.map(String.init) ?? "", row.incompleteRuns.map(String.init) ?? "",
             Format.mib(row.parsePeakMedianBytes, decimals: 2), Format.number(row.instructions?.median, decimals: 0),
+            row.kind ?? "",
         ]
     }
 
@@ -33,13 +34,13 @@ public enum HistoryReport {
     }
 
     static let tableHeader = [
-        "parser", "runs", "noisy", "samples", "failed", "mean", "median", "CPU median", "1st song", "download", "total",
+        "parser", "kind", "runs", "noisy", "samples", "failed", "mean", "median", "CPU median", "1st song", "download", "total",
         "parse MiB", "worker MiB",
     ]
 
     static func tableRow(_ row: HistoryRow) -> [String] {
         [
-            row.parser, String(row.runs), row.noisyRuns.map(String.init) ?? "", String(row.samples), String(row.failed),
+            row.parser, row.kind ?? "", String(row.runs), row.noisyRuns.map(String.init) ?? "", String(row.samples), String(row.failed),
             Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.median),
             Format.ms(row.firstSong?.median), Format.ms(row.download?.median), Format.ms(row.total?.median),
             Format.mib(row.parsePeakMedianBytes), Format.mib(row.peakResidentMedianBytes),

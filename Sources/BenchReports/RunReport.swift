@@ -11,6 +11,8 @@ public enum RunReport {
         "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
         "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
         "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
+        "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
+        "floor_multiple_ci95_low", "floor_multiple_ci95_high",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order.
@@ -51,9 +53,25 @@ public enum RunReport {
                 cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
                 Format.number(cell.allocations?.median, decimals: 0), Format.number(cell.allocations?.min, decimals: 0),
                 Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
-                Format.number(cell.keptBytes, decimals: 0),
-            ]
+                Format.number(cell.keptBytes, decimals: 0), cell.kind ?? "",
+            ] + ratioColumns(cell.bindingTax) + ratioColumns(cell.floorMultiple)
         })
+    }
+
+    /// A ratio's four columns: against which parser, the estimate, the interval.
+    static func ratioColumns(_ ratio: RelativeSpeed?) -> [String] {
+        [
+            ratio?.reference ?? "", Format.number(ratio?.ratio, decimals: 4), Format.number(ratio?.low, decimals: 4),
+            Format.number(ratio?.high, decimals: 4),
+        ]
+    }
+
+    /// A ratio and its interval in one cell of a table: "1.04 (1.02–1.06)", or "1.04" when the
+    /// interval is a point (exact counts).
+    static func ratioWithInterval(_ value: RelativeSpeed?) -> String {
+        guard let value else { return "" }
+        guard let low = value.low, let high = value.high, ratio(low) != ratio(high) else { return ratio(value.ratio) }
+        return "\(ratio(value.ratio)) (\(ratio(low))–\(ratio(high)))"
     }
 
     /// One row per measured iteration.
@@ -82,7 +100,8 @@ public enum RunReport {
     /// The parse table's header; `reference` names the parser the ratios are against, if one was asked.
     static func tableHeader(reference: String?) -> [String] {
         [
-            "parser", reference.map { "× \($0)" } ?? "× fastest", "95% CI", "time", "next run 95%", "workers", "spread",
+            "parser", "kind", reference.map { "× \($0)" } ?? "× fastest", "95% CI", "× floor", "vs C", "time",
+            "next run 95%", "workers", "spread",
             "mean", "CPU", "MB/s", "1st song", "parse MiB", "worker MiB", "allocs", "alloc MiB", "kept MiB", "lost CPU",
             "failed",
         ]
@@ -95,7 +114,8 @@ public enum RunReport {
         let ratioInterval = relative.flatMap { r in r.low.flatMap { low in r.high.map { "\(ratio(low))–\(ratio($0))" } } } ?? ""
         let lost = cell.preempted.map { "\($0)/\(($0) + (cell.wall?.count ?? 0))" } ?? ""
         return [
-            cell.cell.parser, relative.map { ratio($0.ratio) } ?? "", ratioInterval, Format.ms(cell.time), interval,
+            cell.cell.parser, cell.kind ?? "", relative.map { ratio($0.ratio) } ?? "", ratioInterval,
+            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), Format.ms(cell.time), interval,
             workers.map { String($0.workers) } ?? "0",
             cell.cell.parser == "null" ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
             Format.ms(cell.wall?.mean), Format.ms(cell.cpuMedianNs), Format.number(cell.megabytesPerSecond),
@@ -114,31 +134,36 @@ public enum RunReport {
         return "\(Format.number(counts.min, decimals: 0))–\(Format.number(counts.max, decimals: 0))"
     }
 
-    /// A table's rows, fastest first, the `null` baseline last.
+    /// A table's rows, fastest first, then the floor, the `null` baseline last.
     static func ordered(_ group: [CellSummary]) -> [CellSummary] {
-        group.enumerated().sorted { a, b in
-            let x = (a.element.cell.parser == "null" ? 1 : 0, a.element.relative?.ratio ?? .infinity, a.offset)
-            let y = (b.element.cell.parser == "null" ? 1 : 0, b.element.relative?.ratio ?? .infinity, b.offset)
+        func rank(_ cell: CellSummary) -> Int { cell.cell.parser == "null" ? 2 : cell.kind == "floor" ? 1 : 0 }
+        return group.enumerated().sorted { a, b in
+            let x = (rank(a.element), a.element.relative?.ratio ?? .infinity, a.offset)
+            let y = (rank(b.element), b.element.relative?.ratio ?? .infinity, b.offset)
             return x < y
         }.map(\.element)
     }
 
-    static let instructionsHeader = ["parser", "n", "instructions (median)", "min", "max", "per byte", "songs", "failed"]
+    static let instructionsHeader = [
+        "parser", "kind", "n", "instructions (median)", "min", "max", "per byte", "× floor", "vs C", "songs", "failed",
+    ]
 
     static func instructionsRow(_ cell: CellSummary) -> [String] {
         let counts = cell.instructions
         return [
-            cell.cell.parser, String(counts?.count ?? 0), Format.number(counts?.median, decimals: 0),
+            cell.cell.parser, cell.kind ?? "", String(counts?.count ?? 0), Format.number(counts?.median, decimals: 0),
             Format.number(counts?.min, decimals: 0), Format.number(counts?.max, decimals: 0),
-            Format.number(counts.map { $0.median / Double(max(1, cell.cell.feedBytes)) }, decimals: 1), String(cell.songs),
-            String(cell.failed),
+            Format.number(counts.map { $0.median / Double(max(1, cell.cell.feedBytes)) }, decimals: 1),
+            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), String(cell.songs), String(cell.failed),
         ]
     }
 
     static let instructionsLegend = """
         Instructions of one parse (fresh parser, chunks pushed, finish), counted by valgrind's callgrind with \
         hashing made deterministic; the harness is not counted. No times: under valgrind they mean nothing. \
-        per byte: median / feed bytes. Failed iterations are left out of every figure.
+        per byte: median / feed bytes. × floor: instructions ÷ the memchr floor's (one pass over the bytes, no \
+        parsing). vs C: the Swift adapter's instructions ÷ its C reference's (the same extraction in plain C over \
+        the same library: c-libxml2, c-expat): what the binding costs. Failed iterations are left out of every figure.
         """
 
     /// Groups cells by scenario, feed and chunk size, in first-seen order.
@@ -175,6 +200,10 @@ public enum RunReport {
         includes the noise between processes that one worker's iterations cannot show. \
         × fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round \
         (Hodges–Lehmann), with a 95% Wilcoxon interval: stable when the whole machine speeds up or slows down. \
+        kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr over the \
+        bytes, no parsing). × floor: time ÷ the memchr floor's, paired by round as × fastest. vs C: the Swift \
+        adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what the binding costs; \
+        intervals 95%. \
         spread: how much the workers disagree (sd of the logarithms of their medians). mean: of every parse. \
         CPU: median thread CPU time. MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
         song. parse MiB: the parse's own peak, how far the worker's resident set rose above its level just \

@@ -64,6 +64,17 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var allocatedBytes: Double?
     /// The median of the bytes each parse left allocated: its songs.
     public var keptBytes: Double?
+    /// The parser's kind ("push/event", "pull", "tree", "Codable", "reference", "floor", "baseline");
+    /// `nil` in files made before kinds were recorded, or for a parser this build does not know.
+    public var kind: String?
+    /// The Swift binding's cost: this adapter's figure over its C reference's (the same extraction in
+    /// plain C over the same library, e.g. `libxml2` ÷ `c-libxml2`), in time or, in a run with
+    /// `--counter instructions`, in instructions; paired by round, with its interval. `nil` for a
+    /// parser without a C reference, or when the reference did not run.
+    public var bindingTax: RelativeSpeed?
+    /// This parser's figure as a multiple of the `memchr` floor's (one pass over the bytes, no
+    /// parsing), in time or instructions as ``bindingTax``; `nil` when the floor did not run.
+    public var floorMultiple: RelativeSpeed?
 
     public init(
         cell: CellKey, songs: Int, wall: Statistics?, cpuMedianNs: Double?, firstSongMedianNs: Double?,
@@ -220,10 +231,45 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         return low > 1 || high < 1
     }
 
+    /// Sets `field` of every `parse` cell whose parser has an entry in `references` (parser → the
+    /// parser to divide by) to its figure over that parser's in the same table (feed and chunk
+    /// size): each round's worker medians paired, as ``rank(_:samples:reference:baseline:unranked:)``
+    /// pairs them. The figure is the instruction count in a run that counted instructions, else the
+    /// wall time.
+    public static func divide(
+        _ summaries: inout [CellSummary], samples: [Sample], by references: [String: String],
+        into field: WritableKeyPath<CellSummary, RelativeSpeed?>
+    ) {
+        let byCell = WorkerValues.parseSamplesByCell(samples)
+        func figures(_ cell: CellKey) -> [Int: Double] {
+            let cellSamples = byCell[cell] ?? []
+            let counted = cellSamples.contains { $0.instructions != nil }
+            return WorkerValues.medians(cellSamples) { sample in
+                counted ? sample.instructions.map(Double.init) : sample.wallNs.map(Double.init)
+            }
+        }
+        for index in summaries.indices where summaries[index].cell.scenario == "parse" {
+            guard let referenceName = references[summaries[index].cell.parser] else { continue }
+            var referenceCell = summaries[index].cell
+            referenceCell.parser = referenceName
+            guard summaries.contains(where: { $0.cell == referenceCell }) else { continue }
+            let anchor = figures(referenceCell)
+            let logRatios = WorkerValues.pairedLogRatios(anchor, figures(summaries[index].cell))
+            guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
+            // Exact counts repeat: every ratio is the same, and so are the interval's ends.
+            summaries[index][keyPath: field] = RelativeSpeed(
+                reference: referenceName, ratio: exp(shift.estimate), low: exp(shift.low), high: exp(shift.high),
+                coverage: shift.coverage, rounds: logRatios.count)
+        }
+    }
+
     /// Fills in ``CellSummary/relative`` for every `parse` table (scenario, feed, chunk size) of
     /// `summaries`, against `reference` when it is in the table, else against the table's fastest
-    /// parser. The parser named `baseline` (which parses nothing) gets none.
-    public static func rank(_ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String) {
+    /// parser. The parser named `baseline` (which parses nothing) and those in `unranked` (the floor)
+    /// get none, and are never the fastest.
+    public static func rank(
+        _ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String, unranked: Set<String> = []
+    ) {
         let byCell = WorkerValues.parseSamplesByCell(samples)
         struct Table: Hashable {
             var feed: String
@@ -231,7 +277,8 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
         var tables: [Table: [Int]] = [:]
         for (index, summary) in summaries.enumerated()
-        where summary.cell.scenario == "parse" && summary.cell.parser != baseline && summary.time != nil {
+        where summary.cell.scenario == "parse" && summary.cell.parser != baseline && !unranked.contains(summary.cell.parser)
+            && summary.time != nil {
             tables[Table(feed: summary.cell.feedSHA256, chunkSize: summary.cell.chunkSize), default: []].append(index)
         }
         for indices in tables.values {

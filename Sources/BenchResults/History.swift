@@ -27,6 +27,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var feedSHA256: String
     public var network: String
     public var parser: String
+    /// The parser's kind as this build knows it (``CellSummary/kind``); `nil` when not filled in.
+    public var kind: String?
     /// Bytes per push (0: the whole feed; download cells: as the network delivers them).
     public var chunkSize: Int?
     /// Runs with at least one sample of this cell.

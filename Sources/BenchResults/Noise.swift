@@ -160,12 +160,13 @@ public struct NoiseReport: Codable, Sendable, Equatable {
     }
 
     /// Neighbours in each parse table's order (by time) whose own paired ratio has an interval that
-    /// includes 1.
+    /// includes 1. Only ranked parsers count (not the floor, which has no ``CellSummary/relative``).
     static func unrankedPairs(_ cells: [CellSummary], samples: [Sample], baseline: String) -> [String] {
         let byCell = WorkerValues.parseSamplesByCell(samples)
         var tables: [String: [CellSummary]] = [:]
         var order: [String] = []
-        for cell in cells where cell.cell.scenario == "parse" && cell.cell.parser != baseline && cell.time != nil {
+        for cell in cells
+        where cell.cell.scenario == "parse" && cell.cell.parser != baseline && cell.time != nil && cell.relative != nil {
             let key = "\(cell.cell.feedSHA256)|\(cell.cell.chunkSize)"
             if tables[key] == nil { order.append(key) }
             tables[key, default: []].append(cell)

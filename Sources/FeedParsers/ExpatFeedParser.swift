@@ -27,6 +27,9 @@ public final class ExpatFeedParser: SongFeedParser {
         "expat \(ExpatFeedParser.version) with namespaces (XML_Parse), fed chunk by chunk"
     }
 
+    public static let kind = ParserKind.event
+    public static let cReference: String? = CExpatReferenceParser.name
+
     /// The version of the expat library in use, e.g. "2.5.0".
     public static var version: String {
         let info = XML_ExpatVersionInfo()
@@ -99,38 +102,37 @@ public final class ExpatFeedParser: SongFeedParser {
 
     // MARK: Callbacks
 
-    private static func from(_ opaque: UnsafeMutableRawPointer?) -> ExpatFeedParser? {
-        guard let opaque else { return nil }
-        return Unmanaged<ExpatFeedParser>.fromOpaque(opaque).takeUnretainedValue()
+    /// Runs `body` with the parser (expat's user data) without retaining it: the parser outlives
+    /// every callback, which only run inside ``consume(_:)`` and ``finish()``.
+    @inline(__always)
+    private static func with(_ opaque: UnsafeMutableRawPointer?, _ body: (ExpatFeedParser) -> Void) {
+        guard let opaque else { return }
+        Unmanaged<ExpatFeedParser>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
 
     private static let startElement: XML_StartElementHandler = { userData, name, _ in
-        guard let parser = ExpatFeedParser.from(userData), let name else { return }
-        let length = strlen(name)
-        let raw = UnsafeRawBufferPointer(start: name, count: length)
-        let element: FeedElement
-        if let cut = strrchr(name, Int32(ExpatFeedParser.separator)) {
-            let uriLength = UnsafeRawPointer(cut) - UnsafeRawPointer(name)
-            element = FeedElement.classify(
-                namespace: UnsafeRawBufferPointer(rebasing: raw[0..<uriLength]),
-                local: UnsafeRawBufferPointer(rebasing: raw[(uriLength + 1)...]))
-        } else {
-            element = FeedElement.classify(namespace: UnsafeRawBufferPointer(start: nil, count: 0), local: raw)
-        }
-        parser.assembler.startElement(element)
+        guard let name else { return }
+        let element = FeedElement.classify(expatName: name, separator: 0x01)  // ExpatFeedParser.separator
+        ExpatFeedParser.with(userData) { $0.assembler.startElement(element) }
     }
 
     private static let endElement: XML_EndElementHandler = { userData, _ in
-        ExpatFeedParser.from(userData)?.assembler.endElement()
+        ExpatFeedParser.with(userData) { $0.assembler.endElement() }
     }
 
+    // Most text is outside the song fields: that path only tests one flag.
     private static let characterData: XML_CharacterDataHandler = { userData, bytes, length in
-        guard let parser = ExpatFeedParser.from(userData), parser.assembler.isCollectingText, let bytes else { return }
-        if !parser.assembler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length))) {
-            let (line, column) = parser.position()
-            parser.error = FeedParseError(
-                parser: ExpatFeedParser.name, message: parser.assembler.fieldTooLongMessage, line: line, column: column)
-            _ = XML_StopParser(parser.parser, XML_Bool(XML_FALSE))
+        ExpatFeedParser.with(userData) { parser in
+            if parser.assembler.isCollectingText { parser.collect(bytes, Int(length)) }
         }
+    }
+
+    /// Adds text to the current field; stops expat when the field grows too long.
+    @inline(never)
+    private func collect(_ bytes: UnsafePointer<XML_Char>?, _ length: Int) {
+        guard let bytes, !assembler.characters(UnsafeRawBufferPointer(start: bytes, count: length)) else { return }
+        let (line, column) = position()
+        error = FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column)
+        _ = XML_StopParser(parser, XML_Bool(XML_FALSE))
     }
 }

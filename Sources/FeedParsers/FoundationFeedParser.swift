@@ -27,6 +27,8 @@ public final class FoundationFeedParser: SongFeedParser {
         "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
     }
 
+    public static let kind = ParserKind.event
+
     private var buffer = Data()
     private let onSong: ((Song) -> Void)?
     private var error: FeedParseError?
@@ -46,35 +48,38 @@ public final class FoundationFeedParser: SongFeedParser {
         if let error { throw error }
         guard !finished else { throw misuse("finish() called twice") }
         finished = true
-        let parser = XMLParser(data: buffer)
+        do {
+            return try Self.parse(with: XMLParser(data: buffer), name: Self.name, onSong: onSong)
+        } catch let failure as FeedParseError {
+            error = failure
+            throw failure
+        }
+    }
+
+    /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,
+    /// and checks what `parse()` alone does not (see the type's notes); errors carry `name`.
+    static func parse(with parser: XMLParser, name: String, onSong: ((Song) -> Void)?) throws -> [Song] {
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
-        let delegate = Delegate(onSong: onSong)
+        let delegate = Delegate(name: name, onSong: onSong)
         parser.delegate = delegate
         let succeeded = withExtendedLifetime(delegate) { parser.parse() }
         parser.delegate = nil
-        if let failure = delegate.failure {
-            error = failure
-            throw failure
-        }
+        if let failure = delegate.failure { throw failure }
         if !succeeded {
             let nsError = parser.parserError as NSError?
-            let failure = FeedParseError(
-                parser: Self.name, message: nsError.map(Self.describe) ?? "XMLParser.parse() returned false",
+            throw FeedParseError(
+                parser: name, message: nsError.map(Self.describe) ?? "XMLParser.parse() returned false",
                 line: parser.lineNumber, column: parser.columnNumber, code: nsError?.code)
-            error = failure
-            throw failure
         }
         guard delegate.sawRoot, delegate.assembler.openElements == 0 else {
-            let failure = FeedParseError(
-                parser: Self.name,
+            throw FeedParseError(
+                parser: name,
                 message: delegate.sawRoot
                     ? "the document ended inside an element (XMLParser.parse() returned true)"
                     : "the document ended before its root element started (XMLParser.parse() returned true)",
                 line: parser.lineNumber, column: parser.columnNumber)
-            error = failure
-            throw failure
         }
         return delegate.assembler.songs
     }
@@ -98,10 +103,12 @@ public final class FoundationFeedParser: SongFeedParser {
     /// Receives `XMLParser`'s events and feeds the shared ``SongAssembler``.
     private final class Delegate: NSObject, XMLParserDelegate {
         let assembler: SongAssembler
+        let name: String
         var failure: FeedParseError?
         var sawRoot = false
 
-        init(onSong: ((Song) -> Void)?) {
+        init(name: String, onSong: ((Song) -> Void)?) {
+            self.name = name
             assembler = SongAssembler(onSong: onSong)
         }
 
@@ -141,14 +148,14 @@ public final class FoundationFeedParser: SongFeedParser {
             guard failure == nil else { return }
             let nsError = parseError as NSError
             failure = FeedParseError(
-                parser: FoundationFeedParser.name, message: FoundationFeedParser.describe(nsError),
+                parser: name, message: FoundationFeedParser.describe(nsError),
                 line: parser.lineNumber, column: parser.columnNumber, code: nsError.code)
         }
 
         private func tooLong(_ parser: XMLParser) {
             guard failure == nil else { return }
             failure = FeedParseError(
-                parser: FoundationFeedParser.name, message: assembler.fieldTooLongMessage,
+                parser: name, message: assembler.fieldTooLongMessage,
                 line: parser.lineNumber, column: parser.columnNumber)
             parser.abortParsing()
         }

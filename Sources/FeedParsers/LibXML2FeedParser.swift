@@ -30,6 +30,9 @@ public final class LibXML2FeedParser: SongFeedParser {
         "libxml2 \(LibXML2FeedParser.version) SAX2 push parser (xmlParseChunk), fed chunk by chunk"
     }
 
+    public static let kind = ParserKind.event
+    public static let cReference: String? = CLibXML2ReferenceParser.name
+
     /// The version of the libxml2 library in use, e.g. "2.9.14".
     public static var version: String {
         // xmlParserVersion is "20914" for 2.9.14.
@@ -45,7 +48,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     public init(onSong: ((Song) -> Void)?) throws {
         assembler = SongAssembler(onSong: onSong)
         var handler = LibXML2FeedParser.makeHandler()
-        // No user data: libxml2's own SAX2 handlers, kept for the DTD's entity declarations, need
+        // No user data: libxml2's own SAX2 handlers, used for the DTD's entity declarations, need
         // the callbacks' context to be the parser context. This object rides in its `_private`.
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw FeedParseError(parser: Self.name, message: "xmlCreatePushParserCtxt failed", line: 0, column: 0)
@@ -126,68 +129,93 @@ public final class LibXML2FeedParser: SongFeedParser {
 
     // MARK: Callbacks
 
-    /// The parser of a callback's context (the `xmlParserCtxt`, whose `_private` is the parser).
-    fileprivate static func from(_ ctx: UnsafeMutableRawPointer?) -> LibXML2FeedParser? {
-        guard let ctx, let opaque = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
-        return Unmanaged<LibXML2FeedParser>.fromOpaque(opaque).takeUnretainedValue()
+    /// Runs `body` with the parser of a callback's context (the `xmlParserCtxt`, whose `_private` is
+    /// the parser), without retaining it: the parser outlives every callback, which only run inside
+    /// ``consume(_:)`` and ``finish()``. A retain and a release per event were a measurable share of
+    /// the binding's cost.
+    @inline(__always)
+    fileprivate static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (LibXML2FeedParser) -> Void) {
+        guard let ctx, let opaque = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+        Unmanaged<LibXML2FeedParser>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
 
-    /// The SAX2 handler: libxml2's defaults (which keep the internal DTD's entity declarations),
-    /// with the element, text and error callbacks replaced, and every callback that could load
-    /// external content or build a tree removed.
+    /// The SAX2 handler: the element, text and error callbacks, and libxml2's own SAX2 handlers for
+    /// the internal DTD's declarations (so that its entities expand). Nothing that loads an external
+    /// subset or entity, and no document object unless the document has a DTD: libxml2's default
+    /// `startDocument` would build one per parse, for nothing. The C reference (`c-libxml2`) sets the
+    /// same handlers.
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
-        _ = xmlSAXVersion(&handler, 2)
         handler.initialized = CLibXML2_sax2Magic()
-        handler.startElement = nil  // SAX1
-        handler.endElement = nil
-        handler.externalSubset = nil  // never read an external DTD
-        handler.resolveEntity = nil
-        handler.reference = nil
-        handler.processingInstruction = nil
-        handler.comment = nil
-        handler.warning = nil
-        handler.error = nil
-        handler.fatalError = nil
+        handler.internalSubset = { ctx, name, externalID, systemID in
+            guard let context = ctx?.assumingMemoryBound(to: xmlParserCtxt.self) else { return }
+            if context.pointee.myDoc == nil {
+                guard let document = xmlNewDoc(context.pointee.version ?? CLibXML2_defaultVersion()) else { return }
+                document.pointee.dict = context.pointee.dict
+                xmlDictReference(context.pointee.dict)
+                context.pointee.myDoc = document
+            }
+            xmlSAX2InternalSubset(ctx, name, externalID, systemID)
+        }
+        handler.isStandalone = xmlSAX2IsStandalone
+        handler.hasInternalSubset = xmlSAX2HasInternalSubset
+        handler.hasExternalSubset = xmlSAX2HasExternalSubset
+        handler.getEntity = xmlSAX2GetEntity
+        handler.getParameterEntity = xmlSAX2GetParameterEntity
+        handler.entityDecl = xmlSAX2EntityDecl
+        handler.attributeDecl = xmlSAX2AttributeDecl
+        handler.elementDecl = xmlSAX2ElementDecl
+        handler.notationDecl = xmlSAX2NotationDecl
+        handler.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl
+        handler.setDocumentLocator = xmlSAX2SetDocumentLocator
 
         handler.startElementNs = { ctx, localname, _, uri, _, _, _, _, _ in
-            guard let parser = LibXML2FeedParser.from(ctx), let localname else { return }
-            let local = UnsafeRawBufferPointer(start: localname, count: strlen(localname))
-            let namespace = uri.map { UnsafeRawBufferPointer(start: $0, count: strlen($0)) }
-                ?? UnsafeRawBufferPointer(start: nil, count: 0)
-            parser.assembler.startElement(FeedElement.classify(namespace: namespace, local: local))
+            guard let localname else { return }
+            let element = localname.withMemoryRebound(to: CChar.self, capacity: 1) { local in
+                guard let uri else { return FeedElement.classify(namespace: nil, local: local) }
+                return uri.withMemoryRebound(to: CChar.self, capacity: 1) { FeedElement.classify(namespace: $0, local: local) }
+            }
+            LibXML2FeedParser.with(ctx) { $0.assembler.startElement(element) }
         }
         handler.endElementNs = { ctx, _, _, _ in
-            LibXML2FeedParser.from(ctx)?.assembler.endElement()
+            LibXML2FeedParser.with(ctx) { $0.assembler.endElement() }
         }
+        // Most text is outside the song fields: that path only tests one flag.
         let characters: charactersSAXFunc = { ctx, bytes, length in
-            guard let parser = LibXML2FeedParser.from(ctx), parser.assembler.isCollectingText, let bytes else { return }
-            if !parser.assembler.characters(UnsafeRawBufferPointer(start: bytes, count: Int(length))) {
-                let (line, column) = parser.position()
-                parser.fail(FeedParseError(
-                    parser: LibXML2FeedParser.name, message: parser.assembler.fieldTooLongMessage, line: line,
-                    column: column))
+            LibXML2FeedParser.with(ctx) { parser in
+                if parser.assembler.isCollectingText { parser.collect(bytes, Int(length)) }
             }
         }
         handler.characters = characters
         handler.cdataBlock = characters
         handler.ignorableWhitespace = characters
         handler.serror = { ctx, error in
-            guard let parser = LibXML2FeedParser.from(ctx), let error else { return }
-            // Warnings (level 1) do not make a document wrong; errors and fatal errors do.
-            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-            // Messages end with a newline and some span two lines ("…indicate encoding !\nBytes: …").
-            let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-            let message = raw.split(whereSeparator: \.isNewline).joined(separator: "; ")
-            // Record only. xmlStopParser here would free the input stream under the libxml2 function
-            // that raised the error (2.9.14 crashes); disabling SAX stops the callbacks, as a fatal
-            // error does by itself, and consume()/finish() throw the recorded error.
-            guard parser.error == nil else { return }
-            parser.error = FeedParseError(
-                parser: LibXML2FeedParser.name, message: message, line: Int(error.pointee.line),
-                column: Int(error.pointee.int2), code: Int(error.pointee.code))
-            parser.context?.pointee.disableSAX = 1
+            LibXML2FeedParser.with(ctx) { parser in parser.record(libxml2Error: error) }
         }
         return handler
+    }
+
+    /// Adds text to the current field; stops the parse when the field grows too long.
+    @inline(never)
+    fileprivate func collect(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+        guard let bytes, !assembler.characters(UnsafeRawBufferPointer(start: bytes, count: length)) else { return }
+        let (line, column) = position()
+        fail(FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column))
+    }
+
+    /// Records an error libxml2 reported through the handler's `serror` (a warning is no error).
+    ///
+    /// Record only. xmlStopParser here would free the input stream under the libxml2 function that
+    /// raised the error (2.9.14 crashes); disabling SAX stops the callbacks, as a fatal error does by
+    /// itself, and consume()/finish() throw the recorded error.
+    private func record(libxml2Error reported: UnsafeMutablePointer<xmlError>?) {
+        // Warnings (level 1) do not make a document wrong; errors and fatal errors do.
+        guard error == nil, let reported, reported.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        // Messages end with a newline and some span two lines ("…indicate encoding !\nBytes: …").
+        let raw = reported.pointee.message.map { String(cString: $0) } ?? "error \(reported.pointee.code)"
+        error = FeedParseError(
+            parser: Self.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
+            line: Int(reported.pointee.line), column: Int(reported.pointee.int2), code: Int(reported.pointee.code))
+        context?.pointee.disableSAX = 1
     }
 }

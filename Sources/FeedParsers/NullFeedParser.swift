@@ -8,6 +8,8 @@ import SongFeed
 public final class NullFeedParser: SongFeedParser {
     public static let name = "null"
     public static let summary = "baseline: consumes the chunks, parses nothing (memory and harness overhead)"
+    public static let kind = ParserKind.baseline
+    public static let buildsSongs = false
 
     private var bytesSeen = 0
     private var finished = false

@@ -49,6 +49,51 @@ public enum FeedElement: UInt8, Sendable {
         }
     }
 
+    /// Classifies an element from NUL-terminated UTF-8 names (libxml2's): the namespace URI
+    /// (`nil` or empty for none) and the local name.
+    ///
+    /// Nothing is measured first: the first byte picks the one name that can match, compared with
+    /// `strcmp` (which stops at the first difference), and the URI is compared only for a local name
+    /// of the itms namespace.
+    public static func classify(namespace: UnsafePointer<CChar>?, local: UnsafePointer<CChar>) -> FeedElement {
+        guard let namespace, namespace.pointee != 0 else { return classifyPlain(local) }
+        let element = classifyItmsLocal(local)
+        guard element != .other, cEquals(namespace, itmsNamespace) else { return .other }
+        return element
+    }
+
+    /// Classifies expat's element name: "URI" U+0001 "local name", or the local name alone. One
+    /// pass finds the separator; the URI is compared (length first) only for an itms local name.
+    public static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
+        guard let cut = strrchr(name, Int32(separator)) else { return classifyPlain(name) }
+        let element = classifyItmsLocal(cut + 1)
+        guard element != .other else { return .other }
+        let uri = UnsafeRawBufferPointer(start: name, count: UnsafePointer(cut) - name)
+        return equals(uri, itmsNamespace) ? element : .other
+    }
+
+    private static func classifyPlain(_ local: UnsafePointer<CChar>) -> FeedElement {
+        switch UInt8(bitPattern: local.pointee) {
+        case UInt8(ascii: "i"): return cEquals(local, "item") ? .item : .other
+        case UInt8(ascii: "t"): return cEquals(local, "title") ? .title : .other
+        case UInt8(ascii: "c"): return cEquals(local, "category") ? .category : .other
+        default: return .other
+        }
+    }
+
+    private static func classifyItmsLocal(_ local: UnsafePointer<CChar>) -> FeedElement {
+        switch UInt8(bitPattern: local.pointee) {
+        case UInt8(ascii: "a"): return cEquals(local, "artist") ? .artist : cEquals(local, "album") ? .album : .other
+        case UInt8(ascii: "r"): return cEquals(local, "releasedate") ? .releaseDate : .other
+        default: return .other
+        }
+    }
+
+    private static func cEquals(_ string: UnsafePointer<CChar>, _ literal: StaticString) -> Bool {
+        // A string literal's bytes end with a NUL.
+        strcmp(string, UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
     static func equals(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }
         guard let base = bytes.baseAddress else { return literal.utf8CodeUnitCount == 0 }
@@ -67,55 +112,79 @@ public enum FeedElement: UInt8, Sendable {
 /// hostile document cannot make a parser buffer without bound.
 ///
 /// It is a class that each adapter holds with `let`: a struct stored in the adapter's class was
-/// copied whole (songs, buffer, closure) on every callback that read it, which cost more than the
-/// parsing it wrapped.
+/// copied whole (songs, buffer, closure) on every callback that read it. Its state lives behind a
+/// pointer that it allocates and frees itself: the callbacks run once per element and per run of
+/// text, and a stored property of a class costs a dynamic exclusivity check on every access, which
+/// was a measurable share of the Swift binding's cost over the same extraction in C.
 public final class SongAssembler {
     /// The longest text one song field may have, in UTF-8 bytes.
     public static let maximumFieldBytes = 1 << 20
 
-    /// The songs completed so far, in document order.
-    public private(set) var songs: [Song] = []
+    private struct State {
+        var songs: [Song] = []
+        var depth = 0
+        var itemDepth = 0  // 0: not inside an item
+        var field = FeedElement.other  // .other: not collecting
+        var fieldDepth = 0
+        /// The current field's text: `textCount` bytes of a buffer of `textCapacity` (grown by doubling).
+        var text: UnsafeMutableRawPointer? = nil
+        var textCount = 0
+        var textCapacity = 0
+        var title = ""
+        var category = ""
+        var artist = ""
+        var album = ""
+        var releaseDate: SongDate?
+    }
 
+    private let state: UnsafeMutablePointer<State>
     private let onSong: ((Song) -> Void)?
-    private var depth = 0
-    private var itemDepth = 0  // 0: not inside an item
-    private var field = FeedElement.other  // .other: not collecting
-    private var fieldDepth = 0
-    private var text: [UInt8] = []
-    private var title = ""
-    private var category = ""
-    private var artist = ""
-    private var album = ""
-    private var releaseDate: SongDate?
+
+    /// The songs completed so far, in document order.
+    public var songs: [Song] { state.pointee.songs }
 
     /// How many elements are open.
-    public var openElements: Int { depth }
+    public var openElements: Int { state.pointee.depth }
 
     /// Whether character data is being collected now; adapters may skip ``characters(_:)`` otherwise.
-    public var isCollectingText: Bool { field != .other }
+    @inline(__always)
+    public var isCollectingText: Bool { state.pointee.field != .other }
 
     public init(onSong: ((Song) -> Void)?) {
         self.onSong = onSong
-        text.reserveCapacity(256)
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        state.pointee.text?.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The current field's text.
+    private var text: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: state.pointee.text, count: state.pointee.textCount)
     }
 
     /// An element starts.
     public func startElement(_ element: FeedElement) {
-        depth += 1
-        guard field == .other else { return }  // an element nested in a field: its text belongs to the field
-        if itemDepth == 0 {
+        let s = state
+        s.pointee.depth += 1
+        guard s.pointee.field == .other else { return }  // an element nested in a field: its text belongs to the field
+        if s.pointee.itemDepth == 0 {
             if element == .item {
-                itemDepth = depth
-                title = ""
-                category = ""
-                artist = ""
-                album = ""
-                releaseDate = nil
+                s.pointee.itemDepth = s.pointee.depth
+                s.pointee.title = ""
+                s.pointee.category = ""
+                s.pointee.artist = ""
+                s.pointee.album = ""
+                s.pointee.releaseDate = nil
             }
-        } else if depth == itemDepth + 1, element != .other, element != .item {
-            field = element
-            fieldDepth = depth
-            text.removeAll(keepingCapacity: true)
+        } else if s.pointee.depth == s.pointee.itemDepth + 1, element != .other, element != .item {
+            s.pointee.field = element
+            s.pointee.fieldDepth = s.pointee.depth
+            s.pointee.textCount = 0
         }
     }
 
@@ -124,43 +193,80 @@ public final class SongAssembler {
     /// - Returns: `false` when the current field has grown past ``maximumFieldBytes``; the adapter
     ///   must then stop its parser and report ``fieldTooLongMessage``.
     public func characters(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard field != .other else { return true }
-        guard text.count + bytes.count <= Self.maximumFieldBytes else { return false }
-        text.append(contentsOf: bytes)
+        let s = state
+        guard s.pointee.field != .other, let source = bytes.baseAddress else { return true }
+        let needed = s.pointee.textCount + bytes.count
+        guard needed <= Self.maximumFieldBytes else { return false }
+        if needed > s.pointee.textCapacity { grow(to: needed) }
+        guard let text = s.pointee.text else { return true }
+        (text + s.pointee.textCount).copyMemory(from: source, byteCount: bytes.count)
+        s.pointee.textCount = needed
         return true
+    }
+
+    /// Makes the text buffer hold at least `needed` bytes, its content kept.
+    @inline(never)
+    private func grow(to needed: Int) {
+        var capacity = Swift.max(256, state.pointee.textCapacity)
+        while capacity < needed { capacity *= 2 }
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+        if let old = state.pointee.text {
+            grown.copyMemory(from: old, byteCount: state.pointee.textCount)
+            old.deallocate()
+        }
+        state.pointee.text = grown
+        state.pointee.textCapacity = capacity
     }
 
     /// Character data given as a `String` (Foundation's `XMLParser` hands out strings).
     public func characters(_ string: String) -> Bool {
-        guard field != .other else { return true }
+        guard isCollectingText else { return true }
         var string = string
         return string.withUTF8 { characters(UnsafeRawBufferPointer($0)) }
     }
 
     /// The current element ends.
     public func endElement() {
-        defer { depth -= 1 }
-        if field != .other {
-            guard depth == fieldDepth else { return }
-            switch field {
-            case .title: title = String(decoding: text, as: UTF8.self)
-            case .category: category = String(decoding: text, as: UTF8.self)
-            case .artist: artist = String(decoding: text, as: UTF8.self)
-            case .album: album = String(decoding: text, as: UTF8.self)
-            case .releaseDate: releaseDate = text.withUnsafeBytes { SongDate(feedText: $0) }
+        let s = state
+        defer { s.pointee.depth -= 1 }
+        if s.pointee.field != .other {
+            guard s.pointee.depth == s.pointee.fieldDepth else { return }
+            let text = self.text
+            switch s.pointee.field {
+            case .title: s.pointee.title = String(decoding: text, as: UTF8.self)
+            case .category: s.pointee.category = String(decoding: text, as: UTF8.self)
+            case .artist: s.pointee.artist = String(decoding: text, as: UTF8.self)
+            case .album: s.pointee.album = String(decoding: text, as: UTF8.self)
+            case .releaseDate: s.pointee.releaseDate = SongDate(feedText: text)
             case .item, .other: break
             }
-            field = .other
-        } else if itemDepth != 0, depth == itemDepth {
-            let song = Song(title: title, category: category, artist: artist, album: album, releaseDate: releaseDate)
-            songs.append(song)
-            itemDepth = 0
+            s.pointee.field = .other
+        } else if s.pointee.itemDepth != 0, s.pointee.depth == s.pointee.itemDepth {
+            let song = Song(
+                title: s.pointee.title, category: s.pointee.category, artist: s.pointee.artist, album: s.pointee.album,
+                releaseDate: s.pointee.releaseDate)
+            s.pointee.songs.append(song)
+            s.pointee.itemDepth = 0
             onSong?(song)
         }
     }
 
     /// The message for a field past ``maximumFieldBytes``.
     public var fieldTooLongMessage: String {
-        "song field <\(field)> of item \(songs.count + 1) is longer than \(Self.maximumFieldBytes) bytes"
+        Self.fieldTooLongMessage(field: state.pointee.field, item: state.pointee.songs.count + 1)
+    }
+
+    /// For adapters that get each field's whole text from their library (trees, decoders): the
+    /// message when one of an item's field texts is longer than ``maximumFieldBytes``, else `nil`.
+    public static func fieldTooLongMessage(_ fields: KeyValuePairs<FeedElement, String?>, item: Int) -> String? {
+        for (field, text) in fields where (text?.utf8.count ?? 0) > maximumFieldBytes {
+            return fieldTooLongMessage(field: field, item: item)
+        }
+        return nil
+    }
+
+    /// The message for `field` of the `item`th item (from 1) past ``maximumFieldBytes``.
+    public static func fieldTooLongMessage(field: FeedElement, item: Int) -> String {
+        "song field <\(field)> of item \(item) is longer than \(maximumFieldBytes) bytes"
     }
 }

@@ -29,11 +29,28 @@ public protocol SongFeedParser: AnyObject {
     /// One line about what the adapter drives and how ("libxml2 2.9.14 SAX2 push parser").
     static var summary: String { get }
 
+    /// What kind of parser it is, as every report shows it.
+    static var kind: ParserKind { get }
+
+    /// Whether it builds songs that must agree with the other parsers' (`false` for the `null`
+    /// baseline and the `memchr` floor, which only touch the bytes). Default: `true`.
+    static var buildsSongs: Bool { get }
+
+    /// The parser that does this adapter's extraction in plain C over the same library (`c-libxml2`
+    /// for `libxml2`), whose cost against this one's is the Swift binding's; `nil` when there is none.
+    static var cReference: String? { get }
+
     /// Makes a parser for one document.
     ///
     /// - Parameter onSong: called with each song as its `item` ends, in document order.
     /// - Throws: ``FeedParseError`` when the underlying parser cannot be created.
     init(onSong: ((Song) -> Void)?) throws
+
+    /// Makes a parser for one document that reports only *when* each song ends: the benchmark's
+    /// first-song clock, which needs no `Song`. The default calls ``init(onSong:)`` with the
+    /// signal's ready-made closure (nothing allocated here, inside the timed region); a parser that
+    /// builds its songs only after the parse (the C references) signals the moment without one.
+    init(songEnded signal: SongEndSignal) throws
 
     /// Pushes the next chunk of the document's raw bytes. The bytes are only read during the call.
     ///
@@ -45,6 +62,58 @@ public protocol SongFeedParser: AnyObject {
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
     func finish() throws -> [Song]
+
+    /// Ends the document inside the benchmark's timed region: returns the songs, or `nil` when the
+    /// parse is over and its fields wait, outside Swift, to become songs in ``finish()``, which the
+    /// benchmark then calls after its clocks have stopped. The default returns ``finish()``.
+    func finishParsing() throws -> [Song]?
+}
+
+/// What the benchmark gives a parser to learn when each song ends, made once before the clocks start:
+/// the moment alone (``ended``), and the same as a song callback (``onSong``) for the parsers that
+/// call one anyway.
+public final class SongEndSignal: @unchecked Sendable {
+    /// Called as each song's item ends.
+    public let ended: () -> Void
+    /// Calls ``ended``, whatever the song.
+    public let onSong: (Song) -> Void
+
+    public init(_ ended: @escaping () -> Void) {
+        self.ended = ended
+        onSong = { _ in ended() }
+    }
+}
+
+/// What kind of parser an adapter drives.
+public enum ParserKind: String, CaseIterable, Codable, Sendable {
+    /// Reads the bytes and calls back for each element and run of text (SAX, expat, `XMLParser`).
+    case event = "push/event"
+    /// The caller asks for the next node (libxml2's `xmlTextReader`).
+    case pull
+    /// Builds the whole document as a tree, then looks the songs up in it.
+    case tree
+    /// Decodes the document into `Decodable` types.
+    case codable = "Codable"
+    /// The same extraction as a Swift adapter, in plain C: what the binding costs.
+    case reference
+    /// No parsing at all: one pass over the bytes, the lower bound of any parser.
+    case floor
+    /// Takes the chunks and does nothing: the harness's own cost.
+    case baseline
+}
+
+extension SongFeedParser {
+    public static var buildsSongs: Bool { true }
+
+    public static var cReference: String? { nil }
+
+    public init(songEnded signal: SongEndSignal) throws {
+        try self.init(onSong: signal.onSong)
+    }
+
+    public func finishParsing() throws -> [Song]? {
+        try finish()
+    }
 }
 
 extension SongFeedParser {
@@ -76,17 +145,42 @@ extension SongFeedParser {
 
 /// The parsers this build knows, by name.
 public enum ParserRegistry {
-    /// Every parser, in the order reports list them.
+    /// Every parser, in the order reports list them. Those that meet the whole contract come first:
+    /// when `bench verify` finds two sets of songs shared by as many parsers, the first listed wins.
     public static var all: [any SongFeedParser.Type] {
         [
-            FoundationFeedParser.self,
             LibXML2FeedParser.self,
             ExpatFeedParser.self,
+            CLibXML2ReferenceParser.self,
+            CExpatReferenceParser.self,
+            LibXML2DOMFeedParser.self,
+            LibXML2ReaderFeedParser.self,
+            FoundationFeedParser.self,
+            FoundationStreamFeedParser.self,
+            XMLCoderFeedParser.self,
+            SWXMLHashFeedParser.self,
+            MemchrFloorParser.self,
         ]
     }
 
     /// The names of ``all``, in order.
     public static var names: [String] { all.map { $0.name } }
+
+    /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
+    /// three, the C references that give their binding's cost, and the floor (see the README's table
+    /// of parsers for why).
+    public static var defaultNames: [String] {
+        [
+            LibXML2FeedParser.name, ExpatFeedParser.name, CLibXML2ReferenceParser.name, CExpatReferenceParser.name,
+            FoundationFeedParser.name, MemchrFloorParser.name,
+        ]
+    }
+
+    /// The classic study's three parsers: `bench sweep`'s default (a sweep multiplies every parser's
+    /// cells by the feed sizes and chunk sizes).
+    public static var classicNames: [String] {
+        [LibXML2FeedParser.name, ExpatFeedParser.name, FoundationFeedParser.name]
+    }
 
     /// The baseline that parses nothing (see ``NullFeedParser``); not in ``all``.
     public static var baseline: any SongFeedParser.Type { NullFeedParser.self }
@@ -94,6 +188,17 @@ public enum ParserRegistry {
     /// The parser called `name` (the baseline included), or `nil`.
     public static func parser(named name: String) -> (any SongFeedParser.Type)? {
         name == baseline.name ? baseline : all.first { $0.name == name }
+    }
+
+    /// Whether the parser called `name` builds songs to compare (`false` for the baseline, the
+    /// floor, and names this build does not know).
+    public static func buildsSongs(_ name: String) -> Bool {
+        parser(named: name)?.buildsSongs ?? false
+    }
+
+    /// The kind of the parser called `name`, as reports write it; `nil` for names this build does not know.
+    public static func kind(of name: String) -> ParserKind? {
+        parser(named: name)?.kind
     }
 }
 

@@ -134,9 +134,9 @@ public final class FeedDownloader {
             // The parser reports its first song to this object, through a weak box (no cycle).
             if let parserType {
                 let box = WeakDownload()
-                activeParser = try parserType.init { _ in
+                activeParser = try parserType.init(songEnded: SongEndSignal {
                     if let download = box.value, download.firstSong == nil { download.firstSong = monotonicNow() }
-                }
+                })
                 box.value = self
             }
         }

@@ -1,15 +1,20 @@
 import ArgumentParser
 import FeedParsers
 
-/// `bench list`: the parsers this build knows.
+/// `bench list`: the parsers this build knows, their kind, and which `bench run` measures by default.
 struct ListParsers: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the parsers this build knows.")
+        commandName: "list", abstract: "List the parsers this build knows, with their kind.")
 
     func run() {
         let width = ParserRegistry.names.map(\.count).max() ?? 0
+        let kindWidth = ParserKind.allCases.map(\.rawValue.count).max() ?? 0
         for parser in ParserRegistry.all {
-            print(parser.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + parser.summary)
+            let inDefault = ParserRegistry.defaultNames.contains(parser.name) ? "*" : " "
+            print(
+                inDefault + " " + parser.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + parser.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  " + parser.summary)
         }
+        print("\n* measured by `bench run` when no --parsers are named; `--parsers all` measures every one.")
     }
 }

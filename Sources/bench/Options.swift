@@ -15,11 +15,22 @@ enum ListArgument {
 struct ParserOptions: ParsableArguments {
     @Option(
         name: .customLong("parsers"), parsing: .upToNextOption,
-        help: "Parsers to run, comma-separated or repeated (default: all). Known: \(ParserRegistry.names.joined(separator: ", ")).")
+        help: ArgumentHelp(
+            "Parsers, comma-separated or repeated, or 'all'.",
+            discussion: "Known: \(ParserRegistry.names.joined(separator: ", ")). Default: bench run measures \(ParserRegistry.defaultNames.joined(separator: ", ")); bench sweep \(ParserRegistry.classicNames.joined(separator: ", ")); bench verify checks all."))
     var raw: [String] = []
 
-    /// The parsers asked for; empty for all.
-    var names: [String] { ListArgument.split(raw) }
+    /// The parsers asked for ('all' expanded, in registry order); empty when none were named.
+    var names: [String] {
+        let asked = ListArgument.split(raw)
+        guard asked.contains("all") else { return asked }
+        return ParserRegistry.names
+    }
+
+    /// The parsers asked for, or `defaults` when none were named.
+    func names(default defaults: [String]) -> [String] {
+        names.isEmpty ? defaults : names
+    }
 
     func validate() throws {
         for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchReports
 import BenchResults
+import FeedParsers
 import Foundation
 import StatsStore
 
@@ -62,7 +63,8 @@ struct Report: ParsableCommand {
         let filter = SampleFilter(
             parsers: ListArgument.split(parsers), scenarios: ListArgument.split(scenarios), feed: feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests)
-        let rows = HistoryRow.aggregate(try database.samples(matching: filter))
+        var rows = HistoryRow.aggregate(try database.samples(matching: filter))
+        for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.isEmpty && !includeDebug {
             var withDebug = filter
             withDebug.includeDebug = true

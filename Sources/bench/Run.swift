@@ -196,7 +196,7 @@ struct Run: ParsableCommand {
             remoteURLs[path] = remote
         }
         let session = BenchSession(plan: RunPlan(
-            parsers: parserOptions.names.isEmpty ? ParserRegistry.names : parserOptions.names, feeds: feedPaths,
+            parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
             settings: settings, executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
             scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
             instructionCounter: instructionCounter))

@@ -134,7 +134,7 @@ struct Sweep: ParsableCommand {
             if chunkSizesByFeed[chunkFeed] != nil && !both.contains(chunkSize) { both.append(chunkSize) }
             chunkSizesByFeed[chunkFeed] = both
         }
-        let parsers = parserOptions.names.isEmpty ? ParserRegistry.names : parserOptions.names
+        let parsers = parserOptions.names(default: ParserRegistry.classicNames)
         let database = try noStore ? nil : StatsDatabase(path: storeOptions.store)
 
         var settings = RunSettings(

@@ -47,7 +47,7 @@ struct Verify: ParsableCommand {
         } else {
             paths = ListArgument.split(feeds)
         }
-        let names = parserOptions.names.isEmpty ? ParserRegistry.names : parserOptions.names
+        let names = parserOptions.names(default: ParserRegistry.names)
         let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
         let subject = names.count == 1 ? "\(names[0]) builds the songs" : "\(names.joined(separator: ", ")) build the same songs"
         print("Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).")
@@ -108,7 +108,7 @@ enum VerifyReport {
     }
 
     static func firstProblem(_ verification: FeedVerification) -> String {
-        for verdict in verification.verdicts where verdict.status != .agrees {
+        for verdict in verification.verdicts where !verdict.status.mayBeTimed {
             return "\(verification.path): \(verdict.parser) \(describe(verdict.status))"
         }
         return "\(verification.path): no parser succeeded"

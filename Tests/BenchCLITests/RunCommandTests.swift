@@ -16,6 +16,7 @@ struct RunCommandTests {
         let result = try runBench([
             "run", "--iterations", "2", "--warmup", "0", "--format", "csv", "--store", store, "--output-dir", output,
             "--scenario", "parse", "--scenario", "download", "--network", "loopback", "--rounds", "1",
+            "--parsers", "foundation,libxml2,expat,c-libxml2,memchr",
         ])
         #expect(result.status == 0, "\(result.standardError)")
 
@@ -24,8 +25,23 @@ struct RunCommandTests {
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(3) == ["parser", "scenario", "feed"])
         let rows = lines.dropFirst().map { line in Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))) }
-        #expect(rows.map { $0["parser"] } == ["null", "foundation", "libxml2", "expat", "null", "foundation", "libxml2", "expat"])
-        #expect(rows.map { $0["scenario"] } == Array(repeating: "parse", count: 4) + Array(repeating: "download", count: 4))
+        let parsers = ["null", "foundation", "libxml2", "expat", "c-libxml2", "memchr"]
+        #expect(rows.map { $0["parser"] } == parsers + parsers)
+        #expect(rows.map { $0["scenario"] } == Array(repeating: "parse", count: 6) + Array(repeating: "download", count: 6))
+        // Kinds, the binding tax (libxml2 over c-libxml2) and the distance to the floor, in the parse rows.
+        let parse = Dictionary(uniqueKeysWithValues: rows.prefix(6).map { ($0["parser"] ?? "", $0) })
+        #expect(parse.mapValues { $0["kind"] ?? "" } == [
+            "null": "baseline", "foundation": "push/event", "libxml2": "push/event", "expat": "push/event",
+            "c-libxml2": "reference", "memchr": "floor",
+        ])
+        #expect(parse["libxml2"]?["c_reference"] == "c-libxml2")
+        #expect((Double(parse["libxml2"]?["c_tax"] ?? "") ?? 0) > 0)
+        #expect(parse["expat"]?["c_reference"] == "", "c-expat did not run")
+        for name in ["foundation", "libxml2", "expat", "c-libxml2"] {
+            #expect(parse[name]?["floor"] == "memchr")
+            #expect((Double(parse[name]?["floor_multiple"] ?? "") ?? 0) > 1, "\(name) is slower than one memchr pass")
+        }
+        #expect(parse["memchr"]?["floor_multiple"] == "" && parse["memchr"]?["relative"] == "")
         var samplesInRows = 0
         for row in rows {
             // Parses that lost the CPU (this machine runs other tests meanwhile) are measured again
@@ -39,8 +55,8 @@ struct RunCommandTests {
                 samplesInRows += BenchRunner.allocationIterations
                 let allocations = Int(row["allocations"] ?? "") ?? -1
                 #expect(row["allocations_min"] == row["allocations_max"], "\(row)")
-                if row["parser"] == "null" {
-                    #expect(allocations == 1, "the null parser's own object, and nothing of the harness")
+                if row["parser"] == "null" || row["parser"] == "memchr" {
+                    #expect(allocations == 1, "the parser's own object, and nothing of the harness")
                 } else {
                     #expect(allocations > 300, "\(row)")
                     #expect((Double(row["kept_bytes"] ?? "") ?? 0) > 300 * 100, "the songs")
@@ -53,9 +69,9 @@ struct RunCommandTests {
             if n > 0 {
                 #expect(row["workers"] == "1")
                 #expect((Double(row["median_ms"] ?? "") ?? 0) > 0)
-                if row["parser"] != "null" { #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0) }
+                if row["parser"] != "null" && row["parser"] != "memchr" { #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0) }
             }
-            if row["parser"] != "null" {
+            if row["parser"] != "null" && row["parser"] != "memchr" {
                 #expect(row["songs"] == "300")
                 #expect(row["peak_over_baseline_mb"]?.isEmpty == false)
             }
@@ -94,7 +110,8 @@ struct RunCommandTests {
         // bench report reads it back.
         let report = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
         #expect(report.status == 0, "\(report.standardError)")
-        #expect(report.standardOutput.split(separator: "\r\n").count == 9)
+        #expect(report.standardOutput.split(separator: "\r\n").count == 1 + 12, "a header, and six parsers × two scenarios")
+        #expect(report.standardOutput.contains(",memchr,") && report.standardOutput.contains(",floor\r\n"))
     }
 
     @Test func noStoreWritesNoStore() throws {
@@ -129,7 +146,7 @@ struct RunCommandTests {
         let help = try runBench(["run", "--help"])
         #expect(help.status == 0 && help.standardOutput.contains("--chunk-size"))
         let unknown = try runBench(["run", "--parsers", "sax9000"])
-        #expect(unknown.status == 1 && unknown.standardError.contains("known parsers: foundation, libxml2, expat"))
+        #expect(unknown.status == 1 && unknown.standardError.contains("known parsers: libxml2, expat, c-libxml2"))
         // Lists take commas as well as repeated options, everywhere.
         let listed = try runBench(["run", "--parsers", "expat,sax9000"])
         #expect(listed.status == 1 && listed.standardError.contains("unknown parser 'sax9000'"))

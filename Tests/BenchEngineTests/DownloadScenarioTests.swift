@@ -10,7 +10,7 @@ import Testing
 struct DownloadScenarioTests {
     static func plan(iterations: Int, scenarios: [Scenario], remote: [String: URL] = [:], timeout: Double = 30) -> RunPlan {
         RunPlan(
-            parsers: ParserRegistry.names, feeds: [TestPaths.top300],
+            parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300],
             settings: RunSettings(iterations: iterations, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: timeout),
             executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios,
             network: .custom(bandwidthKbps: 40_000, rttMs: 5), remoteURLs: remote)

@@ -12,11 +12,13 @@ struct VerificationTests {
             feed: TestPaths.top300, parsers: ParserRegistry.names, chunkSizes: [7, 16_384, 0],
             executable: TestPaths.benchExecutable)
         #expect(verification.allAgree, "\(verification.verdicts.map(\.status))")
-        #expect(verification.verdicts.map(\.songCount) == [300, 300, 300])
+        let songBuilding = verification.verdicts.filter { ParserRegistry.buildsSongs($0.parser) }
+        #expect(songBuilding.count == ParserRegistry.names.count - 1)
+        #expect(songBuilding.allSatisfy { $0.status == .agrees && $0.songCount == 300 && ($0.peakResidentBytes ?? 0) > 0 })
+        #expect(verification.verdicts.first { $0.parser == "memchr" }?.status == .notCompared("floor: builds no songs"))
         #expect(verification.referenceSongs == FeedGenerator(songs: 300).generate().songs)
         #expect(verification.referenceDigest == SongDigest.sha256(of: FeedGenerator(songs: 300).generate().songs))
         #expect(verification.bytes == 901_440)
-        #expect(verification.verdicts.allSatisfy { ($0.peakResidentBytes ?? 0) > 0 })
     }
 
     @Test func aMalformedFeedFailsEveryParser() throws {
@@ -25,14 +27,19 @@ struct VerificationTests {
         let verification = try FeedVerifier.verify(
             feed: path, parsers: ParserRegistry.names, chunkSizes: [1, 0], executable: TestPaths.benchExecutable)
         #expect(!verification.allAgree)
-        #expect(verification.referenceDigest == nil)
-        for verdict in verification.verdicts {
+        for verdict in verification.verdicts where ParserRegistry.buildsSongs(verdict.parser) {
+            if verdict.parser == "swxmlhash" {
+                // Pinned: its lazy parser ignores XMLParser's errors (see its summary).
+                #expect(verdict.status == .agrees, "\(verdict.status)")
+                continue
+            }
             guard case .failed(let error) = verdict.status else {
                 Issue.record("\(verdict.parser): \(verdict.status)")
                 continue
             }
             #expect(error.parser == verdict.parser)
-            #expect(error.line == 1)
+            // XMLCoder rethrows XMLParser's error without its position.
+            #expect(error.line == (verdict.parser == "xmlcoder" ? 0 : 1), "\(verdict.parser)")
         }
     }
 

@@ -61,9 +61,11 @@ struct ReportTests {
         let noise = NoiseReport(noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1, load: nil)
         let rows = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)], noise: noise))
         #expect(rows[0].count == RunReport.summaryColumns.count)
-        #expect(Array(rows[0].suffix(14)) == [
+        #expect(Array(rows[0].suffix(23)) == [
             "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
             "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
+            "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
+            "floor_multiple_ci95_low", "floor_multiple_ci95_high",
         ])
         let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         #expect(row["noisy"] == "1")

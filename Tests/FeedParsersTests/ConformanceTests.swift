@@ -9,7 +9,7 @@ import Testing
 struct ConformanceTests {
     static let groundTruth = FeedGenerator(songs: 300).generate()
 
-    @Test("Data/top300.rss.xml gives the generator's songs", arguments: ParserRegistry.names, chunkSizes)
+    @Test("Data/top300.rss.xml gives the generator's songs", arguments: songParsers, chunkSizes)
     func committedFeed(parser: String, chunkSize: Int?) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
         let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
@@ -22,7 +22,7 @@ struct ConformanceTests {
 
     @Test(
         "The real 2012 iTunes feed", .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
-        arguments: ParserRegistry.names, chunkSizes)
+        arguments: songParsers, chunkSizes)
     func realFeed(parser: String, chunkSize: Int?) throws {
         let path = try #require(TestPaths.realITunesFeed)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -42,7 +42,7 @@ struct ConformanceTests {
         #expect(songs == reference)
     }
 
-    @Test("Songs are delivered as they complete", arguments: ParserRegistry.names)
+    @Test("Songs are delivered as they complete", arguments: songParsers)
     func songsAreDeliveredInOrder(parser: String) throws {
         var delivered: [Song] = []
         let songs = try parserType(parser).parse(Self.groundTruth.bytes, chunkSize: 16_384) { delivered.append($0) }
@@ -73,13 +73,64 @@ struct ConformanceTests {
         #expect(first <= 2, "first song after chunk \(first) of \(totalChunks)")
     }
 
-    @Test("Foundation parses only once the document is complete")
-    func foundationWaitsForTheWholeDocument() throws {
+    @Test(
+        "The other parsers parse once the document is complete",
+        arguments: songParsers.filter { !pushParsers.contains($0) })
+    func othersWaitForTheWholeDocument(parser: String) throws {
         var count = 0
-        let parser = try FoundationFeedParser { _ in count += 1 }
-        try Self.groundTruth.bytes.withUnsafeBytes { try parser.consume($0) }
+        let instance = try parserType(parser).init { _ in count += 1 }
+        try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
         #expect(count == 0)
-        #expect(try parser.finish().count == 300)
+        #expect(try instance.finish().count == 300)
         #expect(count == 300)
+    }
+
+    @Test("The harness's first-song signal comes once per song", arguments: songParsers)
+    func songEndedSignal(parser: String) throws {
+        var ended = 0
+        let instance = try parserType(parser).init(songEnded: SongEndSignal { ended += 1 })
+        try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
+        var songs = try instance.finishParsing()
+        if songs == nil { songs = try instance.finish() }
+        #expect(ended == 300)
+        #expect(songs == Self.groundTruth.songs)
+    }
+
+    @Test("A C reference ends its parse with the fields in C, and makes the songs after", arguments: ["c-libxml2", "c-expat"])
+    func cReferenceMakesSongsAfterTheParse(parser: String) throws {
+        let instance = try parserType(parser).init(songEnded: SongEndSignal {})
+        try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
+        let pending = try instance.finishParsing()
+        #expect(pending == nil)
+        let songs = try instance.finish()
+        #expect(songs == Self.groundTruth.songs)
+        #expect(throws: FeedParseError.self) { try instance.finish() }
+    }
+
+    @Test("The memchr floor counts every '<' and builds no songs")
+    func floorCountsTags() throws {
+        let floor = try MemchrFloorParser(onSong: nil)
+        try Self.groundTruth.bytes.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: 1_000) {
+                try floor.consume(UnsafeRawBufferPointer(rebasing: all[start..<min(start + 1_000, all.count)]))
+            }
+        }
+        #expect(floor.tagCount == Self.groundTruth.bytes.filter { $0 == UInt8(ascii: "<") }.count)
+        #expect(try floor.finish().isEmpty)
+        #expect(!MemchrFloorParser.buildsSongs)
+        #expect(MemchrFloorParser.kind == .floor)
+    }
+
+    @Test("Every parser has a kind, and the adapters with a C reference name one that exists")
+    func kindsAndReferences() {
+        for parser in ParserRegistry.all {
+            if let reference = parser.cReference {
+                #expect(ParserRegistry.parser(named: reference)?.kind == .reference, "\(parser.name)")
+            }
+        }
+        #expect(LibXML2FeedParser.cReference == "c-libxml2")
+        #expect(ExpatFeedParser.cReference == "c-expat")
+        #expect(Set(ParserRegistry.defaultNames).isSubset(of: Set(ParserRegistry.names)))
+        #expect(Set(ParserRegistry.names).count == ParserRegistry.names.count)
     }
 }

@@ -9,20 +9,31 @@ import Testing
 struct VariantTests {
     static let sizes: [Int?] = [1, 3, 7, 64, nil]
 
-    static func check(_ parser: String, _ document: String, _ expected: [Song], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Checks the songs at every chunk size; for a parser in `deviates` (a ``KnownDeviation``),
+    /// checks that it gives *other* songs, as its summary says.
+    static func check(
+        _ parser: String, _ document: String, _ expected: [Song], deviates: Set<String> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for size in sizes {
             let songs = try parse(parser, document, chunkSize: size)
-            #expect(songs == expected, "chunk size \(size.map(String.init) ?? "whole")", sourceLocation: sourceLocation)
+            if deviates.contains(parser) {
+                #expect(
+                    songs != expected, "\(parser) now agrees here: update its summary and KnownDeviation",
+                    sourceLocation: sourceLocation)
+            } else {
+                #expect(songs == expected, "chunk size \(size.map(String.init) ?? "whole")", sourceLocation: sourceLocation)
+            }
         }
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func itmsPrefixIsFreeToChoose(parser: String) throws {
         try Self.check(parser, Samples.feed([Samples.item(prefix: "i")], prefix: "i"), [Samples.harakiri])
         try Self.check(parser, Samples.feed([Samples.item(prefix: "apple")], prefix: "apple"), [Samples.harakiri])
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func itmsAsTheDefaultNamespaceOnEachElement(parser: String) throws {
         let item = """
             <title>Harakiri - Serj Tankian</title><category>Rock</category>
@@ -33,22 +44,24 @@ struct VariantTests {
         try Self.check(parser, Samples.feed([item]), [Samples.harakiri])
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func theLiteralPrefixAloneDoesNotMatch(parser: String) throws {
         // "itms:" bound to another namespace: not the iTunes elements.
         let document = Samples.feed([Samples.item()]).replacingOccurrences(of: Samples.itms, with: "http://example.com/other/")
-        try Self.check(parser, document, [Song(title: Samples.harakiri.title, category: "Rock", artist: "", album: "", releaseDate: nil)])
+        try Self.check(
+            parser, document, [Song(title: Samples.harakiri.title, category: "Rock", artist: "", album: "", releaseDate: nil)],
+            deviates: KnownDeviation.localNamesOnly)
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func textSplitByCommentsAndCDATA(parser: String) throws {
         let item = Samples.item(
             title: "Hara<!-- a comment -->kiri<![CDATA[ - ]]>Serj<!---->&#32;Tankian",
             artist: "<![CDATA[Serj]]><![CDATA[ Tank]]>ian", album: "Hara<?pi data?>kiri")
-        try Self.check(parser, Samples.feed([item]), [Samples.harakiri])
+        try Self.check(parser, Samples.feed([item]), [Samples.harakiri], deviates: KnownDeviation.splitTextCut)
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func characterAndEntityReferences(parser: String) throws {
         let item = Samples.item(
             title: "Caf&#233; &amp; &#x6771;&#x4EAC; &lt;3 &#39;n&apos; &quot;x&quot; &gt;", category: "R&amp;B/Soul",
@@ -59,7 +72,7 @@ struct VariantTests {
         try Self.check(parser, Samples.feed([item]), [expected])
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func crlfLineEndsBecomeLF(parser: String) throws {
         // Every "\n" becomes "\r\n", and the album also has a lone "\r": both are one line end.
         let item = Samples.item(title: "Line one\nline two", album: "A\rB")
@@ -70,7 +83,7 @@ struct VariantTests {
         try Self.check(parser, document, [expected])
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func missingFieldsAndBadDates(parser: String) throws {
         let items = [
             "<title>Only a title</title>",
@@ -85,10 +98,10 @@ struct VariantTests {
             // releasedate without the itms namespace is not the iTunes element.
             Song(title: "", category: "", artist: "", album: "", releaseDate: nil),
         ]
-        try Self.check(parser, Samples.feed(items), expected)
+        try Self.check(parser, Samples.feed(items), expected, deviates: KnownDeviation.localNamesOnly)
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func onlyDirectChildrenOfItemAreFields(parser: String) throws {
         let item = """
             <title>Outer <b>bold</b> text</title>
@@ -96,10 +109,10 @@ struct VariantTests {
             <category>Rock</category>
             """
         let expected = Song(title: "Outer bold text", category: "Rock", artist: "", album: "", releaseDate: nil)
-        try Self.check(parser, Samples.feed([item]), [expected])
+        try Self.check(parser, Samples.feed([item]), [expected], deviates: KnownDeviation.ownTextOnly)
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func whitespaceIsKeptAsXMLDefinesIt(parser: String) throws {
         let item = "<title>  spaced\ttitle  </title><releasedate xmlns=\"\(Samples.itms)\">  July 10, 2012 </releasedate>"
         let expected = Song(title: "  spaced\ttitle  ", category: "", artist: "", album: "", releaseDate: SongDate(year: 2012, month: 7, day: 10))
@@ -110,12 +123,24 @@ struct VariantTests {
         [Samples.item(title: "&label; Records", album: "&label; and &label;")],
         prolog: "\n<!DOCTYPE rss [<!ENTITY label \"Reprise\">]>")
 
-    @Test(arguments: pushParsers)
+    @Test(arguments: inProcessParsers)
     func internalEntitiesExpandEverywhere(parser: String) throws {
         var expected = Samples.harakiri
         expected.title = "Reprise Records"
         expected.album = "Reprise and Reprise"
-        try Self.check(parser, Self.entityDocument, [expected])
+        try Self.check(parser, Self.entityDocument, [expected], deviates: KnownDeviation.noDTDEntities)
+    }
+
+    /// Pinned: every parser over Foundation's XMLParser loses the internal entities' text on Linux
+    /// (see ``foundationDropsInternalEntityText()``).
+    @Test(arguments: foundationBasedParsers)
+    func foundationBasedParsersDropInternalEntityText(parser: String) throws {
+        var expected = Samples.harakiri
+        expected.title = "Reprise Records"
+        expected.album = "Reprise and Reprise"
+        #if os(Linux)
+        try Self.check(parser, Self.entityDocument, [expected], deviates: Set(foundationBasedParsers))
+        #endif
     }
 
     /// Pinned: Foundation's XMLParser on Linux, with `shouldResolveExternalEntities` off (the only
@@ -130,12 +155,12 @@ struct VariantTests {
         #endif
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func noItemsNoSongs(parser: String) throws {
         try Self.check(parser, Samples.feed([]), [])
     }
 
-    @Test(arguments: ParserRegistry.names)
+    @Test(arguments: songParsers)
     func utf16DocumentsDecodeToo(parser: String) throws {
         let text = Samples.feed([Samples.item(title: "東京 - Beyoncé")]).replacingOccurrences(of: "UTF-8", with: "UTF-16")
         var bytes: [UInt8] = [0xFF, 0xFE]

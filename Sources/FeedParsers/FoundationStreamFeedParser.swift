@@ -1,0 +1,59 @@
+import Foundation
+import SongFeed
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Foundation's `XMLParser(stream:)`: the same event parser reading the document from an
+/// `InputStream`, as an app that streams a file or a body would use it.
+///
+/// ``consume(_:)`` buffers the bytes; ``finish()`` hands them to `XMLParser` as an
+/// `InputStream(data:)`, which it reads and parses a piece at a time (on Linux, through libxml2's
+/// push parser), so the 10,000,000-byte limit of `XMLParser(data:)` does not apply. Same delegate,
+/// options and checks as ``FoundationFeedParser``, and the same limits of Foundation on Linux
+/// (crashes on some DTDs and on invalid UTF-8 in a name): run it on untrusted input in a worker.
+///
+/// It parses once all bytes are in: `XMLParser` pulls from its stream and blocks until it ends, so
+/// feeding it as bytes arrive would need a thread and a bound stream pair; the benchmark measures the
+/// parse of a complete body.
+public final class FoundationStreamFeedParser: SongFeedParser {
+    public static let name = "foundation-stream"
+    public static let kind = ParserKind.event
+
+    public static var summary: String {
+        "Foundation XMLParser(stream:) over an InputStream of the bytes, with namespaces, once all bytes are in"
+    }
+
+    private var buffer = Data()
+    private let onSong: ((Song) -> Void)?
+    private var error: FeedParseError?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        do {
+            return try FoundationFeedParser.parse(
+                with: XMLParser(stream: InputStream(data: buffer)), name: Self.name, onSong: onSong)
+        } catch let failure as FeedParseError {
+            error = failure
+            throw failure
+        }
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+}

@@ -1,0 +1,139 @@
+import CLibXML2
+import SongFeed
+
+/// libxml2's tree: the whole document parsed into an `xmlDoc` (`xmlCtxtReadMemory`), then the songs
+/// found with XPath, as the libxml2 tree wrappers (Fuzi, Kanna) do.
+///
+/// ``consume(_:)`` buffers the chunks; ``finish()`` parses them with `XML_PARSE_NONET` (no entity
+/// substitution: nothing external is loaded; internal entities stay reference nodes, whose text
+/// `xmlNodeGetContent` includes), then evaluates `//item[not(ancestor::item)]` and, for each item,
+/// `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
+/// `itms:releasedate[last()]` with the prefix `itms` bound to the itms namespace URI (so elements
+/// match by URI and local name, whatever prefix the document uses). The expressions are compiled
+/// once per parse. A field's text is `xmlNodeGetContent` (all the text inside it).
+///
+/// Errors: the parse context's last error (libxml2 stops at the first fatal one), never printed.
+/// What differs from the contract: it parses once all bytes are in, and holds the whole tree.
+public final class LibXML2DOMFeedParser: SongFeedParser {
+    public static let name = "libxml2-dom"
+    public static let kind = ParserKind.tree
+
+    public static var summary: String {
+        "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
+    }
+
+    private var buffer: [UInt8] = []
+    private let onSong: ((Song) -> Void)?
+    private var error: FeedParseError?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        do {
+            return try parse()
+        } catch let failure as FeedParseError {
+            error = failure
+            throw failure
+        }
+    }
+
+    private func parse() throws -> [Song] {
+        guard buffer.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
+        guard let context = xmlNewParserCtxt() else { throw failure("xmlNewParserCtxt failed") }
+        defer { xmlFreeParserCtxt(context) }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let parsed = buffer.withUnsafeBufferPointer { bytes in
+            bytes.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    xmlCtxtReadMemory(context, $0, Int32(bytes.count), nil, nil, options)
+                }
+            }
+        }
+        // A namespace error (an unbound prefix) leaves `wellFormed` set; it is still an error.
+        guard let document = parsed, context.pointee.wellFormed != 0, context.pointee.nsWellFormed != 0 else {
+            if let document = parsed { xmlFreeDoc(document) }
+            throw lastError(context)
+        }
+        defer { xmlFreeDoc(document) }
+        guard let xpath = xmlXPathNewContext(document) else { throw failure("xmlXPathNewContext failed") }
+        defer { xmlXPathFreeContext(xpath) }
+        guard xmlXPathRegisterNs(xpath, "itms", FeedElement.itmsNamespace.utf8Start) == 0 else {
+            throw failure("xmlXPathRegisterNs failed")
+        }
+        let expressions = [
+            "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]", "itms:album[last()]",
+            "itms:releasedate[last()]",
+        ].map { (pattern: String) in
+            pattern.withCString { $0.withMemoryRebound(to: xmlChar.self, capacity: pattern.utf8.count + 1, xmlXPathCompile) }
+        }
+        defer { for expression in expressions { xmlXPathFreeCompExpr(expression) } }
+        guard expressions.allSatisfy({ $0 != nil }) else { throw failure("xmlXPathCompile failed") }
+
+        guard let found = xmlXPathCompiledEval(expressions[0], xpath) else { throw failure("XPath evaluation failed") }
+        defer { xmlXPathFreeObject(found) }
+        let items = Self.nodes(found)
+        var songs: [Song] = []
+        songs.reserveCapacity(items.count)
+        for item in items {
+            xpath.pointee.node = item
+            var fields: [String?] = []
+            fields.reserveCapacity(5)
+            for expression in expressions.dropFirst() {
+                guard let result = xmlXPathCompiledEval(expression, xpath) else { throw failure("XPath evaluation failed") }
+                defer { xmlXPathFreeObject(result) }
+                fields.append(Self.nodes(result).first.map(Self.content))
+            }
+            let limit = SongAssembler.fieldTooLongMessage(
+                [.title: fields[0], .category: fields[1], .artist: fields[2], .album: fields[3], .releaseDate: fields[4]],
+                item: songs.count + 1)
+            if let limit { throw failure(limit) }
+            let song = Song(
+                title: fields[0] ?? "", category: fields[1] ?? "", artist: fields[2] ?? "", album: fields[3] ?? "",
+                releaseDate: fields[4].flatMap { SongDate(feedText: $0) })
+            songs.append(song)
+            onSong?(song)
+        }
+        return songs
+    }
+
+    /// The nodes of an XPath result, in document order.
+    private static func nodes(_ result: xmlXPathObjectPtr) -> [xmlNodePtr] {
+        guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
+        return (0..<Int(set.pointee.nodeNr)).compactMap { table[$0] }
+    }
+
+    /// All the text inside a node.
+    private static func content(_ node: xmlNodePtr) -> String {
+        guard let text = xmlNodeGetContent(node) else { return "" }
+        defer { CLibXML2_free(text) }
+        return String(cString: text)
+    }
+
+    private func lastError(_ context: xmlParserCtxtPtr) -> FeedParseError {
+        guard let error = xmlCtxtGetLastError(context) else { return failure("the document is not well-formed") }
+        let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+        return FeedParseError(
+            parser: Self.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
+            line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
+    }
+
+    private func failure(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+}

@@ -1,0 +1,138 @@
+import CLibXML2
+import SongFeed
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// libxml2's pull parser, `xmlTextReader`, reading the document from memory node by node.
+///
+/// ``consume(_:)`` buffers the chunks; ``finish()`` makes a reader over them
+/// (`xmlReaderForMemory`, `XML_PARSE_NONET`) and asks for one node after another, feeding element
+/// starts and ends (an empty element is both) and text, CDATA and whitespace nodes to the shared
+/// ``SongAssembler``. The reader keeps only the current node's subtree, not the document. Errors
+/// come through the reader's structured error handler (first one kept, never printed).
+///
+/// What differs from the contract: it parses once all bytes are in (a reader pulls from its input;
+/// fed from memory, it needs the whole document); entities declared in an internal DTD are **not
+/// expanded** (substituting them, `XML_PARSE_NOENT`, would also load external entities), so their
+/// text is missing from a field. Character references and the predefined entities are expanded.
+public final class LibXML2ReaderFeedParser: SongFeedParser {
+    public static let name = "libxml2-reader"
+    public static let kind = ParserKind.pull
+
+    public static var summary: String {
+        "libxml2 \(LibXML2FeedParser.version) xmlTextReader pull parser over the bytes in memory (DTD entities not expanded)"
+    }
+
+    private var buffer: [UInt8] = []
+    private let assembler: SongAssembler
+    private var error: FeedParseError?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        assembler = SongAssembler(onSong: onSong)
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        do {
+            try read()
+        } catch let failure as FeedParseError {
+            error = failure
+            throw failure
+        }
+        return assembler.songs
+    }
+
+    private func read() throws {
+        guard buffer.count <= Int(Int32.max) else {
+            throw FeedParseError(parser: Self.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue)
+        let made = buffer.withUnsafeBufferPointer { bytes in
+            bytes.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    xmlReaderForMemory($0, Int32(bytes.count), nil, nil, options)
+                }
+            }
+        }
+        guard let reader = made else {
+            throw FeedParseError(parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
+        }
+        defer { xmlFreeTextReader(reader) }
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
+            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.error == nil else { return }
+            let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+            parser.error = FeedParseError(
+                parser: LibXML2ReaderFeedParser.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
+                line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // The buffer must outlive the reader, which reads it in place.
+        try withExtendedLifetime(buffer) {
+            var status = xmlTextReaderRead(reader)
+            while status == 1 {
+                switch xmlTextReaderNodeType(reader) {
+                case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                    guard let local = xmlTextReaderConstLocalName(reader) else { break }
+                    let element = local.withMemoryRebound(to: CChar.self, capacity: 1) { local in
+                        xmlTextReaderConstNamespaceUri(reader).withMemoryRebound(to: CChar.self) { uri in
+                            FeedElement.classify(namespace: uri, local: local)
+                        }
+                    }
+                    assembler.startElement(element)
+                    if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
+                case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                    assembler.endElement()
+                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+                    Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
+                    guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
+                    if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
+                        throw FeedParseError(
+                            parser: Self.name, message: assembler.fieldTooLongMessage,
+                            line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                            column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+                    }
+                default:
+                    break
+                }
+                status = xmlTextReaderRead(reader)
+            }
+            if let error { throw error }
+            if status != 0 {
+                throw FeedParseError(
+                    parser: Self.name, message: "xmlTextReaderRead failed", line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                    column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+            }
+        }
+        guard assembler.openElements == 0 else {
+            throw FeedParseError(parser: Self.name, message: "the document ended inside an element", line: 0, column: 0)
+        }
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+}
+
+extension Optional where Wrapped == UnsafePointer<xmlChar> {
+    /// The pointer as `UnsafePointer<CChar>?`, for `body`'s duration.
+    fileprivate func withMemoryRebound<R>(to: CChar.Type, _ body: (UnsafePointer<CChar>?) throws -> R) rethrows -> R {
+        guard let self else { return try body(nil) }
+        return try self.withMemoryRebound(to: CChar.self, capacity: 1) { try body($0) }
+    }
+}

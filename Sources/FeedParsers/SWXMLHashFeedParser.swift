@@ -1,0 +1,69 @@
+import Foundation
+import SongFeed
+import SWXMLHash
+
+/// drmohundro/SWXMLHash in its **lazy** mode: `rss` → `channel` → `item` looked up by path; the
+/// lazy parse keeps only the elements on that path (the items and their children), then each
+/// song's fields are read from the indexed items.
+///
+/// SWXMLHash parses with Foundation's `XMLParser(data:)` (namespace processing on: element names
+/// are local names); the adapter buffers the chunks and parses in ``finish()``.
+///
+/// What differs from the contract: elements are matched by **local name only** (no namespace URI);
+/// only `item`s that are children of `channel` are found; a field's text is its own character data
+/// (not that of nested elements); and the lazy parser ignores `XMLParser`'s errors: a malformed or
+/// truncated document gives the songs read before the error, not an error (the benchmark's
+/// agreement check then reports it as wrong). It inherits `XMLParser`'s limits on Linux (documents
+/// over 10,000,000 bytes, and the inputs that crash `XMLParser`).
+public final class SWXMLHashFeedParser: SongFeedParser {
+    public static let name = "swxmlhash"
+    public static let kind = ParserKind.tree
+
+    public static var summary: String {
+        "SWXMLHash 8.1.1 lazy mode: rss/channel/item by path (local names; parse errors not detected), once all bytes are in"
+    }
+
+    private var buffer = Data()
+    private let onSong: ((Song) -> Void)?
+    private var finished = false
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        let document = XMLHash.config { options in
+            options.shouldProcessLazily = true
+            options.shouldProcessNamespaces = true
+        }.parse(buffer)
+        let items = document["rss"]["channel"]["item"].all
+        var songs: [Song] = []
+        songs.reserveCapacity(items.count)
+        for item in items {
+            func text(_ name: String) -> String? { item[name].element?.text }
+            let (title, category, artist, album, date) = (
+                text("title"), text("category"), text("artist"), text("album"), text("releasedate")
+            )
+            let limit = SongAssembler.fieldTooLongMessage(
+                [.title: title, .category: category, .artist: artist, .album: album, .releaseDate: date], item: songs.count + 1)
+            if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
+            let song = Song(
+                title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
+                releaseDate: date.flatMap { SongDate(feedText: $0) })
+            songs.append(song)
+            onSong?(song)
+        }
+        return songs
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+}

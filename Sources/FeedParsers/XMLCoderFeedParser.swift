@@ -1,0 +1,160 @@
+import Foundation
+import SongFeed
+import XMLCoder
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`),
+/// which are then made into songs.
+///
+/// XMLCoder parses with Foundation's `XMLParser(data:)` into its own tree of boxes, then decodes
+/// the types from it; the adapter buffers the chunks and decodes in ``finish()``. Options: namespace
+/// processing on (keys are local names), value whitespace kept as in the document (XMLCoder trims
+/// it by default), external entities not resolved (`XMLParser`'s default).
+///
+/// What differs from the contract: elements are matched by **local name only** — XMLCoder keys
+/// carry no namespace URI, so `<x:artist>` in any namespace is taken for `itms:artist`; only `item`s
+/// that are children of `channel` are found; a field's text is its own character data (text
+/// inside nested elements is not collected). It inherits `XMLParser`'s limits on Linux: documents
+/// over 10,000,000 bytes fail, and the inputs that crash `XMLParser` crash it too.
+public final class XMLCoderFeedParser: SongFeedParser {
+    public static let name = "xmlcoder"
+    public static let kind = ParserKind.codable
+
+    public static var summary: String {
+        "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
+    }
+
+    private var buffer = Data()
+    private let onSong: ((Song) -> Void)?
+    private var error: FeedParseError?
+    private var finished = false
+
+
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
+    }
+
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        buffer.append(contentsOf: chunk)
+    }
+
+    public func finish() throws -> [Song] {
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        let decoder = XMLDecoder(trimValueWhitespaces: false)
+        decoder.shouldProcessNamespaces = true
+        let feed: Feed
+        do {
+            feed = try decoder.decode(Feed.self, from: buffer)
+        } catch {
+            let failure = Self.describe(error)
+            self.error = failure
+            throw failure
+        }
+        var songs: [Song] = []
+        songs.reserveCapacity(feed.channel.items.count)
+        for item in feed.channel.items {
+            let limit = SongAssembler.fieldTooLongMessage(
+                [.title: item.title?.value, .category: item.category?.value, .artist: item.artist?.value,
+                 .album: item.album?.value, .releaseDate: item.releaseDate?.value],
+                item: songs.count + 1)
+            if let limit {
+                let failure = FeedParseError(parser: Self.name, message: limit, line: 0, column: 0)
+                error = failure
+                throw failure
+            }
+            let song = Song(
+                title: item.title?.value ?? "", category: item.category?.value ?? "", artist: item.artist?.value ?? "",
+                album: item.album?.value ?? "", releaseDate: item.releaseDate.flatMap { SongDate(feedText: $0.value) })
+            songs.append(song)
+            onSong?(song)
+        }
+        return songs
+    }
+
+    /// An error of the decode as a ``FeedParseError``. XMLCoder rethrows `XMLParser`'s own error
+    /// without its position (line and column are then 0, unknown), or a `DecodingError` when the
+    /// document does not have the types' shape.
+    static func describe(_ error: any Error) -> FeedParseError {
+        let message: String
+        var code: Int?
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+                .valueNotFound(_, let context):
+                let path = context.codingPath.map(\.stringValue).joined(separator: "/")
+                message = context.debugDescription + (path.isEmpty ? "" : " (at \(path))")
+            @unknown default:
+                message = "\(decoding)"
+            }
+        } else {
+            let nsError = error as NSError
+            code = nsError.domain == XMLParser.errorDomain ? nsError.code : nil
+            message = nsError.domain == XMLParser.errorDomain ? FoundationFeedParser.describe(nsError) : "\(error)"
+        }
+        let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
+        return FeedParseError(parser: name, message: oneLine, line: 0, column: 0, code: code)
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+
+    // MARK: The feed as Decodable types
+
+    private struct Feed: Decodable {
+        var channel: Channel
+    }
+
+    private struct Channel: Decodable {
+        var items: [Item]
+
+        enum CodingKeys: String, CodingKey {
+            case items = "item"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            items = try container.decodeIfPresent([Item].self, forKey: .items) ?? []
+        }
+    }
+
+    private struct Item: Decodable {
+        var title: Text?
+        var category: Text?
+        var artist: Text?
+        var album: Text?
+        var releaseDate: Text?
+
+        enum CodingKeys: String, CodingKey {
+            case title, category, artist, album
+            case releaseDate = "releasedate"
+        }
+    }
+
+    /// An element's character data, with or without attributes (XMLCoder's key "" is the value).
+    private struct Text: Decodable {
+        var value: String
+
+        enum CodingKeys: String, CodingKey {
+            case value = ""
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let container = try? decoder.container(keyedBy: CodingKeys.self),
+                let value = try container.decodeIfPresent(String.self, forKey: .value)
+            {
+                self.value = value
+            } else {
+                let single = try decoder.singleValueContainer()
+                value = single.decodeNil() ? "" : try single.decode(String.self)
+            }
+        }
+    }
+}
