@@ -14,6 +14,9 @@ GATE_WALL_WARMUP=${GATE_WALL_WARMUP:-1}
 GATE_WALL_CONFIDENCE=${GATE_WALL_CONFIDENCE:-99} # the interval's level for wall time and peak memory
 GATE_COUNT_ITERATIONS=${GATE_COUNT_ITERATIONS:-4} # counted parses per worker under callgrind (>= 4 for a 95% interval)
 GATE_COUNT_WARMUP=${GATE_COUNT_WARMUP:-1}
+# The parsers the gate measures: the classic three, which every revision knows (bench run's default
+# set grew with the C references and the floor, which only change with their own C code).
+GATE_PARSERS=${GATE_PARSERS:-libxml2,expat,foundation}
 
 gate_log() { printf '%s\n' "$*" >&2; }
 
@@ -52,7 +55,7 @@ gate_wall_runs() {
         for ((k = 0; k < count; k++)); do
             index=$(((turn + k) % count))
             # shellcheck disable=SC2086 # the extra options are words
-            "${commands[$index]}" run ${extras[$index]} --scenario parse --feed "$feed" --rounds 1 --iterations "$GATE_WALL_ITERATIONS" \
+            "${commands[$index]}" run ${extras[$index]} --parsers "$GATE_PARSERS" --scenario parse --feed "$feed" --rounds 1 --iterations "$GATE_WALL_ITERATIONS" \
                 --warmup "$GATE_WALL_WARMUP" --no-store --quiet --format csv --output-dir "${outs[$index]}" >/dev/null ||
                 { gate_log "bench run failed: ${commands[$index]}"; return 1; }
         done
@@ -64,7 +67,7 @@ gate_count_run() {
     local feed=$1 out=$2 command=$3 extra=${4:-}
     mkdir -p "$out"
     # shellcheck disable=SC2086
-    "$command" run $extra --counter instructions --feed "$feed" --rounds 1 --iterations "$GATE_COUNT_ITERATIONS" \
+    "$command" run $extra --parsers "$GATE_PARSERS" --counter instructions --feed "$feed" --rounds 1 --iterations "$GATE_COUNT_ITERATIONS" \
         --warmup "$GATE_COUNT_WARMUP" --no-store --quiet --format csv --output-dir "$out" >/dev/null ||
         { gate_log "bench run --counter instructions failed: $command"; return 1; }
 }
@@ -80,7 +83,7 @@ gate_allocation_run() {
     local feed=$1 out=$2 command=$3 extra=${4:-}
     mkdir -p "$out"
     # shellcheck disable=SC2086
-    "$command" run $extra --scenario parse --feed "$feed" --rounds 1 --iterations 1 --warmup 1 --no-store --quiet \
+    "$command" run $extra --parsers "$GATE_PARSERS" --scenario parse --feed "$feed" --rounds 1 --iterations 1 --warmup 1 --no-store --quiet \
         --format csv --output-dir "$out" >/dev/null ||
         { gate_log "bench run (allocation counts) failed: $command"; return 1; }
 }

@@ -29,31 +29,19 @@ public final class FoundationFeedParser: SongFeedParser {
 
     public static let kind = ParserKind.event
 
-    private var buffer = Data()
+    private var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
-    private var error: FeedParseError?
-    private var finished = false
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        if let error { throw error }
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        if let error { throw error }
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
-        do {
-            return try Self.parse(with: XMLParser(data: buffer), name: Self.name, onSong: onSong)
-        } catch let failure as FeedParseError {
-            error = failure
-            throw failure
-        }
+        try document.finish { try Self.parse(with: XMLParser(data: $0), name: Self.name, onSong: onSong) }
     }
 
     /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,
@@ -94,10 +82,6 @@ public final class FoundationFeedParser: SongFeedParser {
         #else
         return "XMLParser error \(error.code): \(error.localizedDescription)"
         #endif
-    }
-
-    private func misuse(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 
     /// Receives `XMLParser`'s events and feeds the shared ``SongAssembler``.

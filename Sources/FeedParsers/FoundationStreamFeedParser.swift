@@ -25,35 +25,20 @@ public final class FoundationStreamFeedParser: SongFeedParser {
         "Foundation XMLParser(stream:) over an InputStream of the bytes, with namespaces, once all bytes are in"
     }
 
-    private var buffer = Data()
+    private var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
-    private var error: FeedParseError?
-    private var finished = false
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        if let error { throw error }
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        if let error { throw error }
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
-        do {
-            return try FoundationFeedParser.parse(
-                with: XMLParser(stream: InputStream(data: buffer)), name: Self.name, onSong: onSong)
-        } catch let failure as FeedParseError {
-            error = failure
-            throw failure
+        try document.finish { bytes in
+            try FoundationFeedParser.parse(with: XMLParser(stream: InputStream(data: bytes)), name: Self.name, onSong: onSong)
         }
-    }
-
-    private func misuse(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 }

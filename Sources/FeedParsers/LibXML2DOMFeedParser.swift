@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 import SongFeed
 
 /// libxml2's tree: the whole document parsed into an `xmlDoc` (`xmlCtxtReadMemory`), then the songs
@@ -22,43 +23,29 @@ public final class LibXML2DOMFeedParser: SongFeedParser {
         "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
     }
 
-    private var buffer: [UInt8] = []
+    private var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
-    private var error: FeedParseError?
-    private var finished = false
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        if let error { throw error }
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        if let error { throw error }
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
-        do {
-            return try parse()
-        } catch let failure as FeedParseError {
-            error = failure
-            throw failure
-        }
+        try document.finish(songs)
     }
 
-    private func parse() throws -> [Song] {
-        guard buffer.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
+    private func songs(_ bytes: Data) throws -> [Song] {
+        guard bytes.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
         guard let context = xmlNewParserCtxt() else { throw failure("xmlNewParserCtxt failed") }
         defer { xmlFreeParserCtxt(context) }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let parsed = buffer.withUnsafeBufferPointer { bytes in
-            bytes.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    xmlCtxtReadMemory(context, $0, Int32(bytes.count), nil, nil, options)
-                }
+        let parsed = bytes.withUnsafeBytes { raw in
+            raw.baseAddress.flatMap { base in
+                xmlCtxtReadMemory(context, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             }
         }
         // A namespace error (an unbound prefix) leaves `wellFormed` set; it is still an error.
@@ -130,10 +117,6 @@ public final class LibXML2DOMFeedParser: SongFeedParser {
     }
 
     private func failure(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
-    }
-
-    private func misuse(_ message: String) -> FeedParseError {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 }

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 import SongFeed
 
 #if canImport(Glibc)
@@ -29,103 +30,91 @@ public final class LibXML2ReaderFeedParser: SongFeedParser {
         "libxml2 \(LibXML2FeedParser.version) xmlTextReader pull parser over the bytes in memory (DTD entities not expanded)"
     }
 
-    private var buffer: [UInt8] = []
+    private var document = WholeDocument(parser: name)
     private let assembler: SongAssembler
-    private var error: FeedParseError?
-    private var finished = false
+    /// The first error the reader reported (its structured error handler sets it).
+    private var readerError: FeedParseError?
 
     public init(onSong: ((Song) -> Void)?) throws {
         assembler = SongAssembler(onSong: onSong)
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        if let error { throw error }
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        if let error { throw error }
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
-        do {
-            try read()
-        } catch let failure as FeedParseError {
-            error = failure
-            throw failure
+        try document.finish { bytes in
+            try read(bytes)
+            return assembler.songs
         }
-        return assembler.songs
     }
 
-    private func read() throws {
-        guard buffer.count <= Int(Int32.max) else {
+    private func read(_ bytes: Data) throws {
+        guard bytes.count <= Int(Int32.max) else {
             throw FeedParseError(parser: Self.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
         }
         let options = Int32(XML_PARSE_NONET.rawValue)
-        let made = buffer.withUnsafeBufferPointer { bytes in
-            bytes.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    xmlReaderForMemory($0, Int32(bytes.count), nil, nil, options)
-                }
+        // The reader reads the bytes in place: it is made and used inside this closure.
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress,
+                let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+            else {
+                throw FeedParseError(parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
             }
-        }
-        guard let reader = made else {
-            throw FeedParseError(parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
-        }
-        defer { xmlFreeTextReader(reader) }
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
-            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.error == nil else { return }
-            let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-            parser.error = FeedParseError(
-                parser: LibXML2ReaderFeedParser.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
-                line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
-        }, Unmanaged.passUnretained(self).toOpaque())
-        // The buffer must outlive the reader, which reads it in place.
-        try withExtendedLifetime(buffer) {
-            var status = xmlTextReaderRead(reader)
-            while status == 1 {
-                switch xmlTextReaderNodeType(reader) {
-                case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                    guard let local = xmlTextReaderConstLocalName(reader) else { break }
-                    let element = local.withMemoryRebound(to: CChar.self, capacity: 1) { local in
-                        xmlTextReaderConstNamespaceUri(reader).withMemoryRebound(to: CChar.self) { uri in
-                            FeedElement.classify(namespace: uri, local: local)
-                        }
-                    }
-                    assembler.startElement(element)
-                    if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
-                case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                    assembler.endElement()
-                case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                    Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
-                    guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
-                    if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
-                        throw FeedParseError(
-                            parser: Self.name, message: assembler.fieldTooLongMessage,
-                            line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                            column: Int(xmlTextReaderGetParserColumnNumber(reader)))
-                    }
-                default:
-                    break
-                }
-                status = xmlTextReaderRead(reader)
-            }
-            if let error { throw error }
-            if status != 0 {
-                throw FeedParseError(
-                    parser: Self.name, message: "xmlTextReaderRead failed", line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                    column: Int(xmlTextReaderGetParserColumnNumber(reader)))
-            }
+            defer { xmlFreeTextReader(reader) }
+            try read(reader)
         }
         guard assembler.openElements == 0 else {
             throw FeedParseError(parser: Self.name, message: "the document ended inside an element", line: 0, column: 0)
         }
     }
 
-    private func misuse(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    /// Reads every node and feeds the assembler.
+    private func read(_ reader: xmlTextReaderPtr) throws {
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
+            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.readerError == nil else { return }
+            let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+            parser.readerError = FeedParseError(
+                parser: LibXML2ReaderFeedParser.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
+                line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
+        }, Unmanaged.passUnretained(self).toOpaque())
+        var status = xmlTextReaderRead(reader)
+        while status == 1 {
+            switch xmlTextReaderNodeType(reader) {
+            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                guard let local = xmlTextReaderConstLocalName(reader) else { break }
+                let element = local.withMemoryRebound(to: CChar.self, capacity: 1) { local in
+                    xmlTextReaderConstNamespaceUri(reader).withMemoryRebound(to: CChar.self) { uri in
+                        FeedElement.classify(namespace: uri, local: local)
+                    }
+                }
+                assembler.startElement(element)
+                if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
+            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                assembler.endElement()
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+                Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
+                guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
+                if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
+                    throw FeedParseError(
+                        parser: Self.name, message: assembler.fieldTooLongMessage,
+                        line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                        column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+                }
+            default:
+                break
+            }
+            status = xmlTextReaderRead(reader)
+        }
+        if let readerError { throw readerError }
+        if status != 0 {
+            throw FeedParseError(
+                parser: Self.name, message: "xmlTextReaderRead failed", line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+        }
     }
 }
 

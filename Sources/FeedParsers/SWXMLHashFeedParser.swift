@@ -23,27 +23,27 @@ public final class SWXMLHashFeedParser: SongFeedParser {
         "SWXMLHash 8.1.1 lazy mode: rss/channel/item by path (local names; parse errors not detected), once all bytes are in"
     }
 
-    private var buffer = Data()
+    private var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
-    private var finished = false
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
-        let document = XMLHash.config { options in
+        try document.finish(songs)
+    }
+
+    private func songs(_ bytes: Data) throws -> [Song] {
+        let indexer = XMLHash.config { options in
             options.shouldProcessLazily = true
             options.shouldProcessNamespaces = true
-        }.parse(buffer)
-        let items = document["rss"]["channel"]["item"].all
+        }.parse(bytes)
+        let items = indexer["rss"]["channel"]["item"].all
         var songs: [Song] = []
         songs.reserveCapacity(items.count)
         for item in items {
@@ -61,9 +61,5 @@ public final class SWXMLHashFeedParser: SongFeedParser {
             onSong?(song)
         }
         return songs
-    }
-
-    private func misuse(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 }

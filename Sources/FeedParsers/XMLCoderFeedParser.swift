@@ -27,35 +27,29 @@ public final class XMLCoderFeedParser: SongFeedParser {
         "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
     }
 
-    private var buffer = Data()
+    private var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
-    private var error: FeedParseError?
-    private var finished = false
-
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        if let error { throw error }
-        guard !finished else { throw misuse("consume(_:) called after finish()") }
-        buffer.append(contentsOf: chunk)
+        try document.append(chunk)
     }
 
     public func finish() throws -> [Song] {
-        if let error { throw error }
-        guard !finished else { throw misuse("finish() called twice") }
-        finished = true
+        try document.finish(decode)
+    }
+
+    private func decode(_ bytes: Data) throws -> [Song] {
         let decoder = XMLDecoder(trimValueWhitespaces: false)
         decoder.shouldProcessNamespaces = true
         let feed: Feed
         do {
-            feed = try decoder.decode(Feed.self, from: buffer)
+            feed = try decoder.decode(Feed.self, from: bytes)
         } catch {
-            let failure = Self.describe(error)
-            self.error = failure
-            throw failure
+            throw Self.describe(error)
         }
         var songs: [Song] = []
         songs.reserveCapacity(feed.channel.items.count)
@@ -64,11 +58,7 @@ public final class XMLCoderFeedParser: SongFeedParser {
                 [.title: item.title?.value, .category: item.category?.value, .artist: item.artist?.value,
                  .album: item.album?.value, .releaseDate: item.releaseDate?.value],
                 item: songs.count + 1)
-            if let limit {
-                let failure = FeedParseError(parser: Self.name, message: limit, line: 0, column: 0)
-                error = failure
-                throw failure
-            }
+            if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
             let song = Song(
                 title: item.title?.value ?? "", category: item.category?.value ?? "", artist: item.artist?.value ?? "",
                 album: item.album?.value ?? "", releaseDate: item.releaseDate.flatMap { SongDate(feedText: $0.value) })
@@ -100,10 +90,6 @@ public final class XMLCoderFeedParser: SongFeedParser {
         }
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
         return FeedParseError(parser: name, message: oneLine, line: 0, column: 0, code: code)
-    }
-
-    private func misuse(_ message: String) -> FeedParseError {
-        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 
     // MARK: The feed as Decodable types
