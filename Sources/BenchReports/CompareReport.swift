@@ -5,7 +5,7 @@ import Foundation
 public enum CompareReport {
     static func header(_ comparison: RunComparison) -> [String] {
         [
-            "parser", "cell", "baseline median", "current median", "ratio (estimate)",
+            "parser", "kind", "cell", "baseline median", "current median", "ratio (estimate)",
             "\(Int((comparison.level * 100).rounded()))% CI", "verdict", "noise from",
         ]
     }
@@ -48,7 +48,8 @@ public enum CompareReport {
         comparison.cells.map { cell in
             let interval = cell.ratioLow.flatMap { low in cell.ratioHigh.map { "\(ratio(low))–\(ratio($0))" } } ?? ""
             return [
-                cell.key.parser, describe(cell.key), value(cell.baseline?.median, comparison.metric),
+                cell.key.parser, cell.current?.kind ?? cell.baseline?.kind ?? "", describe(cell.key),
+                value(cell.baseline?.median, comparison.metric),
                 value(cell.current?.median, comparison.metric),
                 cell.ratio.map { "\(ratio($0)) (\(change($0)))" } ?? "", interval,
                 cell.verdict.map { verdict in
@@ -82,7 +83,7 @@ public enum CompareReport {
         text += "current:  \(runs(comparison.currentRuns))\n"
         for warning in comparison.warnings { text += "WARNING: \(warning)\n" }
         text += "\n" + TextTable(
-            header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 6, 7]
+            header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 7, 8]
         ).render(indent: "  ")
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
@@ -97,7 +98,7 @@ public enum CompareReport {
         for warning in comparison.warnings { text += "\n> ⚠️ \(MarkdownTable.escape(warning))\n" }
         text += "\n"
         text += MarkdownTable.render(
-            header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [2, 3, 4, 5])
+            header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [3, 4, 5, 6])
         text += "\n"
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n" }

@@ -52,6 +52,9 @@ enum SVGChart {
         let height = 40 + Double(rows) * rowHeight + 10
         var body = ""
         var y = 34.0
+        // Wide enough for the longest label ("c-libxml2 (reference)"), at about 7 px a character.
+        let longest = groups.flatMap(\.bars).map(\.label.count).max() ?? 0
+        let labelWidth = min(260, max(Self.labelWidth, 16 + 7 * Double(longest)))
         let plotWidth = width - labelWidth - rightMargin
         for group in groups {
             if let heading = group.title {

@@ -10,7 +10,7 @@ public enum SweepReport {
     public static let pointColumns = [
         "sweep", "parser", "songs", "feed_bytes", "chunk_size", "median_ms", "ci95_low_ms", "ci95_high_ms", "workers",
         "mbps", "ns_per_byte", "instructions", "instructions_per_byte", "parse_peak_bytes", "worker_peak_bytes",
-        "kept_bytes", "peak_over_songs", "allocations", "allocated_bytes", "failed", "outcome",
+        "kept_bytes", "peak_over_songs", "allocations", "allocated_bytes", "failed", "outcome", "kind",
     ]
 
     /// The columns of `<run-id>-slopes.csv`, in order.
@@ -28,7 +28,7 @@ public enum SweepReport {
                 p.parsePeakBytes.map(String.init) ?? "", p.workerPeakBytes.map(String.init) ?? "",
                 Format.number(p.keptBytes, decimals: 0), Format.number(p.peakOverSongs, decimals: 2),
                 Format.number(p.allocations, decimals: 0), Format.number(p.allocatedBytes, decimals: 0), String(p.failed),
-                p.outcome ?? "",
+                p.outcome ?? "", p.kind ?? "",
             ]
         })
     }
@@ -59,17 +59,17 @@ public enum SweepReport {
     // MARK: - Text
 
     static let scaleHeader = [
-        "parser", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB", "kept MiB",
+        "parser", "kind", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB", "kept MiB",
         "peak÷songs", "allocs", "alloc MiB", "outcome",
     ]
 
     static let chunkHeader = [
-        "parser", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB", "outcome",
+        "parser", "kind", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB", "outcome",
     ]
 
     static func scaleRow(_ p: SweepPoint) -> [String] {
         [
-            p.parser, String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1), Format.ms(p.timeNs),
+            p.parser, p.kind ?? "", String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1), Format.ms(p.timeNs),
             interval(p), Format.number(p.megabytesPerSecond), Format.number(perByte(p.timeNs, p), decimals: 2),
             Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
             Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2),
@@ -79,7 +79,7 @@ public enum SweepReport {
 
     static func chunkRow(_ p: SweepPoint) -> [String] {
         [
-            p.parser, chunkName(p.chunkSize), Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
+            p.parser, p.kind ?? "", chunkName(p.chunkSize), Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
             Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
             Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
         ]

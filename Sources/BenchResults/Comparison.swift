@@ -107,6 +107,8 @@ public struct ComparisonSide: Codable, Sendable, Equatable {
     public var feedSHA256: String
     /// Iterations that failed (left out of every figure).
     public var failed: Int?
+    /// The parser's kind, as the runs recorded it (``CellSummary/kind``).
+    public var kind: String? = nil
 }
 
 /// The comparison of one cell.
@@ -387,6 +389,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
         var failedIterations: [ComparisonKey: (failed: Int, all: Int)] = [:]
 
         init(_ runs: [RunResult], metric: ComparisonMetric, name: String) {
+            var kinds: [ComparisonKey: String] = [:]
+            for run in runs { for summary in run.cells { if let kind = summary.kind { kinds[ComparisonKey(summary.cell)] = kind } } }
             var noisyCells: Set<ComparisonKey> = []
             var values: [ComparisonKey: [Turn: [Double]]] = [:]
             var shas: [ComparisonKey: Set<String>] = [:]
@@ -422,7 +426,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 cells[key] = Cell(
                     summary: ComparisonSide(
                         median: median, iterations: byTurn.values.reduce(0) { $0 + $1.count }, workers: workers.count,
-                        feedSHA256: keyShas.sorted().joined(separator: ","), failed: failedIterations[key]?.failed ?? 0),
+                        feedSHA256: keyShas.sorted().joined(separator: ","), failed: failedIterations[key]?.failed ?? 0,
+                        kind: kinds[key]),
                     workers: workers, iterationValues: all, shas: keyShas, noisy: noisyCells.contains(key) ? name : nil)
             }
             for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {

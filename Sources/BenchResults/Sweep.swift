@@ -74,6 +74,8 @@ public struct SweepPoint: Codable, Sendable, Equatable {
     /// "scale" or "chunk".
     public var sweep: String
     public var parser: String
+    /// The parser's kind (``CellSummary/kind``); `nil` when the run did not record it.
+    public var kind: String? = nil
     public var songs: Int
     public var feedBytes: Int
     /// 0: the whole feed in one call.
@@ -208,6 +210,7 @@ public struct SweepResult: Codable, Sendable {
         var point = SweepPoint(
             sweep: sweep, parser: parser, songs: songs,
             feedBytes: cell?.cell.feedBytes ?? notTimed?.cell.feedBytes ?? 0, chunkSize: chunkSize)
+        point.kind = cell?.kind ?? notTimed?.kind
         if let cell {
             point.songs = cell.songs > 0 ? cell.songs : songs
             point.timeNs = cell.time
