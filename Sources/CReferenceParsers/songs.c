@@ -54,11 +54,17 @@ void ref_songs_start(RefSongs *songs, int element) {
     }
 }
 
-static int grow(void **buffer, size_t *capacity, size_t needed, size_t unit) {
+// Grows a buffer of `count` used units to hold `needed`, doubling. malloc + memcpy + free rather
+// than realloc: whether realloc grows a block in place depends on the heap's layout, which differs
+// from one process to the next, and so would the instructions counted (the Swift adapters grow their
+// buffers the same way).
+static int grow(void **buffer, size_t *capacity, size_t count, size_t needed, size_t unit) {
     size_t wanted = *capacity ? *capacity : 64;
     while (wanted < needed) wanted *= 2;
-    void *grown = realloc(*buffer, wanted * unit);
+    void *grown = malloc(wanted * unit);
     if (grown == NULL) return 0;
+    if (*buffer != NULL) memcpy(grown, *buffer, count * unit);
+    free(*buffer);
     *buffer = grown;
     *capacity = wanted;
     return 1;
@@ -72,7 +78,7 @@ RefStatus ref_songs_characters(RefSongs *songs, const char *bytes, size_t length
     }
     size_t needed = songs->text_count + length;
     if (needed > songs->text_capacity
-        && !grow((void **)&songs->text, &songs->text_capacity, needed, 1)) return REF_STATUS_OUT_OF_MEMORY;
+        && !grow((void **)&songs->text, &songs->text_capacity, songs->text_count, needed, 1)) return REF_STATUS_OUT_OF_MEMORY;
     memcpy(songs->text + songs->text_count, bytes, length);
     songs->text_count = needed;
     return REF_STATUS_OK;
@@ -89,7 +95,7 @@ RefStatus ref_songs_end(RefSongs *songs) {
     } else if (songs->item_depth != 0 && depth == songs->item_depth) {
         size_t needed = (songs->songs + 1) * REF_FIELD_COUNT;
         if (needed > songs->song_capacity
-            && !grow((void **)&songs->fields, &songs->song_capacity, needed, sizeof(RefField))) return REF_STATUS_OUT_OF_MEMORY;
+            && !grow((void **)&songs->fields, &songs->song_capacity, songs->songs * REF_FIELD_COUNT, needed, sizeof(RefField))) return REF_STATUS_OUT_OF_MEMORY;
         memcpy(songs->fields + songs->songs * REF_FIELD_COUNT, songs->current, sizeof songs->current);
         songs->songs += 1;
         songs->item_depth = 0;
