@@ -73,22 +73,21 @@ public final class LibXML2DOMFeedParser: SongFeedParser {
         let items = Self.nodes(found)
         var songs: [Song] = []
         songs.reserveCapacity(items.count)
+        /// The text of the first node `expressions[index]` finds from the current item, if any.
+        func text(_ index: Int) throws -> String? {
+            guard let result = xmlXPathCompiledEval(expressions[index], xpath) else { throw failure("XPath evaluation failed") }
+            defer { xmlXPathFreeObject(result) }
+            return Self.firstNode(result).map(Self.content)
+        }
         for item in items {
             xpath.pointee.node = item
-            var fields: [String?] = []
-            fields.reserveCapacity(5)
-            for expression in expressions.dropFirst() {
-                guard let result = xmlXPathCompiledEval(expression, xpath) else { throw failure("XPath evaluation failed") }
-                defer { xmlXPathFreeObject(result) }
-                fields.append(Self.nodes(result).first.map(Self.content))
-            }
+            let (title, category, artist, album, date) = (try text(1), try text(2), try text(3), try text(4), try text(5))
             let limit = SongAssembler.fieldTooLongMessage(
-                [.title: fields[0], .category: fields[1], .artist: fields[2], .album: fields[3], .releaseDate: fields[4]],
-                item: songs.count + 1)
+                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1)
             if let limit { throw failure(limit) }
             let song = Song(
-                title: fields[0] ?? "", category: fields[1] ?? "", artist: fields[2] ?? "", album: fields[3] ?? "",
-                releaseDate: fields[4].flatMap { SongDate(feedText: $0) })
+                title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
+                releaseDate: date.flatMap { SongDate(feedText: $0) })
             songs.append(song)
             onSong?(song)
         }
@@ -99,6 +98,12 @@ public final class LibXML2DOMFeedParser: SongFeedParser {
     private static func nodes(_ result: xmlXPathObjectPtr) -> [xmlNodePtr] {
         guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
         return (0..<Int(set.pointee.nodeNr)).compactMap { table[$0] }
+    }
+
+    /// The first node of an XPath result, in document order.
+    private static func firstNode(_ result: xmlXPathObjectPtr) -> xmlNodePtr? {
+        guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0 else { return nil }
+        return set.pointee.nodeTab?[0]
     }
 
     /// All the text inside a node.

@@ -257,12 +257,27 @@ public final class SongAssembler {
     }
 
     /// For adapters that get each field's whole text from their library (trees, decoders): the
-    /// message when one of an item's field texts is longer than ``maximumFieldBytes``, else `nil`.
-    public static func fieldTooLongMessage(_ fields: KeyValuePairs<FeedElement, String?>, item: Int) -> String? {
-        for (field, text) in fields where (text?.utf8.count ?? 0) > maximumFieldBytes {
-            return fieldTooLongMessage(field: field, item: item)
+    /// message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``, else
+    /// `nil`. Nothing is allocated unless a field is too long.
+    public static func fieldTooLongMessage(
+        title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int
+    ) -> String? {
+        func tooLong(_ text: String?) -> Bool { (text?.utf8.count ?? 0) > maximumFieldBytes }
+        let field: FeedElement
+        if tooLong(title) {
+            field = .title
+        } else if tooLong(category) {
+            field = .category
+        } else if tooLong(artist) {
+            field = .artist
+        } else if tooLong(album) {
+            field = .album
+        } else if tooLong(releaseDate) {
+            field = .releaseDate
+        } else {
+            return nil
         }
-        return nil
+        return fieldTooLongMessage(field: field, item: item)
     }
 
     /// The message for `field` of the `item`th item (from 1) past ``maximumFieldBytes``.

@@ -55,9 +55,8 @@ public final class XMLCoderFeedParser: SongFeedParser {
         songs.reserveCapacity(feed.channel.items.count)
         for item in feed.channel.items {
             let limit = SongAssembler.fieldTooLongMessage(
-                [.title: item.title?.value, .category: item.category?.value, .artist: item.artist?.value,
-                 .album: item.album?.value, .releaseDate: item.releaseDate?.value],
-                item: songs.count + 1)
+                title: item.title?.value, category: item.category?.value, artist: item.artist?.value,
+                album: item.album?.value, releaseDate: item.releaseDate?.value, item: songs.count + 1)
             if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
             let song = Song(
                 title: item.title?.value ?? "", category: item.category?.value ?? "", artist: item.artist?.value ?? "",
