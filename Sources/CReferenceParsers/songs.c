@@ -54,10 +54,9 @@ void ref_songs_start(RefSongs *songs, int element) {
     }
 }
 
-// Grows a buffer of `count` used units to hold `needed`, doubling. malloc + memcpy + free rather
-// than realloc: whether realloc grows a block in place depends on the heap's layout, which differs
-// from one process to the next, and so would the instructions counted (the Swift adapters grow their
-// buffers the same way).
+// Grows a buffer of `count` used units to hold `needed`, doubling: malloc + memcpy + free, as the
+// Swift adapters' field buffer grows, so that both sides do the same work (realloc may or may not
+// grow a block in place, depending on the heap).
 static int grow(void **buffer, size_t *capacity, size_t count, size_t needed, size_t unit) {
     size_t wanted = *capacity ? *capacity : 64;
     while (wanted < needed) wanted *= 2;
