@@ -289,7 +289,10 @@ public enum WorkerProcess {
         for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        // In a fixed order: a dictionary's order changes from one process to the next, and where each
+        // variable lands changes how the worker's start-up allocates, and so, through the alignment of
+        // what the parse allocates later, the instructions a counted parse takes.
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
