@@ -23,7 +23,9 @@ final class CReferenceDriver {
     private final class Listener {
         let songEnded: (() -> Void)?
         let onSong: ((Song) -> Void)?
-        weak var driver: CReferenceDriver?
+        /// The driver that owns this listener and outlives every callback (no weak reference: its
+        /// side table would be one more allocation per parse, inside the timed region).
+        unowned(unsafe) var driver: CReferenceDriver?
 
         init(songEnded: (() -> Void)?, onSong: ((Song) -> Void)?) {
             self.songEnded = songEnded
@@ -38,11 +40,12 @@ final class CReferenceDriver {
         let context = listener.map { Unmanaged.passUnretained($0).toOpaque() }
         let callback: RefSongEnded? = listener == nil ? nil : { context in
             guard let context else { return }
-            let listener = Unmanaged<Listener>.fromOpaque(context).takeUnretainedValue()
-            listener.songEnded?()
-            if let onSong = listener.onSong, let driver = listener.driver {
-                let count = ref_parser_song_count(driver.parser)
-                if count > 0 { onSong(driver.song(count - 1)) }
+            Unmanaged<Listener>.fromOpaque(context)._withUnsafeGuaranteedRef { listener in
+                listener.songEnded?()
+                if let onSong = listener.onSong, let driver = listener.driver {
+                    let count = ref_parser_song_count(driver.parser)
+                    if count > 0 { onSong(driver.song(count - 1)) }
+                }
             }
         }
         let salt = HashSeeding.deterministic ? HashSeeding.expatSalt : 0
