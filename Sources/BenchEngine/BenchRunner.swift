@@ -288,7 +288,7 @@ public struct BenchRunner: Sendable {
         let warmup = countingAllocations ? max(1, settings.warmup) : settings.warmup
         var arguments = [
             "worker", "measure", "--parser", cell.parser, "--iterations", String(measured),
-            "--warmup", String(warmup), "--chunk-size", String(cell.chunkSize), cell.feedPath,
+            "--warmup", String(warmup), "--chunk-size", String(cell.chunkSize),
         ]
         if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
         if settings.retryPreempted == true && plan.instructionCounter == nil && !countingAllocations {
@@ -302,14 +302,13 @@ public struct BenchRunner: Sendable {
                 peakResidentBytes: peak, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
-        var command = (
-            executable: plan.executable, arguments: arguments,
-            environment: countingAllocations ? AllocationCounter.countingEnvironment(executable: plan.executable) : [:]
-        )
+        var command = WorkerCommand(
+            executable: plan.executable, arguments: arguments + [cell.feedPath],
+            environment: countingAllocations ? AllocationCounter.countingEnvironment(executable: plan.executable) : [:])
         var dumps: String?
         if let counter = plan.instructionCounter {
             let prefix = (counter.directory as NSString).appendingPathComponent("callgrind-\(cell.parser)-\(round)")
-            command = counter.command(arguments, outputPrefix: prefix)
+            command = counter.command(arguments, feed: cell.feedPath, outputPrefix: prefix)
             dumps = prefix
         }
         let report: MeasureWorkerReport
@@ -386,7 +385,7 @@ public struct BenchRunner: Sendable {
         ] + (conditional ? ["--conditional"] : [])
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, (plan.executable, arguments, [:]), timeout: settings.workerLimit(iterations: settings.downloadIterationsPerWorker, requestsPerIteration: conditional ? 2 : 1)) {
+        switch runWorker(DownloadWorkerReport.self, WorkerCommand(executable: plan.executable, arguments: arguments), timeout: settings.workerLimit(iterations: settings.downloadIterationsPerWorker, requestsPerIteration: conditional ? 2 : 1)) {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
         }
@@ -421,14 +420,14 @@ public struct BenchRunner: Sendable {
     /// Runs one worker and decodes its report; a crash, a time-out or an unreadable report is a
     /// failure with a message (and no peak memory: `wait4`'s figure includes this process's own).
     private func runWorker<Report: Decodable>(
-        _ type: Report.Type, _ command: (executable: String, arguments: [String], environment: [String: String]),
+        _ type: Report.Type, _ command: WorkerCommand,
         timeout: Double, progress: ((Int) -> Void)? = nil
     ) -> Result<Report, WorkerFailure> {
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(
                 executable: command.executable, arguments: command.arguments, environment: command.environment,
-                timeout: timeout, progress: progress)
+                inheritsEnvironment: command.inheritsEnvironment, timeout: timeout, progress: progress)
         } catch {
             return .failure(WorkerFailure(message: "worker could not start: \(error)"))
         }

@@ -56,10 +56,15 @@ public struct InstructionCounter: Sendable {
             throw Unavailable(
                 description: "instruction counts need libfaketime, to fix libxml2's hash seed (it comes from time()) \(install)")
         }
+        // A name of fixed length: the worker's path is in its arguments, and their length moves
+        // what the process allocates before the parse, hence the alignment its copies meet (a 9-digit
+        // random number instead of a 10-digit one changed expat's count by ~2,000 instructions).
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("bench-callgrind-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+            .appendingPathComponent("bench-callgrind-" + Self.hex16(UInt64.random(in: 0...UInt64.max))).path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Ctrl-C must not leave a 30 MB copy behind (see WorkerProcess.killWorkerOnInterrupt()).
+            WorkerProcess.removeOnInterrupt(directory)
         } catch {
             throw Unavailable(description: "cannot create \(directory): \(error.localizedDescription)")
         }
@@ -92,19 +97,48 @@ public struct InstructionCounter: Sendable {
             symbol: symbol, directory: directory)
     }
 
-    /// What to spawn to run `arguments` (a `worker measure` command) under callgrind, dumping to
-    /// `outputPrefix`.1, .2, …
-    public func command(_ arguments: [String], outputPrefix: String) -> (executable: String, arguments: [String], environment: [String: String]) {
+    /// What to spawn to run `arguments` (a `worker measure` command without its feed) on `feed`
+    /// under callgrind, dumping to `outputPrefix`.1, .2, …
+    ///
+    /// Everything the worker's start-up copies is the same from one run to the next: its environment
+    /// is exactly the variables below (nothing inherited: a longer `PWD` or user name would move
+    /// the heap), its path has a fixed length, and it reads the feed through a link of fixed length
+    /// in ``directory``. (libfaketime adds `FAKETIME_SHARED`, which names the worker's process id:
+    /// a count can still move by a few instructions when the ids gain a digit.)
+    public func command(_ arguments: [String], feed: String, outputPrefix: String) -> WorkerCommand {
+        let arguments = arguments + [(try? feedLink(feed)) ?? feed]
         let callgrind = [
             valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)", "--dump-after=\(symbol)",
             "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
         ] + arguments
         let environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": AllocationCounter.plainPreload(before: [faketimeLibrary]), "FAKETIME": "2012-05-15 00:00:00",
-            "DONT_FAKE_MONOTONIC": "1",
+            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": AllocationCounter.plainPreload(before: [faketimeLibrary]),
+            "FAKETIME": "2012-05-15 00:00:00", "DONT_FAKE_MONOTONIC": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
-        if let setarch { return (setarch, ["-R"] + callgrind, environment) }
-        return (valgrind, Array(callgrind.dropFirst()), environment)
+        if let setarch {
+            return WorkerCommand(executable: setarch, arguments: ["-R"] + callgrind, environment: environment, inheritsEnvironment: false)
+        }
+        return WorkerCommand(
+            executable: valgrind, arguments: Array(callgrind.dropFirst()), environment: environment, inheritsEnvironment: false)
+    }
+
+    /// A link of fixed length in ``directory`` to `feed` (made once per feed).
+    func feedLink(_ feed: String) throws -> String {
+        let absolute = feed.hasPrefix("/") ? feed : FileManager.default.currentDirectoryPath + "/" + feed
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in absolute.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let link = (directory as NSString).appendingPathComponent("feed-" + Self.hex16(hash))
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != absolute {
+            try? FileManager.default.removeItem(atPath: link)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: absolute)
+        }
+        return link
+    }
+
+    /// `value` as 16 hexadecimal digits.
+    static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The instructions of each parse, in order, from the dumps `outputPrefix`.1 … `outputPrefix`.`count`
@@ -128,6 +162,7 @@ public struct InstructionCounter: Sendable {
     /// Removes the copy and any dump left.
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
+        WorkerProcess.forgetOnInterrupt(directory)
     }
 
     static func findExecutable(_ name: String) -> String? {
@@ -158,9 +193,32 @@ public struct InstructionCounter: Sendable {
         } catch {
             throw Unavailable(description: "cannot run \(path): \(error.localizedDescription)")
         }
+        // Standard error is read on another thread meanwhile: a tool that fills its pipe while this
+        // one waits for the end of standard output would otherwise wait for ever.
+        let errorReader = PipeDrain(error.fileHandleForReading)
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        let errData = errorReader.wait()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeDrain: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Everything read, once the pipe has ended.
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }

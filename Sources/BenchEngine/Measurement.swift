@@ -140,14 +140,25 @@ public enum MeasureWorker {
         var missed = 0
         // Set by the song callback; a class so that the closure allocates its context once, here.
         let firstSong = Timestamp()
-        let songEnded = SongEndSignal {
-            if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() }
-        }
+        // A counted parse only notes that a song ended: reading the clock there would count the
+        // clock's own retries (its sequence lock repeats when the kernel updates the time meanwhile),
+        // which made two counts of one binary differ by tens of instructions on a busy machine.
+        let songEnded = countingOnly
+            ? SongEndSignal { firstSong.value = 1 }
+            : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
         let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
         // Read the environment before the clocks start, not in the first parse.
         _ = HashSeeding.deterministic
         let extraBytes = min(bytes.count, bytes.count * max(0, slowdownPercent) / 100)
-        bytes.withUnsafeBytes { all in
+        // The feed in a page-aligned copy: where a heap block lands depends on what the process
+        // allocated before (its arguments, its environment), and copies and scans over the bytes
+        // take a different path for each alignment (expat's count moved by a thousand instructions
+        // with the length of one environment variable).
+        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
+        defer { aligned.deallocate() }
+        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
+        do {
+            let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
             var index = 0
             while index < limit && (index < warmup || keptCPU < wanted) {
                 firstSong.value = 0
@@ -179,7 +190,7 @@ public enum MeasureWorker {
                 }
                 if index == 0 { parsePeak = window?.close() }
                 kept = songs
-                let first = firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
+                let first = countingOnly || firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
                 let wall = Int(wallEnd - wallStart)
                 let cpu = Int(cpuEnd &- cpuStart)
                 let preempted = lostTheCPU(wallNs: wall, cpuNs: cpu)

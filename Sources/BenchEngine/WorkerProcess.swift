@@ -8,6 +8,22 @@ import Musl
 import Darwin
 #endif
 
+/// A worker to start: its program, arguments and environment (see ``WorkerProcess/run(executable:arguments:environment:inheritsEnvironment:timeout:progress:)``).
+public struct WorkerCommand: Sendable {
+    public var executable: String
+    public var arguments: [String]
+    /// Variables set on top of the caller's, or the only ones when `inheritsEnvironment` is `false`.
+    public var environment: [String: String]
+    public var inheritsEnvironment: Bool
+
+    public init(executable: String, arguments: [String], environment: [String: String] = [:], inheritsEnvironment: Bool = true) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.inheritsEnvironment = inheritsEnvironment
+    }
+}
+
 /// Runs a program as a worker process and collects what it reports and how it ended.
 ///
 /// The benchmark runs every parser in a worker (the `bench` executable re-running itself through a
@@ -57,12 +73,15 @@ public enum WorkerProcess {
         case signaled(Int32)
         /// It ran past its time limit and was killed.
         case timedOut(seconds: Double)
+        /// It reported no progress for this long and was killed (see `idleTimeout`).
+        case stalled(seconds: Double)
 
         public var description: String {
             switch self {
             case .exited(let status): return "exited with status \(status)"
             case .signaled(let signal): return "crashed with signal \(signal) (\(signalName(signal)))"
             case .timedOut(let seconds): return "killed after exceeding the \(formatSeconds(seconds)) time limit"
+            case .stalled(let seconds): return "killed after \(formatSeconds(seconds)) without progress"
             }
         }
     }
@@ -99,12 +118,21 @@ public enum WorkerProcess {
     ///   - progress: when given, the worker gets a pipe on ``progressDescriptor`` (4) and this is called
     ///     with the number of bytes it has written there so far (a measuring worker writes one byte
     ///     per finished iteration, outside its timed region).
+    ///   - inheritsEnvironment: `false` starts the worker with `environment` and
+    ///     `SWIFT_BACKTRACE` only (a counted worker, whose start must not depend on the caller's
+    ///     variables).
+    ///   - idleTimeout: kill the worker when it writes nothing on ``progressDescriptor`` for this
+    ///     long (a worker that runs many cases writes one byte per case: a hang costs one case).
+    ///
+    /// Every worker learns its parent's process id (``parentVariable``): a `bench` worker ends as
+    /// soon as its parent does (``endWithParent()``).
     public static func run(
-        executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double? = nil,
-        progress: ((Int) -> Void)? = nil
+        executable: String, arguments: [String], environment: [String: String] = [:], inheritsEnvironment: Bool = true,
+        timeout: Double? = nil, idleTimeout: Double? = nil, progress: ((Int) -> Void)? = nil
     ) throws -> Outcome {
-        var variables = environmentVariables()
+        var variables = inheritsEnvironment ? environmentVariables() : [:]
         variables["SWIFT_BACKTRACE"] = "enable=no"
+        variables[parentVariable] = String(getpid())
         // libc's malloc, not the allocation interposer `bench` links (see AllocationCounter); a
         // worker that counts allocations, or runs under callgrind, sets its own LD_PRELOAD.
         let inherited = variables["LD_PRELOAD"].map { $0.split(separator: ":").map(String.init) } ?? []
@@ -121,7 +149,7 @@ public enum WorkerProcess {
         let pid: pid_t
         let started = monotonicNanoseconds()
         do {
-            for _ in 0..<(progress == nil ? 2 : 3) { pipes.append(try makePipe()) }
+            for _ in 0..<(progress == nil && idleTimeout == nil ? 2 : 3) { pipes.append(try makePipe()) }
             pid = try spawn(
                 executable: executable, arguments: arguments, environment: variables,
                 descriptors: [(pipes[0].write, resultDescriptor), (pipes[1].write, 2)]
@@ -142,22 +170,33 @@ public enum WorkerProcess {
         var progressCount = 0
 
         let deadline = timeout.map { started + UInt64(max(0, $0) * 1e9) }
+        let idleNanoseconds = idleTimeout.map { UInt64(max(0, $0) * 1e9) }
+        var lastProgress = started
         var result: [UInt8] = []
         var errorTail: [UInt8] = []
         var timedOut = false
+        var stalled = false
         var open = pipes.map(\.read)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
         // Read both pipes until the worker closes them, or until the deadline.
         while !open.isEmpty {
             var waitMilliseconds: Int32 = -1
+            let now = monotonicNanoseconds()
             if let deadline {
-                let now = monotonicNanoseconds()
                 if now >= deadline {
                     timedOut = true
                     break
                 }
                 waitMilliseconds = Int32(min(1_000, (deadline - now) / 1_000_000 + 1))
+            }
+            if let idleNanoseconds {
+                if now >= lastProgress + idleNanoseconds {
+                    stalled = true
+                    break
+                }
+                let left = Int32(min(1_000, (lastProgress + idleNanoseconds - now) / 1_000_000 + 1))
+                waitMilliseconds = waitMilliseconds < 0 ? left : min(waitMilliseconds, left)
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), waitMilliseconds)
@@ -172,6 +211,7 @@ public enum WorkerProcess {
                         result.append(contentsOf: chunk[0..<count])
                     } else if entry.fd == progressRead {
                         progressCount += count
+                        lastProgress = monotonicNanoseconds()
                         progress?(progressCount)
                     } else {
                         errorTail.append(contentsOf: chunk[0..<count])
@@ -190,7 +230,7 @@ public enum WorkerProcess {
         var status: Int32 = 0
         var usage = rusage()
         while true {
-            if timedOut {
+            if timedOut || stalled {
                 kill(pid, SIGKILL)
                 while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
                 break
@@ -210,7 +250,9 @@ public enum WorkerProcess {
 
         if errorTail.count > standardErrorLimit { errorTail.removeFirst(errorTail.count - standardErrorLimit) }
         let termination: Termination
-        if timedOut {
+        if stalled {
+            termination = .stalled(seconds: idleTimeout ?? 0)
+        } else if timedOut {
             termination = .timedOut(seconds: timeout ?? 0)
         } else if status & 0x7F == 0 {
             termination = .exited((status >> 8) & 0xFF)
@@ -227,14 +269,46 @@ public enum WorkerProcess {
             peakResidentBytes: peak, elapsedNanoseconds: elapsed)
     }
 
-    /// Makes SIGINT and SIGTERM kill the running worker before this process ends by the same signal,
-    /// so that interrupting `bench` never leaves a worker running on its own.
+    /// Makes SIGINT and SIGTERM kill the running worker, remove what was registered with
+    /// ``removeOnInterrupt(_:)``, then end this process by the same signal, so that interrupting
+    /// `bench` never leaves a worker running on its own, nor a temporary file behind.
     ///
-    /// For a command that runs one worker at a time (`bench run`, `bench verify`).
+    /// For a command that runs one worker at a time (`bench run`, `bench verify`). The handler only
+    /// kills the worker and writes the signal's number to a pipe (both async-signal-safe); a thread
+    /// waiting on that pipe does the rest.
     public static func killWorkerOnInterrupt() {
+        interruptSetup.lock()
+        defer { interruptSetup.unlock() }
+        if interruptPipe.write < 0 {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            interruptPipe = (fds[0], fds[1])
+            let reader = fds[0]
+            let thread = Thread {
+                var byte: UInt8 = 0
+                while read(reader, &byte, 1) < 0 && errno == EINTR {}
+                for path in pendingRemovals.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+                signal(Int32(byte), SIG_DFL)
+                kill(getpid(), Int32(byte))
+            }
+            thread.start()
+        }
         signal(SIGINT, interruptHandler)
         signal(SIGTERM, interruptHandler)
         unblockTerminationSignals()
+    }
+
+    /// Removes `path` if the process is interrupted (see ``killWorkerOnInterrupt()``) before
+    /// ``forgetOnInterrupt(_:)``.
+    public static func removeOnInterrupt(_ path: String) {
+        _ = pendingRemovals.withLock { $0.insert(path) }
+    }
+
+    /// Undoes ``removeOnInterrupt(_:)`` (once the caller has removed `path` itself).
+    public static func forgetOnInterrupt(_ path: String) {
+        _ = pendingRemovals.withLock { $0.remove(path) }
     }
 
     /// Lets SIGINT and SIGTERM through: a process started from a Dispatch worker thread inherits a
@@ -251,8 +325,38 @@ public enum WorkerProcess {
         // Only async-signal-safe calls here.
         let pid = WorkerProcess.activeWorker
         if pid > 0 { kill(pid, SIGKILL) }
-        signal(sig, SIG_DFL)
-        raise(sig)
+        var byte = UInt8(truncatingIfNeeded: sig)
+        if write(WorkerProcess.interruptPipe.write, &byte, 1) != 1 {
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+    }
+
+    /// The pipe from the signal handler to the thread that cleans up.
+    nonisolated(unsafe) private static var interruptPipe: (read: Int32, write: Int32) = (-1, -1)
+    private static let interruptSetup = NSLock()
+    private static let pendingRemovals = LockedPaths()
+
+    // MARK: The worker's side
+
+    /// The variable that tells a worker its parent's process id.
+    public static let parentVariable = "BENCH_PARENT_PID"
+
+    /// In a worker: ends this process as soon as the parent that started it ends (Linux's
+    /// parent-death signal, SIGKILL), so that a killed `bench run` does not leave its worker finishing
+    /// a cell for seconds. Ends at once if that parent is already gone.
+    public static func endWithParent() {
+        guard let value = getenv(parentVariable), let parent = pid_t(String(cString: value)) else { return }
+        #if os(Linux)
+        // prctl(2) is variadic in C, which Swift does not import; its four arguments after the
+        // option are integers (`unsigned long`), which the Linux ABIs pass as fixed arguments.
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
+            _ = unsafeBitCast(symbol, to: Prctl.self)(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
+        }
+        #endif
+        if getppid() != parent { _exit(137) }
     }
 
     /// The worker being waited for, if any (read by the signal handler; one word, written by the
@@ -316,6 +420,18 @@ public enum WorkerProcess {
             cursor += 1
         }
         return variables
+    }
+}
+
+/// A set of paths behind a lock.
+final class LockedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    func withLock<T>(_ body: (inout Set<String>) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&paths)
     }
 }
 

@@ -13,13 +13,17 @@ public struct FeedParseError: Error, Hashable, Codable, Sendable, CustomStringCo
     public var column: Int
     /// The library's own error code, when it has one (libxml2's `xmlParserErrors`, expat's `XML_Error`).
     public var code: Int?
+    /// `true` when the XML itself was read without an error but does not have a feed's shape (a
+    /// decoder's missing key): the library accepted the document as XML.
+    public var notAFeed: Bool?
 
-    public init(parser: String, message: String, line: Int, column: Int, code: Int? = nil) {
+    public init(parser: String, message: String, line: Int, column: Int, code: Int? = nil, notAFeed: Bool? = nil) {
         self.parser = parser
         self.message = message
         self.line = line
         self.column = column
         self.code = code
+        self.notAFeed = notAFeed
     }
 
     public var description: String {

@@ -73,7 +73,10 @@ public final class XMLCoderFeedParser: SongFeedParser {
     static func describe(_ error: any Error) -> FeedParseError {
         let message: String
         var code: Int?
+        var notAFeed: Bool?
         if let decoding = error as? DecodingError {
+            // XMLCoder throws XMLParser's own errors as they are: a DecodingError is about the shape.
+            notAFeed = true
             switch decoding {
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
@@ -88,7 +91,7 @@ public final class XMLCoderFeedParser: SongFeedParser {
             message = nsError.domain == XMLParser.errorDomain ? FoundationFeedParser.describe(nsError) : "\(error)"
         }
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
-        return FeedParseError(parser: name, message: oneLine, line: 0, column: 0, code: code)
+        return FeedParseError(parser: name, message: oneLine, line: 0, column: 0, code: code, notAFeed: notAFeed)
     }
 
     // MARK: The feed as Decodable types

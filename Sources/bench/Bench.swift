@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchEngine
 import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.
@@ -12,7 +13,10 @@ struct Bench: ParsableCommand {
             timed. With no subcommand, `bench` runs `bench run`: the parse benchmark on Data/top300.rss.xml, \
             recorded in Results/stats.sqlite, with CSV and JSON in Results/.
             """,
-        subcommands: [Run.self, Sweep.self, Report.self, Compare.self, Verify.self, Serve.self, Generate.self, ListParsers.self, Worker.self],
+        subcommands: [
+            Run.self, Sweep.self, Report.self, Compare.self, Verify.self, Conformance.self, Serve.self, Generate.self, ListParsers.self,
+            Worker.self,
+        ],
         defaultSubcommand: Run.self
     )
 
@@ -21,6 +25,8 @@ struct Bench: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
+            // A worker ends with the `bench` that started it (Linux's parent-death signal).
+            if command is any WorkerSubcommand { WorkerProcess.endWithParent() }
             try command.run()
         } catch {
             let code = exitCode(for: error)

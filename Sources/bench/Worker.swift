@@ -7,12 +7,14 @@ struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
         shouldDisplay: false,
-        subcommands: [VerifyCell.self, MeasureCell.self, DownloadCell.self, CountAllocations.self]
+        subcommands: [
+            VerifyCell.self, MeasureCell.self, DownloadCell.self, CountAllocations.self, ConformanceCases.self, ConformanceCatalog.self,
+        ]
     )
 
     /// `bench worker count-allocations --blocks N --bytes B [--keep]`: the allocation counter on a
     /// function that makes a known number of allocations (for the tests).
-    struct CountAllocations: ParsableCommand {
+    struct CountAllocations: WorkerSubcommand {
         static let configuration = CommandConfiguration(commandName: "count-allocations")
 
         @Option var blocks: Int
@@ -26,7 +28,7 @@ struct Worker: ParsableCommand {
     }
 
     /// `bench worker download --parser NAME --url URL --iterations N --warmup W --timeout T [--conditional]`
-    struct DownloadCell: ParsableCommand {
+    struct DownloadCell: WorkerSubcommand {
         static let configuration = CommandConfiguration(commandName: "download")
 
         @Option var parser: String
@@ -46,7 +48,7 @@ struct Worker: ParsableCommand {
     }
 
     /// `bench worker measure --parser NAME --iterations N --warmup W --chunk-size C [--count-allocations] FEED`
-    struct MeasureCell: ParsableCommand {
+    struct MeasureCell: WorkerSubcommand {
         static let configuration = CommandConfiguration(commandName: "measure")
 
         @Option var parser: String
@@ -69,7 +71,7 @@ struct Worker: ParsableCommand {
     }
 
     /// `bench worker verify --parser NAME --chunk-sizes LIST FEED`
-    struct VerifyCell: ParsableCommand {
+    struct VerifyCell: WorkerSubcommand {
         static let configuration = CommandConfiguration(commandName: "verify")
 
         @Option var parser: String
@@ -83,11 +85,45 @@ struct Worker: ParsableCommand {
     }
 }
 
+/// A `bench worker …` subcommand: its process ends with its parent (see ``Bench/main()``).
+protocol WorkerSubcommand: ParsableCommand {}
+
 /// Writes a worker's result to file descriptor 3 when the parent opened it, else to standard output.
 enum WorkerOutput {
     static func write(_ data: Data) throws {
         let descriptor = fcntl(WorkerProcess.resultDescriptor, F_GETFD) >= 0 ? WorkerProcess.resultDescriptor : 1
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
         try handle.write(contentsOf: data)
+    }
+}
+
+extension Worker {
+    /// `bench worker conformance --parser NAME --suite DIR --chunk-size C --memory-limit-mib M PATH…`:
+    /// one line per document on file descriptor 3, as each is done.
+    struct ConformanceCases: WorkerSubcommand {
+        static let configuration = CommandConfiguration(commandName: "conformance")
+
+        @Option var parser: String
+        @Option var suite: String
+        @Option(name: .customLong("chunk-size")) var chunkSize: Int
+        @Option(name: .customLong("memory-limit-mib")) var memoryLimitMiB: Int?
+        @Argument var paths: [String] = []
+
+        func run() throws {
+            try ConformanceWorker.run(
+                parser: parser, suite: suite, paths: paths, chunkSize: chunkSize, memoryLimitMiB: memoryLimitMiB,
+                report: WorkerOutput.write)
+        }
+    }
+
+    /// `bench worker conformance-catalog CATALOG`: every test of the catalog, as JSON.
+    struct ConformanceCatalog: WorkerSubcommand {
+        static let configuration = CommandConfiguration(commandName: "conformance-catalog")
+
+        @Argument var catalog: String
+
+        func run() throws {
+            try WorkerOutput.write(JSONEncoder().encode(CatalogEntry.read(catalog: catalog)))
+        }
     }
 }

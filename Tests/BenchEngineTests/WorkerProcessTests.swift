@@ -93,3 +93,25 @@ struct WorkerProcessTests {
         #expect(String(decoding: outcome.result, as: UTF8.self) == "42|enable=no")
     }
 }
+
+/// `idleTimeout`: a worker that runs many cases is killed when it stops finishing them.
+@Suite("WorkerProcess: progress deadlines")
+struct WorkerProgressDeadlineTests {
+    @Test func aWorkerThatStopsReportingProgressIsStalled() throws {
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf . >&4; printf . >&4; exec sleep 30"], idleTimeout: 0.5)
+        #expect(outcome.termination == .stalled(seconds: 0.5))
+        #expect(outcome.termination.description == "killed after 0.5 s without progress")
+    }
+
+    @Test func aWorkerThatKeepsReportingIsNotStalled() throws {
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "for i in 1 2 3 4 5 6; do printf . >&4; sleep 0.2; done"], idleTimeout: 2)
+        #expect(outcome.termination == .exited(0))
+    }
+
+    @Test func aWorkerLearnsItsParent() throws {
+        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf \"$\(WorkerProcess.parentVariable)\" >&3"])
+        #expect(String(decoding: outcome.result, as: UTF8.self) == String(getpid()))
+    }
+}

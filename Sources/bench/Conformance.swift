@@ -1,0 +1,102 @@
+import ArgumentParser
+import BenchEngine
+import BenchReports
+import BenchResults
+import FeedParsers
+import Foundation
+
+/// `bench conformance`: what each parser does with the W3C XML Conformance Test Suite.
+struct Conformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run every parser over the W3C XML Conformance Test Suite: rejected, accepted, crashed, hung.",
+        discussion: """
+            Reads the suite's catalog (xmlconf-flattened.xml), keeps the XML 1.0 (5th edition) not-well-formed \
+            and valid documents that need no external entity, and runs each parser over them in worker \
+            processes: a crash or a hang costs only the document it happened on, which is then run alone to \
+            be sure. Prints a table per parser and the exceptions; writes conformance.json, \
+            conformance-results.csv (one row per parser and document), conformance-summary.csv and \
+            conformance.md under --output-dir. Exit status 0 once the table is made, whatever it shows.
+            """
+    )
+
+    static let defaultSuite = "../shared/data/xmlconf"
+
+    @Argument(help: "The suite's directory (default: \(Conformance.defaultSuite) when present).", completion: .directory)
+    var suite: String?
+
+    @OptionGroup var parserOptions: ParserOptions
+
+    @Option(name: .customLong("output-dir"), help: "Where the files go.")
+    var outputDirectory = "Results"
+
+    @Option(name: .customLong("case-timeout"), help: "Seconds one document may take before its worker is killed as hung.")
+    var caseTimeout: Double = 10
+
+    @Option(name: .customLong("chunk-size"), help: "Bytes pushed at a time; 0 is the whole document at once.")
+    var chunkSize = 16_384
+
+    @Option(name: .customLong("memory-limit-mib"), help: "Each worker's data limit (RLIMIT_DATA), MiB.")
+    var memoryLimitMiB = 1_024
+
+    @Flag(help: "No progress line.")
+    var quiet = false
+
+    func validate() throws {
+        guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
+        guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole document) or more") }
+        guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
+    }
+
+    func run() throws {
+        WorkerProcess.killWorkerOnInterrupt()
+        let directory: String
+        if let suite {
+            directory = suite
+        } else if FileManager.default.fileExists(atPath: Self.defaultSuite) {
+            directory = Self.defaultSuite
+        } else {
+            throw CommandFailure(
+                description: "no suite at \(Self.defaultSuite): give the directory of the W3C XML Conformance Test Suite "
+                    + "(https://www.w3.org/XML/Test/, the directory with xmlconf-flattened.xml)")
+        }
+        let terminal = Terminal(quiet: quiet)
+        let started = Date()
+        terminal.progress("reading the catalog…")
+        let cases: [ConformanceCase]
+        do {
+            cases = try ConformanceRunner.selectedCases(suite: directory)
+        } catch {
+            terminal.clearProgress()
+            throw CommandFailure(description: "\(error)")
+        }
+        guard !cases.isEmpty else { throw CommandFailure(description: "the catalog in \(directory) has no test the rules choose") }
+        let parsers = parserOptions.names(default: ParserRegistry.names)
+        let options = ConformanceRunner.Options(chunkSize: chunkSize, caseTimeout: caseTimeout, memoryLimitMiB: memoryLimitMiB)
+        let results = ConformanceRunner.run(suite: directory, cases: cases, parsers: parsers, options: options) { parser, done in
+            terminal.progress("\(parser): \(done)/\(cases.count) documents")
+        }
+        terminal.clearProgress()
+        let table = ConformanceTable(
+            date: started, suite: directory, rules: ConformanceRunner.rules, method: options.method,
+            libraries: ["libxml2": LibXML2FeedParser.version, "expat": ExpatFeedParser.version], cases: cases,
+            parsers: results, elapsedSeconds: Date().timeIntervalSince(started))
+        print(ConformanceReport.text(table), terminator: "")
+
+        let files = RunFiles(directory: outputDirectory)
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
+        }
+        var written: [String] = []
+        for (name, text) in [
+            ("conformance.json", try ConformanceReport.json(table)),
+            ("conformance-results.csv", ConformanceReport.resultsCSV(table)),
+            ("conformance-summary.csv", ConformanceReport.summaryCSV(table)),
+            ("conformance.md", ConformanceReport.markdown(table)),
+        ] {
+            written.append(try files.write(text, to: name))
+        }
+        if !quiet { print("\nWrote \(written.joined(separator: ", ")).") }
+    }
+}

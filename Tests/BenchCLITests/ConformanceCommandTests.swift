@@ -1,0 +1,122 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// `bench conformance`, on a small suite written here and on the W3C suite in `../shared/data`.
+@Suite("bench conformance", .timeLimit(.minutes(5)))
+struct ConformanceCommandTests {
+    /// A suite in the W3C catalog's format: two not-wf and two valid documents chosen, four tests
+    /// the rules leave out.
+    static func smallSuite(in directory: TemporaryDirectory) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory.path("suite/a"), withIntermediateDirectories: true)
+        try directory.write("suite/a/nwf1.xml", "<doc><open></doc>\n")
+        try directory.write("suite/a/nwf2.xml", "<doc/><second/>\n")
+        try directory.write("suite/a/v1.xml", "<?xml version=\"1.0\"?>\n<doc>text &amp; more</doc>\n")
+        // Well-formed, and fatal to Foundation's XMLParser with a delegate (DESIGN.md).
+        try directory.write("suite/a/v2.xml", "<!DOCTYPE doc [<!ATTLIST doc a CDATA #IMPLIED>]>\n<doc a=\"1\"/>\n")
+        try directory.write(
+            "suite/xmlconf-flattened.xml",
+            """
+            <?xml version="1.0"?>
+            <TESTSUITE PROFILE="small">
+            <TESTCASES PROFILE="a" xml:base="a/">
+              <TEST TYPE="not-wf" ENTITIES="none" ID="nwf-1" URI="nwf1.xml" SECTIONS="3">Unclosed
+                element.</TEST>
+              <TEST TYPE="not-wf" ID="nwf-2" URI="nwf2.xml" SECTIONS="2.1">Two roots.</TEST>
+              <TEST TYPE="valid" ID="v-1" URI="v1.xml" SECTIONS="2.1">A <EM>small</EM> document.</TEST>
+              <TEST TYPE="valid" ID="v-attlist" URI="v2.xml" SECTIONS="3.3" EDITION="5">An ATTLIST.</TEST>
+              <TEST TYPE="not-wf" ID="out-1.1" URI="nwf1.xml" VERSION="1.1" RECOMMENDATION="XML1.1" SECTIONS="">1.1</TEST>
+              <TEST TYPE="not-wf" ENTITIES="general" ID="out-entity" URI="nwf1.xml" SECTIONS="">needs an entity</TEST>
+              <TEST TYPE="invalid" ID="out-invalid" URI="v1.xml" SECTIONS="">invalid</TEST>
+              <TEST TYPE="not-wf" ID="out-edition" EDITION="1 2 3 4" URI="nwf1.xml" SECTIONS="">before 5th</TEST>
+              <TEST TYPE="not-wf" ID="out-ns" RECOMMENDATION="NS1.0" URI="nwf1.xml" SECTIONS="">namespaces</TEST>
+            </TESTCASES>
+            </TESTSUITE>
+            """)
+        return directory.path("suite")
+    }
+
+    @Test func theTableOfASmallSuite() throws {
+        let directory = try TemporaryDirectory()
+        let suite = try Self.smallSuite(in: directory)
+        let output = directory.path("out")
+        let result = try runBench(["conformance", suite, "--parsers", "libxml2,expat,foundation,memchr", "--output-dir", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("2 not-well-formed and 2 valid documents, 4 parsers"))
+        #expect(result.standardOutput.contains("Documents chosen:"))
+
+        let data = try Data(contentsOf: URL(fileURLWithPath: output + "/conformance.json"))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let table = try decoder.decode(ConformanceTable.self, from: data)
+        #expect(table.cases.map(\.id) == ["nwf-1", "nwf-2", "v-1", "v-attlist"])
+        #expect(table.cases[0].path == "a/nwf1.xml" && table.cases[0].summary == "Unclosed element.")
+        #expect(table.cases[2].summary == "A small document.")
+        func outcomes(_ parser: String) -> [ConformanceResult.Outcome] {
+            table.parsers.first { $0.parser == parser }?.results.map(\.outcome) ?? []
+        }
+        for parser in ["libxml2", "expat"] {
+            #expect(outcomes(parser) == [.rejected, .rejected, .accepted, .accepted], "\(parser)")
+        }
+        // The crash costs its document only, and is confirmed alone.
+        #expect(outcomes("foundation") == [.rejected, .rejected, .accepted, .crashed])
+        let foundation = try #require(table.parsers.first { $0.parser == "foundation" })
+        #expect(foundation.results[3].signal == SIGSEGV && foundation.notReproducedAlone.isEmpty)
+        #expect(outcomes("memchr") == [.accepted, .accepted, .accepted, .accepted])
+        #expect(table.parsers.first { $0.parser == "memchr" }?.kind == "floor")
+        // Errors keep the parser's message and position.
+        let libxml2 = try #require(table.parsers.first { $0.parser == "libxml2" })
+        #expect(libxml2.results[0].detail?.contains("line 1") == true)
+
+        let csv = try String(contentsOfFile: output + "/conformance-results.csv", encoding: .utf8)
+        #expect(csv.split(separator: "\r\n").count == 1 + 4 * 4)
+        #expect(csv.contains("foundation,push/event,v-attlist,valid,a/v2.xml,3.3,crashed,no,\(SIGSEGV),SIGSEGV"))
+        let summary = try String(contentsOfFile: output + "/conformance-summary.csv", encoding: .utf8)
+        #expect(summary.contains("expat,push/event,not-wf,2,2,0,0,0,0,0"))
+        let markdown = try String(contentsOfFile: output + "/conformance.md", encoding: .utf8)
+        #expect(markdown.contains("| foundation | push/event | 2 | 0 | 0 | 0 | 1 | 0 | 1 (1 SIGSEGV) | 0 |"))
+    }
+
+    @Test func aDirectoryWithoutACatalogIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(["conformance", directory.path(""), "--output-dir", directory.path("out")])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("no xmlconf-flattened.xml in"))
+    }
+
+    @Test func aCatalogThatIsNotXMLIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("xmlconf-flattened.xml", "<TESTSUITE><TEST ID='a'>")
+        let result = try runBench(["conformance", directory.path(""), "--output-dir", directory.path("out")])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot read the catalog"), "\(result.standardError)")
+    }
+
+    /// The W3C suite: libxml2 and expat reject what xmllint and expat themselves reject, so no
+    /// adapter swallows its library's error.
+    @Test(.enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)))
+    func theW3CSuiteWithTheCLibraries() throws {
+        let suite = try #require(TestPaths.sharedData).appendingPathComponent("xmlconf").path
+        let directory = try TemporaryDirectory()
+        let result = try runBench([
+            "conformance", suite, "--parsers", "libxml2,expat,c-libxml2,c-expat", "--output-dir", directory.path("out"), "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let table = try decoder.decode(
+            ConformanceTable.self, from: Data(contentsOf: URL(fileURLWithPath: directory.path("out/conformance.json"))))
+        #expect(table.caseCount(.notWellFormed) == 927 && table.caseCount(.valid) == 594)
+        let accepted: [String: [String]] = [
+            "libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"], "c-libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"],
+            "expat": ["eduni/misc/007.xml"], "c-expat": ["eduni/misc/007.xml"],
+        ]
+        for parser in table.parsers {
+            let counts = table.counts(parser, .notWellFormed)
+            #expect(counts.rejected == 927 - (accepted[parser.parser]?.count ?? 0), "\(parser.parser)")
+            let notRejected = table.exceptions(parser).filter { $0.0.expectation == .notWellFormed }.map(\.0.path)
+            #expect(notRejected == accepted[parser.parser], "\(parser.parser)")
+        }
+    }
+}
