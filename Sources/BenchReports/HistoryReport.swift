@@ -74,7 +74,8 @@ public enum HistoryReport {
             + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."
         let incomplete = rows.compactMap(\.incompleteRuns).reduce(0, +)
         if incomplete > 0 {
-            notes += " Includes the finished cells of \(incomplete) run-cell(s) of interrupted runs."
+            notes += " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
+                + "--exclude-incomplete leaves them out."
         }
         return blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
     }

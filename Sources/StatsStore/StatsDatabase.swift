@@ -44,8 +44,38 @@ public struct StatsDatabase: RunRecorder, Sendable {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.05)
             } catch {
-                throw StatsStoreError(description: "cannot open the stats store \(path): \(error)")
+                // SQLite says "unable to open database file" for a store it may read but not write (it
+                // needs to write the file, its -wal and its -shm beside it): say which.
+                let directory = directory.isEmpty ? "." : directory
+                for (what, target) in [("the file", path), ("its directory", directory)]
+                where FileManager.default.fileExists(atPath: target) && access(target, W_OK) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    throw StatsStoreError(
+                        description: "cannot open the stats store \(path): the store cannot be written (\(what): \(reason)); nothing was changed")
+                }
+                throw StatsStoreError(description: "cannot open the stats store \(path): \(Self.explain(error))")
             }
+        }
+    }
+
+    /// An SQLite error a retry cannot cure.
+    static func isPermanent(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_NOTADB, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_CORRUPT, .SQLITE_FULL, .SQLITE_PERM]
+            .contains(error.resultCode)
+    }
+
+    /// An error in words a user can act on.
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return "the file is not an SQLite database (nothing was written to it); pass another --store"
+        case .SQLITE_READONLY, .SQLITE_PERM:
+            return "the store cannot be written (a read-only file or directory): \(error.message ?? "read-only")"
+        case .SQLITE_CANTOPEN: return "the file cannot be opened: \(error.message ?? "")"
+        case .SQLITE_FULL: return "the disk is full"
+        case .SQLITE_CORRUPT: return "the database is damaged: \(error.message ?? "")"
+        default: return "\(error)"
         }
     }
 
@@ -58,6 +88,21 @@ public struct StatsDatabase: RunRecorder, Sendable {
     /// about 5 s) instead of failing; any other error is reported.
     public init(writer: any DatabaseWriter) throws {
         self.writer = writer
+        // A store a newer `bench` has migrated: writing to it with this schema could lose what the
+        // newer columns mean. Refuse before anything is written.
+        let unknown: [String]
+        do {
+            unknown = try writer.read { db in
+                try Self.migrator.appliedIdentifiers(db).subtracting(Self.migrator.migrations).sorted()
+            }
+        } catch {
+            throw StatsStoreError(description: Self.explain(error))
+        }
+        guard unknown.isEmpty else {
+            throw StatsStoreError(
+                description: "the stats store was made by a newer bench (schema steps this one does not know: "
+                    + "\(unknown.joined(separator: ", "))); use that bench, or another --store")
+        }
         var attempt = 0
         while true {
             do {
@@ -66,8 +111,8 @@ public struct StatsDatabase: RunRecorder, Sendable {
             } catch {
                 attempt += 1
                 if (try? writer.read({ try Self.migrator.hasCompletedMigrations($0) })) == true { return }
-                guard attempt < 100 else {
-                    throw StatsStoreError(description: "cannot migrate the stats store: \(error)")
+                guard attempt < 100, !Self.isPermanent(error) else {
+                    throw StatsStoreError(description: "cannot migrate the stats store: \(Self.explain(error))")
                 }
                 Thread.sleep(forTimeInterval: 0.05)
             }
@@ -140,6 +185,9 @@ public struct StatsDatabase: RunRecorder, Sendable {
             if !filter.includeGateTests {
                 conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
             }
+            if filter.excludeIncomplete {
+                conditions.append("r.complete = 1")
+            }
             if let last = filter.lastRuns {
                 conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT ?)")
                 arguments.append(last)
@@ -194,12 +242,15 @@ public struct SampleFilter: Sendable {
     public var includeDebug: Bool
     /// Include runs with an injected slowdown (tests of the regression gate, `--inject-slowdown`).
     public var includeGateTests: Bool
+    /// Leave out the runs that did not finish (interrupted: their finished cells are kept in the store).
+    public var excludeIncomplete: Bool
 
     public init(
         parsers: [String] = [], scenarios: [String] = [], feed: String? = nil, since: String? = nil,
-        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false
+        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false, excludeIncomplete: Bool = false
     ) {
         self.includeGateTests = includeGateTests
+        self.excludeIncomplete = excludeIncomplete
         self.parsers = parsers
         self.scenarios = scenarios
         self.feed = feed

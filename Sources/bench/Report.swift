@@ -13,7 +13,9 @@ struct Report: ParsableCommand {
             Like the original study's statistics screen: one row per parser for each scenario, feed, chunk size \
             and network profile (samples that differ in any of these are never pooled). Failed samples, parses \
             that lost the CPU, debug builds and runs with an injected slowdown (gate tests) are left out; the \
-            noisy column counts the runs the harness flagged noisy.
+            noisy column counts the runs the harness flagged noisy. The finished cells of runs that did not \
+            finish (interrupted) are included, and counted in the notes and the CSV's incomplete_runs, unless \
+            --exclude-incomplete.
             """)
 
     @Option(name: .customLong("parser"), parsing: .upToNextOption, help: "Only these parsers (comma-separated or repeated).")
@@ -41,6 +43,11 @@ struct Report: ParsableCommand {
         help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
     var includeGateTests = false
 
+    @Flag(
+        name: .customLong("exclude-incomplete"),
+        help: "Leave out runs that did not finish (interrupted or failed; by default their finished cells are included and the table says how many).")
+    var excludeIncomplete = false
+
     @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
     var format: Run.OutputFormat = .table
 
@@ -62,7 +69,7 @@ struct Report: ParsableCommand {
         let database = try StatsDatabase(path: store)
         let filter = SampleFilter(
             parsers: ListArgument.split(parsers), scenarios: ListArgument.split(scenarios), feed: feed, since: since,
-            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests)
+            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete)
         var rows = HistoryRow.aggregate(try database.samples(matching: filter))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.isEmpty && !includeDebug {

@@ -188,6 +188,8 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "\(error)")
         }
         defer { instructionCounter?.remove() }
+        let files = RunFiles(directory: outputDirectory)
+        try files.checkWritable()
         var feedPaths = try self.feedPaths()
         var remoteURLs: [String: URL] = [:]
         if let url, let remote = URL(string: url) {
@@ -220,7 +222,15 @@ struct Run: ParsableCommand {
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
-        let written = try RunFiles(directory: outputDirectory).write(result, html: html)
+        let written: [String]
+        do {
+            written = try files.write(result, html: html)
+        } catch {
+            let kept = database == nil
+                ? "the run was not recorded (--no-store): its figures are lost"
+                : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
+            throw CommandFailure(description: "\(error); \(kept)")
+        }
 
         switch format {
         case .table:

@@ -7,6 +7,23 @@ import Foundation
 struct RunFiles {
     var directory: String
 
+    /// Makes the directory and checks that a file can be written in it, before anything is measured:
+    /// a read-only or missing directory is an error at once, not after the run.
+    func checkWritable() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+        }
+        let probe = (directory as NSString).appendingPathComponent(".bench-write-check-\(getpid())")
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        do {
+            try Data("bench".utf8).write(to: URL(fileURLWithPath: probe))
+        } catch {
+            throw CommandFailure(description: "cannot write in the output directory \(directory): \(error.localizedDescription)")
+        }
+    }
+
     /// Writes the run's files; returns the paths of the run's own (not the `latest` copies).
     func write(_ result: RunResult, html: String) throws -> [String] {
         do {
@@ -38,8 +55,26 @@ struct RunFiles {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
+            throw CommandFailure(description: "cannot write \(path): \(Self.reason(error))")
         }
         return path
+    }
+
+    /// The system's reason ("No space left on device"), not only Foundation's summary.
+    static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileWriteOutOfSpace: return "No space left on device"
+            case .fileWriteVolumeReadOnly: return "Read-only file system"
+            case .fileWriteNoPermission: return "Permission denied"
+            default: break
+            }
+        }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
     }
 }

@@ -152,6 +152,46 @@ struct InstructionCountTests {
         #expect(comparison.cells.filter { $0.ratio != nil }.allSatisfy { $0.ratio == 1 })
     }
 
+    /// Ctrl-C during a counted run: the worker is killed and the stripped copy (~30 MB) removed.
+    @Test(
+        .enabled(
+            if: Self.missingTools == nil,
+            Comment(rawValue: "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)")))
+    func anInterruptedCountedRunLeavesNoCopyBehind() throws {
+        let directory = try TemporaryDirectory()
+        let temporary = directory.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = [
+            "run", "--counter", "instructions", "--parsers", "libxml2", "--iterations", "50", "--rounds", "1", "--no-store",
+            "--output-dir", directory.path("out"),
+        ]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary]) { _, new in new }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func copies() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("bench-callgrind-") }
+        }
+        // Wait for the copy and a worker under callgrind, then interrupt.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && process.isRunning
+            && !(copies().count == 1 && StoreFaultTests.children(of: process.processIdentifier).count > 0)
+        {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(copies().count == 1, "no copy was made")
+        let workers = StoreFaultTests.children(of: process.processIdentifier)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
+        #expect(copies().isEmpty, "left behind: \(copies())")
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(workers.allSatisfy { !StoreFaultTests.isAlive($0) })
+    }
+
     @Test func instructionsCountTheParseScenarioOnly() throws {
         let result = try runBench(["run", "--counter", "instructions", "--scenario", "download", "--no-store"])
         #expect(result.status == 1)

@@ -75,6 +75,12 @@ public struct CommandResult: Sendable {
     public var status: Int32
     public var standardOutput: String
     public var standardError: String
+
+    public init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
 }
 
 /// Runs the built `bench` with `arguments` in `directory` (default: the package root).

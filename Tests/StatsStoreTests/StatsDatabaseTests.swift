@@ -200,3 +200,30 @@ struct ConcurrentOpenTests {
         }
     }
 }
+
+/// A store this `bench` must not write to.
+@Suite("Stats store: stores it refuses")
+struct RefusedStoreTests {
+    @Test func aStoreFromANewerSchemaIsRefusedUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stats.sqlite")
+        _ = try StatsDatabase(path: path)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+                try db.execute(sql: "CREATE TABLE future (x INTEGER)")
+            }
+        }
+        #expect {
+            _ = try StatsDatabase(path: path)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("made by a newer bench") && text.contains("v99: from the future")
+        }
+        let queue = try DatabaseQueue(path: path)
+        let identifiers = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(identifiers.last == "v99: from the future")
+        #expect(try queue.read { try $0.tableExists("future") })
+    }
+}

@@ -1,0 +1,245 @@
+import BenchTestSupport
+import Foundation
+import StatsStore
+import Testing
+
+/// The stats store and the result files when things go wrong: a killed run, two runs at once, a
+/// store that is not one, a full or read-only disk.
+@Suite("Faults: kill -9, two writers, bad stores, full disks", .timeLimit(.minutes(5)))
+struct StoreFaultTests {
+    /// The processes whose parent is `pid` (Linux's /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry),
+                let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
+                pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == pid
+            else { return nil }
+            return child
+        }
+    }
+
+    static func isAlive(_ pid: pid_t) -> Bool {
+        // A zombie has ended; only a process that still runs counts.
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        return !status.contains("State:\tZ")
+    }
+
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = arguments
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Whether this machine lets a test mount a small tmpfs in a user namespace of its own.
+    static let canMountTmpfs: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let probe = try? TemporaryDirectory()
+        guard let probe else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-Urm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs '\(probe.path(""))'"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+    static let noTmpfs = "needs unshare(1) and user namespaces, to mount a small tmpfs"
+
+    /// Runs `script` (sh) in a user and mount namespace of its own, where it may mount.
+    static func inMountNamespace(_ script: String) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-Urm", "sh", "-c", script]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func killNineInTheMiddleOfACell() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let run = try Self.start([
+            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "4000", "--warmup", "0", "--rounds", "1",
+            "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"),
+        ])
+        // Wait for the first cell (the null baseline) in the store and libxml2's worker at work.
+        var stored = 0
+        var worker: pid_t?
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && run.isRunning {
+            if stored == 0, FileManager.default.fileExists(atPath: store),
+                let count = try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count
+            {
+                stored = count
+            }
+            if stored > 0, let child = Self.children(of: run.processIdentifier).first {
+                worker = child
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let measuring = try #require(worker, "no worker measuring after the first cell")
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        // The worker ends with its parent instead of finishing its 4000 parses.
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = !Self.isAlive(measuring)
+            if !gone { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(gone, "the worker outlived its killed parent")
+
+        let database = try StatsDatabase(path: store)
+        let runs = try database.runs()
+        #expect(runs.count == 1 && runs.first?.complete == false)
+        #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == stored)
+
+        // The next run works, and the report says what it includes.
+        let next = try runBench([
+            "run", "--scenario", "parse", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--rounds", "1",
+            "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"), "--quiet",
+        ])
+        #expect(next.status == 0, "\(next.standardError)")
+        let after = try StatsDatabase(path: store).runs()
+        #expect(after.count == 2 && after.filter(\.complete).count == 1)
+        let report = try runBench(["report", "--store", store, "--include-debug"])
+        #expect(report.status == 0)
+        #expect(report.standardOutput.contains("of runs that did not finish (interrupted); --exclude-incomplete leaves them out"))
+        let complete = try runBench(["report", "--store", store, "--include-debug", "--exclude-incomplete", "--format", "csv"])
+        #expect(complete.status == 0)
+        // The killed run's finished cell (null) counts in the first report, not in the second.
+        func nullRow(_ csv: String) -> [String: String] {
+            let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            guard let header = lines.first, let column = header.firstIndex(of: "parser"),
+                let row = lines.dropFirst().first(where: { $0.count > column && $0[column] == "null" })
+            else { return [:] }
+            return Dictionary(zip(header, row), uniquingKeysWith: { a, _ in a })
+        }
+        let all = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
+        #expect(nullRow(all.standardOutput)["runs"] == "2" && nullRow(all.standardOutput)["incomplete_runs"] == "1", "\(all.standardOutput)")
+        #expect(nullRow(complete.standardOutput)["runs"] == "1" && nullRow(complete.standardOutput)["incomplete_runs"] == "0")
+    }
+
+    @Test func twoRunsWriteToOneStoreAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let arguments = { (parser: String) in
+            [
+                "run", "--scenario", "parse", "--parsers", parser, "--iterations", "2", "--warmup", "0", "--rounds", "3",
+                "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out-\(parser)"),
+            ]
+        }
+        let first = try Self.start(arguments("libxml2"))
+        let second = try Self.start(arguments("expat"))
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+        let database = try StatsDatabase(path: store)
+        let runs = try database.runs()
+        #expect(runs.count == 2 && runs.allSatisfy(\.complete))
+        let samples = try database.samples(matching: SampleFilter(includeDebug: true))
+        for run in runs {
+            let parsers = Set(samples.filter { $0.runID == run.runID }.map(\.sample.cell.parser))
+            #expect(parsers.count == 2, "run \(run.runID): \(parsers)")
+            // 3 rounds of 2 kept parses for the parser and for the null baseline (parses that lost the
+            // CPU to the other run are measured again, and stored flagged).
+            let own = samples.filter { $0.runID == run.runID }.map(\.sample)
+            #expect(own.allSatisfy { $0.error == nil })
+            for parser in parsers {
+                for round in 1...3 {
+                    #expect(own.filter { $0.cell.parser == parser && $0.round == round && $0.preempted != true }.count == 2)
+                }
+            }
+        }
+    }
+
+    @Test func aStoreThatIsNotADatabaseIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let text = "these are notes, not a database\n"
+        let store = try directory.write("notes.sqlite", text)
+        let result = try runBench(["run", "--scenario", "parse", "--parsers", "expat", "--store", store, "--output-dir", directory.path("out")])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("not an SQLite database"), "\(result.standardError)")
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == text)
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
+        let report = try runBench(["report", "--store", store])
+        #expect(report.status == 1 && report.standardError.contains("not an SQLite database"))
+    }
+
+    @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))
+    func aReadOnlyStoreIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let seed = directory.path("seed.sqlite")
+        let made = try runBench([
+            "run", "--scenario", "parse", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--rounds", "1",
+            "--no-allocation-counts", "--store", seed, "--output-dir", directory.path("out"), "--quiet",
+        ])
+        #expect(made.status == 0, "\(made.standardError)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: seed))
+        let mount = directory.path("ro")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let result = try Self.inMountNamespace("""
+            mount -t tmpfs -o size=8m tmpfs '\(mount)' && cp '\(seed)' '\(mount)/stats.sqlite' && mount -o remount,ro '\(mount)' \
+            && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat --iterations 1 --rounds 1 \
+               --store '\(mount)/stats.sqlite' --output-dir '\(directory.path("out"))'; echo "status=$?"; \
+            cmp '\(seed)' '\(mount)/stats.sqlite' && echo unchanged
+            """)
+        #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains("cannot be written") || result.standardError.contains("read-only"), "\(result.standardError)")
+        #expect(result.standardOutput.contains("unchanged"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: seed)) == before)
+    }
+
+    @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))
+    func aFullDiskForTheResultFiles() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let mount = directory.path("full")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        // 16 KiB: room for the check before the run, not for the run's files.
+        let result = try Self.inMountNamespace("""
+            mount -t tmpfs -o size=16k tmpfs '\(mount)' && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat \
+            --iterations 1 --warmup 0 --rounds 2 --no-allocation-counts --store '\(store)' --output-dir '\(mount)'; echo "status=$?"; \
+            ls -a '\(mount)'
+            """)
+        #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains("No space left on device"), "\(result.standardError)")
+        #expect(result.standardError.contains("the run is recorded whole in \(store)"))
+        let runs = try StatsDatabase(path: store).runs()
+        #expect(runs.count == 1 && runs.first?.complete == true)
+        #expect(!result.standardOutput.contains(".bench-write-check"))
+    }
+
+    @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))
+    func aReadOnlyOutputDirectoryFailsBeforeMeasuring() throws {
+        let directory = try TemporaryDirectory()
+        let mount = directory.path("ro")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let result = try Self.inMountNamespace("""
+            mount -t tmpfs -o ro,size=16k tmpfs '\(mount)' && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat \
+            --store '\(directory.path("stats.sqlite"))' --output-dir '\(mount)'; echo "status=$?"
+            """)
+        #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains("cannot write in the output directory \(mount)"), "\(result.standardError)")
+        // Nothing was measured: no run in the store.
+        #expect(!FileManager.default.fileExists(atPath: directory.path("stats.sqlite")))
+    }
+}
