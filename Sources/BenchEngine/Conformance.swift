@@ -1,6 +1,7 @@
 import BenchResults
 import FeedParsers
 import Foundation
+import SongFeed
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -37,6 +38,9 @@ public enum ConformanceRunner {
         public var memoryLimitMiB: Int
         /// Documents per worker at most.
         public var batchSize: Int
+        /// Whether the workers report the songs of each document they accept (the tests' hostile
+        /// corpus checks them).
+        public var reportSongs = false
 
         public init(
             executable: String = WorkerProcess.currentExecutable(), chunkSize: Int = 16_384, caseTimeout: Double = 10,
@@ -102,45 +106,57 @@ public enum ConformanceRunner {
         progress: ((String, Int) -> Void)? = nil
     ) -> [ConformanceTable.ParserResults] {
         parsers.map { parser in
-            let kind = ParserRegistry.kind(of: parser)?.rawValue ?? "unknown"
-            var results: [ConformanceResult?] = Array(repeating: nil, count: cases.count)
-            var notReproduced: [String] = []
-            var next = 0
-            while next < cases.count {
-                let batch = Array(next..<min(cases.count, next + max(1, options.batchSize)))
-                let (lines, termination, errorLine) = runWorker(
-                    parser: parser, suite: directory, cases: batch.map { cases[$0] }, options: options)
-                for line in lines where line.index < batch.count {
-                    var result = line.result
-                    result.caseID = cases[batch[line.index]].id
-                    results[batch[line.index]] = result
-                }
-                // The documents done in order from the start of the batch.
-                var done = 0
-                while done < batch.count && results[batch[done]] != nil { done += 1 }
-                if done == batch.count {
-                    next = batch[batch.count - 1] + 1
-                } else {
-                    let culprit = batch[done]
-                    let batchOutcome = result(of: termination, caseID: cases[culprit].id, errorLine: errorLine)
-                    let (alone, aloneTermination, aloneError) = runWorker(
-                        parser: parser, suite: directory, cases: [cases[culprit]], options: options)
-                    var settled = alone.first?.result
-                        ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
-                    settled.caseID = cases[culprit].id
-                    if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
-                    results[culprit] = settled
-                    next = culprit + 1
-                }
-                progress?(parser, next)
-            }
-            return ConformanceTable.ParserResults(
-                parser: parser, kind: kind,
-                results: results.enumerated().map { index, result in
-                    result ?? ConformanceResult(caseID: cases[index].id, outcome: .failed, detail: "no result")
-                },
-                notReproducedAlone: notReproduced)
+            run(parser: parser, suite: directory, cases: cases, options: options) { progress?(parser, $0) }.table
         }
+    }
+
+    /// One parser over `cases`: its results, and the songs of each document it accepted when
+    /// ``Options/reportSongs`` is on.
+    public static func run(
+        parser: String, suite directory: String, cases: [ConformanceCase], options: Options, progress: ((Int) -> Void)? = nil
+    ) -> (table: ConformanceTable.ParserResults, songs: [[Song]?]) {
+        let kind = ParserRegistry.kind(of: parser)?.rawValue ?? "unknown"
+        var results: [ConformanceResult?] = Array(repeating: nil, count: cases.count)
+        var songs: [[Song]?] = Array(repeating: nil, count: cases.count)
+        var notReproduced: [String] = []
+        var next = 0
+        while next < cases.count {
+            let batch = Array(next..<min(cases.count, next + max(1, options.batchSize)))
+            let (lines, termination, errorLine) = runWorker(
+                parser: parser, suite: directory, cases: batch.map { cases[$0] }, options: options)
+            for line in lines where line.index < batch.count {
+                var result = line.result
+                result.caseID = cases[batch[line.index]].id
+                results[batch[line.index]] = result
+                songs[batch[line.index]] = line.songs
+            }
+            // The documents done in order from the start of the batch.
+            var done = 0
+            while done < batch.count && results[batch[done]] != nil { done += 1 }
+            if done == batch.count {
+                next = batch[batch.count - 1] + 1
+            } else {
+                let culprit = batch[done]
+                let batchOutcome = result(of: termination, caseID: cases[culprit].id, errorLine: errorLine)
+                let (alone, aloneTermination, aloneError) = runWorker(
+                    parser: parser, suite: directory, cases: [cases[culprit]], options: options)
+                var settled = alone.first?.result
+                    ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
+                settled.caseID = cases[culprit].id
+                if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
+                results[culprit] = settled
+                songs[culprit] = alone.first?.songs
+                next = culprit + 1
+            }
+            progress?(next)
+        }
+        let table = ConformanceTable.ParserResults(
+            parser: parser, kind: kind,
+            results: results.enumerated().map { index, result in
+                result ?? ConformanceResult(caseID: cases[index].id, outcome: .failed, detail: "no result")
+            },
+            notReproducedAlone: notReproduced)
+        return (table, songs)
     }
 
     /// The outcome of a document that ended its worker.
@@ -166,7 +182,7 @@ public enum ConformanceRunner {
         let arguments = [
             "worker", "conformance", "--parser", parser, "--suite", suite, "--chunk-size", String(options.chunkSize),
             "--memory-limit-mib", String(options.memoryLimitMiB),
-        ] + cases.map(\.path)
+        ] + (options.reportSongs ? ["--songs"] : []) + ["--"] + cases.map(\.path)
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(
@@ -278,6 +294,8 @@ public enum ConformanceWorker {
         /// The document's position among the worker's arguments.
         public var index: Int
         public var result: ConformanceResult
+        /// The songs, when asked for and the document was accepted.
+        public var songs: [Song]?
     }
 
     /// Parses each of `paths` (relative to `suite`) with `parser` and calls `report` with each line
@@ -285,7 +303,7 @@ public enum ConformanceWorker {
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser.
     public static func run(
-        parser name: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?,
+        parser name: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false,
         report: (Data) throws -> Void
     ) throws {
         guard let parser = ParserRegistry.parser(named: name) else {
@@ -297,9 +315,11 @@ public enum ConformanceWorker {
         for (index, path) in paths.enumerated() {
             let full = (suite as NSString).appendingPathComponent(path)
             let result: ConformanceResult
+            var songs: [Song]?
             if let data = FileManager.default.contents(atPath: full) {
                 do {
-                    _ = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
+                    let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
+                    if reportSongs { songs = parsed }
                     result = ConformanceResult(caseID: path, outcome: .accepted)
                 } catch let error as FeedParseError where error.notAFeed == true {
                     result = ConformanceResult(caseID: path, outcome: .accepted, detail: "well-formed, not a feed: \(error.message)")
@@ -312,7 +332,7 @@ public enum ConformanceWorker {
             } else {
                 result = ConformanceResult(caseID: path, outcome: .failed, detail: "cannot read \(full)")
             }
-            var line = try encoder.encode(Line(index: index, result: result))
+            var line = try encoder.encode(Line(index: index, result: result, songs: songs))
             line.append(UInt8(ascii: "\n"))
             try report(line)
             if progress {

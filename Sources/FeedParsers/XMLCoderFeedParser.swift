@@ -75,13 +75,14 @@ public final class XMLCoderFeedParser: SongFeedParser {
         var code: Int?
         var notAFeed: Bool?
         if let decoding = error as? DecodingError {
-            // XMLCoder throws XMLParser's own errors as they are: a DecodingError is about the shape.
-            notAFeed = true
             switch decoding {
             case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
                 .valueNotFound(_, let context):
                 let path = context.codingPath.map(\.stringValue).joined(separator: "/")
                 message = context.debugDescription + (path.isEmpty ? "" : " (at \(path))")
+                // A missing key or a wrong type is about the feed's shape, the XML having been read;
+                // data corrupted at the top ("could not be parsed into XML") is about the XML.
+                if case .dataCorrupted = decoding { notAFeed = path.isEmpty ? nil : true } else { notAFeed = true }
             @unknown default:
                 message = "\(decoding)"
             }

@@ -107,12 +107,13 @@ extension Worker {
         @Option var suite: String
         @Option(name: .customLong("chunk-size")) var chunkSize: Int
         @Option(name: .customLong("memory-limit-mib")) var memoryLimitMiB: Int?
+        @Flag var songs = false
         @Argument var paths: [String] = []
 
         func run() throws {
             try ConformanceWorker.run(
                 parser: parser, suite: suite, paths: paths, chunkSize: chunkSize, memoryLimitMiB: memoryLimitMiB,
-                report: WorkerOutput.write)
+                reportSongs: songs, report: WorkerOutput.write)
         }
     }
 

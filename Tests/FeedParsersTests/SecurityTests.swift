@@ -51,7 +51,8 @@ struct SecurityTests {
     func externalDTDIsNotRead(parser: String) throws {
         let directory = try TemporaryDirectory()
         let dtd = try directory.write("evil.dtd", "<!ENTITY leak \"\(Self.secret)\">")
-        let bytes = Array(Samples.feed([Samples.item(title: "x")], prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8)
+        // The entity is referenced: a parser that read the DTD would put the secret in the title.
+        let bytes = Array(Samples.feed([Samples.item(title: "x &leak; y")], prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8)
         do {
             let songs = try parserType(parser).parse(bytes)
             #expect(!songs.contains { $0.fieldValues.joined().contains(Self.secret) })
