@@ -53,7 +53,11 @@ public final class LibXML2FeedParser: SongFeedParser {
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw FeedParseError(parser: Self.name, message: "xmlCreatePushParserCtxt failed", line: 0, column: 0)
         }
-        _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        // NONET is the guard against network access while parsing: a context without it is not used.
+        guard xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue)) == 0 else {
+            xmlFreeParserCtxt(context)
+            throw FeedParseError(parser: Self.name, message: "xmlCtxtUseOptions(XML_PARSE_NONET) failed", line: 0, column: 0)
+        }
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
         self.context = context
     }

@@ -7,7 +7,7 @@ import NIOPosix
 /// ``NetworkProfile``.
 ///
 /// Each feed is served by its file name (`/top300.rss.xml`) with `Content-Length`, a strong `ETag`
-/// (from the file's SHA-256) and `Last-Modified` (the file's modification time). A `GET` with a
+/// (an FNV-1a 64 hash of the file's bytes and length: enough to tell versions of a feed apart) and `Last-Modified` (the file's modification time). A `GET` with a
 /// matching `If-None-Match`, or with `If-Modified-Since` not older than the file when there is no
 /// `If-None-Match`, gets `304 Not Modified`; `HEAD` gets the headers alone. Every response waits the
 /// profile's round-trip time, then sends the body in slices every 10 ms at the profile's bandwidth.
@@ -127,11 +127,11 @@ enum InjectedFault: Equatable {
     case stall(after: Int)
 
     init?(query: String?) {
-        guard let query else { return nil }
+        // A query that is not a valid one (a bad percent escape) injects no fault.
+        guard let query, let components = URLComponents(string: "http://localhost/?" + query) else { return nil }
         var fields: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        for item in components.queryItems ?? [] where fields[item.name] == nil {
+            fields[item.name] = item.value
         }
         let at = fields["at"].flatMap(Int.init) ?? 0
         switch fields["fault"] {
@@ -163,9 +163,24 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var responding = false
 
+    /// How long a client may take to send its whole request: a slow or silent client (slowloris)
+    /// is disconnected instead of holding its connection for ever.
+    static let requestTimeLimit = TimeAmount.seconds(10)
+    private var requestDeadline: Scheduled<Void>?
+
     init(feeds: [String: FeedServer.Feed], profile: NetworkProfile) {
         self.feeds = feeds
         self.profile = profile
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: Self.requestTimeLimit) {
+            if !self.responding { context.close(promise: nil) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -175,6 +190,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head, !responding else { return }
             responding = true
+            requestDeadline?.cancel()
             respond(to: head, context: context)
         }
     }

@@ -55,12 +55,98 @@ enum EnvironmentProbe {
         return dirty ? commit + "-dirty" : commit
     }
 
+    /// The version of the compiler that built this binary ("Swift version 6.3.1"), not of the `swift`
+    /// on `PATH`: read at compile time, to the patch release.
     static func swiftVersion() -> String {
-        // "Swift version 6.3.1 (swift-6.3.1-RELEASE)"; the toolchain that `swift run` used.
-        guard let output = run("/usr/bin/env", ["swift", "--version"]),
-            let line = output.split(separator: "\n").first(where: { $0.contains("Swift version") })
-        else { return "unknown" }
-        return line.trimmingCharacters(in: .whitespaces)
+        #if compiler(>=6.5)
+        return "Swift version 6.5 or later"
+        #elseif compiler(>=6.4.5)
+        return "Swift version 6.4.5"
+        #elseif compiler(>=6.4.4)
+        return "Swift version 6.4.4"
+        #elseif compiler(>=6.4.3)
+        return "Swift version 6.4.3"
+        #elseif compiler(>=6.4.2)
+        return "Swift version 6.4.2"
+        #elseif compiler(>=6.4.1)
+        return "Swift version 6.4.1"
+        #elseif compiler(>=6.4)
+        return "Swift version 6.4"
+        #elseif compiler(>=6.3.5)
+        return "Swift version 6.3.5"
+        #elseif compiler(>=6.3.4)
+        return "Swift version 6.3.4"
+        #elseif compiler(>=6.3.3)
+        return "Swift version 6.3.3"
+        #elseif compiler(>=6.3.2)
+        return "Swift version 6.3.2"
+        #elseif compiler(>=6.3.1)
+        return "Swift version 6.3.1"
+        #elseif compiler(>=6.3)
+        return "Swift version 6.3"
+        #elseif compiler(>=6.2.5)
+        return "Swift version 6.2.5"
+        #elseif compiler(>=6.2.4)
+        return "Swift version 6.2.4"
+        #elseif compiler(>=6.2.3)
+        return "Swift version 6.2.3"
+        #elseif compiler(>=6.2.2)
+        return "Swift version 6.2.2"
+        #elseif compiler(>=6.2.1)
+        return "Swift version 6.2.1"
+        #elseif compiler(>=6.2)
+        return "Swift version 6.2"
+        #elseif compiler(>=6.1.5)
+        return "Swift version 6.1.5"
+        #elseif compiler(>=6.1.4)
+        return "Swift version 6.1.4"
+        #elseif compiler(>=6.1.3)
+        return "Swift version 6.1.3"
+        #elseif compiler(>=6.1.2)
+        return "Swift version 6.1.2"
+        #elseif compiler(>=6.1.1)
+        return "Swift version 6.1.1"
+        #elseif compiler(>=6.1)
+        return "Swift version 6.1"
+        #elseif compiler(>=6.0.5)
+        return "Swift version 6.0.5"
+        #elseif compiler(>=6.0.4)
+        return "Swift version 6.0.4"
+        #elseif compiler(>=6.0.3)
+        return "Swift version 6.0.3"
+        #elseif compiler(>=6.0.2)
+        return "Swift version 6.0.2"
+        #elseif compiler(>=6.0.1)
+        return "Swift version 6.0.1"
+        #elseif compiler(>=6.0)
+        return "Swift version 6.0"
+        #elseif compiler(>=5.10.5)
+        return "Swift version 5.10.5"
+        #elseif compiler(>=5.10.4)
+        return "Swift version 5.10.4"
+        #elseif compiler(>=5.10.3)
+        return "Swift version 5.10.3"
+        #elseif compiler(>=5.10.2)
+        return "Swift version 5.10.2"
+        #elseif compiler(>=5.10.1)
+        return "Swift version 5.10.1"
+        #elseif compiler(>=5.10)
+        return "Swift version 5.10"
+        #elseif compiler(>=5.9.5)
+        return "Swift version 5.9.5"
+        #elseif compiler(>=5.9.4)
+        return "Swift version 5.9.4"
+        #elseif compiler(>=5.9.3)
+        return "Swift version 5.9.3"
+        #elseif compiler(>=5.9.2)
+        return "Swift version 5.9.2"
+        #elseif compiler(>=5.9.1)
+        return "Swift version 5.9.1"
+        #elseif compiler(>=5.9)
+        return "Swift version 5.9"
+        #else
+        return "Swift version before 5.9"
+        #endif
     }
 
     static func operatingSystem() -> String {
