@@ -132,7 +132,9 @@ public enum WorkerProcess {
     ) throws -> Outcome {
         var variables = inheritsEnvironment ? environmentVariables() : [:]
         variables["SWIFT_BACKTRACE"] = "enable=no"
-        variables[parentVariable] = String(getpid())
+        // Ten digits whatever the id: a counted worker's start must not depend on its length.
+        let parent = String(getpid())
+        variables[parentVariable] = String(repeating: "0", count: max(0, 10 - parent.count)) + parent
         // libc's malloc, not the allocation interposer `bench` links (see AllocationCounter); a
         // worker that counts allocations, or runs under callgrind, sets its own LD_PRELOAD.
         let inherited = variables["LD_PRELOAD"].map { $0.split(separator: ":").map(String.init) } ?? []
