@@ -141,8 +141,7 @@ public enum MeasureWorker {
         // Set by the song callback; a class so that the closure allocates its context once, here.
         let firstSong = Timestamp()
         // A counted parse only notes that a song ended: reading the clock there would count the
-        // clock's own retries (its sequence lock repeats when the kernel updates the time meanwhile),
-        // which made two counts of one binary differ by tens of instructions on a busy machine.
+        // clock's own work, whose path can repeat when the kernel updates the time meanwhile.
         let songEnded = countingOnly
             ? SongEndSignal { firstSong.value = 1 }
             : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
@@ -151,9 +150,10 @@ public enum MeasureWorker {
         _ = HashSeeding.deterministic
         let extraBytes = min(bytes.count, bytes.count * max(0, slowdownPercent) / 100)
         // The feed in a page-aligned copy: where a heap block lands depends on what the process
-        // allocated before (its arguments, its environment), and copies and scans over the bytes
-        // take a different path for each alignment (expat's count moved by a thousand instructions
-        // with the length of one environment variable).
+        // allocated before, and copies and scans over the bytes take a different path for each
+        // alignment. (The counted worker's start-up itself is kept the same from run to run by
+        // InstructionCounter: the length of its arguments and environment moved expat's count by
+        // thousands of instructions.)
         let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
         defer { aligned.deallocate() }
         bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
