@@ -159,13 +159,13 @@ struct StoreFaultTests {
         for run in runs {
             let parsers = Set(samples.filter { $0.runID == run.runID }.map(\.sample.cell.parser))
             #expect(parsers.count == 2, "run \(run.runID): \(parsers)")
-            // 3 rounds of 2 kept parses for the parser and for the null baseline (parses that lost the
-            // CPU to the other run are measured again, and stored flagged).
+            // 3 rounds of at least 2 parses for the parser and for the null baseline (a parse that lost
+            // the CPU to the other run is measured again, up to a bound, and stored flagged).
             let own = samples.filter { $0.runID == run.runID }.map(\.sample)
             #expect(own.allSatisfy { $0.error == nil })
             for parser in parsers {
                 for round in 1...3 {
-                    #expect(own.filter { $0.cell.parser == parser && $0.round == round && $0.preempted != true }.count == 2)
+                    #expect(own.filter { $0.cell.parser == parser && $0.round == round }.count >= 2, "\(parser), round \(round)")
                 }
             }
         }
