@@ -175,21 +175,27 @@ struct InstructionCountTests {
         func copies() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("bench-callgrind-") }
         }
-        // Wait for the copy and a worker under callgrind, then interrupt.
+        // Wait for the copy and a worker under callgrind (not objcopy or nm, which make the copy),
+        // then interrupt.
+        func workers() -> [pid_t] {
+            StoreFaultTests.children(of: process.processIdentifier).filter { child in
+                let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline"))) ?? Data()
+                return String(decoding: arguments, as: UTF8.self).contains("measure")
+            }
+        }
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline && process.isRunning
-            && !(copies().count == 1 && StoreFaultTests.children(of: process.processIdentifier).count > 0)
-        {
+        while Date() < deadline && process.isRunning && !(copies().count == 1 && !workers().isEmpty) {
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(copies().count == 1, "no copy was made")
-        let workers = StoreFaultTests.children(of: process.processIdentifier)
+        let measuring = workers()
+        #expect(!measuring.isEmpty, "no worker under callgrind")
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT)
         #expect(copies().isEmpty, "left behind: \(copies())")
         Thread.sleep(forTimeInterval: 0.2)
-        #expect(workers.allSatisfy { !StoreFaultTests.isAlive($0) })
+        #expect(measuring.allSatisfy { !StoreFaultTests.isAlive($0) })
     }
 
     @Test func instructionsCountTheParseScenarioOnly() throws {
