@@ -202,26 +202,10 @@ struct RunCommandTests {
     @Test(.timeLimit(.minutes(3)))
     func serveAndRunAgainstAURL() throws {
         // `bench serve` on its own, then `bench run --url` against it as if it were a remote feed.
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
-        server.arguments = ["serve", "--network", "loopback", "Data/top300.rss.xml"]
-        server.currentDirectoryURL = TestPaths.packageRoot
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains(".xml\n") {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let url = try #require(text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces))
+        let server = try ServedFeed()
+        defer { withExtendedLifetime(server) {} }  // serving until the test ends
+        let url = server.url
+        try #require(!url.isEmpty, "bench serve printed no URL")
         #expect(url.hasSuffix("/top300.rss.xml"))
 
         let directory = try TemporaryDirectory()

@@ -7,44 +7,6 @@ import Testing
 /// connection, the server stays up and its memory stays bounded.
 @Suite("bench serve under load and bad requests", .timeLimit(.minutes(5)))
 struct ServeUnderLoadTests {
-    /// A running `bench serve` on loopback and the URL of its feed.
-    final class Server {
-        let process = Process()
-        let url: String
-        let port: UInt16
-
-        init() throws {
-            process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
-            process.arguments = ["serve", "--network", "loopback", "Data/top300.rss.xml"]
-            process.currentDirectoryURL = TestPaths.packageRoot
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = ""
-            while !text.contains(".xml\n") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
-            let line = text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces)
-            url = line ?? ""
-            port = URL(string: url)?.port.flatMap { UInt16(exactly: $0) } ?? 0
-        }
-
-        deinit {
-            process.terminate()
-            process.waitUntilExit()
-        }
-
-        /// The server's resident memory, bytes (/proc).
-        var residentBytes: Int {
-            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-            return (Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0) * 1024
-        }
-    }
-
     /// Sends `request` on a new connection and reads until the server closes it or `wait` seconds
     /// pass without data; returns what came back.
     static func exchange(port: UInt16, _ request: [UInt8], wait: Double = 15) -> String {
@@ -82,7 +44,7 @@ struct ServeUnderLoadTests {
     }
 
     @Test func badRequestsGetAnErrorOrAClosedConnection() throws {
-        let server = try Server()
+        let server = try ServedFeed()
         #expect(server.port > 0, "no URL from bench serve")
         let get = Array("GET /top300.rss.xml HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         #expect(Self.statusLine(Self.exchange(port: server.port, get)) == "HTTP/1.1 200 OK")
@@ -123,7 +85,7 @@ struct ServeUnderLoadTests {
 
     @Test(.enabled(if: ServeUnderLoadTests.wrk != nil, "needs wrk (apt-get install wrk)"))
     func aRunMeasuresWhileWrkLoadsTheServer() throws {
-        let server = try Server()
+        let server = try ServedFeed()
         let wrk = Process()
         wrk.executableURL = URL(fileURLWithPath: try #require(Self.wrk))
         wrk.arguments = ["-t1", "-c16", "-d8s", server.url]

@@ -55,21 +55,7 @@ struct StoreFaultTests {
 
     /// Runs `script` (sh) in a user and mount namespace of its own, where it may mount.
     static func inMountNamespace(_ script: String) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-Urm", "sh", "-c", script]
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try runProgram("/usr/bin/unshare", ["-Urm", "sh", "-c", script])
     }
 
     @Test func killNineInTheMiddleOfACell() throws {

@@ -85,8 +85,13 @@ public struct CommandResult: Sendable {
 
 /// Runs the built `bench` with `arguments` in `directory` (default: the package root).
 public func runBench(_ arguments: [String], in directory: URL = TestPaths.packageRoot) throws -> CommandResult {
+    try runProgram(TestPaths.benchExecutable, arguments, in: directory)
+}
+
+/// Runs `executable` with `arguments` in `directory` and collects its output.
+public func runProgram(_ executable: String, _ arguments: [String], in directory: URL = TestPaths.packageRoot) throws -> CommandResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = directory
     let output = Pipe()
@@ -152,5 +157,43 @@ public enum Samples {
         }
         let body = inTitle ? "<title>&lol9;</title>" : "<description>&lol9;</description>"
         return "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [\(dtd)]>\n<rss><channel><item>\(body)</item></channel></rss>\n"
+    }
+}
+
+/// `bench serve --network loopback Data/top300.rss.xml` running until this value is freed, and the
+/// URL it prints.
+public final class ServedFeed {
+    public let process = Process()
+    /// The feed's URL ("" when the server printed none).
+    public let url: String
+    public var port: UInt16 { URL(string: url)?.port.flatMap { UInt16(exactly: $0) } ?? 0 }
+
+    public init() throws {
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = ["serve", "--network", "loopback", "Data/top300.rss.xml"]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains(".xml\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        url = text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces) ?? ""
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The server's resident memory, bytes (/proc).
+    public var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0) * 1024
     }
 }
