@@ -45,8 +45,12 @@ public enum AllocationCounter {
     public static let libraryName = "libMallocInterposerSwift.so"
 
     /// The environment of a worker that counts allocations: the interposer loaded first.
+    ///
+    /// Hashing is made deterministic too (Swift's seed, and expat's salt with it: see
+    /// `HashSeeding`), as for instruction counts: with a random seed the expat adapter's parse asked
+    /// 16 bytes more or less from one process to the next, and once from one parse to the next.
     public static func countingEnvironment(executable: String) -> [String: String] {
-        ["LD_PRELOAD": library(besideExecutable: executable)]
+        ["LD_PRELOAD": library(besideExecutable: executable), "SWIFT_DETERMINISTIC_HASHING": "1"]
     }
 
     /// `LD_PRELOAD` for every worker that does not count allocations: libc first, so that its
