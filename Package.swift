@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        // The feed server's gzip responses (`bench run --scenario gzip`): NIOHTTPCompression's
+        // response compressor, over the system zlib.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // Allocation counts (`bench run`'s allocation workers): loaded with LD_PRELOAD in those
         // workers only; every other process puts libc's malloc first (see AllocationCounter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
@@ -60,7 +63,7 @@ let package = Package(
         .target(
             name: "BenchEngine",
             dependencies: [
-                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport",
+                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
@@ -71,6 +74,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         .target(
@@ -78,6 +82,11 @@ let package = Package(
             dependencies: ["BenchResults", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "BenchReports", dependencies: ["BenchResults"]),
+        // The songs written to an app's SQLite table (the `store` practice), through GRDB.
+        .target(
+            name: "SongStore",
+            dependencies: ["SongFeed", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
 
         // MARK: The command-line tool
         .executableTarget(
@@ -117,7 +126,10 @@ let package = Package(
         .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "BenchCLITests",
-            dependencies: ["bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers"]
+            dependencies: [
+                "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers", "SongStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

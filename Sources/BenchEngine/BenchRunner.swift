@@ -3,6 +3,7 @@ import FeedParsers
 import FeedTransport
 import Foundation
 import SongFeed
+import SongStore
 
 /// What `bench run` measures: parsers × feeds, with the measuring settings.
 public struct RunPlan: Sendable {
@@ -30,6 +31,36 @@ public struct RunPlan: Sendable {
     /// Whether the `null` baseline gets cells (a sweep's instruction counts leave it out: under
     /// valgrind each worker costs seconds to start, and the baseline's count is not fitted).
     public var includesBaseline = true
+    /// The `paged` practice's page sizes (songs per page).
+    public var pageSizes: [Int] = [25, 100, 300]
+    /// The `queue` practice's widths (requests at once), and its pages' size.
+    public var queueWidths: [Int] = [1, 2, 4]
+    public var queuePageSize = 25
+    /// The `store` practice's ways of writing the songs.
+    public var storePlans: [SongStore.Plan] = SongStore.Plan.all
+
+    /// The practices a practice scenario measures, one cell each (empty for the others).
+    public func practices(of scenario: Scenario) -> [Practice] {
+        switch scenario {
+        case .parse, .download, .conditional: return []
+        case .paged: return pageSizes.map { .paged(pageSize: $0) }
+        case .fields: return [.fields(selected: false), .fields(selected: true)]
+        case .gzip: return [.gzip(on: false), .gzip(on: true)]
+        case .queue:
+            return queueWidths.map { .queue(width: $0, pageSize: queuePageSize, cancel: false) }
+                + queueWidths.map { .queue(width: $0, pageSize: queuePageSize, cancel: true) }
+        case .store: return storePlans.map { .store($0) }
+        }
+    }
+
+    /// The scenario names of a scenario's cells.
+    func cellScenarios(_ scenario: Scenario) -> [String] {
+        switch scenario {
+        case .parse, .download: return [scenario.rawValue]
+        case .conditional: return ["conditional-200", "conditional-304"]
+        default: return practices(of: scenario).map(\.cellName)
+        }
+    }
 
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {
@@ -61,11 +92,19 @@ public enum Scenario: String, CaseIterable, Sendable {
     case download
     /// A download, then a second request with `If-None-Match`/`If-Modified-Since` that gets 304.
     case conditional
+    /// The feed in pages, following next links (``Practice``: one cell per page size).
+    case paged
+    /// The whole feed, and the same with only the song fields (`?fields=`).
+    case fields
+    /// The whole feed, identity and gzip.
+    case gzip
+    /// Every page through a bounded queue, and a cancel once the first page is in.
+    case queue
+    /// The feed parsed, then its songs written to SQLite.
+    case store
 
-    /// The scenario names of this scenario's cells (conditional has one for each response).
-    var cellScenarios: [String] {
-        self == .conditional ? ["conditional-200", "conditional-304"] : [rawValue]
-    }
+    /// Whether its cells are timed by a parse worker (`parse`) rather than a fetching one.
+    var isPractice: Bool { ![.parse, .download, .conditional].contains(self) }
 }
 
 /// One worker's outcome for one cell in one round.
@@ -132,13 +171,13 @@ public struct BenchRunner: Sendable {
     public func cells(for checks: [FeedCheck]) -> [CellKey] {
         checks.flatMap { check in
             plan.scenarios.flatMap { scenario in
-                scenario.cellScenarios.flatMap { name in
+                plan.cellScenarios(scenario).flatMap { name in
                     (scenario == .parse ? plan.chunkSizes(for: check.feed.path) : [0]).flatMap { chunkSize in
                         ((plan.includesBaseline ? [ParserRegistry.baseline.name] : []) + check.agreeing).map { parser in
                             CellKey(
                                 parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
                                 feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
-                                network: scenario == .parse ? "" : networkName(for: check.feed.path))
+                                network: scenario == .parse || scenario == .store ? "" : networkName(for: check.feed.path))
                         }
                     }
                 }
@@ -225,9 +264,15 @@ public struct BenchRunner: Sendable {
                             } : nil)
                     }]
                 } else {
-                    let url = plan.remoteURLs[cell.feedPath]
-                        ?? server?.url(for: (cell.feedPath as NSString).lastPathComponent)
-                    cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
+                    let name = (cell.feedPath as NSString).lastPathComponent
+                    let url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
+                    if let practice = Practice(cellName: cell.scenario, queuePageSize: plan.queuePageSize) {
+                        cellRuns = [practiceCell(
+                            cell, practice: practice, url: url, entries: server?.entryCount(of: name) ?? 0, round: round,
+                            reference: referenceDigests[cell.feedPath])]
+                    } else {
+                        cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
+                    }
                 }
                 for run in cellRuns { try finish(run) }
                 done += 1
@@ -414,6 +459,69 @@ public struct BenchRunner: Sendable {
             runs.append(CellRun(cell: revalidationCell, round: round, samples: revalidations, peakResidentBytes: peak, outcome: nil))
         }
         return runs
+    }
+
+    /// Runs a practice worker for one practice cell.
+    private func practiceCell(_ cell: CellKey, practice: Practice, url: URL?, entries: Int, round: Int, reference: String?) -> CellRun {
+        let settings = plan.settings
+        func failed(_ message: String) -> CellRun {
+            let sample = Sample(
+                cell: cell, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil,
+                firstSongNs: nil, peakResidentBytes: nil, error: message, debug: plan.debugBuild)
+            return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: nil, outcome: message)
+        }
+        var arguments = [
+            "worker", "practice", "--cell", cell.scenario, "--parser", cell.parser,
+            "--iterations", String(settings.downloadIterationsPerWorker), "--warmup", String(settings.warmup),
+            "--timeout", String(settings.timeoutSeconds), "--entries", String(entries),
+            "--queue-page-size", String(plan.queuePageSize),
+        ]
+        if practice.usesNetwork {
+            guard let url else { return failed("no URL to download \(cell.feedPath) from") }
+            guard plan.remoteURLs[cell.feedPath] == nil else {
+                return failed("the practices are measured against the embedded server, not a --url")
+            }
+            guard entries > 0 else {
+                return failed("\(cell.feedPath) cannot be served in pages (not an RSS or Atom feed with entries the server can read)")
+            }
+            arguments += ["--url", url.absoluteString]
+        } else {
+            arguments += ["--feed", cell.feedPath, "--scratch", NSTemporaryDirectory()]
+        }
+        let requests = practice.requests(entries: entries)
+        var iterations = settings.downloadIterationsPerWorker
+        if case .queue(_, _, true) = practice { iterations += 1 }  // the uncancelled fetch it checks against
+        let transfer = practice.usesNetwork
+            ? plan.network.bytesPerSecond.map { Double(cell.feedBytes) / $0 + Double(plan.network.rttMs * requests) / 1_000 } ?? 0
+            : Double(cell.feedBytes) / 1e6  // writing a store: generous, about 1 s per MB of feed
+        let report: PracticeWorkerReport
+        switch runWorker(
+            PracticeWorkerReport.self, WorkerCommand(executable: plan.executable, arguments: arguments),
+            timeout: settings.workerLimit(iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer))
+        {
+        case .success(let decoded): report = decoded
+        case .failure(let failure): return failed(failure.message)
+        }
+        let disagreement = Self.disagreement(cell, digest: report.digest, reference: reference)
+        let peak = report.peakResidentBytes
+        let samples = report.iterations.enumerated().map { offset, iteration in
+            let fetch = iteration.fetch
+            let store = iteration.store
+            var sample = Sample(
+                cell: cell, songs: fetch?.songs ?? store?.songs ?? 0, round: round, iteration: offset + 1,
+                wallNs: fetch?.parseNs ?? store?.parseNs, cpuNs: nil, firstSongNs: fetch?.firstSongNs,
+                downloadNs: fetch?.downloadNs, totalNs: fetch?.totalNs ?? store.map { $0.parseNs + $0.storeNs },
+                peakResidentBytes: peak, bytes: fetch?.bytes, httpStatus: fetch == nil ? nil : 200,
+                error: iteration.error ?? disagreement ?? (fetch == nil && store == nil ? "no measurement" : nil), debug: plan.debugBuild)
+            sample.requests = fetch?.requests
+            sample.wireBytes = fetch?.wireBytes
+            sample.storeNs = store?.storeNs
+            sample.afterCancelBytes = fetch?.cancel?.bytesAfterCancel
+            sample.afterCancelParseNs = fetch?.cancel?.parseNsAfterCancel
+            sample.startedAfterCancel = fetch?.cancel?.startedAfterCancel
+            return sample
+        }
+        return CellRun(cell: cell, round: round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
     }
 
     struct WorkerFailure: Error {

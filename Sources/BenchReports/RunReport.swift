@@ -20,7 +20,8 @@ public enum RunReport {
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
         "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
         "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes", "calibration_ns",
-        "allocations", "allocated_bytes", "kept_bytes",
+        "allocations", "allocated_bytes", "kept_bytes", "requests", "wire_bytes", "store_ns", "after_cancel_bytes",
+        "after_cancel_parse_ns", "started_after_cancel",
     ]
 
     /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
@@ -86,6 +87,8 @@ public enum RunReport {
                 sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
                 value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "", value(sample.parsePeakBytes),
                 value(sample.calibrationNs), value(sample.allocations), value(sample.allocatedBytes), value(sample.keptBytes),
+                value(sample.requests), value(sample.wireBytes), value(sample.storeNs), value(sample.afterCancelBytes),
+                value(sample.afterCancelParseNs), value(sample.startedAfterCancel),
             ]
         })
     }
@@ -255,7 +258,7 @@ public enum RunReport {
     /// The terminal tables of cells: one block per scenario and feed, one row per parser.
     public static func table(_ cells: [CellSummary], reference: String? = nil) -> String {
         var blocks: [String] = []
-        let all = groups(cells.filter { $0.cell.scenario != notTimed })
+        let all = groups(cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil })
         for group in all {
             guard let content = tableContent(group, all: all, reference: reference) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
@@ -268,6 +271,13 @@ public enum RunReport {
             if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
             blocks.append(text)
         }
+        for table in practiceTables(cells) {
+            var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")
+            let notes = cells.filter { PracticeFigures.describe(scenario: $0.cell.scenario) != nil && table.title.hasPrefix(PracticeFigures.describe(scenario: $0.cell.scenario)?.practice ?? "") }
+                .compactMap { cell in cell.outcome.map { "  \(cell.cell.parser), \(cell.cell.scenario): \($0)" } }
+            if !notes.isEmpty { text += "\n" + Array(Set(notes)).sorted().joined(separator: "\n") }
+            blocks.append(text)
+        }
         let wrong = cells.filter { $0.cell.scenario == notTimed }
         if !wrong.isEmpty {
             blocks.append(
@@ -276,7 +286,8 @@ public enum RunReport {
         }
         let counted = cells.contains { $0.instructions != nil }
         var legends = counted ? [instructionsLegend] : [legend]
-        if cells.contains(where: { $0.cell.scenario != "parse" && $0.cell.scenario != notTimed }) { legends.append(downloadLegend) }
+        if cells.contains(where: { ["download", "conditional-200"].contains($0.cell.scenario) }) { legends.append(downloadLegend) }
+        if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) { legends.append(practiceLegend) }
         return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
     }
 
@@ -293,7 +304,11 @@ public enum RunReport {
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
         for line in noiseLines(result.noise) { text += "\n> \(line.hasPrefix("NOISY") ? "⚠️ " : "")\(MarkdownTable.escape(line))\n" }
-        let all = groups(cells.filter { $0.cell.scenario != notTimed })
+        let all = groups(cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil })
+        for table in practiceTables(cells) {
+            text += "\n**\(table.title)**\n\n"
+            text += MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count)) + "\n"
+        }
         for group in all {
             guard let content = tableContent(group, all: all, reference: result.settings.reference) else { continue }
             text += "\n**\(title(group))**\n\n"

@@ -64,6 +64,20 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var allocatedBytes: Double?
     /// The median of the bytes each parse left allocated: its songs.
     public var keptBytes: Double?
+    /// The practices: median requests per iteration.
+    public var requestsMedian: Double?
+    /// The practices: median body bytes on the wire per iteration.
+    public var wireBytesMedian: Double?
+    /// The `store` practice: median time writing the songs, ns.
+    public var storeMedianNs: Double?
+    /// The total time from the workers' medians, with the interval the next run's figure should fall
+    /// in (the practices' headline: what the user waits for).
+    public var totalEstimate: RunEstimate?
+    /// A cancelled queue: the most bytes delivered after a cancel, the most parser time after it,
+    /// and the most requests started after it, over the iterations.
+    public var afterCancelBytesMax: Int?
+    public var afterCancelParseNsMax: Int?
+    public var startedAfterCancelMax: Int?
     /// The parser's kind ("push/event", "pull", "tree", "Codable", "reference", "floor", "baseline");
     /// `nil` in files made before kinds were recorded, or for a parser this build does not know.
     public var kind: String?
@@ -146,6 +160,15 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.allocations = Statistics(good.compactMap { $0.allocations.map(Double.init) })
         summary.allocatedBytes = median(good.map(\.allocatedBytes))
         summary.keptBytes = median(good.map(\.keptBytes))
+        summary.requestsMedian = median(clean.map(\.requests))
+        summary.wireBytesMedian = median(clean.map(\.wireBytes))
+        summary.storeMedianNs = median(clean.map(\.storeNs))
+        if clean.contains(where: { $0.requests != nil || $0.storeNs != nil }) {
+            summary.totalEstimate = RunEstimate(workerMedians: Array(WorkerValues.medians(samples) { $0.totalNs.map(Double.init) }.values))
+        }
+        summary.afterCancelBytesMax = good.compactMap(\.afterCancelBytes).max()
+        summary.afterCancelParseNsMax = good.compactMap(\.afterCancelParseNs).max()
+        summary.startedAfterCancelMax = good.compactMap(\.startedAfterCancel).max()
         return summary
     }
 }

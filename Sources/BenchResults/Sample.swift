@@ -83,6 +83,20 @@ public struct Sample: Codable, Sendable, Equatable {
     public var allocations: Int?
     /// The bytes those calls asked for.
     public var allocatedBytes: Int?
+
+    /// Requests one iteration made (the practice scenarios: pages, a queue).
+    public var requests: Int?
+    /// Body bytes on the wire (compressed, for a gzip body); ``bytes`` is what the parser was fed.
+    public var wireBytes: Int?
+    /// Writing the songs to SQLite (the `store` practice), ns; ``wallNs`` is then the parse and
+    /// ``totalNs`` both.
+    public var storeNs: Int?
+    /// A cancelled queue (`cancel-N`): body bytes delivered after the cancel (in flight; never parsed).
+    public var afterCancelBytes: Int?
+    /// A cancelled queue: time inside parser calls after the cancel, ns.
+    public var afterCancelParseNs: Int?
+    /// A cancelled queue: requests started after the cancel.
+    public var startedAfterCancel: Int?
     /// Bytes the parse allocated and had not freed when it returned: its songs (and any cache its
     /// library keeps).
     public var keptBytes: Int?

@@ -10,8 +10,13 @@ import FoundationNetworking
 public struct DownloadMeasurement: Codable, Sendable, Equatable {
     /// The HTTP status (200, or 304 for a conditional request that was not modified).
     public var status: Int
-    /// Body bytes received.
+    /// Body bytes received (inflated, for a compressed body).
     public var bytes: Int
+    /// Body bytes on the wire: the compressed size of a compressed body (its `Content-Length`), else
+    /// ``bytes``. `nil` in measurements made before it was recorded.
+    public var wireBytes: Int?
+    /// The body's `Content-Encoding` ("gzip"), `nil` for none.
+    public var contentEncoding: String?
     /// Request started → last byte received: stamped when the last data callback starts, before
     /// that chunk is parsed (the end of the task for a body without data).
     public var downloadNs: Int
@@ -33,7 +38,7 @@ public struct DownloadMeasurement: Codable, Sendable, Equatable {
 /// Why a download failed: what happened, and at which byte.
 public struct DownloadError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
-        case connectionFailed, httpStatus, truncated, timedOut, parse, other
+        case connectionFailed, httpStatus, truncated, timedOut, parse, cancelled, loop, other
     }
 
     public var kind: Kind
@@ -44,27 +49,43 @@ public struct DownloadError: Error, CustomStringConvertible, Sendable, Equatable
     public var description: String { "\(message) (after \(bytesReceived) body bytes)" }
 }
 
+/// What one fetch returned.
+public struct FetchResult {
+    public var measurement: DownloadMeasurement
+    public var songs: [Song]
+    /// The body, when asked for with `keepBody`.
+    public var body: [UInt8]
+    /// The body's first bytes, up to `keepHead` (where a page's next link is).
+    public var head: [UInt8]
+}
+
 /// Fetches a feed with URLSession, as an app would, and hands each chunk to a push parser the
 /// moment it arrives (on Linux, URLSession's data delegate delivers at most 16,384 bytes a call).
 ///
 /// Every request bypasses caches (ephemeral session, no URL cache, `reloadIgnoringLocalCacheData`);
-/// a conditional request sends `If-None-Match` and `If-Modified-Since` itself. A stall longer than
-/// the time limit, a refused connection, a reset, a body shorter than its `Content-Length`, or a
-/// status other than 200 (or 304 when asked for) ends the download with a ``DownloadError``.
-public final class FeedDownloader {
+/// a conditional request sends `If-None-Match` and `If-Modified-Since` itself. Each request names
+/// its `Accept-Encoding` (`identity` unless asked for gzip: URLSession on Linux would otherwise ask
+/// for compression by itself); a compressed body is inflated by URLSession (curl) as it arrives,
+/// and the parser is fed the inflated bytes. A stall longer than the time limit, a refused
+/// connection, a reset, a body shorter than its `Content-Length`, or a status other than 200 (or
+/// 304 when asked for) ends the download with a ``DownloadError``; ``cancelAll()`` ends every
+/// download in progress with a `cancelled` one.
+public final class FeedDownloader: @unchecked Sendable {
     private let session: URLSession
     private let delegate: Delegate
     private let timeout: Double
 
-    /// - Parameter timeout: seconds without progress before a download is abandoned.
-    public init(timeout: Double = 30) {
+    /// - Parameters:
+    ///   - timeout: seconds without progress before a download is abandoned.
+    ///   - maxConnections: connections to one host at once (a fetch queue's width).
+    public init(timeout: Double = 30, maxConnections: Int = 1) {
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = max(timeout * 20, 600)
-        configuration.httpMaximumConnectionsPerHost = 1
+        configuration.httpMaximumConnectionsPerHost = max(1, maxConnections)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         delegate = Delegate()
@@ -81,29 +102,79 @@ public final class FeedDownloader {
     ///   - conditional: validators of an earlier response; the request then carries
     ///     `If-None-Match` / `If-Modified-Since` and a 304 is a success.
     ///   - keepBody: keep the body's bytes in the result (for a cache, or to check them).
+    ///   - gzip: ask for a gzip body (`Accept-Encoding: gzip`) instead of `identity`.
+    ///   - keepHead: keep the body's first bytes, up to this many.
+    ///   - started: called with the request's start time (``monotonicNow()``) just before it starts.
     /// - Returns: the measurement, the songs (none for a 304) and the body when asked for.
     /// - Throws: ``DownloadError``.
     public func fetch(
         _ url: URL, parser: (any SongFeedParser.Type)?, conditional: (etag: String?, lastModified: String?)? = nil,
-        keepBody: Bool = false
-    ) throws -> (measurement: DownloadMeasurement, songs: [Song], body: [UInt8]) {
+        keepBody: Bool = false, gzip: Bool = false, keepHead: Int = 0, started: ((UInt64) -> Void)? = nil
+    ) throws -> FetchResult {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue(gzip ? "gzip" : "identity", forHTTPHeaderField: "Accept-Encoding")
+        if let conditional {
+            if let etag = conditional.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let date = conditional.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        try start(url, parser: parser, conditional: conditional, keepBody: keepBody, gzip: gzip, keepHead: keepHead, started: started) {
+            outcome.value = $0
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.value else { throw DownloadError(kind: .other, message: "no result", bytesReceived: 0) }
+        return try result.get()
+    }
+
+    private final class Outcome: @unchecked Sendable {
+        var value: Result<FetchResult, DownloadError>?
+    }
+
+    /// Starts the download of ``fetch(_:parser:conditional:keepBody:gzip:keepHead:started:)`` and
+    /// returns at once: `completion` is called on the session's delegate queue when it ends. No
+    /// thread waits for it (an `OperationQueue` of asynchronous operations runs on this).
+    public func start(
+        _ url: URL, parser: (any SongFeedParser.Type)?, conditional: (etag: String?, lastModified: String?)? = nil,
+        keepBody: Bool = false, gzip: Bool = false, keepHead: Int = 0, started: ((UInt64) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<FetchResult, DownloadError>) -> Void
+    ) throws {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue(gzip ? "gzip" : "identity", forHTTPHeaderField: "Accept-Encoding")
         if let conditional {
             if let etag = conditional.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let date = conditional.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         }
         let state = try Download(parserType: parser, acceptNotModified: conditional != nil, keepBody: keepBody)
-        let done = DispatchSemaphore(value: 0)
-        state.done = done
+        state.keepHead = keepHead
         let task = session.dataTask(with: request)
-        delegate.set(state, for: task)
+        let delegate = self.delegate
+        state.finished = {  // a cycle until the download ends: then `finished` is dropped
+            delegate.remove(task)
+            if let error = state.error {
+                completion(.failure(error))
+            } else {
+                completion(.success(FetchResult(measurement: state.measurement(), songs: state.songs, body: state.body, head: state.head)))
+            }
+        }
+        guard delegate.set(state, for: task) else {
+            throw DownloadError(kind: .cancelled, message: "cancelled before it started", bytesReceived: 0)
+        }
         state.started = monotonicNow()
+        started?(state.started)
         task.resume()
-        done.wait()
-        delegate.remove(task)
-        if let error = state.error { throw error }
-        return (state.measurement(), state.songs, state.body)
     }
+
+    /// Cancels every download in progress, and every later one: each ends with a `cancelled`
+    /// ``DownloadError``; bytes that still arrive are counted (``afterCancel``), never parsed.
+    public func cancelAll() {
+        delegate.cancelAll(at: monotonicNow())
+    }
+
+    /// What still happened after ``cancelAll()``: body bytes delivered, and time spent inside
+    /// parser calls after the cancel (a call already running when it came is counted from the cancel).
+    public var afterCancel: (bytes: Int, parseNs: Int) { delegate.afterCancel }
 
     /// One download's state; touched only on the session's serial delegate queue, then read by
     /// `fetch` after the semaphore.
@@ -112,7 +183,8 @@ public final class FeedDownloader {
         private(set) var activeParser: (any SongFeedParser)?
         let acceptNotModified: Bool
         let keepBody: Bool
-        var done: DispatchSemaphore?
+        /// Called once, when the download has ended.
+        var finished: (() -> Void)?
         var started: UInt64 = 0
         var firstByte: UInt64?
         var lastByte: UInt64 = 0
@@ -126,6 +198,9 @@ public final class FeedDownloader {
         var lastModified: String?
         var songs: [Song] = []
         var body: [UInt8] = []
+        var keepHead = 0
+        var head: [UInt8] = []
+        var contentEncoding: String?
         var error: DownloadError?
 
         init(parserType: (any SongFeedParser.Type)?, acceptNotModified: Bool, keepBody: Bool) throws {
@@ -141,6 +216,18 @@ public final class FeedDownloader {
             }
         }
 
+        /// A status other than the ones asked for; its body (a short message) is read first.
+        var refusedStatus: Int?
+
+        func failRefused() {
+            guard let code = refusedStatus else { return }
+            var message = "HTTP \(code) \(HTTPURLResponse.localizedString(forStatusCode: code))"
+            let said = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !said.isEmpty { message += " — the server said: \(said.prefix(500))" }
+            body = []
+            fail(.httpStatus, message)
+        }
+
         func fail(_ kind: DownloadError.Kind, _ message: String) {
             if error == nil { error = DownloadError(kind: kind, message: message, bytesReceived: bytes) }
         }
@@ -148,7 +235,9 @@ public final class FeedDownloader {
         func measurement() -> DownloadMeasurement {
             func since(_ time: UInt64?) -> Int? { time.map { Int($0 &- started) } }
             return DownloadMeasurement(
-                status: status, bytes: bytes, downloadNs: Int(lastByte &- started), parseNs: Int(parseTime),
+                status: status, bytes: bytes,
+                wireBytes: contentEncoding == nil ? bytes : (expected >= 0 ? Int(expected) : nil),
+                contentEncoding: contentEncoding, downloadNs: Int(lastByte &- started), parseNs: Int(parseTime),
                 totalNs: Int(ready &- started), firstByteNs: since(firstByte), firstSongNs: since(firstSong),
                 songs: songs.count, etag: etag, lastModified: lastModified)
         }
@@ -162,13 +251,41 @@ public final class FeedDownloader {
     final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         private let lock = NSLock()
         private var downloads: [Int: Download] = [:]
+        private var tasks: [Int: URLSessionTask] = [:]
+        /// When ``FeedDownloader/cancelAll()`` was called, if it was.
+        private var cancelledAt: UInt64?
+        private var bytesAfterCancel = 0
+        private var parseAfterCancel: UInt64 = 0
 
-        func set(_ download: Download, for task: URLSessionTask) {
-            lock.withLock { downloads[task.taskIdentifier] = download }
+        /// Registers a download; `false` once everything has been cancelled.
+        func set(_ download: Download, for task: URLSessionTask) -> Bool {
+            lock.withLock {
+                guard cancelledAt == nil else { return false }
+                downloads[task.taskIdentifier] = download
+                tasks[task.taskIdentifier] = task
+                return true
+            }
+        }
+
+        func cancelAll(at time: UInt64) {
+            let running = lock.withLock {
+                if cancelledAt == nil { cancelledAt = time }
+                return Array(tasks.values)
+            }
+            for task in running { task.cancel() }
+        }
+
+        var cancelTime: UInt64? { lock.withLock { cancelledAt } }
+
+        var afterCancel: (bytes: Int, parseNs: Int) {
+            lock.withLock { (bytesAfterCancel, Int(parseAfterCancel)) }
         }
 
         func remove(_ task: URLSessionTask) {
-            _ = lock.withLock { downloads.removeValue(forKey: task.taskIdentifier) }
+            lock.withLock {
+                downloads[task.taskIdentifier] = nil
+                tasks[task.taskIdentifier] = nil
+            }
         }
 
         private func download(_ task: URLSessionTask) -> Download? {
@@ -184,13 +301,18 @@ public final class FeedDownloader {
                 return
             }
             state.status = http.statusCode
-            state.expected = http.expectedContentLength
+            // curl inflates a compressed body by itself; its Content-Length is the size on the wire.
+            let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+            state.contentEncoding = encoding == nil || encoding == "identity" ? nil : encoding
+            state.expected = http.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? http.expectedContentLength
             state.etag = http.value(forHTTPHeaderField: "ETag")
             state.lastModified = http.value(forHTTPHeaderField: "Last-Modified")
             let acceptable = http.statusCode == 200 || (http.statusCode == 304 && state.acceptNotModified)
             if !acceptable {
-                state.fail(.httpStatus, "HTTP \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))")
-                completionHandler(.cancel)
+                // The server's own words (a 400's message) are read, then the download fails.
+                state.refusedStatus = http.statusCode
+                completionHandler(state.expected >= 0 && state.expected <= 4_096 ? .allow : .cancel)
+                if state.expected < 0 || state.expected > 4_096 { state.failRefused() }
                 return
             }
             completionHandler(.allow)
@@ -198,6 +320,15 @@ public final class FeedDownloader {
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             guard let state = download(dataTask), state.error == nil else { return }
+            if state.refusedStatus != nil {
+                state.body.append(contentsOf: data.prefix(max(0, 4_096 - state.body.count)))
+                return
+            }
+            if cancelTime != nil {
+                // Bytes already on their way when the cancel came: counted, never parsed.
+                lock.withLock { bytesAfterCancel += data.count }
+                return
+            }
             let now = monotonicNow()
             if state.firstByte == nil { state.firstByte = now }
             // The last byte so far arrived now, before this chunk's parse: download time never
@@ -205,6 +336,7 @@ public final class FeedDownloader {
             state.lastByte = now
             state.bytes += data.count
             if state.keepBody { state.body.append(contentsOf: data) }
+            if state.head.count < state.keepHead { state.head.append(contentsOf: data.prefix(state.keepHead - state.head.count)) }
             guard let parser = state.activeParser else { return }
             let before = monotonicNow()
             do {
@@ -213,17 +345,30 @@ public final class FeedDownloader {
                 state.fail(.parse, "\(error)")
                 dataTask.cancel()
             }
-            state.parseTime += monotonicNow() - before
+            let after = monotonicNow()
+            state.parseTime += after - before
+            if let cancelled = cancelTime, cancelled < after {
+                // A parse that was running when the cancel came: its part after the cancel.
+                lock.withLock { parseAfterCancel += after - max(before, cancelled) }
+            }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             guard let state = download(task) else { return }
             // A body with no data callback (a 304, an empty body) ends when the task completes.
             if state.lastByte == 0 { state.lastByte = monotonicNow() }
+            if state.refusedStatus != nil { state.failRefused() }
+            // Cancelled: whatever still came (even the whole body) is not this download's result.
+            if cancelTime != nil { state.fail(.cancelled, "cancelled") }
+            let encoded = state.contentEncoding != nil
             let short = state.status == 200 && state.expected >= 0 && Int64(state.bytes) < state.expected
             if let error, state.error == nil {
                 let nsError = error as NSError
                 switch nsError.code {
+                case NSURLErrorCancelled: state.fail(.cancelled, "cancelled")
+                case _ where encoded && state.status == 200:
+                    // curl checks a compressed body's length and its gzip trailer itself.
+                    state.fail(.truncated, "\(state.contentEncoding ?? "compressed") body cut short or corrupt: \(nsError.localizedDescription) (Content-Length \(state.expected), \(state.bytes) bytes inflated)")
                 case NSURLErrorTimedOut: state.fail(.timedOut, "no data for the time limit (\(nsError.localizedDescription))")
                 case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost:
                     state.fail(.connectionFailed, "cannot connect: \(nsError.localizedDescription)")
@@ -238,7 +383,7 @@ public final class FeedDownloader {
                     }
                 }
             }
-            if state.error == nil, state.status == 200, state.expected >= 0, Int64(state.bytes) != state.expected {
+            if state.error == nil, state.status == 200, !encoded, state.expected >= 0, Int64(state.bytes) != state.expected {
                 state.fail(.truncated, "body of \(state.bytes) bytes, but its Content-Length is \(state.expected)")
             }
             if state.error == nil, state.status == 200, let parser = state.activeParser {
@@ -251,7 +396,8 @@ public final class FeedDownloader {
                 state.parseTime += monotonicNow() - before
             }
             state.ready = monotonicNow()
-            state.done?.signal()
+            state.finished?()
+            state.finished = nil
         }
     }
 }

@@ -1,22 +1,35 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 /// The local feed server: serves feed files over HTTP/1.1 on 127.0.0.1, shaped by a
 /// ``NetworkProfile``.
 ///
 /// Each feed is served by its file name (`/top300.rss.xml`) with `Content-Length`, a strong `ETag`
-/// (an FNV-1a 64 hash of the file's bytes and length: enough to tell versions of a feed apart) and `Last-Modified` (the file's modification time). A `GET` with a
-/// matching `If-None-Match`, or with `If-Modified-Since` not older than the file when there is no
-/// `If-None-Match`, gets `304 Not Modified`; `HEAD` gets the headers alone. Every response waits the
-/// profile's round-trip time, then sends the body in slices every 10 ms at the profile's bandwidth.
-/// Each connection serves one request (`Connection: close`).
+/// (an FNV-1a 64 hash of the body's bytes and length: enough to tell versions apart) and
+/// `Last-Modified` (the file's modification time). A `GET` with a matching `If-None-Match`, or with
+/// `If-Modified-Since` not older than the file when there is no `If-None-Match`, gets
+/// `304 Not Modified`; `HEAD` gets the headers alone.
+///
+/// As GData feeds are, a feed is served in pages (`?start-index=K&max-results=N`, 1-based, each page
+/// an RSS channel with its items and an Atom `<link rel="next">` while items remain) and with only
+/// some of each item's elements (`?fields=item(title,itms:artist)`); ``FeedQuery`` says what is
+/// understood, and a query that cannot be honoured gets `400 Bad Request` with a message. Each page
+/// has its own `ETag`. A request whose `Accept-Encoding` names gzip gets a gzip body, compressed by
+/// swift-nio-extras' `HTTPResponseCompressor` (`Content-Length` is then the compressed size).
+///
+/// Every response waits the profile's round-trip time, then its body leaves at the profile's
+/// bandwidth through one ``NetworkLink`` shared by all the connections open at once. Each
+/// connection serves one request (`Connection: close`).
 ///
 /// Faults, for tests and for trying a client, are switched on by the query string:
-/// `?fault=404`, `?fault=500`, `?fault=reset&at=N` (reset the connection after N body bytes),
-/// `?fault=short&at=N` (announce the full length, send N bytes, close), `?fault=stall&at=N` (send N
-/// bytes, then nothing, keeping the connection open).
+/// `?fault=404`, `?fault=500`, `?fault=reset&at=N` (reset the connection after N body bytes as
+/// sent), `?fault=short&at=N` (announce the full length, send N bytes, close), `?fault=stall&at=N`
+/// (send N bytes, then nothing, keeping the connection open), `?fault=loop` (a page's next link
+/// points back to the same page). `fault-start=K` limits the fault to the page that starts at K;
+/// a page's next link keeps the fault.
 ///
 /// ```swift
 /// let server = try FeedServer.start(feeds: ["Data/top300.rss.xml"], profile: .wifi)
@@ -25,11 +38,18 @@ import NIOPosix
 /// ```
 public final class FeedServer: Sendable {
     /// One served file.
-    public struct Feed: Sendable {
-        public var name: String
-        public var bytes: [UInt8]
-        public var etag: String
-        public var lastModified: Date
+    final class Feed: Sendable {
+        let name: String
+        let content: PagedFeed
+        let etag: String
+        let lastModified: Date
+
+        init(name: String, content: PagedFeed, etag: String, lastModified: Date) {
+            self.name = name
+            self.content = content
+            self.etag = etag
+            self.lastModified = lastModified
+        }
     }
 
     public let profile: NetworkProfile
@@ -53,8 +73,9 @@ public final class FeedServer: Sendable {
             let name = (path as NSString).lastPathComponent
             let bytes = [UInt8](data)
             // A strong validator from the content: the same bytes give the same ETag on every run.
-            let etag = "\"\(FeedServer.contentTag(bytes))\""
-            feeds[name] = Feed(name: name, bytes: bytes, etag: etag, lastModified: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
+            feeds[name] = Feed(
+                name: name, content: PagedFeed(bytes: bytes), etag: FeedServer.entityTag(bytes),
+                lastModified: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
         }
         return try FeedServer(feeds: feeds, profile: profile, port: port)
     }
@@ -62,15 +83,22 @@ public final class FeedServer: Sendable {
     private init(feeds: [String: Feed], profile: NetworkProfile, port: Int) throws {
         self.feeds = feeds
         self.profile = profile
+        // One event loop: every connection, and the link they share, live on it.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let served = feeds
+        let link = profile.bytesPerSecond.map { NetworkLink(bytesPerSecond: $0, eventLoop: group.next()) }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(FeedRequestHandler(feeds: served, profile: profile))
+                    let shaper = LinkShaper(link: link)
+                    try channel.pipeline.syncOperations.addHandler(shaper)
+                    try channel.pipeline.syncOperations.addHandler(
+                        HTTPResponseCompressor(responseCompressionPredicate: FeedRequestHandler.compressionIntent))
+                    try channel.pipeline.syncOperations.addHandler(
+                        FeedRequestHandler(feeds: served, profile: profile, shaper: shaper))
                 }
             }
         do {
@@ -83,14 +111,18 @@ public final class FeedServer: Sendable {
         self.port = channel.localAddress?.port ?? port
     }
 
-    /// The URL of a served feed, by file name.
-    public func url(for name: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)")
+    /// The URL of a served feed, by file name, with an optional query string.
+    public func url(for name: String, query: String? = nil) -> URL {
+        let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+        return URL(string: "http://127.0.0.1:\(port)/\(path)" + (query.map { "?" + $0 } ?? ""))
             ?? URL(fileURLWithPath: "/")
     }
 
     /// The served feeds' names, sorted.
     public var feedNames: [String] { feeds.keys.sorted() }
+
+    /// The entries (RSS items, Atom entries) of a served feed, 0 when it cannot be paged.
+    public func entryCount(of name: String) -> Int { feeds[name]?.content.entryCount ?? 0 }
 
     /// Stops listening, closes every connection and ends the event loop.
     public func stop() throws {
@@ -102,6 +134,9 @@ public final class FeedServer: Sendable {
     public func wait() throws {
         try channel.closeFuture.wait()
     }
+
+    /// The strong ETag of a body.
+    static func entityTag(_ bytes: [UInt8]) -> String { "\"\(contentTag(bytes))\"" }
 
     static func contentTag(_ bytes: [UInt8]) -> String {
         // FNV-1a 64 over the bytes plus the length: enough to tell versions of a feed apart.
@@ -125,12 +160,12 @@ enum InjectedFault: Equatable {
     case reset(after: Int)
     case short(after: Int)
     case stall(after: Int)
+    /// A page's next link points back to the page itself.
+    case loop
 
-    init?(query: String?) {
-        // A query that is not a valid one (a bad percent escape) injects no fault.
-        guard let query, let components = URLComponents(string: "http://localhost/?" + query) else { return nil }
+    init?(items: [URLQueryItem]) {
         var fields: [String: String] = [:]
-        for item in components.queryItems ?? [] where fields[item.name] == nil {
+        for item in items where fields[item.name] == nil {
             fields[item.name] = item.value
         }
         let at = fields["at"].flatMap(Int.init) ?? 0
@@ -140,14 +175,21 @@ enum InjectedFault: Equatable {
         case "reset": self = .reset(after: at)
         case "short": self = .short(after: at)
         case "stall": self = .stall(after: at)
+        case "loop": self = .loop
         default: return nil
         }
+    }
+
+    /// The fault of a query string (`nil` for none, or for a query that is not a valid one).
+    init?(query: String?) {
+        guard let query, let components = URLComponents(string: "http://localhost/?" + query) else { return nil }
+        self.init(items: components.queryItems ?? [])
     }
 
     /// Body bytes to send before the fault strikes.
     var cutoff: Int? {
         switch self {
-        case .status: return nil
+        case .status, .loop: return nil
         case .reset(let n), .short(let n), .stall(let n): return n
         }
     }
@@ -160,6 +202,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let feeds: [String: FeedServer.Feed]
     private let profile: NetworkProfile
+    private let shaper: LinkShaper
     private var head: HTTPRequestHead?
     private var responding = false
 
@@ -168,9 +211,10 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let requestTimeLimit = TimeAmount.seconds(10)
     private var requestDeadline: Scheduled<Void>?
 
-    init(feeds: [String: FeedServer.Feed], profile: NetworkProfile) {
+    init(feeds: [String: FeedServer.Feed], profile: NetworkProfile, shaper: LinkShaper) {
         self.feeds = feeds
         self.profile = profile
+        self.shaper = shaper
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -198,7 +242,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let parts = request.uri.split(separator: "?", maxSplits: 1).map(String.init)
         let path = parts.first ?? "/"
-        let fault = InjectedFault(query: parts.count > 1 ? parts[1] : nil)
+        let queryItems = parts.count > 1 ? (URLComponents(string: "http://localhost/?" + parts[1])?.queryItems ?? []) : []
         let name = String(path.drop { $0 == "/" }).removingPercentEncoding ?? ""
         let loop = context.eventLoop.assumeIsolated()
         let delay = TimeAmount.milliseconds(Int64(profile.rttMs))
@@ -206,6 +250,19 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard request.method == .GET || request.method == .HEAD else {
             loop.scheduleTask(in: delay) { self.sendStatus(.methodNotAllowed, context: context) }
             return
+        }
+        let query: FeedQuery
+        do {
+            query = try FeedQuery(queryItems: queryItems)
+        } catch {
+            loop.scheduleTask(in: delay) { self.sendStatus(.badRequest, message: "\(error)", context: context) }
+            return
+        }
+        var fault = InjectedFault(items: queryItems)
+        if let only = queryItems.first(where: { $0.name == "fault-start" })?.value.flatMap(Int.init),
+            only != (query.startIndex ?? 1)
+        {
+            fault = nil
         }
         if case .status(let code) = fault {
             loop.scheduleTask(in: delay) { self.sendStatus(HTTPResponseStatus(statusCode: code), context: context) }
@@ -215,14 +272,26 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             loop.scheduleTask(in: delay) { self.sendStatus(.notFound, context: context) }
             return
         }
+        // The next link keeps the fault items (and points back to this page for `fault=loop`).
+        let faultItems = queryItems.filter { ["fault", "at", "fault-start"].contains($0.name) }
+        let body: [UInt8]
+        do {
+            body = try feed.content.body(for: query) { next in
+                "/" + path.drop { $0 == "/" } + "?" + (fault == .loop ? query : next).queryString(extra: faultItems)
+            }
+        } catch {
+            loop.scheduleTask(in: delay) { self.sendStatus(.badRequest, message: "\(error)", context: context) }
+            return
+        }
+        let etag = query.isWholeFeed ? feed.etag : FeedServer.entityTag(body)
 
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/rss+xml; charset=utf-8")
-        headers.add(name: "ETag", value: feed.etag)
+        headers.add(name: "ETag", value: etag)
         headers.add(name: "Last-Modified", value: HTTPDate.format(feed.lastModified))
         headers.add(name: "Cache-Control", value: "no-cache")
         headers.add(name: "Connection", value: "close")
-        if Self.notModified(request.headers, feed: feed) {
+        if Self.notModified(request.headers, etag: etag, lastModified: feed.lastModified) {
             headers.add(name: "Content-Length", value: "0")
             loop.scheduleTask(in: delay) {
                 context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .notModified, headers: headers))), promise: nil)
@@ -230,59 +299,34 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
-        headers.add(name: "Content-Length", value: String(feed.bytes.count))
+        headers.add(name: "Content-Length", value: String(body.count))
         let sendBody = request.method == .GET
+        // A HEAD response keeps the identity length: it has no body to compress.
+        if !sendBody { headers.add(name: Self.identityMarker, value: "1") }
+        shaper.fault = fault
         loop.scheduleTask(in: delay) {
             context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-            guard sendBody else {
-                self.finish(context: context)
-                return
+            if sendBody {
+                var buffer = context.channel.allocator.buffer(capacity: body.count)
+                buffer.writeBytes(body)
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             }
-            let limit = min(fault?.cutoff ?? feed.bytes.count, feed.bytes.count)
-            self.sendBody(feed.bytes, upTo: limit, from: 0, started: .now(), fault: fault, context: context)
+            // The shaper paces the body (compressed, when it is) and strikes the fault.
+            self.finish(context: context)
         }
     }
 
-    /// Sends the body in slices every 10 ms at the profile's bandwidth (at once when unshaped).
-    private func sendBody(_ bytes: [UInt8], upTo limit: Int, from offset: Int, started: NIODeadline, fault: InjectedFault?, context: ChannelHandlerContext) {
-        guard context.channel.isActive else { return }
-        var end = limit
-        if let rate = profile.bytesPerSecond {
-            let elapsed = Double((NIODeadline.now() - started).nanoseconds) / 1e9
-            // Bytes allowed by now, at least one 10 ms slice ahead so that the first write is not empty.
-            end = min(limit, max(offset + 1, Int(rate * (elapsed + 0.01))))
-        }
-        if end > offset {
-            var buffer = context.channel.allocator.buffer(capacity: end - offset)
-            buffer.writeBytes(bytes[offset..<end])
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        }
-        if end < limit {
-            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(10)) {
-                self.sendBody(bytes, upTo: limit, from: end, started: started, fault: fault, context: context)
-            }
-            return
-        }
-        switch fault {
-        case .reset:
-            // SO_LINGER 0: close with a TCP reset instead of an orderly shutdown.
-            if let provider = context.channel as? any SocketOptionProvider {
-                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in loopBound.value.close(promise: nil) }
-            } else {
-                context.close(promise: nil)
-            }
-        case .short:
-            context.close(promise: nil)
-        case .stall:
-            break  // send nothing more; the client's time limit must end it
-        case .status, .none:
-            finish(context: context)
-        }
+    /// Marks a response the compressor must leave alone (the marker is removed before it is sent).
+    static let identityMarker = "X-Feed-Server-Identity"
+
+    static func compressionIntent(_ head: inout HTTPResponseHead, _ supported: Bool) -> HTTPResponseCompressor.CompressionIntent {
+        guard head.headers.contains(name: identityMarker) else { return .compressIfPossible }
+        head.headers.remove(name: identityMarker)
+        return .doNotCompress
     }
 
-    private func sendStatus(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
-        let body = "\(status.code) \(status.reasonPhrase)\n"
+    private func sendStatus(_ status: HTTPResponseStatus, message: String? = nil, context: ChannelHandlerContext) {
+        let body = "\(status.code) \(status.reasonPhrase)" + (message.map { ": " + $0 } ?? "") + "\n"
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
@@ -299,13 +343,13 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
-    static func notModified(_ headers: HTTPHeaders, feed: FeedServer.Feed) -> Bool {
+    static func notModified(_ headers: HTTPHeaders, etag: String, lastModified: Date) -> Bool {
         let tags = headers[canonicalForm: "If-None-Match"].map(String.init)
         if !tags.isEmpty {
-            return tags.contains { $0 == "*" || $0 == feed.etag || $0 == "W/" + feed.etag }
+            return tags.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
         }
         if let since = headers.first(name: "If-Modified-Since").flatMap(HTTPDate.parse) {
-            return feed.lastModified <= since
+            return lastModified <= since
         }
         return false
     }

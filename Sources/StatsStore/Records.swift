@@ -129,6 +129,12 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var allocations: Int?
     var allocatedBytes: Int?
     var keptBytes: Int?
+    var requests: Int?
+    var wireBytes: Int?
+    var storeNs: Int?
+    var afterCancelBytes: Int?
+    var afterCancelParseNs: Int?
+    var startedAfterCancel: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
@@ -137,6 +143,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
         case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs = "calibration_ns"
         case allocations, allocatedBytes = "allocated_bytes", keptBytes = "kept_bytes"
+        case requests, wireBytes = "wire_bytes", storeNs = "store_ns", afterCancelBytes = "after_cancel_bytes"
+        case afterCancelParseNs = "after_cancel_parse_ns", startedAfterCancel = "started_after_cancel"
     }
 
     init(_ sample: Sample, runID: String) {
@@ -169,6 +177,12 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         allocations = sample.allocations
         allocatedBytes = sample.allocatedBytes
         keptBytes = sample.keptBytes
+        requests = sample.requests
+        wireBytes = sample.wireBytes
+        storeNs = sample.storeNs
+        afterCancelBytes = sample.afterCancelBytes
+        afterCancelParseNs = sample.afterCancelParseNs
+        startedAfterCancel = sample.startedAfterCancel
     }
 
     var sample: Sample {
@@ -186,6 +200,12 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         sample.allocations = allocations
         sample.allocatedBytes = allocatedBytes
         sample.keptBytes = keptBytes
+        sample.requests = requests
+        sample.wireBytes = wireBytes
+        sample.storeNs = storeNs
+        sample.afterCancelBytes = afterCancelBytes
+        sample.afterCancelParseNs = afterCancelParseNs
+        sample.startedAfterCancel = startedAfterCancel
         return sample
     }
 }

@@ -87,6 +87,16 @@ extension StatsDatabase {
                 t.add(column: "kept_bytes", .integer)
             }
         }
+        migrator.registerMigration("v6: the practices: requests, bytes on the wire, store time, what a cancel left") { db in
+            try db.alter(table: "samples") { t in
+                t.add(column: "requests", .integer)
+                t.add(column: "wire_bytes", .integer)
+                t.add(column: "store_ns", .integer)
+                t.add(column: "after_cancel_bytes", .integer)
+                t.add(column: "after_cancel_parse_ns", .integer)
+                t.add(column: "started_after_cancel", .integer)
+            }
+        }
         return migrator
     }
 }

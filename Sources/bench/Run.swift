@@ -100,8 +100,28 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
-        help: "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304). Default: parse and download.")
+        help: ArgumentHelp(
+            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue, store. Default: parse and download.",
+            discussion: """
+                paged: follow next links, one cell per --page-size; fields: the whole feed and the same with only the song fields (?fields=); \
+                gzip: identity and gzip bodies; queue: every page (--queue-page-size songs each) through a bounded queue of each \
+                --max-concurrent width, and a cancel once the first page is in; store: the songs written to SQLite, one transaction \
+                per song or one per batch, in index order or shuffled.
+                """))
     var scenarios: [String] = []
+
+    @Option(
+        name: .customLong("page-size"), parsing: .upToNextOption,
+        help: "The paged scenario's page sizes (songs per page), comma-separated or repeated (default: 25,100,300).")
+    var pageSizes: [String] = []
+
+    @Option(
+        name: .customLong("max-concurrent"), parsing: .upToNextOption,
+        help: "The queue scenario's widths (requests at once), comma-separated or repeated (default: 1,2,4).")
+    var maxConcurrent: [String] = []
+
+    @Option(name: .customLong("queue-page-size"), help: "Songs per page in the queue scenario.")
+    var queuePageSize: Int = 25
 
     @OptionGroup var networkOptions: NetworkOptions
 
@@ -159,6 +179,26 @@ struct Run: ParsableCommand {
         }
         guard (0...1000).contains(injectSlowdown) else { throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)") }
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
+        _ = try Self.positiveList(pageSizes, option: "--page-size")
+        _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
+        guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
+        let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue].contains($0) }
+        if url != nil, !practices.isEmpty {
+            throw ValidationError(
+                "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios")
+        }
+    }
+
+    /// A list of positive integers (`--page-size 25,100`), or `nil` when none were given.
+    static func positiveList(_ raw: [String], option: String) throws -> [Int]? {
+        let values = ListArgument.split(raw)
+        guard !values.isEmpty else { return nil }
+        return try values.map { text in
+            guard let value = Int(text), value >= 1, value <= 100_000 else {
+                throw ValidationError("\(option): '\(text)' is not a whole number from 1 to 100000")
+            }
+            return value
+        }
     }
 
     func run() throws {
@@ -197,11 +237,15 @@ struct Run: ParsableCommand {
             feedPaths = [path]
             remoteURLs[path] = remote
         }
-        let session = BenchSession(plan: RunPlan(
+        var plan = RunPlan(
             parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
             settings: settings, executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
             scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
-            instructionCounter: instructionCounter))
+            instructionCounter: instructionCounter)
+        if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
+        if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
+        plan.queuePageSize = queuePageSize
+        let session = BenchSession(plan: plan)
         let database = try noStore ? nil : StatsDatabase(path: storeOptions.store)
 
         let outcome = try session.run(

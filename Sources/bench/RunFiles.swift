@@ -39,7 +39,10 @@ struct RunFiles {
             ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
             ("\(runID).json", json),
             ("\(runID).html", html),
-        ]
+        ] + (PracticeFigures.of(result.cells).isEmpty ? [] : [
+            ("\(runID)-practices.csv", RunReport.practicesCSV(result.cells)),
+            ("\(runID)-practices.json", try RunReport.practicesJSON(result.cells)),
+        ])
         var written: [String] = []
         for (name, text) in files {
             written.append(try write(text, to: name))

@@ -8,7 +8,8 @@ struct Worker: ParsableCommand {
         abstract: "Run one parser in this process and report on file descriptor 3 (used by bench itself).",
         shouldDisplay: false,
         subcommands: [
-            VerifyCell.self, MeasureCell.self, DownloadCell.self, CountAllocations.self, ConformanceCases.self, ConformanceCatalog.self,
+            VerifyCell.self, MeasureCell.self, DownloadCell.self, PracticeCell.self, CountAllocations.self, ConformanceCases.self,
+            ConformanceCatalog.self,
         ]
     )
 
@@ -43,6 +44,37 @@ struct Worker: ParsableCommand {
             let report = try DownloadWorker.run(
                 parser: parser, url: target, iterations: iterations, warmup: warmup, timeout: timeout,
                 conditional: conditional)
+            try WorkerOutput.write(JSONEncoder().encode(report))
+        }
+    }
+
+    /// `bench worker practice --cell NAME --parser NAME --iterations N --warmup W --timeout T --entries E
+    /// (--url URL | --feed PATH --scratch DIR)`: one practice cell (``Practice``).
+    struct PracticeCell: WorkerSubcommand {
+        static let configuration = CommandConfiguration(commandName: "practice")
+
+        @Option var cell: String
+        @Option var parser: String
+        @Option var iterations: Int
+        @Option var warmup: Int
+        @Option var timeout: Double
+        @Option var entries: Int
+        @Option(name: .customLong("queue-page-size")) var queuePageSize: Int = 25
+        @Option var url: String?
+        @Option var feed: String?
+        @Option var scratch: String?
+
+        func run() throws {
+            guard let practice = Practice(cellName: cell, queuePageSize: queuePageSize) else {
+                throw ValidationError("not a practice cell: \(cell)")
+            }
+            let target = try url.map { text -> URL in
+                guard let parsed = URL(string: text) else { throw ValidationError("not a URL: \(text)") }
+                return parsed
+            }
+            let report = try PracticeWorker.run(
+                practice, parser: parser, url: target, feedPath: feed, entries: entries, iterations: iterations, warmup: warmup,
+                timeout: timeout, scratchDirectory: scratch ?? NSTemporaryDirectory())
             try WorkerOutput.write(JSONEncoder().encode(report))
         }
     }

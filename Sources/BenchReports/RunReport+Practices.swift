@@ -1,0 +1,97 @@
+import BenchResults
+import Foundation
+
+/// The practices' tables (`paged`, `fields`, `gzip`, `queue`, `store`): one per practice, feed and
+/// network profile, one row per choice and parser.
+extension RunReport {
+    static let practiceHeader = [
+        "choice", "parser", "n", "requests", "wire KB", "fed KB", "1st song", "total", "next run", "parse", "failed",
+    ]
+    static let cancelHeader = [
+        "choice", "parser", "n", "requests", "wire KB", "1st page", "total", "bytes after", "parse after", "started after",
+        "failed",
+    ]
+    static let storeHeader = ["choice", "parser", "n", "songs", "parse", "store", "total", "next run", "failed"]
+
+    static func practiceRow(_ f: PracticeFigures) -> [String] {
+        switch f.practice {
+        case "store":
+            return [
+                f.choice, f.parser, String(f.n), String(f.songs), Format.ms(f.parseNs), Format.ms(f.storeNs), Format.ms(f.totalNs),
+                interval(f), String(f.failed),
+            ]
+        case "cancel":
+            return [
+                f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes),
+                Format.ms(f.firstSongNs), Format.ms(f.totalNs), f.afterCancelBytes.map(String.init) ?? "",
+                f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 3) } ?? "", f.startedAfterCancel.map(String.init) ?? "",
+                String(f.failed),
+            ]
+        default:
+            return [
+                f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes), kilobytes(f.bytes),
+                Format.ms(f.firstSongNs), Format.ms(f.totalNs), interval(f), Format.ms(f.parseNs), String(f.failed),
+            ]
+        }
+    }
+
+    static func interval(_ f: PracticeFigures) -> String {
+        guard let low = f.totalLowNs, let high = f.totalHighNs else { return "" }
+        return "\(Format.ms(low))–\(Format.ms(high))"
+    }
+
+    static func kilobytes(_ bytes: Double?) -> String { Format.number(bytes.map { $0 / 1_000 }, decimals: 1) }
+
+    /// The practice tables: (title, header, rows), one per practice, feed and network.
+    static func practiceTables(_ cells: [CellSummary]) -> [(title: String, header: [String], rows: [[String]])] {
+        let figures = PracticeFigures.of(cells)
+        var order: [String] = []
+        var groups: [String: [PracticeFigures]] = [:]
+        for f in figures {
+            let key = "\(f.practice)|\(f.feedPath)|\(f.network)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(f)
+        }
+        return order.compactMap { key in
+            guard let group = groups[key], let first = group.first else { return nil }
+            let header = first.practice == "store" ? storeHeader : first.practice == "cancel" ? cancelHeader : practiceHeader
+            var title = "\(first.practice) on \(Format.feedName(first.feedPath))"
+            if !first.network.isEmpty { title += ", network \(first.network)" }
+            return (title, header, group.map(practiceRow))
+        }
+    }
+
+    static let practiceLegend =
+        "practices: wire KB: body bytes on the wire (compressed for gzip), fed KB: bytes the parser was fed; requests: per "
+        + "iteration; 1st song: start to the first song of the first page; total: start to every song ready (store: parse + store), "
+        + "the median of the workers' medians; next run: its 95% interval; parse: time inside parser calls, every page's; "
+        + "cancel: requests started, bytes delivered and parser time spent after the cancel (the goal is none beyond what was in flight); "
+        + "store: SQLite through GRDB with an app's defaults. Medians, in ms."
+
+    /// One row per practice cell (`<run-id>-practices.csv`).
+    public static let practiceColumns = [
+        "practice", "choice", "scenario", "parser", "feed", "network", "songs", "n", "requests", "wire_bytes", "bytes",
+        "first_song_ms", "total_ms", "total_next_run_low_ms", "total_next_run_high_ms", "parse_ms", "download_ms", "store_ms",
+        "after_cancel_bytes", "after_cancel_parse_ms", "started_after_cancel", "failed", "outcome",
+    ]
+
+    public static func practicesCSV(_ cells: [CellSummary]) -> String {
+        CSV.document(header: practiceColumns, rows: PracticeFigures.of(cells).map { f in
+            [
+                f.practice, f.choice, f.scenario, f.parser, f.feedPath, f.network, String(f.songs), String(f.n),
+                Format.number(f.requests, decimals: 1), Format.number(f.wireBytes, decimals: 0), Format.number(f.bytes, decimals: 0),
+                Format.ms(f.firstSongNs), Format.ms(f.totalNs), Format.ms(f.totalLowNs), Format.ms(f.totalHighNs),
+                Format.ms(f.parseNs), Format.ms(f.downloadNs), Format.ms(f.storeNs), f.afterCancelBytes.map(String.init) ?? "",
+                f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 4) } ?? "", f.startedAfterCancel.map(String.init) ?? "",
+                String(f.failed), f.outcome ?? "",
+            ]
+        })
+    }
+
+    /// The same figures as JSON (`<run-id>-practices.json`).
+    public static func practicesJSON(_ cells: [CellSummary]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(PracticeFigures.of(cells)), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,116 @@
+/// The figures of one practice cell (`bench run --scenario paged,fields,gzip,queue,store`): the choice
+/// a developer makes, against what the user waits for and what goes over the wire.
+public struct PracticeFigures: Codable, Sendable, Equatable {
+    /// "paging", "fields", "compression", "queue", "cancel" or "store".
+    public var practice: String
+    /// The choice, in words: "25 per page", "song fields only", "gzip", "4 at once", "batch, index order".
+    public var choice: String
+    /// The choice's place among its practice's choices.
+    public var order: Int
+    public var scenario: String
+    public var parser: String
+    /// The network profile ("" for `store`).
+    public var network: String
+    public var feedPath: String
+    public var songs: Int
+    /// Clean iterations.
+    public var n: Int
+    public var requests: Double?
+    /// Body bytes on the wire, and bytes fed to the parser.
+    public var wireBytes: Double?
+    public var bytes: Double?
+    public var firstSongNs: Double?
+    /// Total: start → every song ready (for `store`: parse + store). The median of the workers'
+    /// medians, and the interval the next run's figure should fall in, when there are workers enough.
+    public var totalNs: Double?
+    public var totalLowNs: Double?
+    public var totalHighNs: Double?
+    public var parseNs: Double?
+    public var downloadNs: Double?
+    public var storeNs: Double?
+    /// The cancel: the most bytes delivered, parser time spent and requests started after it.
+    public var afterCancelBytes: Int?
+    public var afterCancelParseNs: Int?
+    public var startedAfterCancel: Int?
+    public var failed: Int
+    public var outcome: String?
+
+    /// The practice and choice a cell's scenario names, or `nil` for another scenario.
+    public static func describe(scenario: String) -> (practice: String, choice: String, order: Int)? {
+        let parts = scenario.split(separator: "-", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        let rest = parts[1]
+        switch parts[0] {
+        case "paged":
+            guard let size = Int(rest) else { return nil }
+            return ("paging", "\(size) per page", size)
+        case "fields": return rest == "songs" ? ("fields", "song fields only", 1) : rest == "all" ? ("fields", "every field", 0) : nil
+        case "gzip": return rest == "on" ? ("compression", "gzip", 1) : rest == "off" ? ("compression", "identity", 0) : nil
+        case "queue":
+            guard let width = Int(rest) else { return nil }
+            return ("queue", "\(width) at once", width)
+        case "cancel":
+            guard let width = Int(rest) else { return nil }
+            return ("cancel", "\(width) at once, cancel after page 1", width)
+        case "store":
+            let words = rest.split(separator: "-").map(String.init)
+            guard words.count >= 2 else { return nil }
+            let batch = words[0] == "batch"
+            let ordered = words[1] == "ordered"
+            let cache = words.count > 2 && words[2] == "cache"
+            let choice = (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
+                + (cache ? ", cache sized" : "")
+            return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
+        default: return nil
+        }
+    }
+
+    /// The practices in the order reports show them.
+    public static let practiceOrder = ["paging", "fields", "compression", "queue", "cancel", "store"]
+
+    /// The figures of a practice cell's summary, or `nil` for another scenario.
+    public init?(_ cell: CellSummary) {
+        guard let about = Self.describe(scenario: cell.cell.scenario) else { return nil }
+        practice = about.practice
+        choice = about.choice
+        order = about.order
+        scenario = cell.cell.scenario
+        parser = cell.cell.parser
+        network = cell.cell.network
+        feedPath = cell.cell.feedPath
+        songs = cell.songs
+        n = cell.wall?.count ?? 0
+        requests = cell.requestsMedian
+        wireBytes = cell.wireBytesMedian
+        bytes = cell.bytesMedian
+        firstSongNs = cell.firstSongMedianNs
+        totalNs = cell.totalEstimate?.value ?? cell.totalMedianNs
+        totalLowNs = cell.totalEstimate?.low
+        totalHighNs = cell.totalEstimate?.high
+        parseNs = cell.time
+        downloadNs = cell.downloadMedianNs
+        storeNs = cell.storeMedianNs
+        afterCancelBytes = cell.afterCancelBytesMax
+        afterCancelParseNs = cell.afterCancelParseNsMax
+        startedAfterCancel = cell.startedAfterCancelMax
+        failed = cell.failed
+        outcome = cell.outcome
+    }
+
+    /// The practice cells of a run, in report order: practice, feed, network, choice, parser.
+    public static func of(_ cells: [CellSummary]) -> [PracticeFigures] {
+        cells.compactMap(PracticeFigures.init).sorted {
+            (practiceOrder.firstIndex(of: $0.practice) ?? 99, $0.feedPath, $0.network, $0.order, $0.parser)
+                < (practiceOrder.firstIndex(of: $1.practice) ?? 99, $1.feedPath, $1.network, $1.order, $1.parser)
+        }
+    }
+
+    /// The figures of stored samples of practice cells (every run pooled, one per cell), for the
+    /// history's HTML: medians over the clean samples.
+    public static func of(samples: [Sample]) -> [PracticeFigures] {
+        let byCell = Dictionary(grouping: samples.filter { describe(scenario: $0.cell.scenario) != nil }, by: \.cell)
+        return of(byCell.map { cell, samples in
+            CellSummary.summarise(cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        })
+    }
+}
