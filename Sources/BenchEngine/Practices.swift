@@ -197,34 +197,19 @@ public enum PracticeWorker {
     static func store(
         _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, path: String
     ) throws -> (StoreMeasurement, [Song], SongStore.Settings) {
-        let parseStart = monotonicClock()
-        let instance = try parser.init(onSong: nil)
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            repeat {
-                let end = min(raw.count, offset + 16_384)
-                try instance.consume(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
-                offset = end
-            } while offset < raw.count
-        }
-        let songs = try instance.finish()
-        let parseNs = monotonicClock() - parseStart
+        let parseStart = monotonicNanoseconds()
+        let songs = try parser.parse(bytes, chunkSize: 16_384)
+        let parseNs = Int(monotonicNanoseconds() - parseStart)
         // Untimed: a fresh database and its table, and the songs put in the plan's order.
         let queue = try SongStore.create(at: path, plan: plan, songs: songs.count)
         let ordered = SongStore.ordered(songs, plan: plan)
-        let storeStart = monotonicClock()
+        let storeStart = monotonicNanoseconds()
         try SongStore.write(ordered, to: queue, plan: plan)
-        let storeNs = monotonicClock() - storeStart
+        let storeNs = Int(monotonicNanoseconds() - storeStart)
         let written = try SongStore.count(queue)
         guard written == songs.count else {
             throw VerifyWorkerError(description: "the store holds \(written) songs, not \(songs.count)")
         }
         return (StoreMeasurement(parseNs: parseNs, storeNs: storeNs, songs: songs.count), songs, try SongStore.settings(queue))
-    }
-
-    private static func monotonicClock() -> Int {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return spec.tv_sec * 1_000_000_000 + spec.tv_nsec
     }
 }

@@ -42,8 +42,9 @@ extension RunReport {
 
     static func kilobytes(_ bytes: Double?) -> String { Format.number(bytes.map { $0 / 1_000 }, decimals: 1) }
 
-    /// The practice tables: (title, header, rows), one per practice, feed and network.
-    static func practiceTables(_ cells: [CellSummary]) -> [(title: String, header: [String], rows: [[String]])] {
+    /// The practice tables: (title, header, rows, notes on cells that went wrong), one per practice,
+    /// feed and network.
+    static func practiceTables(_ cells: [CellSummary]) -> [(title: String, header: [String], rows: [[String]], notes: [String])] {
         let figures = PracticeFigures.of(cells)
         var order: [String] = []
         var groups: [String: [PracticeFigures]] = [:]
@@ -57,7 +58,8 @@ extension RunReport {
             let header = first.practice == "store" ? storeHeader : first.practice == "cancel" ? cancelHeader : practiceHeader
             var title = "\(first.practice) on \(Format.feedName(first.feedPath))"
             if !first.network.isEmpty { title += ", network \(first.network)" }
-            return (title, header, group.map(practiceRow))
+            let notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.scenario): \($0)" } }
+            return (title, header, group.map(practiceRow), notes)
         }
     }
 

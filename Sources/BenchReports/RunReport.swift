@@ -273,9 +273,7 @@ public enum RunReport {
         }
         for table in practiceTables(cells) {
             var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")
-            let notes = cells.filter { PracticeFigures.describe(scenario: $0.cell.scenario) != nil && table.title.hasPrefix(PracticeFigures.describe(scenario: $0.cell.scenario)?.practice ?? "") }
-                .compactMap { cell in cell.outcome.map { "  \(cell.cell.parser), \(cell.cell.scenario): \($0)" } }
-            if !notes.isEmpty { text += "\n" + Array(Set(notes)).sorted().joined(separator: "\n") }
+            if !table.notes.isEmpty { text += "\n" + table.notes.map { "  " + $0 }.joined(separator: "\n") }
             blocks.append(text)
         }
         let wrong = cells.filter { $0.cell.scenario == notTimed }
@@ -308,6 +306,8 @@ public enum RunReport {
         for table in practiceTables(cells) {
             text += "\n**\(table.title)**\n\n"
             text += MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count)) + "\n"
+            for note in table.notes { text += "\n- \(MarkdownTable.escape(note))" }
+            if !table.notes.isEmpty { text += "\n" }
         }
         for group in all {
             guard let content = tableContent(group, all: all, reference: result.settings.reference) else { continue }

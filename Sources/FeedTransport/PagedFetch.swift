@@ -144,7 +144,7 @@ public enum PagedFetch {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = max(1, maxConcurrent)
         queue.isSuspended = true
-        let state = QueueState(pages: pages.count)
+        let state = QueueState()
         let origin = monotonicNow()
         var operations: [FetchOperation] = []
         let parserType = ParserType(type: parser)
@@ -160,7 +160,7 @@ public enum PagedFetch {
                         case .success(let fetched):
                             state.finish(page: index, with: fetched, at: monotonicNow())
                             if index == 0 && cancelAfterFirstPage {
-                                state.cancelled(at: monotonicNow(), running: state.running)
+                                state.cancelled(at: monotonicNow())
                                 queue.cancelAllOperations()
                                 downloader.cancelAll()
                             }
@@ -241,10 +241,6 @@ private final class QueueState: @unchecked Sendable {
     private var startedAfterCancel = 0
     private var active = 0
 
-    init(pages: Int) {}
-
-    var running: Int { lock.withLock { active } }
-
     /// Whether the page may start (not once cancelled).
     func start(page: Int, at time: UInt64) -> Bool {
         lock.withLock {
@@ -273,7 +269,8 @@ private final class QueueState: @unchecked Sendable {
         }
     }
 
-    func cancelled(at time: UInt64, running: Int) {
+    /// The cancel came: the pages still running are counted.
+    func cancelled(at time: UInt64) {
         lock.withLock {
             cancelTime = time
             runningAtCancel = active

@@ -18,10 +18,7 @@ struct PagedFeedTests {
 
     static var wholeSongs: [Song] {
         get throws {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
-            let parser = try ExpatFeedParser(onSong: nil)
-            try bytes.withUnsafeBytes { try parser.consume($0) }
-            return try parser.finish()
+            try ExpatFeedParser.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300))))
         }
     }
 
