@@ -41,6 +41,13 @@ let package = Package(
             pkgConfig: "expat",
             providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
         ),
+        // PostgreSQL's client library: the shared stats store (`--store postgres://…`); only
+        // StatsStore imports it.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
 
         // The same extraction as the libxml2 and expat adapters, in plain C (the `c-libxml2` and
         // `c-expat` reference parsers); only FeedParsers imports it.
@@ -79,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "StatsStore",
-            dependencies: ["BenchResults", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "BenchReports", dependencies: ["BenchResults"]),
         // The songs written to an app's SQLite table (the `store` practice), through GRDB.

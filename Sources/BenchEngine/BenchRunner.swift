@@ -116,6 +116,14 @@ public struct CellRun: Sendable {
     public var peakResidentBytes: Int?
     /// What went wrong with the worker as a whole, if anything.
     public var outcome: String?
+
+    public init(cell: CellKey, round: Int, samples: [Sample], peakResidentBytes: Int?, outcome: String?) {
+        self.cell = cell
+        self.round = round
+        self.samples = samples
+        self.peakResidentBytes = peakResidentBytes
+        self.outcome = outcome
+    }
 }
 
 /// Where the runner is, for a progress line.

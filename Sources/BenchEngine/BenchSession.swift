@@ -33,6 +33,10 @@ public struct BenchSession: Sendable {
         public var result: RunResult
         /// What went wrong, one line each: parsers not timed, failed iterations.
         public var problems: [String]
+        /// Why the recorder stopped recording partway (a lost connection to a shared store, a full
+        /// disk): the run went on, every sample is in ``result``; the recorder kept the cells
+        /// recorded before, under an incomplete run. `nil` when everything was recorded.
+        public var recorderFailure: (any Error)?
     }
 
     /// Runs the plan.
@@ -42,8 +46,10 @@ public struct BenchSession: Sendable {
     ///   - recorder: where the run is recorded as it goes, if anywhere.
     ///   - checking: called before the agreement check starts.
     ///   - progress: called before each worker and, with `iterationProgress`, after each iteration.
-    /// - Throws: what the recorder throws, or a failure to start the feed server; cells recorded
-    ///   before the error stay recorded, the run incomplete.
+    /// - Throws: what the recorder throws when the run begins, or a failure to start the feed
+    ///   server. A recorder that fails later (a cell, the end) is not asked again: the run goes on
+    ///   and says so in ``Outcome/recorderFailure``; the cells recorded before stay recorded, the
+    ///   run incomplete there.
     public func run(
         environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
@@ -72,9 +78,19 @@ public struct BenchSession: Sendable {
         var references: [String: String] = [:]
         for check in checks { references[check.feed.path] = check.verification.referenceDigest }
         let load = MachineLoadProbe.start()
+        var recorder = recorder
+        var recorderFailure: (any Error)?
         let runs = try runner.measure(
             cells, referenceDigests: references, iterationProgress: iterationProgress, progress: progress,
-            cellFinished: { run in try recorder?.record(run.samples, runID: environment.runID) })
+            cellFinished: { run in
+                do {
+                    try recorder?.record(run.samples, runID: environment.runID)
+                } catch {
+                    // The samples are measured and kept in the result: losing the store must not lose them.
+                    recorderFailure = error
+                    recorder = nil
+                }
+            })
         let machine = load.finish()
 
         var timed = BenchRunner.summarise(runs, cells: cells)
@@ -95,11 +111,15 @@ public struct BenchSession: Sendable {
         var finished = environment
         finished.endedAt = Self.iso8601(Date())
         finished.complete = true
-        try recorder?.finishRun(environment.runID, endedAt: finished.endedAt ?? "", noise: noise)
+        do {
+            try recorder?.finishRun(environment.runID, endedAt: finished.endedAt ?? "", noise: noise)
+        } catch {
+            recorderFailure = error
+        }
         Self.describeParsers(&notTimed, samples: [])
         let result = RunResult(
             environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise)
-        return Outcome(result: result, problems: problems)
+        return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
     }
 
     /// The parsers that only touch the bytes (the floor): timed, never ranked among the parsers.

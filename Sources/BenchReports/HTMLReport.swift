@@ -76,9 +76,10 @@ public enum HTMLReport {
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
     public static func store(_ rows: [HistoryRow], history: [StoredSample]) -> String {
+        let severalMachines = Set(rows.map(\.machine)).count > 1
         let parse = rows.filter { $0.scenario == "parse" }.map { row in
             Figure(
-                parser: row.parser, feed: row.feedPath, feedBytes: row.feedBytes ?? 0, songs: 0, median: row.wall?.median,
+                parser: severalMachines ? "\(row.parser) on \(row.machine?.host ?? "?")" : row.parser, feed: row.feedPath, feedBytes: row.feedBytes ?? 0, songs: 0, median: row.wall?.median,
                 low: row.wall?.medianLow, high: row.wall?.medianHigh, peak: row.peakResidentMedianBytes,
                 peakOverBaseline: nil, firstSong: row.firstSong?.median, parsePeak: row.parsePeakMedianBytes)
         }
@@ -237,11 +238,23 @@ public enum HTMLReport {
                     caption: "Allocations on \(name): malloc-family calls of one parse, Swift's and the C library's alike, and the bytes they asked for, counted in a worker with the allocation interposer loaded (exact: the same binary and feed count the same).")
             }
         }
-        practiceSections(PracticeFigures.of(samples: history.map(\.sample)), figure: figure) { body += $0 }
+        // The practices per machine when the history holds several: never one figure over unlike machines.
+        let machines = Set(history.compactMap(\.machine)).sorted()
+        if machines.count > 1 {
+            for machine in machines {
+                let samples = history.filter { $0.machine == machine }.map(\.sample)
+                guard !PracticeFigures.of(samples: samples).isEmpty else { continue }
+                body += "<h3>On \(e(machine.label))</h3>\n"
+                practiceSections(PracticeFigures.of(samples: samples), figure: figure) { body += $0 }
+            }
+        } else {
+            practiceSections(PracticeFigures.of(samples: history.map(\.sample)), figure: figure) { body += $0 }
+        }
         figure(firstSongChart(history), caption: "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
             + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale.")
         figure(historyChart(history), caption: "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
-            + "A jump shared by every parser is the machine; one parser's own jump is a change.")
+            + "A jump shared by every parser is the machine; one parser's own jump is a change. Runs of several machines "
+            + "(host, CPU, library versions): a chart per parser with one line per machine.")
         body += "<h2>Figures as text</h2>\n<pre>\(e(table))</pre>\n"
         return page(title: title, body: body)
     }
@@ -354,8 +367,11 @@ public enum HTMLReport {
         let networks = Set(relevant.map(\.sample.cell.network)).sorted {
             (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
         }
-        let groups: [SVGChart.Group] = networks.map { network in
-            let inGroup = relevant.filter { $0.sample.cell.network == network }
+        // Several machines: a group per profile and machine, never one bar over unlike machines.
+        let machines: [Machine?] = Set(relevant.map(\.machine)).count > 1 ? Set(relevant.map(\.machine)).sorted { ($0?.label ?? "") < ($1?.label ?? "") } : [nil]
+        let groups: [SVGChart.Group] = networks.flatMap { network in machines.map { machine in (network, machine) } }.compactMap { network, machine in
+            let inGroup = relevant.filter { $0.sample.cell.network == network && (machine == nil || $0.machine == machine) }
+            guard !inGroup.isEmpty else { return nil }
             let parsers = Array(Set(inGroup.map(\.sample.cell.parser))).sorted()
             let bars: [SVGChart.Bar] = parsers.compactMap { parser in
                 let values = inGroup.filter { $0.sample.cell.parser == parser }.compactMap { $0.sample.firstSongNs.map(Double.init) }
@@ -364,7 +380,8 @@ public enum HTMLReport {
                     label: parser, value: stats.median / 1e6, low: nil, high: nil,
                     text: "\(Format.ms(stats.median, decimals: stats.median >= 1e8 ? 0 : 2)) ms (n = \(stats.count))", key: parser)
             }
-            return .init(title: network.isEmpty ? "in memory (parse scenario)" : "network profile: \(network)", bars: bars)
+            let title = network.isEmpty ? "in memory (parse scenario)" : "network profile: \(network)"
+            return .init(title: title + (machine.map { " — on \($0.host)" } ?? ""), bars: bars)
         }
         guard !groups.isEmpty else {
             return empty("first-song", "No download runs yet: swift run -c release bench run --scenario download --network 3g")
@@ -386,14 +403,6 @@ public enum HTMLReport {
         let runs = Array(Set(feed.value.map { RunKey(id: $0.runID, started: $0.runStartedAt) })).sorted { ($0.started, $0.id) < ($1.started, $1.id) }
         let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($1.id, $0) })
         let parsers = Array(Set(feed.value.map(\.sample.cell.parser))).sorted()
-        let series: [SVGChart.Series] = parsers.map { parser in
-            let byRun = Dictionary(grouping: feed.value.filter { $0.sample.cell.parser == parser }, by: \.runID)
-            let points = byRun.compactMap { run, items -> (x: Int, y: Double, tip: String)? in
-                guard let position = index[run], let stats = Statistics(items.compactMap { $0.sample.wallNs.map(Double.init) }) else { return nil }
-                return (position, stats.median / 1e6, "\(parser), run \(run): \(Format.ms(stats.median)) ms")
-            }.sorted { $0.x < $1.x }
-            return .init(name: parser, points: points)
-        }
         let labels = runs.map { run -> String in
             // "2026-11-22T05:31:21Z" → "11-22 05:31"
             let text = run.started
@@ -402,9 +411,35 @@ public enum HTMLReport {
             let time = text.dropFirst(11).prefix(5)
             return "\(month) \(time)"
         }
-        return SVGChart.lines(
-            id: "history", title: "Median parse time per run", labels: labels, series: series,
-            axisLabel: "stored runs, oldest first (UTC); milliseconds per parse")
+        /// One point per run: the median of its samples.
+        func points(_ items: [StoredSample], name: String) -> [(x: Int, y: Double, tip: String)] {
+            Dictionary(grouping: items, by: \.runID).compactMap { run, items -> (x: Int, y: Double, tip: String)? in
+                guard let position = index[run], let stats = Statistics(items.compactMap { $0.sample.wallNs.map(Double.init) }) else { return nil }
+                return (position, stats.median / 1e6, "\(name), run \(run): \(Format.ms(stats.median)) ms")
+            }.sorted { $0.x < $1.x }
+        }
+        let axis = "stored runs, oldest first (UTC); milliseconds per parse"
+        let machines = Set(feed.value.compactMap(\.machine)).sorted()
+        guard machines.count > 1 else {
+            let series: [SVGChart.Series] = parsers.map { parser in
+                .init(name: parser, points: points(feed.value.filter { $0.sample.cell.parser == parser }, name: parser))
+            }
+            return SVGChart.lines(id: "history", title: "Median parse time per run", labels: labels, series: series, axisLabel: axis)
+        }
+        // Several machines: a chart per parser, one line per machine (never one line through unlike machines).
+        let hosts = Dictionary(grouping: machines, by: \.host)
+        func name(_ machine: Machine) -> String {
+            (hosts[machine.host]?.count ?? 0) > 1 ? machine.label : machine.host
+        }
+        return parsers.enumerated().map { number, parser in
+            let series: [SVGChart.Series] = machines.map { machine in
+                .init(name: name(machine), points: points(
+                    feed.value.filter { $0.sample.cell.parser == parser && $0.machine == machine }, name: "\(parser) on \(name(machine))"))
+            }
+            return SVGChart.lines(
+                id: "history-\(number)", title: "\(parser): median parse time per run, one line per machine", labels: labels,
+                series: series, axisLabel: axis)
+        }.joined(separator: "\n")
     }
 
     struct RunKey: Hashable {

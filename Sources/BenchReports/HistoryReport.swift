@@ -7,7 +7,7 @@ public enum HistoryReport {
         "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
         "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
         "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs", "parse_peak_mb",
-        "instructions_median", "kind",
+        "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version", "expat_version",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
@@ -19,7 +19,8 @@ public enum HistoryReport {
             Format.mib(row.peakResidentMedianBytes, decimals: 2), row.chunkSize.map(String.init) ?? "",
             row.noisyRuns.map(String.init) ?? "", row.incompleteRuns.map(String.init) ?? "",
             Format.mib(row.parsePeakMedianBytes, decimals: 2), Format.number(row.instructions?.median, decimals: 0),
-            row.kind ?? "",
+            row.kind ?? "", row.machine?.host ?? "", row.machine?.cpuModel ?? "", row.machine.map { String($0.cores) } ?? "",
+            row.machine?.swiftVersion ?? "", row.machine?.libxml2Version ?? "", row.machine?.expatVersion ?? "",
         ]
     }
 
@@ -47,11 +48,19 @@ public enum HistoryReport {
         ]
     }
 
+    /// The tables: one per machine (when there are several), scenario, feed, chunk size, counter and
+    /// network profile.
     static func groups(_ rows: [HistoryRow]) -> [(title: String, rows: [HistoryRow])] {
+        let severalMachines = Set(rows.map(\.machine)).count > 1
+        let rows = severalMachines ? rows.enumerated().sorted { a, b in
+            // Machine by machine, each in the order the rows came.
+            (a.element.machine?.label ?? "", a.offset) < (b.element.machine?.label ?? "", b.offset)
+        }.map(\.element) : rows
         var order: [String] = []
         var groups: [String: [HistoryRow]] = [:]
         for row in rows {
             var title = "\(row.scenario): \(row.feedPath) (sha256 \(row.feedSHA256.prefix(12))…)"
+            if severalMachines { title = "On \(row.machine?.label ?? "an unknown machine"): " + title }
             if row.scenario == "parse", let chunk = row.chunkSize {
                 title += chunk == 0 ? ", the whole feed at once" : ", chunks of \(chunk) bytes"
             }
@@ -68,16 +77,22 @@ public enum HistoryReport {
         let blocks = groups(rows).map { group in
             group.title + "\n" + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
         }
+        let machines = Set(rows.compactMap(\.machine)).sorted()
         var notes = "Times in ms: mean and median over every stored sample that succeeded and kept the CPU, pooled over "
             + "the runs (no interval: runs of different moments are not one sample); 1st song, download and total are "
             + "medians; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
             + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."
+        if machines.count > 1 {
+            notes += " \(machines.count) machines (host, CPU, cores, library versions), each in its own tables: samples of "
+                + "unlike machines are never averaged together; --host and --cpu choose."
+        }
         let incomplete = rows.compactMap(\.incompleteRuns).reduce(0, +)
         if incomplete > 0 {
             notes += " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
                 + "--exclude-incomplete leaves them out."
         }
-        return blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
+        let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
+        return machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
     }
 
     public static func markdown(_ rows: [HistoryRow]) -> String {

@@ -7,6 +7,8 @@ public struct StoredSample: Codable, Sendable, Equatable {
     public var runNoisy: Bool?
     /// Whether its run finished (`nil`: not known).
     public var runComplete: Bool?
+    /// The machine its run ran on (`nil`: not known).
+    public var machine: Machine?
 
     public init(runID: String, runStartedAt: String, sample: Sample) {
         self.runID = runID
@@ -15,11 +17,47 @@ public struct StoredSample: Codable, Sendable, Equatable {
     }
 }
 
+/// What a sample's figures depend on beyond the cell: the machine and the libraries it ran with.
+/// Samples of unlike machines are never pooled into one figure.
+public struct Machine: Codable, Sendable, Hashable, Comparable {
+    public var host: String
+    public var cpuModel: String
+    public var cores: Int
+    public var swiftVersion: String
+    public var libxml2Version: String
+    public var expatVersion: String
+
+    public init(host: String, cpuModel: String, cores: Int, swiftVersion: String, libxml2Version: String, expatVersion: String) {
+        self.host = host
+        self.cpuModel = cpuModel
+        self.cores = cores
+        self.swiftVersion = swiftVersion
+        self.libxml2Version = libxml2Version
+        self.expatVersion = expatVersion
+    }
+
+    public init(_ environment: RunEnvironment) {
+        self.init(
+            host: environment.host, cpuModel: environment.cpuModel, cores: environment.cores,
+            swiftVersion: environment.swiftVersion, libxml2Version: environment.libxml2Version,
+            expatVersion: environment.expatVersion)
+    }
+
+    /// "ci-x86 (AMD EPYC 7763, 2 cores; libxml2 2.9.14, expat 2.5.0, Swift 6.3.1)".
+    public var label: String {
+        let swift = swiftVersion.split(separator: " ").first { $0.first?.isNumber == true }.map(String.init) ?? swiftVersion
+        return "\(host) (\(cpuModel), \(cores) core\(cores == 1 ? "" : "s"); libxml2 \(libxml2Version), expat \(expatVersion), Swift \(swift))"
+    }
+
+    public static func < (a: Machine, b: Machine) -> Bool { a.label < b.label }
+}
+
 /// One row of `bench report`: the averages of one parser on one scenario, feed, chunk size and
 /// network profile across the stored runs, like the original study's statistics screen.
 ///
 /// Samples whose figures do not compare are never pooled: the key holds everything that changes a
-/// figure (scenario, feed by SHA-256, chunk size, network profile, what was counted). Failed
+/// figure (scenario, feed by SHA-256, chunk size, network profile, what was counted, and the machine
+/// with its library versions). Failed
 /// samples and parses that lost the CPU are left out of every figure.
 public struct HistoryRow: Codable, Sendable, Equatable {
     public var scenario: String
@@ -27,6 +65,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var feedSHA256: String
     public var network: String
     public var parser: String
+    /// The machine and libraries of every sample of the row (`nil`: samples read without their run's machine).
+    public var machine: Machine?
     /// The parser's kind as this build knows it (``CellSummary/kind``); `nil` when not filled in.
     public var kind: String?
     /// Bytes per push (0: the whole feed; download cells: as the network delivers them).
@@ -56,13 +96,14 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// Statistics of the instructions per parse (runs with `--counter instructions`).
     public var instructions: Statistics?
 
-    /// Groups stored samples by scenario, feed, chunk size, network profile, counter and parser, in
-    /// first-seen order.
+    /// Groups stored samples by machine, scenario, feed, chunk size, network profile, counter and
+    /// parser, in first-seen order.
     public static func aggregate(_ stored: [StoredSample]) -> [HistoryRow] {
         struct Key: Hashable {
             var scenario, feedSHA256, network, parser: String
             var chunkSize: Int
             var counted: Bool
+            var machine: Machine?
         }
         var order: [Key] = []
         var groups: [Key: [StoredSample]] = [:]
@@ -70,7 +111,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             let cell = item.sample.cell
             let key = Key(
                 scenario: cell.scenario, feedSHA256: cell.feedSHA256, network: cell.network, parser: cell.parser,
-                chunkSize: cell.chunkSize, counted: item.sample.instructions != nil)
+                chunkSize: cell.chunkSize, counted: item.sample.instructions != nil, machine: item.machine)
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(item)
         }
@@ -91,7 +132,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             for item in items { runs[item.runID] = item }
             return HistoryRow(
                 scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
-                network: key.network, parser: key.parser, chunkSize: key.chunkSize, runs: runs.count,
+                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize, runs: runs.count,
                 noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
                 incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
                 samples: clean.filter { $0.allocations == nil }.count,

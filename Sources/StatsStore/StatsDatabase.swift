@@ -17,8 +17,10 @@ import GRDB
 /// try store.record(samples, runID: environment.runID)
 /// try store.finishRun(environment.runID, endedAt: now, noise: noise)
 /// ```
-public struct StatsDatabase: RunRecorder, Sendable {
+public struct StatsDatabase: StatsStoring, Sendable {
     private let writer: any DatabaseWriter
+    /// The file's path (`:memory:` for a store on another writer).
+    public let location: String
 
     /// Opens (creating when needed) the store at `path` and applies the migrations it lacks.
     ///
@@ -36,7 +38,7 @@ public struct StatsDatabase: RunRecorder, Sendable {
         var attempt = 0
         while true {
             do {
-                try self.init(writer: DatabasePool(path: path, configuration: configuration))
+                try self.init(writer: DatabasePool(path: path, configuration: configuration), location: path)
                 return
             } catch let error as StatsStoreError {
                 throw error
@@ -86,8 +88,9 @@ public struct StatsDatabase: RunRecorder, Sendable {
     /// migrations within a process only, so a migration can find its table already made by the other.
     /// Then the store is fine as soon as the other process has finished: this waits for that (up to
     /// about 5 s) instead of failing; any other error is reported.
-    public init(writer: any DatabaseWriter) throws {
+    public init(writer: any DatabaseWriter, location: String = ":memory:") throws {
         self.writer = writer
+        self.location = location
         // A store a newer `bench` has migrated: writing to it with this schema could lose what the
         // newer columns mean. Refuse before anything is written.
         let unknown: [String]
@@ -141,70 +144,50 @@ public struct StatsDatabase: RunRecorder, Sendable {
         }
     }
 
-    /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
-    public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
-        try read { db in
-            guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
-            let noise = record.noise.flatMap { try? JSONDecoder().decode(NoiseReport.self, from: Data($0.utf8)) }
-            return (record.settings, noise)
-        }
-    }
-
     /// The runs, newest first.
     public func runs() throws -> [RunEnvironment] {
         try read { db in try RunRecord.order(RunRecord.Columns.startedAt.desc).fetchAll(db).map(\.environment) }
     }
 
-    /// The samples that match `filter`, with their run, oldest run first.
+    /// The samples that match `filter`, with their run and its machine, oldest run first.
     public func samples(matching filter: SampleFilter = SampleFilter()) throws -> [StoredSample] {
-        try read { db in
-            var conditions: [String] = []
-            var arguments: [any DatabaseValueConvertible] = []
-            if !filter.parsers.isEmpty {
-                conditions.append("s.parser IN (\(filter.parsers.map { _ in "?" }.joined(separator: ",")))")
-                arguments += filter.parsers
-            }
-            if !filter.scenarios.isEmpty {
-                // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
-                conditions.append("(" + filter.scenarios.map { _ in "s.scenario = ? OR s.scenario LIKE ?" }.joined(separator: " OR ") + ")")
-                for scenario in filter.scenarios { arguments += [scenario, scenario + "-%"] }
-            }
-            if let feed = filter.feed {
-                conditions.append("(s.feed_path = ? OR s.feed_path LIKE ? ESCAPE '\\' OR s.feed_sha256 = ?)")
-                let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                    .replacingOccurrences(of: "_", with: "\\_")
-                arguments += [feed, "%" + escaped, feed]
-            }
-            if let since = filter.since {
-                conditions.append("r.started_at >= ?")
-                arguments.append(since)
-            }
-            if !filter.includeDebug {
-                conditions.append("s.debug = 0")
-            }
-            if !filter.includeGateTests {
-                conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
-            }
-            if filter.excludeIncomplete {
-                conditions.append("r.complete = 1")
-            }
-            if let last = filter.lastRuns {
-                conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT ?)")
-                arguments.append(last)
-            }
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let sql = """
-                SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete
-                FROM samples s JOIN runs r ON r.run_id = s.run_id
-                \(whereClause) ORDER BY r.started_at, s.id
-                """
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-            return try rows.map { row in
-                let record = try SampleRecord(row: row)
-                var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
-                stored.runNoisy = row["run_noisy"]
-                stored.runComplete = row["run_complete"]
-                return stored
+        let query = SampleQuery(filter, placeholder: { _ in "?" })
+        return try read { db in
+            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+        }
+    }
+
+    /// A run with all its samples.
+    public func storedRun(_ runID: String) throws -> StoredRun? {
+        try read { db in try Self.storedRun(runID, db) }
+    }
+
+    static func storedRun(_ runID: String, _ db: Database) throws -> StoredRun? {
+        guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
+        let samples = try SampleRecord.filter(Column("run_id") == runID).order(Column("id")).fetchAll(db)
+        return StoredRun(record: record, samples: samples)
+    }
+
+    /// Copies a run from another store, in one transaction.
+    public func importRun(_ run: StoredRun) throws -> ImportOutcome {
+        try write { db in
+            switch try run.merge(into: Self.storedRun(run.runID, db)) {
+            case .insert:
+                try run.record.insert(db)
+                for var sample in run.sampleRecords {
+                    sample.id = nil
+                    try sample.insert(db)
+                }
+                return .added
+            case .skip:
+                return .alreadyThere
+            case .add(let samples, let finish):
+                for var sample in samples {
+                    sample.id = nil
+                    try sample.insert(db)
+                }
+                try finish.update(db)
+                return .completed(addedSamples: samples.count)
             }
         }
     }
@@ -214,6 +197,8 @@ public struct StatsDatabase: RunRecorder, Sendable {
     private func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try writer.write(updates)
+        } catch let error as StatsStoreError {
+            throw error
         } catch {
             throw StatsStoreError(description: "stats store write failed: \(error)")
         }
@@ -232,6 +217,10 @@ public struct StatsDatabase: RunRecorder, Sendable {
 public struct SampleFilter: Sendable {
     public var parsers: [String]
     public var scenarios: [String]
+    /// Only runs of these hosts (as `bench run` recorded them: the host name, or `BENCH_HOST`).
+    public var hosts: [String]
+    /// Only runs on a CPU whose model name contains one of these, in any case.
+    public var cpus: [String]
     /// A feed's path, the end of its path, or its SHA-256.
     public var feed: String?
     /// Runs started at or after this ISO 8601 time (a date like "2026-11-22" works).
@@ -247,8 +236,11 @@ public struct SampleFilter: Sendable {
 
     public init(
         parsers: [String] = [], scenarios: [String] = [], feed: String? = nil, since: String? = nil,
-        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false, excludeIncomplete: Bool = false
+        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false, excludeIncomplete: Bool = false,
+        hosts: [String] = [], cpus: [String] = []
     ) {
+        self.hosts = hosts
+        self.cpus = cpus
         self.includeGateTests = includeGateTests
         self.excludeIncomplete = excludeIncomplete
         self.parsers = parsers
@@ -263,4 +255,14 @@ public struct SampleFilter: Sendable {
 /// The stats store failed.
 public struct StatsStoreError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// The connection to a database server was lost: what was committed before is kept there.
+    public var connectionLost: Bool
+    /// PostgreSQL's SQLSTATE of the failed statement, if any.
+    var sqlState: String?
+
+    public init(description: String, connectionLost: Bool = false, sqlState: String? = nil) {
+        self.description = description
+        self.connectionLost = connectionLost
+        self.sqlState = sqlState
+    }
 }

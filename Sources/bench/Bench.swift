@@ -14,7 +14,7 @@ struct Bench: ParsableCommand {
             recorded in Results/stats.sqlite, with CSV and JSON in Results/.
             """,
         subcommands: [
-            Run.self, Sweep.self, Report.self, Compare.self, Verify.self, Conformance.self, Serve.self, Generate.self, ListParsers.self,
+            Run.self, Sweep.self, Report.self, Compare.self, StoreCommand.self, Verify.self, Conformance.self, Serve.self, Generate.self, ListParsers.self,
             Worker.self,
         ],
         defaultSubcommand: Run.self

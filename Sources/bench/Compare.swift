@@ -1,15 +1,17 @@
 import ArgumentParser
+import BenchEngine
 import BenchReports
 import BenchResults
 import Foundation
+import StatsStore
 
 /// `bench compare BASELINE CURRENT`: the CI regression gate.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two sets of runs cell by cell; exit 2 on a regression beyond the threshold and the noise.",
         discussion: """
-            BASELINE and CURRENT are run files (<run-id>.json, as `bench run` writes them) or directories of \
-            them: a side made of several runs (say, interleaved with the other side's, as \
+            BASELINE and CURRENT are run files (<run-id>.json, as `bench run` writes them), directories of \
+            them, or run IDs in the stats store (--store, a file or a postgres:// URL; several comma-separated): a side made of several runs (say, interleaved with the other side's, as \
             scripts/ci-regression.sh does) is taken together. For every cell (parser, scenario, feed, chunk \
             size, network profile) it shows both medians and the ratio current ÷ baseline with a 95% \
             interval (--confidence) (Hodges–Lehmann, with the Wilcoxon signed-rank or Mann–Whitney test); \
@@ -29,11 +31,13 @@ struct Compare: ParsableCommand {
         case table, markdown, json
     }
 
-    @Argument(help: "The baseline: a run's JSON file or a directory of them.")
+    @Argument(help: "The baseline: a run's JSON file, a directory of them, or stored run IDs (comma-separated).")
     var baseline: String
 
-    @Argument(help: "The current runs: a run's JSON file or a directory of them.")
+    @Argument(help: "The current runs: a run's JSON file, a directory of them, or stored run IDs (comma-separated).")
     var current: String
+
+    @OptionGroup var storeOptions: StoreOptions
 
     @Option(help: "What to compare: \(ComparisonMetric.allCases.map(\.rawValue).joined(separator: ", ")).")
     var metric: ComparisonMetric = .wall
@@ -70,8 +74,16 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let before = try Self.load(baseline, side: "baseline")
-        let after = try Self.load(current, side: "current")
+        // The store is opened only when a side names stored runs.
+        var store: (any StatsStoring)?
+        func open() throws -> any StatsStoring {
+            if let store { return store }
+            let opened = try storeOptions.open(mustExist: true)
+            store = opened
+            return opened
+        }
+        let before = try Self.load(baseline, side: "baseline", store: open)
+        let after = try Self.load(current, side: "current", store: open)
         let comparison = RunComparison.compare(
             baseline: before, current: after, metric: metric, threshold: (threshold ?? metric.defaultThreshold * 100) / 100,
             level: confidence / 100)
@@ -103,11 +115,21 @@ struct Compare: ParsableCommand {
         if !comparison.regressions.isEmpty { throw ExitCode(2) }
     }
 
-    /// Reads a run file, or every run file of a directory (sorted by name, i.e. by time).
-    static func load(_ path: String, side: String) throws -> [RunResult] {
+    /// Reads a run file, every run file of a directory (sorted by name, i.e. by time), or runs of the store by ID.
+    static func load(_ path: String, side: String, store: () throws -> any StatsStoring) throws -> [RunResult] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(description: "\(side): no such file or directory: \(path)")
+            let ids = ListArgument.split([path])
+            guard !ids.isEmpty, ids.allSatisfy(Self.looksLikeRunID) else {
+                throw CommandFailure(description: "\(side): no such file or directory, nor run IDs (like 20261122T033512Z-4f1c): \(path)")
+            }
+            let store = try store()
+            return try ids.map { id in
+                guard let run = try store.storedRun(id) else {
+                    throw CommandFailure(description: "\(side): no run \(id) in the stats store \(store.location)")
+                }
+                return StoredRuns.result(run)
+            }
         }
         var files = [path]
         if isDirectory.boolValue {
@@ -128,6 +150,13 @@ struct Compare: ParsableCommand {
                 throw CommandFailure(description: "\(side): \(file) is not a run file of `bench run` (\(error))")
             }
         }
+    }
+}
+
+extension Compare {
+    /// "20261122T033512Z-4f1c": what `bench run` names its runs.
+    static func looksLikeRunID(_ text: String) -> Bool {
+        text.range(of: #"^\d{8}T\d{6}Z-[0-9a-f]{4}$"#, options: .regularExpression) != nil
     }
 }
 

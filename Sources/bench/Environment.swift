@@ -19,9 +19,16 @@ enum EnvironmentProbe {
     static func environment(runID: String, startedAt: String, commandLine: String) -> RunEnvironment {
         RunEnvironment(
             runID: runID, startedAt: startedAt, commandLine: commandLine, buildConfiguration: buildConfiguration,
-            gitCommit: gitCommit(), host: ProcessInfo.processInfo.hostName, os: operatingSystem(), cpuModel: cpuModel(),
+            gitCommit: gitCommit(), host: host(), os: operatingSystem(), cpuModel: cpuModel(),
             cores: ProcessInfo.processInfo.activeProcessorCount, swiftVersion: swiftVersion(),
             libxml2Version: LibXML2FeedParser.version, expatVersion: ExpatFeedParser.version)
+    }
+
+    /// The machine's name in the history: `BENCH_HOST` when set (CI runners whose host names change
+    /// with every job name themselves by it, so that their runs make one history), else the host name.
+    static func host() -> String {
+        let named = ProcessInfo.processInfo.environment["BENCH_HOST"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        return named.isEmpty ? ProcessInfo.processInfo.hostName : named
     }
 
     /// A sortable, unique run identifier: UTC time plus four random hex digits.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StatsStore
 import FeedParsers
 import FeedTransport
 
@@ -41,8 +42,25 @@ struct ParserOptions: ParsableArguments {
 
 /// `--store`: the stats store.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The stats store (an SQLite file).")
+    @Option(
+        help: ArgumentHelp(
+            "The stats store: an SQLite file, or a shared PostgreSQL database (postgres://user@host:port/database).",
+            discussion: "The password of a PostgreSQL store comes from PGPASSWORD or ~/.pgpass, never from the URL."))
     var store: String = "Results/stats.sqlite"
+
+    /// Opens the store (creating an SQLite file unless `mustExist`).
+    func open(mustExist: Bool = false) throws -> any StatsStoring {
+        try StatsStores.open(store, mustExist: mustExist)
+    }
+
+    /// What to say when the store failed partway through a run that went on: where every sample is,
+    /// and the command that copies the run into the store once it is back.
+    static func recorderFailure(_ error: any Error, runID: String, store: any StatsStoring, runFiles: [String]) -> String {
+        "the stats store failed during run \(runID) (\(error)); the run stays incomplete in \(store.location) with the cells "
+            + "recorded before, and every sample measured is in \(runFiles.joined(separator: " and ")). Once the store is back, "
+            + "copy the rest in with:\n"
+            + runFiles.map { "  bench store push --from \($0) --to \(store.location)" }.joined(separator: "\n")
+    }
 }
 
 /// `--network`, `--bandwidth-kbps`, `--rtt-ms`: the embedded server's network profile.

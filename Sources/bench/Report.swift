@@ -15,7 +15,9 @@ struct Report: ParsableCommand {
             that lost the CPU, debug builds and runs with an injected slowdown (gate tests) are left out; the \
             noisy column counts the runs the harness flagged noisy. The finished cells of runs that did not \
             finish (interrupted) are included, and counted in the notes and the CSV's incomplete_runs, unless \
-            --exclude-incomplete.
+            --exclude-incomplete. A store shared by several machines (--store postgres://…) has rows per machine: \
+            host, CPU model and library versions; samples of unlike machines are never averaged together. \
+            --host and --cpu choose machines.
             """)
 
     @Option(name: .customLong("parser"), parsing: .upToNextOption, help: "Only these parsers (comma-separated or repeated).")
@@ -28,6 +30,16 @@ struct Report: ParsableCommand {
 
     @Option(help: "Only this feed: its path, the end of its path, or its SHA-256.")
     var feed: String?
+
+    @Option(
+        name: .customLong("host"), parsing: .upToNextOption,
+        help: "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it).")
+    var hosts: [String] = []
+
+    @Option(
+        name: .customLong("cpu"), parsing: .upToNextOption,
+        help: "Only runs on a CPU whose model contains this text, in any case (comma-separated or repeated; e.g. xeon).")
+    var cpus: [String] = []
 
     @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22 or 2026-11-22T10:00:00Z).")
     var since: String?
@@ -63,13 +75,11 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: store) else {
-            throw CommandFailure(description: "no stats store at \(store): run `swift run -c release bench` first, or pass --store PATH")
-        }
-        let database = try StatsDatabase(path: store)
+        let database = try storeOptions.open(mustExist: true)
         let filter = SampleFilter(
             parsers: ListArgument.split(parsers), scenarios: ListArgument.split(scenarios), feed: feed, since: since,
-            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete)
+            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete,
+            hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
         var rows = HistoryRow.aggregate(try database.samples(matching: filter))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.isEmpty && !includeDebug {
@@ -79,6 +89,11 @@ struct Report: ParsableCommand {
             if hidden > 0 {
                 printError("\(hidden) sample(s) of debug builds match but are left out; --include-debug shows them.")
             }
+        }
+        if rows.isEmpty && !(hosts.isEmpty && cpus.isEmpty) {
+            // Say which machines there are, so that a misspelt host is not taken for an empty history.
+            let machines = Set(try database.runs().map { "\($0.host) (\($0.cpuModel))" }).sorted()
+            printError("no runs of that host or CPU; the store has runs of: " + (machines.isEmpty ? "none" : machines.joined(separator: ", ")))
         }
         switch format {
         case .table: print(HistoryReport.table(rows), terminator: "")

@@ -246,7 +246,7 @@ struct Run: ParsableCommand {
         if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
         plan.queuePageSize = queuePageSize
         let session = BenchSession(plan: plan)
-        let database = try noStore ? nil : StatsDatabase(path: storeOptions.store)
+        let database = try noStore ? nil : storeOptions.open()
 
         let outcome = try session.run(
             environment: environment, recorder: database,
@@ -270,8 +270,8 @@ struct Run: ParsableCommand {
         do {
             written = try files.write(result, html: html)
         } catch {
-            let kept = database == nil
-                ? "the run was not recorded (--no-store): its figures are lost"
+            let kept = database == nil || outcome.recorderFailure != nil
+                ? "the run was not recorded whole (\(outcome.recorderFailure.map { "the store failed: \($0)" } ?? "--no-store")): its figures are lost"
                 : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
             throw CommandFailure(description: "\(error); \(kept)")
         }
@@ -291,10 +291,16 @@ struct Run: ParsableCommand {
         }
         if !quiet {
             let lines = ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
-                + (database == nil ? ["Not recorded in a stats store (--no-store)."] : ["Recorded in \(storeOptions.store)."])
+                + (database == nil
+                    ? ["Not recorded in a stats store (--no-store)."]
+                    : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
             if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+        if let failure = outcome.recorderFailure, let database {
+            throw CommandFailure(description: StoreOptions.recorderFailure(
+                failure, runID: environment.runID, store: database, runFiles: [files.path(of: "\(environment.runID).json")]))
+        }
         if !outcome.problems.isEmpty {
             let kept = database == nil ? "written" : "written and recorded"
             throw CommandFailure(

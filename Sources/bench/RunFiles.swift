@@ -53,8 +53,13 @@ struct RunFiles {
         return written
     }
 
+    /// The path of one of the directory's files.
+    func path(of name: String) -> String {
+        (directory as NSString).appendingPathComponent(name)
+    }
+
     func write(_ text: String, to name: String) throws -> String {
-        let path = (directory as NSString).appendingPathComponent(name)
+        let path = path(of: name)
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

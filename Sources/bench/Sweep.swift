@@ -135,7 +135,7 @@ struct Sweep: ParsableCommand {
             chunkSizesByFeed[chunkFeed] = both
         }
         let parsers = parserOptions.names(default: ParserRegistry.classicNames)
-        let database = try noStore ? nil : StatsDatabase(path: storeOptions.store)
+        let database = try noStore ? nil : storeOptions.open()
 
         var settings = RunSettings(
             iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout,
@@ -164,7 +164,9 @@ struct Sweep: ParsableCommand {
                     debugBuild: EnvironmentProbe.isDebugBuild, scenarios: [.parse], instructionCounter: counter)
                 countingPlan.chunkSizesByFeed = chunkSizesByFeed.filter { countedFeeds.contains($0.key) }
                 countingPlan.includesBaseline = false
-                counted = try session(countingPlan, label: "instructions", terminal: terminal, database: database)
+                // A store that failed during the timing session is not asked again.
+                counted = try session(
+                    countingPlan, label: "instructions", terminal: terminal, database: timed.recorderFailure == nil ? database : nil)
             } catch let unavailable as InstructionCounter.Unavailable {
                 printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
             }
@@ -184,9 +186,22 @@ struct Sweep: ParsableCommand {
         ].map { try runFiles.write($0.1, to: $0.0) }
         print(SweepReport.header(result))
         print(SweepReport.table(result))
+        if let database, let failed = [timed, counted].compactMap({ $0 }).first(where: { $0.recorderFailure != nil }),
+            let failure = failed.recorderFailure
+        {
+            // The run that failed, and the counted one after it when the timing run's store failed.
+            let unrecorded = [timed, counted].compactMap { $0 }.drop { $0.result.environment.runID != failed.result.environment.runID }
+            throw CommandFailure(description: StoreOptions.recorderFailure(
+                failure, runID: failed.result.environment.runID, store: database,
+                runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
+        }
         if !quiet {
             print("Sweep \(runID): wrote " + written.joined(separator: ", "))
-            print(database == nil ? "Not recorded in a stats store (--no-store)." : "Recorded in \(storeOptions.store).")
+            if database == nil {
+                print("Not recorded in a stats store (--no-store).")
+            } else if timed.recorderFailure == nil && counted?.recorderFailure == nil {
+                print("Recorded in \(storeOptions.store).")
+            }
         }
         // A parser that refuses a feed (or crashes on it) has that as its outcome at that size: the
         // sweep shows it. Songs that differ, or parses that failed once timed, are errors.
@@ -199,7 +214,7 @@ struct Sweep: ParsableCommand {
     }
 
     /// Runs one session of the sweep with a progress line.
-    private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: StatsDatabase?) throws -> BenchSession.Outcome {
+    private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: (any StatsStoring)?) throws -> BenchSession.Outcome {
         return try BenchSession(plan: plan).run(
             environment: EnvironmentProbe.newRun(), recorder: database,
             checking: { terminal.progress("\(label): checking that the parsers agree on \(plan.feeds.count) feed(s)…") },

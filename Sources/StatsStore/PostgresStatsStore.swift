@@ -1,0 +1,259 @@
+import BenchResults
+import CLibPQ
+import Foundation
+import GRDB
+
+/// The stats store in a PostgreSQL database that several machines share (`--store postgres://…`).
+///
+/// The same tables and the same named migrations as the SQLite store (``StatsDatabase``), applied
+/// under an advisory lock so that runners starting together migrate once; the same records, read
+/// and written through libpq. A run is inserted incomplete when it starts, each cell's samples are
+/// one transaction, and the run is marked complete at the end, as in the SQLite store. Copying a run
+/// in (``importRun(_:)``) locks its ID, so two pushes of one run at once add it once.
+///
+/// ```swift
+/// let store = try PostgresStatsStore(url: "postgres://bench@db.example:5432/bench")
+/// ```
+public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
+    private let connection: PostgresConnection
+    public var location: String { connection.location }
+
+    /// Whether `location` names a PostgreSQL database.
+    public static func isURL(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// Connects to the database of `url` and applies the migrations it lacks.
+    ///
+    /// - Throws: ``StatsStoreError`` for a URL with a password in it, a server that cannot be
+    ///   reached or refuses the login, or a database that a newer `bench` has migrated.
+    public init(url: String) throws {
+        try Self.refusePassword(in: url)
+        connection = try PostgresConnection(url: url, location: url)
+        try migrate()
+    }
+
+    /// A password on the command line ends up in shell histories, process lists and the stored
+    /// command line: refuse it, and say where it goes instead.
+    static func refusePassword(in url: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &message) else {
+            let reason = message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not a connection URL"
+            if let message { PQfreemem(message) }
+            throw StatsStoreError(description: "\(url) is not a PostgreSQL URL libpq can read: \(reason) (postgres://user@host:port/database)")
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", option.pointee.val != nil {
+                throw StatsStoreError(
+                    description: "the --store URL holds a password: leave it out (postgres://user@host:port/database) and give it in "
+                        + "PGPASSWORD or a ~/.pgpass line (host:port:database:user:password), so that it is never on a command line "
+                        + "or in a report")
+            }
+            option += 1
+        }
+    }
+
+    // MARK: Migrations
+
+    /// Applies the migrations the database lacks, each in its own transaction, under an advisory
+    /// lock that other runners opening the store at the same moment wait for.
+    private func migrate() throws {
+        for (identifier, statements) in Self.migrations {
+            try connection.transaction {
+                try connection.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+                try connection.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                let applied = Set(try connection.execute("SELECT identifier FROM grdb_migrations").compactMap { $0["identifier"] as String? })
+                let unknown = applied.subtracting(Self.migrations.map(\.identifier)).sorted()
+                guard unknown.isEmpty else {
+                    throw StatsStoreError(
+                        description: "the stats store \(location) was made by a newer bench (schema steps this one does not know: "
+                            + "\(unknown.joined(separator: ", "))); use that bench, or another --store (nothing was changed)")
+                }
+                guard !applied.contains(identifier) else { return }
+                for statement in statements { try connection.execute(statement) }
+                try connection.execute("INSERT INTO grdb_migrations (identifier) VALUES ($1)", [identifier.databaseValue])
+            }
+        }
+    }
+
+    /// Any constant the other users of the database do not take: "XMLB".
+    private static let migrationLock = 0x584D_4C42
+
+    /// The schema of ``StatsDatabase/migrator``, step for step, with the same names, in PostgreSQL's
+    /// types: integers as BIGINT, booleans as BOOLEAN, times as the same ISO 8601 text. Only ever appended.
+    static let migrations: [(identifier: String, statements: [String])] = [
+        (
+            "v1: runs and samples",
+            [
+                """
+                CREATE TABLE runs (
+                    run_id TEXT PRIMARY KEY, started_at TEXT NOT NULL, ended_at TEXT, command_line TEXT NOT NULL,
+                    build_configuration TEXT NOT NULL, git_commit TEXT, host TEXT NOT NULL, os TEXT NOT NULL,
+                    cpu_model TEXT NOT NULL, cores BIGINT NOT NULL, swift_version TEXT NOT NULL,
+                    libxml2_version TEXT NOT NULL, expat_version TEXT NOT NULL, complete BOOLEAN NOT NULL DEFAULT FALSE)
+                """,
+                """
+                CREATE TABLE samples (
+                    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+                    run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                    parser TEXT NOT NULL, scenario TEXT NOT NULL, feed_path TEXT NOT NULL, feed_sha256 TEXT NOT NULL,
+                    feed_bytes BIGINT NOT NULL, songs BIGINT NOT NULL, chunk_size BIGINT NOT NULL,
+                    network TEXT NOT NULL DEFAULT '', round BIGINT NOT NULL, iteration BIGINT NOT NULL, wall_ns BIGINT,
+                    cpu_ns BIGINT, first_song_ns BIGINT, download_ns BIGINT, total_ns BIGINT, peak_resident_bytes BIGINT,
+                    error TEXT, debug BOOLEAN NOT NULL)
+                """,
+                "CREATE INDEX index_samples_on_run_id ON samples (run_id)",
+                "CREATE INDEX samples_on_cell ON samples (scenario, feed_sha256, parser)",
+            ]
+        ),
+        (
+            "v2: bytes and HTTP status of downloads",
+            ["ALTER TABLE samples ADD COLUMN bytes BIGINT, ADD COLUMN http_status BIGINT"]
+        ),
+        ("v3: instruction counts", ["ALTER TABLE samples ADD COLUMN instructions BIGINT"]),
+        (
+            "v4: run settings, noise, parses that lost the CPU, the parse's own peak, calibration",
+            [
+                """
+                ALTER TABLE runs ADD COLUMN iterations BIGINT, ADD COLUMN warmup BIGINT, ADD COLUMN rounds BIGINT,
+                    ADD COLUMN chunk_size BIGINT, ADD COLUMN timeout_seconds DOUBLE PRECISION, ADD COLUMN counter TEXT,
+                    ADD COLUMN slowdown_percent BIGINT, ADD COLUMN reference TEXT, ADD COLUMN retry_preempted BOOLEAN,
+                    ADD COLUMN download_iterations BIGINT, ADD COLUMN download_rounds BIGINT, ADD COLUMN noisy BOOLEAN,
+                    ADD COLUMN noise TEXT
+                """,
+                """
+                ALTER TABLE samples ADD COLUMN preempted BOOLEAN, ADD COLUMN parse_peak_bytes BIGINT,
+                    ADD COLUMN calibration_ns BIGINT
+                """,
+            ]
+        ),
+        (
+            "v5: allocation counts",
+            ["ALTER TABLE samples ADD COLUMN allocations BIGINT, ADD COLUMN allocated_bytes BIGINT, ADD COLUMN kept_bytes BIGINT"]
+        ),
+        (
+            "v6: the practices: requests, bytes on the wire, store time, what a cancel left",
+            [
+                """
+                ALTER TABLE samples ADD COLUMN requests BIGINT, ADD COLUMN wire_bytes BIGINT, ADD COLUMN store_ns BIGINT,
+                    ADD COLUMN after_cancel_bytes BIGINT, ADD COLUMN after_cancel_parse_ns BIGINT,
+                    ADD COLUMN started_after_cancel BIGINT
+                """
+            ]
+        ),
+    ]
+
+    // MARK: Recording a run
+
+    public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
+        try connection.transaction { try insert(RunRecord(environment, settings: settings)) }
+    }
+
+    public func record(_ samples: [Sample], runID: String) throws {
+        try connection.transaction { try insert(samples.map { SampleRecord($0, runID: runID) }) }
+    }
+
+    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws {
+        let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try connection.execute(
+            "UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3 WHERE run_id = $4",
+            [endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue, runID.databaseValue])
+    }
+
+    // MARK: Reading
+
+    public func runs() throws -> [RunEnvironment] {
+        try connection.execute("SELECT * FROM runs ORDER BY started_at DESC, run_id DESC").map { try RunRecord(row: $0).environment }
+    }
+
+    public func samples(matching filter: SampleFilter) throws -> [StoredSample] {
+        let query = SampleQuery(filter, placeholder: { "$\($0)" })
+        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+    }
+
+    public func storedRun(_ runID: String) throws -> StoredRun? {
+        try connection.transaction { try storedRun(runID, lock: false) }
+    }
+
+    private func storedRun(_ runID: String, lock: Bool) throws -> StoredRun? {
+        let rows = try connection.execute(
+            "SELECT * FROM runs WHERE run_id = $1" + (lock ? " FOR UPDATE" : ""), [runID.databaseValue])
+        guard let row = rows.first else { return nil }
+        let samples = try connection.execute("SELECT * FROM samples WHERE run_id = $1 ORDER BY id", [runID.databaseValue])
+        return StoredRun(record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) })
+    }
+
+    // MARK: Copying runs in
+
+    public func importRun(_ run: StoredRun) throws -> ImportOutcome {
+        try connection.transaction {
+            // Two pushes of the same run at once: the second waits here, then finds it.
+            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
+            switch try run.merge(into: storedRun(run.runID, lock: true)) {
+            case .insert:
+                try insert(run.record)
+                try insert(run.sampleRecords)
+                return .added
+            case .skip:
+                return .alreadyThere
+            case .add(let samples, let finish):
+                try insert(samples)
+                try update(finish)
+                return .completed(addedSamples: samples.count)
+            }
+        }
+    }
+
+    /// Closes the connection.
+    public func close() {
+        connection.close()
+    }
+
+    // MARK: Statements
+
+    private func insert(_ record: RunRecord) throws {
+        let values = try record.databaseDictionary.sorted { $0.key < $1.key }
+        try connection.execute(
+            "INSERT INTO runs (\(values.map(\.key).joined(separator: ", "))) VALUES "
+                + "(\((1...values.count).map { "$\($0)" }.joined(separator: ", ")))",
+            values.map(\.value))
+    }
+
+    private func update(_ record: RunRecord) throws {
+        let values = try record.databaseDictionary.filter { $0.key != "run_id" }.sorted { $0.key < $1.key }
+        try connection.execute(
+            "UPDATE runs SET " + values.enumerated().map { "\($1.key) = $\($0 + 1)" }.joined(separator: ", ")
+                + " WHERE run_id = $\(values.count + 1)",
+            values.map(\.value) + [record.runID.databaseValue])
+    }
+
+    /// Inserts samples with multi-row statements (at most 500 rows each: a statement takes 65,535 parameters).
+    private func insert(_ samples: [SampleRecord]) throws {
+        guard let first = samples.first else { return }
+        let columns = try Self.sampleColumns(first)
+        var start = 0
+        while start < samples.count {
+            let batch = samples[start..<min(start + 500, samples.count)]
+            var arguments: [DatabaseValue] = []
+            var rows: [String] = []
+            for sample in batch {
+                let values = try sample.databaseDictionary
+                rows.append("(" + columns.map { column in
+                    arguments.append(values[column] ?? .null)
+                    return "$\(arguments.count)"
+                }.joined(separator: ", ") + ")")
+            }
+            try connection.execute(
+                "INSERT INTO samples (\(columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "), arguments)
+            start += batch.count
+        }
+    }
+
+    /// The stored columns of a sample, but its row ID (the database gives one).
+    private static func sampleColumns(_ sample: SampleRecord) throws -> [String] {
+        try sample.databaseDictionary.keys.filter { $0 != "id" }.sorted()
+    }
+}

@@ -1,0 +1,80 @@
+import BenchResults
+import GRDB
+
+/// The query behind ``StatsStoring/samples(matching:)``, in the SQL that SQLite and PostgreSQL
+/// share: both stores run the same text, but for how a parameter is written (`?` or `$1`).
+struct SampleQuery {
+    var sql: String
+    var arguments: [DatabaseValue]
+
+    /// - Parameter placeholder: the text of the n-th parameter (1-based).
+    init(_ filter: SampleFilter, placeholder: (Int) -> String) {
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        func parameter(_ value: some DatabaseValueConvertible) -> String {
+            arguments.append(value.databaseValue)
+            return placeholder(arguments.count)
+        }
+        if !filter.parsers.isEmpty {
+            conditions.append("s.parser IN (\(filter.parsers.map { parameter($0) }.joined(separator: ",")))")
+        }
+        if !filter.scenarios.isEmpty {
+            // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
+            conditions.append("(" + filter.scenarios.map { "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))" }
+                .joined(separator: " OR ") + ")")
+        }
+        if let feed = filter.feed {
+            let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            conditions.append(
+                "(s.feed_path = \(parameter(feed)) OR s.feed_path LIKE \(parameter("%" + escaped)) ESCAPE '\\' "
+                    + "OR s.feed_sha256 = \(parameter(feed)))")
+        }
+        if !filter.hosts.isEmpty {
+            conditions.append("r.host IN (\(filter.hosts.map { parameter($0) }.joined(separator: ",")))")
+        }
+        if !filter.cpus.isEmpty {
+            // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
+            conditions.append("(" + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
+                .joined(separator: " OR ") + ")")
+        }
+        if let since = filter.since {
+            conditions.append("r.started_at >= \(parameter(since))")
+        }
+        if !filter.includeDebug {
+            conditions.append("s.debug = FALSE")
+        }
+        if !filter.includeGateTests {
+            conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
+        }
+        if filter.excludeIncomplete {
+            conditions.append("r.complete = TRUE")
+        }
+        if let last = filter.lastRuns {
+            conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT \(parameter(last)))")
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        sql = """
+            SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
+                r.host AS run_host, r.cpu_model AS run_cpu_model, r.cores AS run_cores,
+                r.swift_version AS run_swift_version, r.libxml2_version AS run_libxml2_version,
+                r.expat_version AS run_expat_version
+            FROM samples s JOIN runs r ON r.run_id = s.run_id
+            \(whereClause) ORDER BY r.started_at, s.run_id, s.id
+            """
+        self.arguments = arguments
+    }
+
+    /// A row of the query as a sample with its run and machine.
+    static func stored(_ row: Row) throws -> StoredSample {
+        let record = try SampleRecord(row: row)
+        var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
+        stored.runNoisy = row["run_noisy"]
+        stored.runComplete = row["run_complete"]
+        stored.machine = Machine(
+            host: row["run_host"], cpuModel: row["run_cpu_model"], cores: row["run_cores"],
+            swiftVersion: row["run_swift_version"], libxml2Version: row["run_libxml2_version"],
+            expatVersion: row["run_expat_version"])
+        return stored
+    }
+}

@@ -1,0 +1,178 @@
+import BenchResults
+import Foundation
+
+/// The stats store as every command sees it, whichever database holds it: an SQLite file
+/// (``StatsDatabase``, the embedded default) or a shared PostgreSQL database
+/// (``PostgresStatsStore``). Both hold the same schema, made by the same named migrations.
+///
+/// ```swift
+/// let store = try StatsStores.open("postgres://bench@db.example:5432/bench")
+/// let samples = try store.samples(matching: SampleFilter(hosts: ["ci-x86"]))
+/// ```
+public protocol StatsStoring: RunRecorder {
+    /// Where the store is, for messages: a path, or a URL without any password.
+    var location: String { get }
+    /// The runs, newest first.
+    func runs() throws -> [RunEnvironment]
+    /// The samples that match `filter`, with their run and its machine, oldest run first.
+    func samples(matching filter: SampleFilter) throws -> [StoredSample]
+    /// A run with all its samples, or `nil` when the store has no run of that ID.
+    func storedRun(_ runID: String) throws -> StoredRun?
+    /// Copies a run from another store into this one, in one transaction (see ``StoredRun/merge(into:)``).
+    ///
+    /// - Throws: ``StatsStoreError`` when this store holds a different run under the same ID.
+    func importRun(_ run: StoredRun) throws -> ImportOutcome
+}
+
+extension StatsStoring {
+    /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
+    public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
+        try storedRun(runID).map { ($0.settings, $0.noise) }
+    }
+}
+
+/// Opens a stats store by its location.
+public enum StatsStores {
+    /// Opens the store at `location`: a `postgres://` or `postgresql://` URL names a PostgreSQL
+    /// database (the password comes from `PGPASSWORD` or `~/.pgpass`, never from the URL); anything
+    /// else is the path of an SQLite file, created when missing unless `mustExist`.
+    ///
+    /// - Throws: ``StatsStoreError`` with what to do: no such file, a server that cannot be
+    ///   reached or refuses the login, a store of a newer schema.
+    public static func open(_ location: String, mustExist: Bool = false) throws -> any StatsStoring {
+        if PostgresStatsStore.isURL(location) {
+            return try PostgresStatsStore(url: location)
+        }
+        if location.contains("://") {
+            throw StatsStoreError(
+                description: "\(location): not a store this bench knows: give an SQLite file's path or a postgres:// URL")
+        }
+        if mustExist && !FileManager.default.fileExists(atPath: location) {
+            throw StatsStoreError(
+                description: "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL")
+        }
+        return try StatsDatabase(path: location)
+    }
+}
+
+/// A whole run as a store holds it: its row and its samples, for copying between stores.
+public struct StoredRun: Sendable {
+    var record: RunRecord
+    var sampleRecords: [SampleRecord]
+
+    init(record: RunRecord, samples: [SampleRecord]) {
+        self.record = record
+        self.sampleRecords = samples
+    }
+
+    /// A run from a run file (`<run-id>.json`): what `bench run` wrote when the store failed.
+    public init(_ result: RunResult) {
+        record = RunRecord(result.environment, settings: result.settings)
+        record.noisy = result.noise?.noisy
+        record.noise = result.noise.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        sampleRecords = result.samples.map { SampleRecord($0, runID: result.environment.runID) }
+    }
+
+    public var environment: RunEnvironment { record.environment }
+    public var settings: RunSettings? { record.settings }
+    public var noise: NoiseReport? {
+        record.noise.flatMap { try? JSONDecoder().decode(NoiseReport.self, from: Data($0.utf8)) }
+    }
+    public var samples: [Sample] { sampleRecords.map(\.sample) }
+    public var runID: String { record.runID }
+}
+
+/// What copying a run into a store did.
+public enum ImportOutcome: Sendable, Equatable {
+    /// The run was not there: added whole.
+    case added
+    /// The same run was there already: nothing written.
+    case alreadyThere
+    /// The store had the run incomplete, with fewer samples (a run whose store failed halfway):
+    /// the missing samples were added, and the run marked as the source has it.
+    case completed(addedSamples: Int)
+}
+
+/// What to write for a run that is copied into a store (decided from both sides, written by the store).
+enum MergeAction {
+    case insert
+    case skip
+    case add([SampleRecord], finish: RunRecord)
+}
+
+extension StoredRun {
+    /// What copying this run into a store that holds `existing` (under the same ID) must write.
+    ///
+    /// The same run (same row but for how it ended, same samples) is skipped, or marked ended when
+    /// only this copy is. A stored copy that is incomplete and holds a part of these samples (the
+    /// store failed halfway, the run's file kept everything) gets the rest. Anything else is a
+    /// different run under the same ID: an error, never a duplicate.
+    func merge(into existing: StoredRun?) throws -> MergeAction {
+        guard let existing else { return .insert }
+        let differences = try Self.differences(record, existing.record)
+        guard differences.isEmpty else {
+            throw StatsStoreError(
+                description: "run \(runID) differs from the run of that ID already in the store "
+                    + "(\(differences.joined(separator: ", "))): not copied")
+        }
+        var remaining = try Self.counts(existing.sampleRecords)
+        var missing: [SampleRecord] = []
+        for sample in sampleRecords {
+            let key = try Self.key(sample)
+            if let count = remaining[key], count > 0 {
+                remaining[key] = count - 1
+            } else {
+                missing.append(sample)
+            }
+        }
+        let extra = remaining.values.reduce(0, +)
+        let ended = record.complete && !existing.record.complete
+        if missing.isEmpty && (!ended || extra > 0) {
+            // Same samples (or the store holds more): nothing to add.
+            return extra > 0 && record.complete
+                ? try Self.conflict(runID, "the store holds \(extra) sample(s) this copy does not")
+                : .skip
+        }
+        guard extra == 0 else {
+            return try Self.conflict(runID, "\(missing.count) sample(s) differ from the \(existing.sampleRecords.count) stored")
+        }
+        guard !existing.record.complete else {
+            return try Self.conflict(runID, "the stored run is complete, yet this copy has \(missing.count) more sample(s)")
+        }
+        return .add(missing, finish: record)
+    }
+
+    private static func conflict(_ runID: String, _ why: String) throws -> MergeAction {
+        throw StatsStoreError(description: "run \(runID) differs from the run of that ID already in the store (\(why)): not copied")
+    }
+
+    /// The row of a run without how it ended (a copy made before its end has none of it).
+    private static func identity(_ record: RunRecord) -> RunRecord {
+        var record = record
+        record.endedAt = nil
+        record.complete = false
+        record.noisy = nil
+        record.noise = nil
+        return record
+    }
+
+    /// The columns in which two rows of one run ID differ, but for how the run ended.
+    static func differences(_ a: RunRecord, _ b: RunRecord) throws -> [String] {
+        let x = try identity(a).databaseDictionary
+        let y = try identity(b).databaseDictionary
+        return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
+    }
+
+    /// A sample as its stored columns (without the store's own row ID).
+    static func key(_ sample: SampleRecord) throws -> String {
+        var sample = sample
+        sample.id = nil
+        return try sample.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1F}")
+    }
+
+    static func counts(_ samples: [SampleRecord]) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for sample in samples { counts[try key(sample), default: 0] += 1 }
+        return counts
+    }
+}

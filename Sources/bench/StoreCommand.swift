@@ -1,0 +1,179 @@
+import ArgumentParser
+import BenchResults
+import Foundation
+import StatsStore
+
+/// `bench store push` and `bench store pull`: runs copied between stats stores.
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Copy runs between stats stores: push local runs to a shared PostgreSQL store, pull them back.",
+        discussion: """
+            A run is copied in one transaction, whole or not at all. A run ID already in the target is skipped \
+            (never duplicated); one that differs there is an error (the other runs are still copied); a run the \
+            target holds incomplete with part of these samples (its store failed during the run) gets the rest. \
+            Incomplete runs stay marked incomplete. The password of a PostgreSQL store comes from PGPASSWORD or \
+            ~/.pgpass.
+            """,
+        subcommands: [Push.self, Pull.self])
+
+    struct Push: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy local runs to a (shared) stats store.",
+            discussion: """
+                --from takes stats stores (SQLite files, or URLs), run files (<run-id>.json, as `bench run` writes \
+                them: what a run whose store failed kept) and directories of run files.
+                """)
+
+        @Option(parsing: .upToNextOption, help: "Where the runs are: stores, run files or directories of them (comma-separated or repeated).")
+        var from: [String] = ["Results/stats.sqlite"]
+
+        @Option(help: "The store to copy them to: postgres://user@host:port/database (or an SQLite file).")
+        var to: String
+
+        @OptionGroup var selection: RunSelection
+
+        func run() throws {
+            let target = try StatsStores.open(to)
+            var sources: [RunSource] = []
+            for location in ListArgument.split(from) { sources += try RunSource.sources(location) }
+            try StoreCopy(selection: selection, verb: "pushed").copy(from: sources, to: target)
+        }
+    }
+
+    struct Pull: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy runs from a (shared) stats store to a local one.")
+
+        @Option(help: "The store the runs are in: postgres://user@host:port/database (or an SQLite file).")
+        var from: String
+
+        @Option(help: "The store to copy them to (an SQLite file, created when missing).")
+        var to: String = "Results/stats.sqlite"
+
+        @OptionGroup var selection: RunSelection
+
+        func run() throws {
+            let source = try StatsStores.open(from, mustExist: true)
+            let target = try StatsStores.open(to)
+            try StoreCopy(selection: selection, verb: "pulled").copy(from: [.store(source)], to: target)
+        }
+    }
+}
+
+/// Which runs to copy.
+struct RunSelection: ParsableArguments {
+    @Option(name: .customLong("run"), parsing: .upToNextOption, help: "Only these run IDs (comma-separated or repeated).")
+    var runIDs: [String] = []
+
+    @Option(name: .customLong("host"), parsing: .upToNextOption, help: "Only runs of these hosts (comma-separated or repeated).")
+    var hosts: [String] = []
+
+    @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22).")
+    var since: String?
+
+    @Flag(help: "No progress line.")
+    var quiet = false
+
+    func selects(_ environment: RunEnvironment) -> Bool {
+        let ids = ListArgument.split(runIDs)
+        let hosts = ListArgument.split(self.hosts)
+        return (ids.isEmpty || ids.contains(environment.runID)) && (hosts.isEmpty || hosts.contains(environment.host))
+            && (since.map { environment.startedAt >= $0 } ?? true)
+    }
+}
+
+/// Where runs come from: a store, or run files.
+enum RunSource {
+    case store(any StatsStoring)
+    case file(String)
+
+    /// A store, a run file, or every run file of a directory.
+    static func sources(_ location: String) throws -> [RunSource] {
+        var isDirectory: ObjCBool = false
+        if PostgresStatsStore.isURL(location) { return [.store(try StatsStores.open(location))] }
+        guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory) else {
+            throw CommandFailure(description: "no such store, run file or directory: \(location)")
+        }
+        if isDirectory.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
+            let files = names.filter { $0.hasSuffix(".json") && Compare.looksLikeRunID(String($0.dropLast(5))) }.sorted()
+            guard !files.isEmpty else { throw CommandFailure(description: "no run files (<run-id>.json) in \(location)") }
+            return files.map { .file((location as NSString).appendingPathComponent($0)) }
+        }
+        if location.hasSuffix(".json") { return [.file(location)] }
+        return [.store(try StatsStores.open(location, mustExist: true))]
+    }
+}
+
+/// Copies runs into a store, one transaction per run, with a progress line.
+struct StoreCopy {
+    var selection: RunSelection
+    var verb: String
+
+    func copy(from sources: [RunSource], to target: any StatsStoring) throws {
+        let terminal = Terminal(quiet: selection.quiet)
+        // What to copy, in order: (where it is, how to read it).
+        var pending: [(name: String, read: () throws -> StoredRun?)] = []
+        for source in sources {
+            switch source {
+            case .store(let store):
+                for environment in try store.runs().reversed() where selection.selects(environment) {
+                    pending.append((environment.runID, { try store.storedRun(environment.runID) }))
+                }
+            case .file(let path):
+                pending.append((path, {
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw CommandFailure(description: "cannot read \(path)")
+                    }
+                    let result: RunResult
+                    do {
+                        result = try JSONDecoder().decode(RunResult.self, from: data)
+                    } catch {
+                        throw CommandFailure(description: "\(path) is not a run file of `bench run` (\(error))")
+                    }
+                    return selection.selects(result.environment) ? StoredRun(result) : nil
+                }))
+            }
+        }
+        var added = 0, skipped = 0, completed = 0, samples = 0
+        var failures: [String] = []
+        let started = Date()
+        for (number, item) in pending.enumerated() {
+            let line = "\(verb) \(number) of \(pending.count) runs to \(target.location)"
+            if terminal.progressEnabled {
+                terminal.progress(line + "…")
+            } else if !selection.quiet && number > 0 && number % 100 == 0 {
+                printError(line)
+            }
+            do {
+                guard let run = try item.read() else { continue }
+                switch try target.importRun(run) {
+                case .added:
+                    added += 1
+                    samples += run.samples.count
+                case .alreadyThere: skipped += 1
+                case .completed(let count):
+                    completed += 1
+                    samples += count
+                }
+            } catch let error as StatsStoreError where error.connectionLost {
+                terminal.clearProgress()
+                throw CommandFailure(
+                    description: "\(error); \(added + completed) run(s) were copied before it, each whole; "
+                        + "run the same command again to copy the rest (what is there is skipped)")
+            } catch {
+                failures.append("\(item.name): \(error)")
+            }
+        }
+        terminal.clearProgress()
+        let seconds = Date().timeIntervalSince(started)
+        print(
+            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(pending.count) run(s) to \(target.location) in "
+                + String(format: "%.1f s", seconds) + ": \(added) added, \(completed) completed (they were incomplete there), "
+                + "\(skipped) already there; \(samples) sample(s) written"
+                + (failures.isEmpty ? "." : "; \(failures.count) not copied."))
+        if !failures.isEmpty {
+            throw CommandFailure(description: "\(failures.count) run(s) not copied:\n  " + failures.joined(separator: "\n  "))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import BenchEngine
+import BenchResults
+import StatsStore
+
+/// Runs read back from a stats store, as the run files `bench run` writes.
+enum StoredRuns {
+    /// A stored run as a ``RunResult``: its cells summarised again from its samples, as `bench run`
+    /// summarised them (one worker per cell and round).
+    static func result(_ run: StoredRun) -> RunResult {
+        let samples = run.samples
+        var order: [CellKey] = []
+        struct Worker: Hashable {
+            var cell: CellKey
+            var round: Int
+        }
+        var workers: [Worker: CellRun] = [:]
+        var keys: [Worker] = []
+        for sample in samples {
+            if !order.contains(sample.cell) { order.append(sample.cell) }
+            let key = Worker(cell: sample.cell, round: sample.round)
+            if workers[key] == nil {
+                keys.append(key)
+                workers[key] = CellRun(cell: sample.cell, round: sample.round, samples: [], peakResidentBytes: nil, outcome: nil)
+            }
+            workers[key]?.samples.append(sample)
+            if let peak = sample.peakResidentBytes {
+                let before = workers[key]?.peakResidentBytes ?? 0
+                workers[key]?.peakResidentBytes = max(before, peak)
+            }
+        }
+        var cells = BenchRunner.summarise(keys.compactMap { workers[$0] }, cells: order)
+        BenchSession.describeParsers(&cells, samples: samples)
+        let settings = run.settings
+            ?? RunSettings(iterations: 0, warmup: 0, rounds: 0, chunkSize: samples.first?.cell.chunkSize ?? 0, timeoutSeconds: 0)
+        return RunResult(environment: run.environment, settings: settings, cells: cells, samples: samples, noise: run.noise)
+    }
+}
