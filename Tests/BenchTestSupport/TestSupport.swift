@@ -83,17 +83,25 @@ public struct CommandResult: Sendable {
     }
 }
 
-/// Runs the built `bench` with `arguments` in `directory` (default: the package root).
-public func runBench(_ arguments: [String], in directory: URL = TestPaths.packageRoot) throws -> CommandResult {
-    try runProgram(TestPaths.benchExecutable, arguments, in: directory)
+/// Runs the built `bench` with `arguments` in `directory` (default: the package root), with
+/// `environment` added to this process's.
+public func runBench(
+    _ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:]
+) throws -> CommandResult {
+    try runProgram(TestPaths.benchExecutable, arguments, in: directory, environment: environment)
 }
 
 /// Runs `executable` with `arguments` in `directory` and collects its output.
-public func runProgram(_ executable: String, _ arguments: [String], in directory: URL = TestPaths.packageRoot) throws -> CommandResult {
+public func runProgram(
+    _ executable: String, _ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:]
+) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -1,0 +1,176 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// One history for many machines, as users meet it: `bench run`, `report`, `compare` and
+/// `store push/pull` against a PostgreSQL store, with several hosts, several writers at once and
+/// a connection lost mid-run.
+@Suite(
+    "Shared store: PostgreSQL end to end", .serialized, .timeLimit(.minutes(10)),
+    .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+struct SharedStoreCommandTests {
+    /// A short run of one parser (debug builds: its samples are marked debug).
+    static func shortRun(store: String, output: String, parsers: String = "libxml2", rounds: Int = 2) -> [String] {
+        [
+            "run", "--parsers", parsers, "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds", String(rounds),
+            "--store", store, "--output-dir", output, "--quiet",
+        ]
+    }
+
+    static func runIDs(_ output: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
+            .filter { $0.hasSuffix(".json") && $0.first?.isNumber == true && !$0.contains("-practices") }
+            .map { String($0.dropLast(5)) }.sorted()
+    }
+
+    @Test func threeMachinesPushedIntoOneHistoryAndReportedPerHost() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        var ids: [String: String] = [:]
+        for host in ["runner-a", "runner-b", "laptop"] {
+            let result = try runBench(
+                Self.shortRun(store: directory.path("\(host).sqlite"), output: directory.path(host)), environment: ["BENCH_HOST": host])
+            #expect(result.status == 0, "\(result.standardError)")
+            ids[host] = try #require(Self.runIDs(directory.path(host)).first)
+        }
+        let stores = ["runner-a", "runner-b", "laptop"].map { directory.path("\($0).sqlite") }.joined(separator: ",")
+        let push = try runBench(["store", "push", "--from", stores, "--to", database.url])
+        #expect(push.status == 0, "\(push.standardError)")
+        #expect(push.standardOutput.contains("3 added, 0 completed"))
+        // Again: nothing duplicated.
+        let again = try runBench(["store", "push", "--from", stores, "--to", database.url])
+        #expect(again.standardOutput.contains("0 added, 0 completed (they were incomplete there), 3 already there"))
+        #expect(try database.psql("SELECT count(*) FROM runs") == "3")
+        #expect(try database.psql("SELECT string_agg(DISTINCT host, ',' ORDER BY host) FROM runs") == "laptop,runner-a,runner-b")
+
+        let table = try runBench(["report", "--store", database.url, "--include-debug"])
+        #expect(table.status == 0, "\(table.standardError)")
+        for host in ["runner-a", "runner-b", "laptop"] { #expect(table.standardOutput.contains("On \(host) (")) }
+        #expect(table.standardOutput.contains("3 machines"))
+        let csv = try runBench(["report", "--store", database.url, "--include-debug", "--format", "csv", "--host", "runner-b"])
+        let rows = csv.standardOutput.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.contains(",runner-b,") })
+        let html = try runBench(["report", "--store", database.url, "--include-debug", "--format", "html"])
+        #expect(html.standardOutput.contains("one line per machine"))
+        #expect(html.standardOutput.contains("id=\"history-0\""))
+        let unknown = try runBench(["report", "--store", database.url, "--include-debug", "--host", "nobody"])
+        #expect(unknown.standardError.contains("the store has runs of: laptop"))
+
+        // Stored runs compared by ID: different hosts are said.
+        let compare = try runBench(["compare", ids["runner-a"] ?? "", ids["runner-b"] ?? "", "--store", database.url, "--metric", "cpu"])
+        #expect(compare.standardOutput.contains("different host: runner-a (baseline) and runner-b (current)"), "\(compare.standardOutput)\(compare.standardError)")
+        let missing = try runBench(["compare", "20200101T000000Z-0000", ids["laptop"] ?? "", "--store", database.url])
+        #expect(missing.status == 1 && missing.standardError.contains("no run 20200101T000000Z-0000 in the stats store"))
+
+        // And back: a pull of one host into a fresh local store.
+        let pull = try runBench(["store", "pull", "--from", database.url, "--to", directory.path("pulled.sqlite"), "--host", "laptop"])
+        #expect(pull.standardOutput.contains("1 added"), "\(pull.standardError)")
+        let local = try runBench(["report", "--store", directory.path("pulled.sqlite"), "--include-debug", "--format", "csv"])
+        let pulled = local.standardOutput.split(whereSeparator: \.isNewline).dropFirst()
+        #expect(!pulled.isEmpty && pulled.allSatisfy { $0.contains(",laptop,") })
+    }
+
+    @Test func twoRunsAndAPushAtOnceLoseNothing() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        // Runs to push, made first in a local store.
+        for round in 0..<2 {
+            let made = try runBench(Self.shortRun(store: directory.path("local.sqlite"), output: directory.path("local-\(round)")))
+            #expect(made.status == 0, "\(made.standardError)")
+        }
+        let commands = [
+            Self.shortRun(store: database.url, output: directory.path("one"), parsers: "libxml2,expat"),
+            Self.shortRun(store: database.url, output: directory.path("two"), parsers: "libxml2,expat"),
+            ["store", "push", "--from", directory.path("local.sqlite"), "--to", database.url],
+        ]
+        let results = try commands.map { arguments in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+            process.arguments = arguments
+            process.currentDirectoryURL = TestPaths.packageRoot
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }.map { process -> Int32 in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(results == [0, 0, 0])
+        #expect(try database.psql("SELECT count(*) FROM runs WHERE complete") == "4")
+        // Every sample of every run: the runs' files and the local store say how many.
+        var expected = 0
+        for output in ["one", "two"] {
+            let id = try #require(Self.runIDs(directory.path(output)).first)
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("\(output)/\(id).json")))
+            expected += try JSONDecoder().decode(RunResult.self, from: data).samples.count
+        }
+        for round in 0..<2 {
+            let id = try #require(Self.runIDs(directory.path("local-\(round)")).first)
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("local-\(round)/\(id).json")))
+            expected += try JSONDecoder().decode(RunResult.self, from: data).samples.count
+        }
+        #expect(try database.psql("SELECT count(*) FROM samples") == String(expected))
+    }
+
+    @Test func aConnectionLostMidRunKeepsTheSamplesAndSaysHowToPushThem() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = [
+            "run", "--parsers", "libxml2,expat,foundation", "--scenario", "parse", "--iterations", "3", "--warmup", "1",
+            "--rounds", "6", "--store", database.url, "--output-dir", directory.path("out"), "--quiet",
+        ]
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait for the first cell on the server, then cut every connection to the database.
+        var recorded = 0
+        for _ in 0..<600 where recorded == 0 {
+            Thread.sleep(forTimeInterval: 0.1)
+            recorded = Int((try? database.psql("SELECT count(*) FROM samples")) ?? "") ?? 0
+        }
+        #expect(recorded > 0)
+        try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("lost the connection to the stats store"), "\(message)")
+        #expect(message.contains("bench store push --from"), "\(message)")
+
+        let id = try #require(Self.runIDs(directory.path("out")).first)
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("out/\(id).json")))
+        let result = try JSONDecoder().decode(RunResult.self, from: data)
+        #expect(try database.psql("SELECT complete FROM runs WHERE run_id = '\(id)'") == "f")
+        let onServer = Int(try database.psql("SELECT count(*) FROM samples")) ?? 0
+        #expect(onServer > 0 && onServer < result.samples.count)
+
+        let push = try runBench(["store", "push", "--from", directory.path("out/\(id).json"), "--to", database.url])
+        #expect(push.status == 0, "\(push.standardError)")
+        #expect(push.standardOutput.contains("1 completed"))
+        #expect(try database.psql("SELECT count(*) FROM samples") == String(result.samples.count))
+        #expect(try database.psql("SELECT complete FROM runs WHERE run_id = '\(id)'") == "t")
+    }
+}
+
+@Suite("Shared store: PostgreSQL locations, no server needed")
+struct SharedStoreLocationTests {
+    @Test func anUnreachableStoreFailsBeforeMeasuringAndMakesNoDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            [
+                "run", "--parsers", "libxml2", "--feed", TestPaths.top300, "--store", "postgres://bench@127.0.0.1:1/bench",
+                "--output-dir", directory.path("out"),
+            ],
+            in: directory.url)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("postgres:")))
+        let report = try runBench(["report", "--store", "postgres://bench:hunter2@127.0.0.1:1/bench"], in: directory.url)
+        #expect(report.status != 0 && report.standardError.contains("PGPASSWORD") && !report.standardError.contains("hunter2"))
+    }
+}

@@ -1,0 +1,202 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import GRDB
+@testable import StatsStore
+import Testing
+
+/// What every stats store must do, whichever database holds it: the same checks on an SQLite
+/// file and on a PostgreSQL database.
+enum StoreContract {
+    static func environment(_ id: String, host: String = "alpha", cpu: String = "AMD EPYC 7763", minute: Int = 0) -> RunEnvironment {
+        RunEnvironment(
+            runID: id, startedAt: String(format: "2026-11-22T10:%02d:00Z", minute), commandLine: "bench run", buildConfiguration: "release",
+            gitCommit: "abc", host: host, os: "Linux", cpuModel: cpu, cores: 2, swiftVersion: "Swift version 6.3.1",
+            libxml2Version: "2.9.14", expatVersion: "2.5.0")
+    }
+
+    static func samples(_ parser: String, walls: [Int], round: Int = 1) -> [Sample] {
+        let cell = CellKey(parser: parser, scenario: "parse", feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440, chunkSize: 16_384)
+        return walls.enumerated().map { index, wall in
+            var sample = Sample(
+                cell: cell, songs: 300, round: round, iteration: index + 1, wallNs: wall, cpuNs: wall - 1, firstSongNs: 10,
+                peakResidentBytes: 30 << 20, error: nil, debug: false)
+            sample.preempted = index == 0 ? false : nil
+            sample.allocations = 743
+            return sample
+        }
+    }
+
+    static let settings = RunSettings(iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true)
+
+    /// Records a run as `bench run` does, reads it back whole, filters by machine.
+    static func recordsAndReads(_ store: any StatsStoring) throws {
+        let a = environment("20261122T100000Z-000a", host: "alpha", minute: 0)
+        let b = environment("20261122T100100Z-000b", host: "beta", cpu: "Intel(R) Xeon(R) Platinum", minute: 1)
+        for (environment, walls) in [(a, [3, 1, 2]), (b, [6, 5])] {
+            try store.beginRun(environment, settings: settings)
+            try store.record(samples("expat", walls: walls), runID: environment.runID)
+            try store.record(samples("libxml2", walls: walls.map { $0 * 2 }, round: 2), runID: environment.runID)
+        }
+        let noise = NoiseReport(
+            noisy: true, warnings: ["the machine was busy"], unranked: [], preemptedShare: 0.25, largestSpread: 0.1, load: nil)
+        try store.finishRun(a.runID, endedAt: "2026-11-22T10:00:30Z", noise: noise)
+
+        let runs = try store.runs()
+        #expect(runs.map(\.runID) == [b.runID, a.runID])
+        #expect(runs.last?.complete == true && runs.first?.complete == false)
+        let stored = try store.samples(matching: SampleFilter())
+        #expect(stored.map(\.sample) == samples("expat", walls: [3, 1, 2]) + samples("libxml2", walls: [6, 2, 4], round: 2)
+            + samples("expat", walls: [6, 5]) + samples("libxml2", walls: [12, 10], round: 2))
+        #expect(stored.first?.machine == Machine(a))
+        #expect(stored.first?.runNoisy == true && stored.last?.runComplete == false)
+        let details = try #require(try store.details(of: a.runID))
+        #expect(details.settings == RunSettings(
+            iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true))
+        #expect(details.noise?.warnings == ["the machine was busy"])
+
+        #expect(try store.samples(matching: SampleFilter(hosts: ["beta"])).map(\.runID) == Array(repeating: b.runID, count: 4))
+        #expect(try store.samples(matching: SampleFilter(cpus: ["epyc"])).map(\.runID) == Array(repeating: a.runID, count: 6))
+        #expect(try store.samples(matching: SampleFilter(excludeIncomplete: true, hosts: ["beta"])).isEmpty)
+        #expect(try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [12, 10])
+    }
+
+    /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
+    /// incomplete copy completed.
+    static func importsRuns(from source: any StatsStoring, into target: any StatsStoring) throws {
+        let id = "20261122T100000Z-000a"
+        try source.beginRun(environment(id), settings: settings)
+        try source.record(samples("expat", walls: [3, 1, 2]), runID: id)
+        // The target holds the run as a store that failed after the first cell holds it.
+        try target.beginRun(environment(id), settings: settings)
+        try target.record(samples("expat", walls: [3, 1, 2]), runID: id)
+        try source.record(samples("libxml2", walls: [4, 5]), runID: id)
+        try source.finishRun(id, endedAt: "2026-11-22T10:00:30Z", noise: nil)
+
+        let run = try #require(try source.storedRun(id))
+        #expect(try target.importRun(run) == .completed(addedSamples: 2))
+        #expect(try target.importRun(run) == .alreadyThere)
+        #expect(try target.storedRun(id)?.samples == run.samples)
+        #expect(try target.runs().first?.complete == true)
+
+        let other = "20261122T100100Z-000b"
+        try source.beginRun(environment(other, host: "beta", minute: 1), settings: nil)
+        try source.record(samples("expat", walls: [9]), runID: other)
+        #expect(try target.importRun(#require(try source.storedRun(other))) == .added)
+        #expect(try target.importRun(#require(try source.storedRun(other))) == .alreadyThere)
+        #expect(try target.samples(matching: SampleFilter(hosts: ["beta"])).count == 1)
+        #expect(try target.runs().first { $0.runID == other }?.complete == false)
+
+        // The same ID, another machine: refused, nothing written.
+        var impostor = try #require(try source.storedRun(other))
+        impostor.record.host = "gamma"
+        #expect(throws: StatsStoreError.self) { try target.importRun(impostor) }
+        // The same ID and machine, a sample that differs: refused.
+        var altered = run
+        altered.sampleRecords[0].wallNs = 99
+        let error = #expect(throws: StatsStoreError.self) { try target.importRun(altered) }
+        #expect(error?.description.contains("differs") == true)
+        #expect(try target.storedRun(id)?.samples == run.samples)
+        #expect(try target.samples(matching: SampleFilter()).count == 6)
+    }
+}
+
+@Suite("Stats store contract: SQLite")
+struct SQLiteStoreContractTests {
+    @Test func recordsAndReads() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.recordsAndReads(try StatsStores.open(directory.path("stats.sqlite")))
+    }
+
+    @Test func importsRuns() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.importsRuns(
+            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(directory.path("b.sqlite")))
+    }
+}
+
+@Suite("Stats store: PostgreSQL locations without a server")
+struct PostgresLocationTests {
+    @Test func theSameNamedMigrationsAsSQLite() {
+        #expect(PostgresStatsStore.migrations.map(\.identifier) == StatsDatabase.migrator.migrations)
+    }
+
+    @Test func aPasswordInTheURLIsRefused() {
+        for url in ["postgres://bench:secret@127.0.0.1:1/bench", "postgresql://bench@127.0.0.1:1/bench?password=secret"] {
+            let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(url) }
+            #expect(error?.description.contains("PGPASSWORD") == true)
+            #expect(error?.description.contains("secret") == false)
+        }
+    }
+
+    @Test func anUnreachableServerIsAClearError() throws {
+        let error = #expect(throws: StatsStoreError.self) {
+            try StatsStores.open("postgres://bench@127.0.0.1:1/bench?connect_timeout=5")
+        }
+        #expect(error?.description.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench") == true)
+        #expect(error?.description.contains("refused") == true)
+        #expect(throws: StatsStoreError.self) { try StatsStores.open("mysql://bench@127.0.0.1/bench") }
+    }
+}
+
+@Suite(
+    "Stats store contract: PostgreSQL", .serialized, .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+struct PostgresStoreContractTests {
+    @Test func recordsAndReads() throws {
+        let database = try PostgresTestServer.Database()
+        try StoreContract.recordsAndReads(try StatsStores.open(database.url))
+    }
+
+    @Test func importsRunsBothWays() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        try StoreContract.importsRuns(from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url))
+        let back = try PostgresTestServer.Database()
+        try StoreContract.importsRuns(from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
+    @Test func theSameColumnsAsSQLite() throws {
+        let database = try PostgresTestServer.Database()
+        _ = try StatsStores.open(database.url)
+        let directory = try TemporaryDirectory()
+        _ = try StatsStores.open(directory.path("stats.sqlite"))
+        let sqlite = try DatabaseQueue(path: directory.path("stats.sqlite"))
+        for table in ["runs", "samples"] {
+            let columns = try sqlite.read { db in try db.columns(in: table).map(\.name) }.sorted()
+            let server = try database.psql(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY column_name")
+            #expect(server.split(separator: "\n").map(String.init) == columns)
+        }
+    }
+
+    @Test func aNewerSchemaIsRefusedUntouched() throws {
+        let database = try PostgresTestServer.Database()
+        _ = try StatsStores.open(database.url)
+        try database.psql("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+        let before = try database.psql("SELECT count(*) FROM grdb_migrations")
+        let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(database.url) }
+        #expect(error?.description.contains("made by a newer bench") == true)
+        #expect(error?.description.contains("v99: from the future") == true)
+        #expect(try database.psql("SELECT count(*) FROM grdb_migrations") == before)
+    }
+
+    @Test func manyOpenAFreshDatabaseAtOnceAndImportOneRunOnce() async throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        let source = try StatsStores.open(directory.path("a.sqlite"))
+        try source.beginRun(StoreContract.environment("20261122T100000Z-000a"), settings: nil)
+        try source.record(StoreContract.samples("expat", walls: [1, 2]), runID: "20261122T100000Z-000a")
+        let run = try #require(try source.storedRun("20261122T100000Z-000a"))
+        let url = database.url
+        let outcomes = try await withThrowingTaskGroup(of: ImportOutcome.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try StatsStores.open(url).importRun(run) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .added }.count == 1)
+        #expect(outcomes.filter { $0 == .alreadyThere }.count == 5)
+        #expect(try database.psql("SELECT count(*) FROM samples") == "2")
+        #expect(try database.psql("SELECT count(*) FROM grdb_migrations") == String(PostgresStatsStore.migrations.count))
+    }
+}
