@@ -18,6 +18,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// Connects, with libpq's own reading of the URL and of PGPASSWORD, ~/.pgpass, PGSSLMODE….
     init(url: String, location: String) throws {
         self.location = location
+        // A server that does not answer is an error after 10 s, not a hang (unless PGCONNECT_TIMEOUT
+        // or the URL's connect_timeout says otherwise).
+        setenv("PGCONNECT_TIMEOUT", "10", 0)
         guard let connection = PQconnectdb(url) else {
             throw StatsStoreError(description: "cannot connect to the stats store \(location): out of memory")
         }

@@ -87,6 +87,13 @@ enum RunSource {
     case store(any StatsStoring)
     case file(String)
 
+    var name: String {
+        switch self {
+        case .store(let store): return store.location
+        case .file(let path): return path
+        }
+    }
+
     /// A store, a run file, or every run file of a directory.
     static func sources(_ location: String) throws -> [RunSource] {
         var isDirectory: ObjCBool = false
@@ -135,7 +142,7 @@ struct StoreCopy {
                 }))
             }
         }
-        var added = 0, skipped = 0, completed = 0, samples = 0
+        var considered = 0, added = 0, skipped = 0, completed = 0, samples = 0
         var failures: [String] = []
         let started = Date()
         for (number, item) in pending.enumerated() {
@@ -147,6 +154,7 @@ struct StoreCopy {
             }
             do {
                 guard let run = try item.read() else { continue }
+                considered += 1
                 switch try target.importRun(run) {
                 case .added:
                     added += 1
@@ -168,10 +176,13 @@ struct StoreCopy {
         terminal.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         print(
-            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(pending.count) run(s) to \(target.location) in "
+            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(considered) run(s) to \(target.location) in "
                 + String(format: "%.1f s", seconds) + ": \(added) added, \(completed) completed (they were incomplete there), "
                 + "\(skipped) already there; \(samples) sample(s) written"
                 + (failures.isEmpty ? "." : "; \(failures.count) not copied."))
+        if considered == 0 && failures.isEmpty {
+            printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
+        }
         if !failures.isEmpty {
             throw CommandFailure(description: "\(failures.count) run(s) not copied:\n  " + failures.joined(separator: "\n  "))
         }

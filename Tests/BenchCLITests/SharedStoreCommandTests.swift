@@ -84,16 +84,7 @@ struct SharedStoreCommandTests {
             Self.shortRun(store: database.url, output: directory.path("two"), parsers: "libxml2,expat"),
             ["store", "push", "--from", directory.path("local.sqlite"), "--to", database.url],
         ]
-        let results = try commands.map { arguments in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
-            process.arguments = arguments
-            process.currentDirectoryURL = TestPaths.packageRoot
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }.map { process -> Int32 in
+        let results = try commands.map(StoreFaultTests.start).map { process -> Int32 in
             process.waitUntilExit()
             return process.terminationStatus
         }
