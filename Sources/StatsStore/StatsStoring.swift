@@ -115,17 +115,27 @@ extension StoredRun {
                 description: "run \(runID) differs from the run of that ID already in the store "
                     + "(\(differences.joined(separator: ", "))): not copied")
         }
-        var remaining = try Self.counts(existing.sampleRecords)
         var missing: [SampleRecord] = []
-        for sample in sampleRecords {
-            let key = try Self.key(sample)
-            if let count = remaining[key], count > 0 {
-                remaining[key] = count - 1
-            } else {
-                missing.append(sample)
+        var extra = 0
+        let stored = existing.samples
+        let mine = samples
+        if stored.count <= mine.count && zip(stored, mine).allSatisfy(==) {
+            // The usual case, and a quick one: the stored samples are these, or the first of these in
+            // the order they were recorded (a store that failed partway).
+            missing = Array(sampleRecords[stored.count...])
+        } else {
+            // Else compare as bags of rows, whatever their order.
+            var remaining = try Self.counts(existing.sampleRecords)
+            for sample in sampleRecords {
+                let key = try Self.key(sample)
+                if let count = remaining[key], count > 0 {
+                    remaining[key] = count - 1
+                } else {
+                    missing.append(sample)
+                }
             }
+            extra = remaining.values.reduce(0, +)
         }
-        let extra = remaining.values.reduce(0, +)
         let ended = record.complete && !existing.record.complete
         if missing.isEmpty && (!ended || extra > 0) {
             // Same samples (or the store holds more): nothing to add.

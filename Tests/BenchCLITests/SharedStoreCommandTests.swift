@@ -29,8 +29,11 @@ struct SharedStoreCommandTests {
         let directory = try TemporaryDirectory()
         var ids: [String: String] = [:]
         for host in ["runner-a", "runner-b", "laptop"] {
-            let result = try runBench(
-                Self.shortRun(store: directory.path("\(host).sqlite"), output: directory.path(host)), environment: ["BENCH_HOST": host])
+            // Five parses a worker: on a loaded machine a parse that lost the CPU is left out of the
+            // history, and each machine needs one that did not for its line.
+            var arguments = Self.shortRun(store: directory.path("\(host).sqlite"), output: directory.path(host))
+            arguments[arguments.firstIndex(of: "--iterations").map { $0 + 1 } ?? 0] = "5"
+            let result = try runBench(arguments, environment: ["BENCH_HOST": host])
             #expect(result.status == 0, "\(result.standardError)")
             ids[host] = try #require(Self.runIDs(directory.path(host)).first)
         }
