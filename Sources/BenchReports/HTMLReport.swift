@@ -242,10 +242,10 @@ public enum HTMLReport {
         let machines = Set(history.compactMap(\.machine)).sorted()
         if machines.count > 1 {
             for machine in machines {
-                let samples = history.filter { $0.machine == machine }.map(\.sample)
-                guard !PracticeFigures.of(samples: samples).isEmpty else { continue }
+                let figures = PracticeFigures.of(samples: history.filter { $0.machine == machine }.map(\.sample))
+                guard !figures.isEmpty else { continue }
                 body += "<h3>On \(e(machine.label))</h3>\n"
-                practiceSections(PracticeFigures.of(samples: samples), figure: figure) { body += $0 }
+                practiceSections(figures, figure: figure) { body += $0 }
             }
         } else {
             practiceSections(PracticeFigures.of(samples: history.map(\.sample)), figure: figure) { body += $0 }
@@ -368,7 +368,8 @@ public enum HTMLReport {
             (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
         }
         // Several machines: a group per profile and machine, never one bar over unlike machines.
-        let machines: [Machine?] = Set(relevant.map(\.machine)).count > 1 ? Set(relevant.map(\.machine)).sorted { ($0?.label ?? "") < ($1?.label ?? "") } : [nil]
+        let present = Set(relevant.map(\.machine))
+        let machines: [Machine?] = present.count > 1 ? present.sorted { ($0?.label ?? "") < ($1?.label ?? "") } : [nil]
         let groups: [SVGChart.Group] = networks.flatMap { network in machines.map { machine in (network, machine) } }.compactMap { network, machine in
             let inGroup = relevant.filter { $0.sample.cell.network == network && (machine == nil || $0.machine == machine) }
             guard !inGroup.isEmpty else { return nil }

@@ -80,7 +80,7 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
-    /// The error of a failed statement, in words: the server's message, its SQLSTATE, or a lost connection.
+    /// The error of a failed statement, in words: the server's message, or a lost connection.
     private func error(_ result: OpaquePointer?) -> StatsStoreError {
         guard let connection else { return StatsStoreError(description: "the connection to the stats store \(location) is closed") }
         if PQstatus(connection) != CONNECTION_OK {
@@ -89,8 +89,7 @@ final class PostgresConnection: @unchecked Sendable {
                 connectionLost: true)
         }
         let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
-        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
-        return StatsStoreError(description: "stats store \(location): \(message)", sqlState: state)
+        return StatsStoreError(description: "stats store \(location): \(message)")
     }
 
     /// Closes the connection (the server rolls back what was not committed).

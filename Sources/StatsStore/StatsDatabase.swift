@@ -171,21 +171,22 @@ public struct StatsDatabase: StatsStoring, Sendable {
     /// Copies a run from another store, in one transaction.
     public func importRun(_ run: StoredRun) throws -> ImportOutcome {
         try write { db in
-            switch try run.merge(into: Self.storedRun(run.runID, db)) {
-            case .insert:
-                try run.record.insert(db)
-                for var sample in run.sampleRecords {
-                    sample.id = nil
-                    try sample.insert(db)
-                }
-                return .added
-            case .skip:
-                return .alreadyThere
-            case .add(let samples, let finish):
+            func insert(_ samples: [SampleRecord]) throws {
+                // The rows get this store's own IDs.
                 for var sample in samples {
                     sample.id = nil
                     try sample.insert(db)
                 }
+            }
+            switch try run.merge(into: Self.storedRun(run.runID, db)) {
+            case .insert:
+                try run.record.insert(db)
+                try insert(run.sampleRecords)
+                return .added
+            case .skip:
+                return .alreadyThere
+            case .add(let samples, let finish):
+                try insert(samples)
                 try finish.update(db)
                 return .completed(addedSamples: samples.count)
             }
@@ -257,12 +258,9 @@ public struct StatsStoreError: Error, CustomStringConvertible, Sendable {
     public var description: String
     /// The connection to a database server was lost: what was committed before is kept there.
     public var connectionLost: Bool
-    /// PostgreSQL's SQLSTATE of the failed statement, if any.
-    var sqlState: String?
 
-    public init(description: String, connectionLost: Bool = false, sqlState: String? = nil) {
+    public init(description: String, connectionLost: Bool = false) {
         self.description = description
         self.connectionLost = connectionLost
-        self.sqlState = sqlState
     }
 }

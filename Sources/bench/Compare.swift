@@ -131,32 +131,25 @@ struct Compare: ParsableCommand {
                 return StoredRuns.result(run)
             }
         }
-        var files = [path]
-        if isDirectory.boolValue {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix("latest") && $0.first?.isNumber == true }.sorted()
-                .map { (path as NSString).appendingPathComponent($0) }
-            guard !files.isEmpty else {
-                throw CommandFailure(description: "\(side): no run files (<run-id>.json) in \(path)")
-            }
+        let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]
+        guard !files.isEmpty else {
+            throw CommandFailure(description: "\(side): no run files (<run-id>.json) in \(path)")
         }
         return try files.map { file in
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure(description: "\(side): cannot read \(file)")
-            }
             do {
-                return try JSONDecoder().decode(RunResult.self, from: data)
-            } catch {
-                throw CommandFailure(description: "\(side): \(file) is not a run file of `bench run` (\(error))")
+                return try RunFiles.read(file)
+            } catch let failure as CommandFailure {
+                throw CommandFailure(description: "\(side): \(failure.description)")
             }
         }
     }
 }
 
 extension Compare {
-    /// "20261122T033512Z-4f1c": what `bench run` names its runs.
+    /// "20261122T033512Z-4f1c": what `bench run` names its runs (a time, a dash, a suffix without
+    /// dashes: "<run-id>-sweep" and "<run-id>-practices" are not runs).
     static func looksLikeRunID(_ text: String) -> Bool {
-        text.range(of: #"^\d{8}T\d{6}Z-[0-9a-f]{4}$"#, options: .regularExpression) != nil
+        text.range(of: #"^\d{8}T\d{6}Z-[0-9A-Za-z]+$"#, options: .regularExpression) != nil
     }
 }
 

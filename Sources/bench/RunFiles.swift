@@ -53,6 +53,26 @@ struct RunFiles {
         return written
     }
 
+    /// The run files of a directory (`<run-id>.json`, not the `latest`, `-practices` or `-sweep`
+    /// files beside them), oldest first.
+    static func runFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".json") && Compare.looksLikeRunID(String($0.dropLast(5))) }.sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// A run file read back.
+    static func read(_ path: String) throws -> RunResult {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(description: "cannot read \(path)")
+        }
+        do {
+            return try JSONDecoder().decode(RunResult.self, from: data)
+        } catch {
+            throw CommandFailure(description: "\(path) is not a run file of `bench run` (\(error))")
+        }
+    }
+
     /// The path of one of the directory's files.
     func path(of name: String) -> String {
         (directory as NSString).appendingPathComponent(name)

@@ -102,10 +102,9 @@ enum RunSource {
             throw CommandFailure(description: "no such store, run file or directory: \(location)")
         }
         if isDirectory.boolValue {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: location)) ?? []
-            let files = names.filter { $0.hasSuffix(".json") && Compare.looksLikeRunID(String($0.dropLast(5))) }.sorted()
+            let files = RunFiles.runFiles(in: location)
             guard !files.isEmpty else { throw CommandFailure(description: "no run files (<run-id>.json) in \(location)") }
-            return files.map { .file((location as NSString).appendingPathComponent($0)) }
+            return files.map { .file($0) }
         }
         if location.hasSuffix(".json") { return [.file(location)] }
         return [.store(try StatsStores.open(location, mustExist: true))]
@@ -129,15 +128,7 @@ struct StoreCopy {
                 }
             case .file(let path):
                 pending.append((path, {
-                    guard let data = FileManager.default.contents(atPath: path) else {
-                        throw CommandFailure(description: "cannot read \(path)")
-                    }
-                    let result: RunResult
-                    do {
-                        result = try JSONDecoder().decode(RunResult.self, from: data)
-                    } catch {
-                        throw CommandFailure(description: "\(path) is not a run file of `bench run` (\(error))")
-                    }
+                    let result = try RunFiles.read(path)
                     return selection.selects(result.environment) ? StoredRun(result) : nil
                 }))
             }
