@@ -339,16 +339,11 @@ public struct BenchRunner: Sendable {
         let measured = countingAllocations ? Self.allocationIterations : settings.iterations
         // Counted parses come after a warm-up: the first parse of a process allocates its caches.
         let warmup = countingAllocations ? max(1, settings.warmup) : settings.warmup
-        var arguments = [
-            "worker", "measure", "--parser", cell.parser, "--iterations", String(measured),
-            "--warmup", String(warmup), "--chunk-size", String(cell.chunkSize),
-        ]
-        if let percent = settings.slowdownPercent, percent > 0 { arguments += ["--slowdown-percent", String(percent)] }
-        if settings.retryPreempted == true && plan.instructionCounter == nil && !countingAllocations {
-            arguments.append("--retry-preempted")
-        }
-        if plan.instructionCounter != nil { arguments.append("--counting-only") }
-        if countingAllocations { arguments.append("--count-allocations") }
+        let job = MeasureJob(
+            parser: cell.parser, feed: cell.feedPath, iterations: measured, warmup: warmup, chunkSize: cell.chunkSize,
+            slowdownPercent: max(0, settings.slowdownPercent ?? 0),
+            retryPreempted: settings.retryPreempted == true && plan.instructionCounter == nil && !countingAllocations,
+            countingOnly: plan.instructionCounter != nil, countAllocations: countingAllocations)
         func failed(_ message: String, peak: Int?) -> CellRun {
             let sample = Sample(
                 cell: cell, songs: 0, round: round, iteration: 1, wallNs: nil, cpuNs: nil, firstSongNs: nil,
@@ -356,12 +351,12 @@ public struct BenchRunner: Sendable {
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
         }
         var command = WorkerCommand(
-            executable: plan.executable, arguments: arguments + [cell.feedPath],
+            executable: plan.executable, job: .measure(job),
             environment: countingAllocations ? AllocationCounter.countingEnvironment(executable: plan.executable) : [:])
         var dumps: String?
         if let counter = plan.instructionCounter {
             let prefix = (counter.directory as NSString).appendingPathComponent("callgrind-\(cell.parser)-\(round)")
-            command = counter.command(arguments, feed: cell.feedPath, outputPrefix: prefix)
+            command = counter.command(job, outputPrefix: prefix)
             dumps = prefix
         }
         let report: MeasureWorkerReport
@@ -431,14 +426,12 @@ public struct BenchRunner: Sendable {
             }
         }
         guard let url else { return failed("no URL to download \(cell.feedPath) from") }
-        let arguments = [
-            "worker", "download", "--parser", cell.parser, "--url", url.absoluteString,
-            "--iterations", String(settings.downloadIterationsPerWorker), "--warmup", String(settings.warmup),
-            "--timeout", String(settings.timeoutSeconds),
-        ] + (conditional ? ["--conditional"] : [])
+        let job = DownloadJob(
+            parser: cell.parser, url: url, iterations: settings.downloadIterationsPerWorker, warmup: settings.warmup,
+            timeout: settings.timeoutSeconds, conditional: conditional)
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, WorkerCommand(executable: plan.executable, arguments: arguments), timeout: settings.workerLimit(
+        switch runWorker(DownloadWorkerReport.self, WorkerCommand(executable: plan.executable, job: .download(job)), timeout: settings.workerLimit(
                 iterations: settings.downloadIterationsPerWorker, requestsPerIteration: conditional ? 2 : 1,
                 transferSeconds: plan.network.bytesPerSecond.map { Double(cell.feedBytes) / $0 + Double(plan.network.rttMs) / 1_000 } ?? 0))
         {
@@ -478,12 +471,9 @@ public struct BenchRunner: Sendable {
                 firstSongNs: nil, peakResidentBytes: nil, error: message, debug: plan.debugBuild)
             return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: nil, outcome: message)
         }
-        var arguments = [
-            "worker", "practice", "--cell", cell.scenario, "--parser", cell.parser,
-            "--iterations", String(settings.downloadIterationsPerWorker), "--warmup", String(settings.warmup),
-            "--timeout", String(settings.timeoutSeconds), "--entries", String(entries),
-            "--queue-page-size", String(plan.queuePageSize),
-        ]
+        var job = PracticeJob(
+            practice: practice, parser: cell.parser, iterations: settings.downloadIterationsPerWorker,
+            warmup: settings.warmup, timeout: settings.timeoutSeconds, entries: entries)
         if practice.usesNetwork {
             guard let url else { return failed("no URL to download \(cell.feedPath) from") }
             guard plan.remoteURLs[cell.feedPath] == nil else {
@@ -492,9 +482,9 @@ public struct BenchRunner: Sendable {
             guard entries > 0 else {
                 return failed("\(cell.feedPath) cannot be served in pages (not an RSS or Atom feed with entries the server can read)")
             }
-            arguments += ["--url", url.absoluteString]
+            job.url = url
         } else {
-            arguments += ["--feed", cell.feedPath, "--scratch", NSTemporaryDirectory()]
+            job.feed = cell.feedPath
         }
         let requests = practice.requests(entries: entries)
         var iterations = settings.downloadIterationsPerWorker
@@ -504,7 +494,7 @@ public struct BenchRunner: Sendable {
             : Double(cell.feedBytes) / 1e6  // writing a store: generous, about 1 s per MB of feed
         let report: PracticeWorkerReport
         switch runWorker(
-            PracticeWorkerReport.self, WorkerCommand(executable: plan.executable, arguments: arguments),
+            PracticeWorkerReport.self, WorkerCommand(executable: plan.executable, job: .practice(job)),
             timeout: settings.workerLimit(iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer))
         {
         case .success(let decoded): report = decoded
@@ -544,9 +534,7 @@ public struct BenchRunner: Sendable {
     ) -> Result<Report, WorkerFailure> {
         let outcome: WorkerProcess.Outcome
         do {
-            outcome = try WorkerProcess.run(
-                executable: command.executable, arguments: command.arguments, environment: command.environment,
-                inheritsEnvironment: command.inheritsEnvironment, timeout: timeout, progress: progress)
+            outcome = try WorkerProcess.run(command, timeout: timeout, progress: progress)
         } catch {
             return .failure(WorkerFailure(message: "worker could not start: \(error)"))
         }

@@ -82,7 +82,7 @@ public enum ConformanceRunner {
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(
-                executable: executable, arguments: ["worker", "conformance-catalog", catalog], timeout: 120)
+                WorkerCommand(executable: executable, job: .catalog(CatalogJob(catalog: catalog))), timeout: 120)
         } catch {
             throw Failure(description: "cannot read the catalog: \(error)")
         }
@@ -179,14 +179,13 @@ public enum ConformanceRunner {
     static func runWorker(parser: String, suite: String, cases: [ConformanceCase], options: Options)
         -> ([ConformanceWorker.Line], WorkerProcess.Termination?, String?)
     {
-        let arguments = [
-            "worker", "conformance", "--parser", parser, "--suite", suite, "--chunk-size", String(options.chunkSize),
-            "--memory-limit-mib", String(options.memoryLimitMiB),
-        ] + (options.reportSongs ? ["--songs"] : []) + ["--"] + cases.map(\.path)
+        let job = ConformanceJob(
+            parser: parser, suite: suite, paths: cases.map(\.path), chunkSize: options.chunkSize,
+            memoryLimitMiB: options.memoryLimitMiB, reportSongs: options.reportSongs)
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(
-                executable: options.executable, arguments: arguments, idleTimeout: options.caseTimeout + 5)
+                WorkerCommand(executable: options.executable, job: .conformance(job)), idleTimeout: options.caseTimeout + 5)
         } catch {
             return ([], nil, "\(error)")
         }
@@ -298,21 +297,17 @@ public enum ConformanceWorker {
         public var songs: [Song]?
     }
 
-    /// Parses each of `paths` (relative to `suite`) with `parser` and calls `report` with each line
+    /// Parses each of the job's documents (relative to its suite) and calls `report` with each line
     /// (then writes one byte on the progress descriptor when it is open).
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser.
-    public static func run(
-        parser name: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false,
-        report: (Data) throws -> Void
-    ) throws {
-        guard let parser = ParserRegistry.parser(named: name) else {
-            throw VerifyWorkerError(description: "unknown parser '\(name)'; known: \(ParserRegistry.names.joined(separator: ", "))")
-        }
-        if let memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
+    public static func run(_ job: ConformanceJob, report: (Data) throws -> Void) throws {
+        let parser = try ParserRegistry.worker(job.parser)
+        let (suite, chunkSize, reportSongs) = (job.suite, job.chunkSize, job.reportSongs)
+        if let memoryLimitMiB = job.memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0
         let encoder = JSONEncoder()
-        for (index, path) in paths.enumerated() {
+        for (index, path) in job.paths.enumerated() {
             let full = (suite as NSString).appendingPathComponent(path)
             let result: ConformanceResult
             var songs: [Song]?

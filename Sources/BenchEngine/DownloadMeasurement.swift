@@ -33,19 +33,16 @@ public struct DownloadWorkerReport: Codable, Sendable {
 /// get 304 and the songs of the first are reused, as an app that keeps a cache would.
 public enum DownloadWorker {
     /// Downloads `warmup` + `iterations` times and reports the last `iterations`.
-    public static func run(
-        parser name: String, url: URL, iterations: Int, warmup: Int, timeout: Double, conditional: Bool
-    ) throws -> DownloadWorkerReport {
-        guard let parserType = ParserRegistry.parser(named: name) else {
-            throw VerifyWorkerError(description: "unknown parser '\(name)'")
-        }
+    public static func run(_ job: DownloadJob) throws -> DownloadWorkerReport {
+        let parserType = try ParserRegistry.worker(job.parser)
+        let (url, warmup, conditional) = (job.url, job.warmup, job.conditional)
         try AllocationCounter.check(counting: false)
-        let downloader = FeedDownloader(timeout: timeout)
+        let downloader = FeedDownloader(timeout: job.timeout)
         var results: [DownloadWorkerReport.Iteration] = []
         var lastSongs: [Song]?
         var window: PeakMemory.Window?
         var parsePeak: Int?
-        for index in 0..<(max(0, warmup) + max(0, iterations)) {
+        for index in 0..<(max(0, warmup) + max(0, job.iterations)) {
             var iteration = DownloadWorkerReport.Iteration()
             do {
                 if index == 0 { window = PeakMemory.Window.open() }
@@ -71,7 +68,7 @@ public enum DownloadWorker {
         }
         let lifetimePeak = [window?.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return DownloadWorkerReport(
-            parser: name, url: url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
+            parser: job.parser, url: url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
             iterations: results, peakResidentBytes: lifetimePeak, parsePeakBytes: parsePeak)
     }
 }

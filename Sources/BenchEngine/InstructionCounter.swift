@@ -97,29 +97,35 @@ public struct InstructionCounter: Sendable {
             symbol: symbol, directory: directory)
     }
 
-    /// What to spawn to run `arguments` (a `worker measure` command without its feed) on `feed`
-    /// under callgrind, dumping to `outputPrefix`.1, .2, …
+    /// What to spawn to run the measuring `job` under callgrind, dumping to `outputPrefix`.1, .2, …
     ///
     /// Everything the worker's start-up copies is the same from one run to the next: its environment
     /// is exactly the variables below (nothing inherited: a longer `PWD` or user name would move
     /// the heap), its path has a fixed length, and it reads the feed through a link of fixed length
-    /// in ``directory``. (libfaketime adds `FAKETIME_SHARED`, which names the worker's process id:
-    /// a count can still move by a few instructions when the ids gain a digit.)
-    public func command(_ arguments: [String], feed: String, outputPrefix: String) -> WorkerCommand {
-        let arguments = arguments + [(try? feedLink(feed)) ?? feed]
+    /// in ``directory``, named in a job whose bytes are then the same every time.
+    /// (libfaketime adds `FAKETIME_SHARED`, which names the worker's process id: a count can still move
+    /// by a few instructions when the ids gain a digit.)
+    public func command(_ job: MeasureJob, outputPrefix: String) -> WorkerCommand {
+        var job = job
+        job.feed = (try? feedLink(job.feed)) ?? job.feed
         let callgrind = [
             valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)", "--dump-after=\(symbol)",
             "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
-        ] + arguments
+            WorkerCommand.workerArgument,
+        ]
         let environment = [
             "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": AllocationCounter.plainPreload(before: [faketimeLibrary]),
             "FAKETIME": "2012-05-15 00:00:00", "DONT_FAKE_MONOTONIC": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
+        let input = WorkerJob.measure(job).encoded()
         if let setarch {
-            return WorkerCommand(executable: setarch, arguments: ["-R"] + callgrind, environment: environment, inheritsEnvironment: false)
+            return WorkerCommand(
+                executable: setarch, arguments: ["-R"] + callgrind, input: input, environment: environment,
+                inheritsEnvironment: false)
         }
         return WorkerCommand(
-            executable: valgrind, arguments: Array(callgrind.dropFirst()), environment: environment, inheritsEnvironment: false)
+            executable: valgrind, arguments: Array(callgrind.dropFirst()), input: input, environment: environment,
+            inheritsEnvironment: false)
     }
 
     /// A link of fixed length in ``directory`` to `feed` (made once per feed).

@@ -83,24 +83,19 @@ public enum MeasureWorker {
     /// `countAllocations` is for a worker with the allocation interposer loaded: each parse's
     /// `malloc`-family calls are counted (``AllocationCounter``), as `countingOnly`; its times are
     /// reported but mean nothing. Any other worker checks that the interposer is *not* its `malloc`.
-    public static func run(
-        parser name: String, feed path: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
-        retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false
-    ) throws -> MeasureWorkerReport {
-        guard let parserType = ParserRegistry.parser(named: name) else {
-            throw VerifyWorkerError(description: "unknown parser '\(name)'")
-        }
-        try AllocationCounter.check(counting: countAllocations)
-        let feed = try FeedFile(path: path)
+    public static func run(_ job: MeasureJob) throws -> MeasureWorkerReport {
+        let parserType = try ParserRegistry.worker(job.parser)
+        try AllocationCounter.check(counting: job.countAllocations)
+        let feed = try FeedFile(path: job.feed)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = measure(
-            parserType, bytes: feed.bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
-            progressDescriptor: progress, slowdownPercent: slowdownPercent,
-            retryPreempted: retryPreempted && !countAllocations, countingOnly: countingOnly || countAllocations,
-            countAllocations: countAllocations)
+            parserType, bytes: feed.bytes, iterations: job.iterations, warmup: job.warmup, chunkSize: job.chunkSize,
+            progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
+            retryPreempted: job.retryPreempted && !job.countAllocations,
+            countingOnly: job.countingOnly || job.countAllocations, countAllocations: job.countAllocations)
         let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return MeasureWorkerReport(
-            parser: name, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
+            parser: job.parser, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
             peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
     }
 
@@ -116,7 +111,7 @@ public enum MeasureWorker {
         public var lifetimePeakBefore: Int?
     }
 
-    /// Times `parserType` over `bytes`; see ``run(parser:feed:iterations:warmup:chunkSize:slowdownPercent:retryPreempted:)``.
+    /// Times `parserType` over `bytes`; see ``run(_:)``.
     ///
     /// When `progressDescriptor` is open, one byte is written to it after each iteration, once the
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
@@ -255,21 +250,11 @@ public enum MeasureWorker {
         extraBytes: Int
     ) throws -> ParsedRegion {
         let parser = try parserType.init(songEnded: songEnded)
-        var offset = 0
-        while offset < all.count {
-            let end = min(offset + step, all.count)
-            try parser.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-            offset = end
-        }
+        try parser.consume(all, inChunksOf: step)
         let songs = try parser.finishParsing()
         if extraBytes > 0 {
             let extra = try parserType.init(onSong: nil)
-            var offset = 0
-            while offset < extraBytes {
-                let end = min(offset + step, extraBytes)
-                try? extra.consume(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                offset = end
-            }
+            try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
             _ = try? extra.finish()
         }
         return ParsedRegion(parser: songs == nil ? parser : nil, songs: songs)

@@ -14,7 +14,7 @@ import SongStore
 /// | `gzip` | `gzip-off`, `gzip-on` | the whole feed, `Accept-Encoding: identity` / `gzip` |
 /// | `queue` | `queue-N`, `cancel-N` per width | every page through a queue of width N; `cancel`: cancel all once page 1's songs are in |
 /// | `store` | `store-song-ordered`, `store-song-shuffled`, `store-batch-ordered`, `store-batch-shuffled` | parse the feed in memory, then write its songs to SQLite |
-public enum Practice: Sendable, Equatable {
+public enum Practice: Codable, Sendable, Equatable {
     case paged(pageSize: Int)
     case fields(selected: Bool)
     case gzip(on: Bool)
@@ -102,20 +102,11 @@ public struct StoreMeasurement: Codable, Sendable, Equatable {
 /// The worker side of the practice cells.
 public enum PracticeWorker {
     /// Runs `warmup` + `iterations` iterations of the practice and reports the last `iterations`.
-    ///
-    /// - Parameters:
-    ///   - url: the feed's URL on the server (not for `store`).
-    ///   - feedPath: the feed's file (`store`: parsed from memory).
-    ///   - entries: the feed's songs (the queue's pages are computed from it).
-    public static func run(
-        _ practice: Practice, parser name: String, url: URL?, feedPath: String?, entries: Int, iterations: Int, warmup: Int,
-        timeout: Double, scratchDirectory: String
-    ) throws -> PracticeWorkerReport {
-        guard let parserType = ParserRegistry.parser(named: name) else {
-            throw VerifyWorkerError(description: "unknown parser '\(name)'")
-        }
+    public static func run(_ job: PracticeJob) throws -> PracticeWorkerReport {
+        let parserType = try ParserRegistry.worker(job.parser)
+        let (practice, url, entries, timeout, warmup) = (job.practice, job.url, job.entries, job.timeout, job.warmup)
         try AllocationCounter.check(counting: false)
-        var report = PracticeWorkerReport(parser: name, cell: practice.cellName, iterations: [])
+        var report = PracticeWorkerReport(parser: job.parser, cell: practice.cellName, iterations: [])
         var expectedPrefix: [Song]?
         if case .queue(let width, let size, true) = practice, let url {
             // The cancelled fetches keep the first page: check it against the whole, uncancelled fetch.
@@ -124,19 +115,19 @@ public enum PracticeWorker {
             report.digest = SongDigest.sha256(of: whole.songs)
             expectedPrefix = Array(whole.songs.prefix(size))
         }
-        let feedBytes = try feedPath.map { path -> [UInt8] in
+        let feedBytes = try job.feed.map { path -> [UInt8] in
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw VerifyWorkerError(description: "cannot read \(path)")
             }
             return [UInt8](data)
         }
-        for index in 0..<(max(0, warmup) + max(0, iterations)) {
+        for index in 0..<(max(0, warmup) + max(0, job.iterations)) {
             var iteration = PracticeWorkerReport.Iteration()
             do {
                 switch practice {
                 case .store(let plan):
                     guard let feedBytes else { throw VerifyWorkerError(description: "a store cell needs the feed's file") }
-                    let path = (scratchDirectory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
+                    let path = (job.scratchDirectory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
                     defer { for suffix in ["", "-journal", "-wal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
                     let (measurement, songs, settings) = try store(feedBytes, parser: parserType, plan: plan, path: path)
                     iteration.store = measurement

@@ -35,11 +35,10 @@ public enum FeedVerifier {
                 verdicts.append(ParserVerdict(parser: parser, status: .notCompared("\(type.kind.rawValue): builds no songs")))
                 continue
             }
-            let arguments = ["worker", "verify", "--parser", parser, "--chunk-sizes",
-                             chunkSizes.map(String.init).joined(separator: ","), path]
+            let job = WorkerJob.verify(VerifyJob(parser: parser, feed: path, chunkSizes: chunkSizes))
             let verdict: ParserVerdict
             do {
-                let outcome = try WorkerProcess.run(executable: executable, arguments: arguments, timeout: timeout)
+                let outcome = try WorkerProcess.run(WorkerCommand(executable: executable, job: job), timeout: timeout)
                 verdict = ParserVerdict(parser: parser, outcome: outcome, songsByDigest: &songsByDigest)
             } catch {
                 verdict = ParserVerdict(parser: parser, status: .workerFailed("\(error)"))
@@ -247,14 +246,12 @@ public enum VerifyWorker {
     /// Parses the feed with the parser once per chunk size.
     ///
     /// - Throws: ``FeedFileError`` for an unreadable feed, ``VerifyWorkerError`` for an unknown parser.
-    public static func run(parser name: String, feed path: String, chunkSizes: [Int]) throws -> VerifyWorkerReport {
-        guard let parser = ParserRegistry.parser(named: name) else {
-            throw VerifyWorkerError(description: "unknown parser '\(name)'; known: \(ParserRegistry.names.joined(separator: ", "))")
-        }
-        let feed = try FeedFile(path: path)
+    public static func run(_ job: VerifyJob) throws -> VerifyWorkerReport {
+        let parser = try ParserRegistry.worker(job.parser)
+        let feed = try FeedFile(path: job.feed)
         var runs: [VerifyWorkerReport.Run] = []
         var seen: Set<String> = []
-        for size in chunkSizes {
+        for size in job.chunkSizes {
             do {
                 let songs = try parser.parse(feed.bytes, chunkSize: size == 0 ? nil : size)
                 let digest = SongDigest.sha256(of: songs)
@@ -265,13 +262,25 @@ public enum VerifyWorker {
             }
         }
         return VerifyWorkerReport(
-            parser: name, feedBytes: feed.bytes.count, runs: runs, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+            parser: job.parser, feedBytes: feed.bytes.count, runs: runs, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 }
 
-/// A verify worker was asked for something it cannot do.
+/// A worker was asked for something it cannot do.
 public struct VerifyWorkerError: Error, CustomStringConvertible, Sendable {
     public var description: String
+}
+
+extension ParserRegistry {
+    /// The parser a worker job names.
+    ///
+    /// - Throws: ``VerifyWorkerError`` naming the known parsers when there is none by that name.
+    static func worker(_ name: String) throws -> any SongFeedParser.Type {
+        guard let parser = parser(named: name) else {
+            throw VerifyWorkerError(description: "unknown parser '\(name)'; known: \(names.joined(separator: ", "))")
+        }
+        return parser
+    }
 }
 
 extension ParserVerdict.Status: CustomStringConvertible {

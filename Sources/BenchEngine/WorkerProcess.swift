@@ -8,35 +8,53 @@ import Musl
 import Darwin
 #endif
 
-/// A worker to start: its program, arguments and environment (see ``WorkerProcess/run(executable:arguments:environment:inheritsEnvironment:timeout:progress:)``).
+/// A worker to start: its program, arguments, standard input and environment.
+///
+/// A `bench` worker is `bench worker` with its ``WorkerJob`` as JSON on standard input
+/// (``init(executable:job:environment:)``); other programs (a tool under test, valgrind wrapping a
+/// worker) take arguments.
 public struct WorkerCommand: Sendable {
     public var executable: String
     public var arguments: [String]
+    /// What the worker reads on its standard input (then end of file); `nil` is `/dev/null`.
+    public var input: [UInt8]?
     /// Variables set on top of the caller's, or the only ones when `inheritsEnvironment` is `false`.
     public var environment: [String: String]
     public var inheritsEnvironment: Bool
 
-    public init(executable: String, arguments: [String], environment: [String: String] = [:], inheritsEnvironment: Bool = true) {
+    /// The one argument that makes `bench` a worker.
+    public static let workerArgument = "worker"
+
+    public init(
+        executable: String, arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:],
+        inheritsEnvironment: Bool = true
+    ) {
         self.executable = executable
         self.arguments = arguments
+        self.input = input
         self.environment = environment
         self.inheritsEnvironment = inheritsEnvironment
+    }
+
+    /// The `bench` at `executable` as a worker running `job`.
+    public init(executable: String, job: WorkerJob, environment: [String: String] = [:]) {
+        self.init(executable: executable, arguments: [Self.workerArgument], input: job.encoded(), environment: environment)
     }
 }
 
 /// Runs a program as a worker process and collects what it reports and how it ended.
 ///
-/// The benchmark runs every parser in a worker (the `bench` executable re-running itself through a
-/// hidden subcommand), because a parser can crash the process (Foundation's `XMLParser` does, on
+/// The benchmark runs every parser in a worker (the `bench` executable re-running itself as `bench
+/// worker`, its ``WorkerJob`` on standard input), because a parser can crash the process (Foundation's `XMLParser` does, on
 /// some inputs) and because `ru_maxrss` only ever grows within a process. The worker writes its
 /// result to file descriptor ``resultDescriptor`` (3), so that nothing a library prints on standard
-/// output can corrupt it. Its standard input and output are `/dev/null`; the end of its standard
-/// error is kept for the report.
+/// output can corrupt it. Its standard input is its job (or `/dev/null`), its standard output
+/// `/dev/null`; the end of its standard error is kept for the report.
 ///
 /// ```swift
-/// let outcome = try WorkerProcess.run(executable: WorkerProcess.currentExecutable(),
-///                                     arguments: ["worker", "verify", "--parser", "expat", path],
-///                                     timeout: .seconds(60))
+/// let job = WorkerJob.verify(VerifyJob(parser: "expat", feed: path, chunkSizes: [0]))
+/// let outcome = try WorkerProcess.run(WorkerCommand(executable: WorkerProcess.currentExecutable(), job: job),
+///                                     timeout: 60)
 /// if case .signaled(let signal) = outcome.termination { print("crashed with \(signalName(signal))") }
 /// ```
 public enum WorkerProcess {
@@ -103,11 +121,23 @@ public enum WorkerProcess {
         return CommandLine.arguments.first ?? "bench"
     }
 
+    /// Runs `command` and waits for it to end; see ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:)``.
+    public static func run(
+        _ command: WorkerCommand, timeout: Double? = nil, idleTimeout: Double? = nil, progress: ((Int) -> Void)? = nil
+    ) throws -> Outcome {
+        try run(
+            executable: command.executable, arguments: command.arguments, input: command.input,
+            environment: command.environment, inheritsEnvironment: command.inheritsEnvironment, timeout: timeout,
+            idleTimeout: idleTimeout, progress: progress)
+    }
+
     /// Runs `executable` with `arguments` and waits for it to end.
     ///
     /// - Parameters:
     ///   - executable: the program's path.
     ///   - arguments: its arguments, without the program name.
+    ///   - input: written to its standard input before it starts, which then ends (at most the size
+    ///     of a pipe's buffer, 1 MiB on Linux); `nil` gives it `/dev/null`.
     ///   - environment: variables to set on top of this process's environment. Swift's crash
     ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
     ///     the worker at once; `LD_PRELOAD` puts libc's `malloc` first (``AllocationCounter``)
@@ -127,8 +157,9 @@ public enum WorkerProcess {
     /// Every worker learns its parent's process id (``parentVariable``): a `bench` worker ends as
     /// soon as its parent does (``endWithParent()``).
     public static func run(
-        executable: String, arguments: [String], environment: [String: String] = [:], inheritsEnvironment: Bool = true,
-        timeout: Double? = nil, idleTimeout: Double? = nil, progress: ((Int) -> Void)? = nil
+        executable: String, arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:],
+        inheritsEnvironment: Bool = true, timeout: Double? = nil, idleTimeout: Double? = nil,
+        progress: ((Int) -> Void)? = nil
     ) throws -> Outcome {
         var variables = inheritsEnvironment ? environmentVariables() : [:]
         variables["SWIFT_BACKTRACE"] = "enable=no"
@@ -150,13 +181,21 @@ public enum WorkerProcess {
         var pipes: [(read: Int32, write: Int32)] = []
         let pid: pid_t
         let started = monotonicNanoseconds()
+        var inputPipe: (read: Int32, write: Int32)?
         do {
             for _ in 0..<(progress == nil && idleTimeout == nil ? 2 : 3) { pipes.append(try makePipe()) }
+            if let input {
+                let pipe = try makePipe()
+                inputPipe = pipe
+                try fill(pipe.write, with: input)
+                close(pipe.write)
+            }
             pid = try spawn(
-                executable: executable, arguments: arguments, environment: variables,
+                executable: executable, arguments: arguments, environment: variables, input: inputPipe?.read,
                 descriptors: [(pipes[0].write, resultDescriptor), (pipes[1].write, 2)]
                     + (pipes.count > 2 ? [(pipes[2].write, progressDescriptor)] : []))
             for pipe in pipes { close(pipe.write) }
+            if let inputPipe { close(inputPipe.read) }
             activeWorker = pid
             spawnLock.unlock()
         } catch {
@@ -164,6 +203,7 @@ public enum WorkerProcess {
                 close(pipe.read)
                 close(pipe.write)
             }
+            if let inputPipe { close(inputPipe.read) }
             spawnLock.unlock()
             throw error
         }
@@ -380,8 +420,30 @@ public enum WorkerProcess {
         return (fds[0], fds[1])
     }
 
+    /// Writes all of `bytes` into a new pipe's buffer, before its reader exists (so no write can
+    /// block or meet a reader that is gone); the buffer grows to fit where the system allows it.
+    private static func fill(_ descriptor: Int32, with bytes: [UInt8]) throws {
+        #if os(Linux)
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc does not export
+        if bytes.count > 65_536 { _ = fcntl(descriptor, setPipeSize, Int32(clamping: bytes.count)) }
+        #endif
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw SpawnError(
+                    description: "a worker's input of \(bytes.count) bytes does not fit in a pipe (\(written) written): "
+                        + "give it less work at a time")
+            }
+            written += count
+        }
+    }
+
     private static func spawn(
-        executable: String, arguments: [String], environment: [String: String], descriptors: [(Int32, Int32)]
+        executable: String, arguments: [String], environment: [String: String], input: Int32?,
+        descriptors: [(Int32, Int32)]
     ) throws -> pid_t {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
@@ -390,7 +452,11 @@ public enum WorkerProcess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
 

@@ -20,7 +20,7 @@ import FoundationXML
 ///
 /// The cost of Foundation's design is part of what is measured: every event builds `String`s and
 /// an attribute dictionary before this adapter sees it.
-public final class FoundationFeedParser: SongFeedParser {
+public final class FoundationFeedParser: WholeDocumentParser {
     public static let name = "foundation"
 
     public static var summary: String {
@@ -29,19 +29,15 @@ public final class FoundationFeedParser: SongFeedParser {
 
     public static let kind = ParserKind.event
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish { try Self.parse(with: XMLParser(data: $0), name: Self.name, onSong: onSong) }
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try Self.parse(with: XMLParser(data: bytes), name: Self.name, onSong: onSong)
     }
 
     /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,

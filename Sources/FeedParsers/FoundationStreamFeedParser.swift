@@ -17,7 +17,7 @@ import FoundationXML
 /// It parses once all bytes are in: `XMLParser` pulls from its stream and blocks until it ends, so
 /// feeding it as bytes arrive would need a thread and a bound stream pair; the benchmark measures the
 /// parse of a complete body.
-public final class FoundationStreamFeedParser: SongFeedParser {
+public final class FoundationStreamFeedParser: WholeDocumentParser {
     public static let name = "foundation-stream"
     public static let kind = ParserKind.event
 
@@ -25,20 +25,14 @@ public final class FoundationStreamFeedParser: SongFeedParser {
         "Foundation XMLParser(stream:) over an InputStream of the bytes, with namespaces, once all bytes are in"
     }
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish { bytes in
-            try FoundationFeedParser.parse(with: XMLParser(stream: InputStream(data: bytes)), name: Self.name, onSong: onSong)
-        }
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try FoundationFeedParser.parse(with: XMLParser(stream: InputStream(data: bytes)), name: Self.name, onSong: onSong)
     }
 }

@@ -15,7 +15,7 @@ import SongFeed
 ///
 /// Errors: the parse context's last error (libxml2 stops at the first fatal one), never printed.
 /// What differs from the contract: it parses once all bytes are in, and holds the whole tree.
-public final class LibXML2DOMFeedParser: SongFeedParser {
+public final class LibXML2DOMFeedParser: WholeDocumentParser {
     public static let name = "libxml2-dom"
     public static let kind = ParserKind.tree
 
@@ -23,19 +23,15 @@ public final class LibXML2DOMFeedParser: SongFeedParser {
         "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
     }
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish(songs)
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try songs(bytes)
     }
 
     private func songs(_ bytes: Data) throws -> [Song] {

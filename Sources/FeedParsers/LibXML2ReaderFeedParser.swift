@@ -22,7 +22,7 @@ import Darwin
 /// fed from memory, it needs the whole document); entities declared in an internal DTD are **not
 /// expanded** (substituting them, `XML_PARSE_NOENT`, would also load external entities), so their
 /// text is missing from a field. Character references and the predefined entities are expanded.
-public final class LibXML2ReaderFeedParser: SongFeedParser {
+public final class LibXML2ReaderFeedParser: WholeDocumentParser {
     public static let name = "libxml2-reader"
     public static let kind = ParserKind.pull
 
@@ -30,7 +30,7 @@ public final class LibXML2ReaderFeedParser: SongFeedParser {
         "libxml2 \(LibXML2FeedParser.version) xmlTextReader pull parser over the bytes in memory (DTD entities not expanded)"
     }
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let assembler: SongAssembler
     /// The first error the reader reported (its structured error handler sets it).
     private var readerError: FeedParseError?
@@ -39,15 +39,9 @@ public final class LibXML2ReaderFeedParser: SongFeedParser {
         assembler = SongAssembler(onSong: onSong)
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish { bytes in
-            try read(bytes)
-            return assembler.songs
-        }
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try read(bytes)
+        return assembler.songs
     }
 
     private func read(_ bytes: Data) throws {

@@ -16,7 +16,7 @@ import SWXMLHash
 /// agreement check then reports it as wrong). It inherits the inputs that crash `XMLParser` on
 /// Linux; `XMLParser(data:)`'s error on documents over 10,000,000 bytes comes once the whole
 /// document is read, and is ignored like the others (on a 90 MB feed it builds every song).
-public final class SWXMLHashFeedParser: SongFeedParser {
+public final class SWXMLHashFeedParser: WholeDocumentParser {
     public static let name = "swxmlhash"
     public static let kind = ParserKind.tree
 
@@ -24,19 +24,15 @@ public final class SWXMLHashFeedParser: SongFeedParser {
         "SWXMLHash 8.1.1 lazy mode: rss/channel/item by path (local names; parse errors not detected), once all bytes are in"
     }
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish(songs)
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try songs(bytes)
     }
 
     private func songs(_ bytes: Data) throws -> [Song] {

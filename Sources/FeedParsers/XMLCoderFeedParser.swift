@@ -19,7 +19,7 @@ import FoundationXML
 /// that are children of `channel` are found; a field's text is its own character data (text
 /// inside nested elements is not collected). It inherits `XMLParser`'s limits on Linux: documents
 /// over 10,000,000 bytes fail, and the inputs that crash `XMLParser` crash it too.
-public final class XMLCoderFeedParser: SongFeedParser {
+public final class XMLCoderFeedParser: WholeDocumentParser {
     public static let name = "xmlcoder"
     public static let kind = ParserKind.codable
 
@@ -27,19 +27,15 @@ public final class XMLCoderFeedParser: SongFeedParser {
         "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
     }
 
-    private var document = WholeDocument(parser: name)
+    public var document = WholeDocument(parser: name)
     private let onSong: ((Song) -> Void)?
 
     public init(onSong: ((Song) -> Void)?) throws {
         self.onSong = onSong
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
-    }
-
-    public func finish() throws -> [Song] {
-        try document.finish(decode)
+    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
+        try decode(bytes)
     }
 
     private func decode(_ bytes: Data) throws -> [Song] {

@@ -12,7 +12,7 @@ import SongFeed
 /// `DatabaseQueue` (SQLite's rollback journal, `synchronous=FULL`, SQLite's default page cache)
 /// unless the plan sizes the cache for the batch.
 public enum SongStore {
-    public struct Plan: Sendable, Equatable, CustomStringConvertible {
+    public struct Plan: Codable, Sendable, Equatable, CustomStringConvertible {
         /// One transaction per song (`false`: one for the whole batch).
         public var transactionPerSong: Bool
         /// Insert in `(artist, title)` order (`false`: a fixed shuffle).

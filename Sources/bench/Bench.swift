@@ -12,6 +12,8 @@ struct Bench: ParsableCommand {
             Every parser builds the same songs from an iTunes Store RSS feed, checked before anything is \
             timed. With no subcommand, `bench` runs `bench run`: the parse benchmark on Data/top300.rss.xml, \
             recorded in Results/stats.sqlite, with CSV and JSON in Results/.
+
+            \(BenchExitCode.help)
             """,
         subcommands: [
             Run.self, Sweep.self, Report.self, Compare.self, StoreCommand.self, Verify.self, Conformance.self, Serve.self, Generate.self, ListParsers.self,
@@ -25,8 +27,6 @@ struct Bench: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
-            // A worker ends with the `bench` that started it (Linux's parent-death signal).
-            if command is any WorkerSubcommand { WorkerProcess.endWithParent() }
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -36,7 +36,35 @@ struct Bench: ParsableCommand {
                 Foundation.exit(0)
             }
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-            Foundation.exit(code == .validationFailure ? 1 : code.rawValue)
+            Foundation.exit(code == .validationFailure ? BenchExitCode.error.rawValue : code.rawValue)
+        }
+    }
+}
+
+/// How every `bench` command ends, for scripts and CI (the same numbers for every command).
+enum BenchExitCode: Int32, CaseIterable {
+    /// It did what was asked; `bench compare` found no regression.
+    case ok = 0
+    /// Something could not be done: bad options, an unreadable file or store, parsers that disagree.
+    case error = 1
+    /// `bench compare`: a cell got slower by more than the threshold and beyond the noise.
+    case regression = 2
+    /// `bench compare`: a cell failed (crashed, timed out, disagreed) on one side, so it cannot be judged.
+    case failedCell = 3
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// The codes as `--help` lists them.
+    static var help: String {
+        "Exit status: " + allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + "."
+    }
+
+    private var meaning: String {
+        switch self {
+        case .ok: return "success"
+        case .error: return "error (bad options, unreadable input, parsers that disagree)"
+        case .regression: return "a regression found by bench compare"
+        case .failedCell: return "a cell that failed on one side of bench compare"
         }
     }
 }

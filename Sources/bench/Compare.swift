@@ -27,10 +27,6 @@ struct Compare: ParsableCommand {
             in the current runs (before 2), 1 bad input.
             """)
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case table, markdown, json
-    }
-
     @Argument(help: "The baseline: a run's JSON file, a directory of them, or stored run IDs (comma-separated).")
     var baseline: String
 
@@ -49,8 +45,11 @@ struct Compare: ParsableCommand {
         help: "The confidence level of the interval, in percent: a change counts only when the whole interval is past 1 (99 is stricter on a noisy machine).")
     var confidence: Double = 95
 
-    @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: OutputFormat = .table
+    @Option(help: "What to print: \(Self.formats.map(\.rawValue).joined(separator: ", ")).")
+    var format: ReportFormat = .table
+
+    /// The formats a comparison is written in.
+    static let formats: [ReportFormat] = [.table, .markdown, .json]
 
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
@@ -61,6 +60,10 @@ struct Compare: ParsableCommand {
         }
         guard confidence >= 50 && confidence < 100 else {
             throw ValidationError("--confidence is a percentage from 50 to below 100 (e.g. 95)")
+        }
+        guard Self.formats.contains(format) else {
+            throw ValidationError(
+                "bench compare writes \(Self.formats.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)")
         }
     }
 
@@ -102,7 +105,7 @@ struct Compare: ParsableCommand {
         switch format {
         case .table: print(CompareReport.table(comparison), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
-        case .json: print(try CompareReport.json(comparison), terminator: "")
+        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")  // csv and html: refused by validate()
         }
         if let markdown {
             do {
@@ -111,8 +114,8 @@ struct Compare: ParsableCommand {
                 throw CommandFailure(description: "cannot write \(markdown): \(error.localizedDescription)")
             }
         }
-        if !comparison.failures.isEmpty { throw ExitCode(3) }
-        if !comparison.regressions.isEmpty { throw ExitCode(2) }
+        if !comparison.failures.isEmpty { throw BenchExitCode.failedCell.exitCode }
+        if !comparison.regressions.isEmpty { throw BenchExitCode.regression.exitCode }
     }
 
     /// Reads a run file, every run file of a directory (sorted by name, i.e. by time), or runs of the store by ID.

@@ -18,7 +18,7 @@ struct ParserOptions: ParsableArguments {
         name: .customLong("parsers"), parsing: .upToNextOption,
         help: ArgumentHelp(
             "Parsers, comma-separated or repeated, or 'all'.",
-            discussion: "Known: \(ParserRegistry.names.joined(separator: ", ")). Default: bench run measures \(ParserRegistry.defaultNames.joined(separator: ", ")); bench sweep \(ParserRegistry.classicNames.joined(separator: ", ")); bench verify checks all."))
+            discussion: "Known: \(ParserRegistry.names.joined(separator: ", ")). With bench report: only their rows. Default: bench run measures \(ParserRegistry.defaultNames.joined(separator: ", ")); bench sweep \(ParserRegistry.classicNames.joined(separator: ", ")); bench verify checks all."))
     var raw: [String] = []
 
     /// The parsers asked for ('all' expanded, in registry order); empty when none were named.
@@ -93,4 +93,61 @@ struct NetworkOptions: ParsableArguments {
     func profile(default fallback: Name) -> NetworkProfile? {
         NetworkProfile(name: (network ?? fallback).rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
     }
+}
+
+/// `--rounds`, `--iterations`, `--warmup`, `--timeout`, `--chunk-size`: how `bench run` and
+/// `bench sweep` measure. Each command has its own defaults (a sweep has many more cells); an
+/// option left out is `nil` here and the command's default applies.
+struct MeasuringOptions: ParsableArguments {
+    @Option(
+        help: "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 20 for bench run, 5 for bench sweep).")
+    var rounds: Int?
+
+    @Option(help: "Timed iterations per worker process (default: bench run 5 in parse cells and 2 in download cells; bench sweep 3).")
+    var iterations: Int?
+
+    @Option(help: "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: 1).")
+    var warmup: Int?
+
+    @Option(
+        help: "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed (default: 30 for bench run, 120 for bench sweep).")
+    var timeout: Double?
+
+    @Option(name: .customLong("chunk-size"), help: "Bytes pushed per parser call; 0 pushes the whole feed at once (default: 16384).")
+    var chunkSize: Int?
+
+    func validate() throws {
+        if let rounds, rounds < 1 { throw ValidationError("--rounds must be at least 1") }
+        if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        if let warmup, warmup < 0 { throw ValidationError("--warmup must be 0 or more") }
+        if let chunkSize, chunkSize < 0 { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
+    }
+}
+
+/// `--output-dir`, `--no-store`, `--quiet`: where a measuring command's results go.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("output-dir"), help: "Where the run's CSV, JSON and HTML files go (and generated feeds, under feeds/).")
+    var outputDirectory: String = "Results"
+
+    @Flag(name: .customLong("no-store"), help: "Do not record the runs in the stats store.")
+    var noStore = false
+
+    @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
+    var quiet = false
+}
+
+/// `--format`: what a command prints. `bench run` and `bench report` write every format;
+/// `bench compare` table, Markdown and JSON.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Aligned tables for a terminal.
+    case table
+    /// The summary CSV (one row per cell), as written to <run-id>-summary.csv.
+    case csv
+    /// The whole run (environment, summaries, samples), as written to <run-id>.json.
+    case json
+    /// Markdown tables, ready to paste into a pull request.
+    case markdown
+    /// A self-contained HTML page with charts, as written to <run-id>.html.
+    case html
 }

@@ -20,8 +20,7 @@ struct Report: ParsableCommand {
             --host and --cpu choose machines.
             """)
 
-    @Option(name: .customLong("parser"), parsing: .upToNextOption, help: "Only these parsers (comma-separated or repeated).")
-    var parsers: [String] = []
+    @OptionGroup var parserOptions: ParserOptions
 
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
@@ -61,7 +60,7 @@ struct Report: ParsableCommand {
     var excludeIncomplete = false
 
     @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
-    var format: Run.OutputFormat = .table
+    var format: ReportFormat = .table
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -77,7 +76,7 @@ struct Report: ParsableCommand {
     func run() throws {
         let database = try storeOptions.open(mustExist: true)
         let filter = SampleFilter(
-            parsers: ListArgument.split(parsers), scenarios: ListArgument.split(scenarios), feed: feed, since: since,
+            parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete,
             hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
         var rows = HistoryRow.aggregate(try database.samples(matching: filter))

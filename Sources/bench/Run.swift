@@ -27,19 +27,6 @@ struct Run: ParsableCommand {
             """
     )
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        /// Aligned tables for a terminal.
-        case table
-        /// The summary CSV (one row per cell), as written to <run-id>-summary.csv.
-        case csv
-        /// The whole run (environment, summaries, samples), as written to <run-id>.json.
-        case json
-        /// Markdown tables, ready to paste into a pull request.
-        case markdown
-        /// A self-contained HTML page with charts, as written to <run-id>.html.
-        case html
-    }
-
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
@@ -50,23 +37,15 @@ struct Run: ParsableCommand {
     @Option(help: "Also measure a generated feed of this many songs (cached under <output-dir>/feeds/).")
     var songs: Int?
 
-    @Option(
-        help: "Worker processes per parser in parse cells. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers.")
-    var rounds: Int = 20
+    @OptionGroup var measuring: MeasuringOptions
+
+    @OptionGroup var output: OutputOptions
 
     @Option(
         name: .customLong("download-rounds"),
         help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
     var downloadRounds: Int = 5
 
-    @Option(help: "Timed iterations per worker process (default: 5 in parse cells, 2 in download cells).")
-    var iterations: Int?
-
-    @Option(help: "Untimed warm-up iterations per worker process before them (the first also measures the parse's own memory).")
-    var warmup: Int = 1
-
-    @Option(name: .customLong("chunk-size"), help: "Bytes pushed per parser call; 0 pushes the whole feed at once.")
-    var chunkSize: Int = 16_384
 
     @Option(help: "The parser the others' speed is given against (default: the fastest of each table).")
     var reference: String?
@@ -81,22 +60,20 @@ struct Run: ParsableCommand {
         help: "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded.")
     var noAllocationCounts = false
 
-    @Option(help: "What to print: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: OutputFormat = .table
-
-    @Option(name: .customLong("output-dir"), help: "Where the run's CSV, JSON and HTML files go.")
-    var outputDirectory: String = "Results"
+    @Option(help: "What to print: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: ReportFormat = .table
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Flag(name: .customLong("no-store"), help: "Do not record the run in the stats store.")
-    var noStore = false
-
-    @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
-    var quiet = false
-
-    @Option(help: "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed.")
-    var timeout: Double = 30
+    // The measuring and output options, with bench run's defaults.
+    var rounds: Int { measuring.rounds ?? 20 }
+    var iterations: Int? { measuring.iterations }
+    var warmup: Int { measuring.warmup ?? 1 }
+    var chunkSize: Int { measuring.chunkSize ?? 16_384 }
+    var timeout: Double { measuring.timeout ?? 30 }
+    var outputDirectory: String { output.outputDirectory }
+    var noStore: Bool { output.noStore }
+    var quiet: Bool { output.quiet }
 
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
@@ -168,12 +145,7 @@ struct Run: ParsableCommand {
         if let reference, ParserRegistry.parser(named: reference) == nil || reference == ParserRegistry.baseline.name {
             throw ValidationError("--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }
-        if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more") }
-        guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
-        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if counter == .instructions, selectedScenarios != [.parse] {
             throw ValidationError("--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
         }

@@ -37,34 +37,25 @@ struct Sweep: ParsableCommand {
     @Option(name: .customLong("chunk-songs"), help: "Songs of the chunk-size sweep's feed.")
     var chunkSongs: Int = 300
 
-    @Option(name: .customLong("chunk-size"), help: "The chunk size of the scale sweep, bytes.")
-    var chunkSize: Int = 16_384
 
     @Option(name: .customLong("instructions-up-to"), help: "Count instructions (callgrind) at the sizes up to this many songs; 0 for none.")
     var instructionsUpTo: Int = 3_000
 
-    @Option(help: "Worker processes per cell (rounds).")
-    var rounds: Int = 5
+    @OptionGroup var measuring: MeasuringOptions
 
-    @Option(help: "Timed parses per worker.")
-    var iterations: Int = 3
-
-    @Option(help: "Untimed warm-up parses per worker before them.")
-    var warmup: Int = 1
-
-    @Option(help: "Seconds one parse may take before its worker is killed and its cell marked failed.")
-    var timeout: Double = 120
-
-    @Option(name: .customLong("output-dir"), help: "Where the files go (and the generated feeds, under feeds/).")
-    var outputDirectory: String = "Results"
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Flag(name: .customLong("no-store"), help: "Do not record the sweep's runs in the stats store.")
-    var noStore = false
-
-    @Flag(help: "No progress line and no closing summary of files.")
-    var quiet = false
+    // The measuring and output options, with bench sweep's defaults; --chunk-size is the scale sweep's.
+    var rounds: Int { measuring.rounds ?? 5 }
+    var iterations: Int { measuring.iterations ?? 3 }
+    var warmup: Int { measuring.warmup ?? 1 }
+    var chunkSize: Int { measuring.chunkSize ?? 16_384 }
+    var timeout: Double { measuring.timeout ?? 120 }
+    var outputDirectory: String { output.outputDirectory }
+    var noStore: Bool { output.noStore }
+    var quiet: Bool { output.quiet }
 
     static let defaultSongs = [300, 3_000, 30_000]
     static let defaultChunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
@@ -99,10 +90,6 @@ struct Sweep: ParsableCommand {
         guard chunkSongs >= 1 else { throw ValidationError("--chunk-songs must be at least 1") }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
         guard instructionsUpTo >= 0 else { throw ValidationError("--instructions-up-to must be 0 or more") }
-        guard rounds >= 1, iterations >= 1, warmup >= 0 else {
-            throw ValidationError("--rounds and --iterations must be at least 1, --warmup 0 or more")
-        }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
     func run() throws {

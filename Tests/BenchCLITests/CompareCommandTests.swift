@@ -1,3 +1,4 @@
+import BenchEngine
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -180,7 +181,8 @@ struct InstructionCountTests {
         func workers() -> [pid_t] {
             StoreFaultTests.children(of: process.processIdentifier).filter { child in
                 let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline"))) ?? Data()
-                return String(decoding: arguments, as: UTF8.self).contains("measure")
+                let words = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                return words.contains("--tool=callgrind") && words.contains(WorkerCommand.workerArgument)
             }
         }
         let deadline = Date().addingTimeInterval(120)

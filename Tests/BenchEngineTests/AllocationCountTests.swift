@@ -7,26 +7,28 @@ import Testing
 /// every thread: a test process running other tests at once cannot count its own).
 @Suite("Allocation counts")
 struct AllocationCountTests {
-    static func probe(_ arguments: [String], counting: Bool = true) throws -> (WorkerProcess.Outcome, AllocationCounter.Counts?) {
+    static func probe(_ job: AllocationProbeJob, counting: Bool = true) throws -> (WorkerProcess.Outcome, AllocationCounter.Counts?) {
         let executable = TestPaths.benchExecutable
         let outcome = try WorkerProcess.run(
-            executable: executable, arguments: ["worker", "count-allocations"] + arguments,
-            environment: counting ? AllocationCounter.countingEnvironment(executable: executable) : [:], timeout: 60)
+            WorkerCommand(
+                executable: executable, job: .allocationProbe(job),
+                environment: counting ? AllocationCounter.countingEnvironment(executable: executable) : [:]),
+            timeout: 60)
         let counts = try? JSONDecoder().decode(AllocationCounter.Counts.self, from: Data(outcome.result))
         return (outcome, counts)
     }
 
     @Test func aFunctionWithAKnownNumberOfAllocationsCountsExactlyThat() throws {
-        let (outcome, counts) = try Self.probe(["--blocks", "1000", "--bytes", "48"])
+        let (outcome, counts) = try Self.probe(AllocationProbeJob(blocks: 1_000, bytes: 48))
         #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
         #expect(counts == AllocationCounter.Counts(allocations: 1_000, bytes: 48_000, keptBytes: 0))
-        let (_, kept) = try Self.probe(["--blocks", "250", "--bytes", "4096", "--keep"])
+        let (_, kept) = try Self.probe(AllocationProbeJob(blocks: 250, bytes: 4096, keep: true))
         #expect(kept == AllocationCounter.Counts(allocations: 250, bytes: 1_024_000, keptBytes: 1_024_000))
     }
 
     @Test func withoutTheInterposerAWorkerRefusesToCount() throws {
         // Workers get libc's malloc by default: a count would silently be 0.
-        let (outcome, counts) = try Self.probe(["--blocks", "10", "--bytes", "16"], counting: false)
+        let (outcome, counts) = try Self.probe(AllocationProbeJob(blocks: 10, bytes: 16), counting: false)
         #expect(outcome.termination == .exited(1))
         #expect(counts == nil)
         #expect(outcome.standardError.contains("LD_PRELOAD"))
@@ -34,19 +36,24 @@ struct AllocationCountTests {
 
     @Test func aTimedWorkerRefusesTheInterposerAndACountingWorkerCountsEveryParseAlike() throws {
         let executable = TestPaths.benchExecutable
-        let arguments = ["worker", "measure", "--parser", "expat", "--iterations", "3", "--warmup", "1", "--chunk-size", "4096"]
+        let timed = MeasureJob(parser: "expat", feed: TestPaths.top300, iterations: 3, warmup: 1, chunkSize: 4096)
         let timedWithInterposer = try WorkerProcess.run(
-            executable: executable, arguments: arguments + [TestPaths.top300],
-            environment: AllocationCounter.countingEnvironment(executable: executable), timeout: 60)
+            WorkerCommand(
+                executable: executable, job: .measure(timed),
+                environment: AllocationCounter.countingEnvironment(executable: executable)),
+            timeout: 60)
         #expect(timedWithInterposer.termination == .exited(1))
         #expect(timedWithInterposer.standardError.contains("16 bytes"))
 
         for parser in ["expat", "null"] {
-            var counting = arguments + ["--count-allocations", TestPaths.top300]
-            counting[3] = parser
+            var counting = timed
+            counting.parser = parser
+            counting.countAllocations = true
             let outcome = try WorkerProcess.run(
-                executable: executable, arguments: counting,
-                environment: AllocationCounter.countingEnvironment(executable: executable), timeout: 60)
+                WorkerCommand(
+                    executable: executable, job: .measure(counting),
+                    environment: AllocationCounter.countingEnvironment(executable: executable)),
+                timeout: 60)
             #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
             let report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
             let counts = report.iterations.compactMap(\.allocations)

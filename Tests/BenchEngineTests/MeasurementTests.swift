@@ -48,10 +48,9 @@ struct MeasurementTests {
     }
 
     @Test func theWorkerReportsThroughThePipe() throws {
+        let job = MeasureJob(parser: "libxml2", feed: TestPaths.top300, iterations: 3, warmup: 1, chunkSize: 512)
         let outcome = try WorkerProcess.run(
-            executable: TestPaths.benchExecutable,
-            arguments: ["worker", "measure", "--parser", "libxml2", "--iterations", "3", "--warmup", "1", "--chunk-size", "512", TestPaths.top300],
-            timeout: 120)
+            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
         #expect(outcome.termination == .exited(0))
         let report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
         #expect(report.parser == "libxml2")

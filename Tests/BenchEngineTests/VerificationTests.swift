@@ -50,12 +50,12 @@ struct VerificationTests {
     }
 
     @Test func theWorkerReportsEachChunkSizeAndSendsSongsOnce() throws {
-        let report = try VerifyWorker.run(parser: "expat", feed: TestPaths.top300, chunkSizes: [1, 512, 0])
+        let report = try VerifyWorker.run(VerifyJob(parser: "expat", feed: TestPaths.top300, chunkSizes: [1, 512, 0]))
         #expect(report.runs.map(\.chunkSize) == [1, 512, 0])
         #expect(report.runs.map(\.songCount) == [300, 300, 300])
         #expect(Set(report.runs.compactMap(\.digest)).count == 1)
         #expect(report.runs.filter { $0.songs != nil }.count == 1)
-        #expect(throws: VerifyWorkerError.self) { try VerifyWorker.run(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]) }
+        #expect(throws: VerifyWorkerError.self) { try VerifyWorker.run(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0])) }
     }
 
     @Test func firstDifferenceNamesSongAndField() {

@@ -72,10 +72,9 @@ struct WorkerProcessTests {
 
     @Test func aMeasuringWorkerTicksOncePerIteration() throws {
         var last = 0
+        let job = MeasureJob(parser: "expat", feed: TestPaths.top300, iterations: 4, warmup: 2, chunkSize: 0)
         let outcome = try WorkerProcess.run(
-            executable: TestPaths.benchExecutable,
-            arguments: ["worker", "measure", "--parser", "expat", "--iterations", "4", "--warmup", "2", "--chunk-size", "0", TestPaths.top300],
-            timeout: 120, progress: { last = $0 })
+            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120, progress: { last = $0 })
         #expect(outcome.termination == .exited(0))
         #expect(last == 6)
     }
@@ -114,5 +113,51 @@ struct WorkerProgressDeadlineTests {
         let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf \"$\(WorkerProcess.parentVariable)\" >&3"])
         let value = String(decoding: outcome.result, as: UTF8.self)
         #expect(value.count == 10 && pid_t(value) == getpid(), "\(value)")
+    }
+}
+
+/// The typed worker contract: a job goes in as JSON on standard input, the same bytes every time.
+@Suite("Worker jobs")
+struct WorkerJobTests {
+    @Test func aJobRoundTripsAndEncodesToTheSameBytesEveryTime() throws {
+        let jobs: [WorkerJob] = [
+            .measure(MeasureJob(parser: "expat", feed: "/a/feed.xml", iterations: 3, warmup: 1, chunkSize: 512, retryPreempted: true)),
+            .download(DownloadJob(parser: "libxml2", url: URL(string: "http://127.0.0.1:1/f.xml")!, iterations: 2, warmup: 0, timeout: 5, conditional: true)),
+            .practice(PracticeJob(practice: .queue(width: 2, pageSize: 25, cancel: true), parser: "expat", iterations: 1, warmup: 0, timeout: 5, entries: 300)),
+            .verify(VerifyJob(parser: "foundation", feed: "f.xml", chunkSizes: [1, 0])),
+            .conformance(ConformanceJob(parser: "expat", suite: "/x", paths: ["a.xml", "b.xml"], chunkSize: 0, memoryLimitMiB: nil)),
+            .catalog(CatalogJob(catalog: "/x/c.xml")),
+            .allocationProbe(AllocationProbeJob(blocks: 1, bytes: 2, keep: true)),
+        ]
+        for job in jobs {
+            let bytes = job.encoded()
+            #expect(!bytes.isEmpty)
+            #expect(bytes == job.encoded())
+            #expect(try JSONDecoder().decode(WorkerJob.self, from: Data(bytes)) == job)
+        }
+    }
+
+    @Test func aWorkerWithoutAJobSaysSoAndFails() throws {
+        let outcome = try WorkerProcess.run(
+            WorkerCommand(executable: TestPaths.benchExecutable, arguments: [WorkerCommand.workerArgument], input: Array("{}".utf8)),
+            timeout: 60)
+        #expect(outcome.termination == .exited(1))
+        #expect(outcome.standardError.contains("no worker job on standard input"))
+    }
+
+    @Test func anUnknownParserIsAnErrorThatNamesTheKnownOnes() throws {
+        let job = WorkerJob.verify(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]))
+        let outcome = try WorkerProcess.run(WorkerCommand(executable: TestPaths.benchExecutable, job: job), timeout: 60)
+        #expect(outcome.termination == .exited(1))
+        #expect(outcome.standardError.contains("unknown parser 'nope'; known: "))
+    }
+
+    @Test func aLargeInputReachesTheWorkerWhole() throws {
+        // Over a pipe's default 64 KiB: the buffer grows before the worker starts.
+        let input = [UInt8](repeating: UInt8(ascii: "x"), count: 200_000)
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "wc -c >&3"], input: input, timeout: 30)
+        #expect(outcome.termination == .exited(0))
+        #expect(String(decoding: outcome.result, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "200000")
     }
 }

@@ -87,10 +87,9 @@ struct WorkersAndMemoryTests {
         let feed = FeedGenerator(songs: 3_000).generate()
         let path = try directory.write("songs-3000.rss.xml", feed.bytes)
         func peak(_ parser: String) throws -> MeasureWorkerReport {
+            let job = MeasureJob(parser: parser, feed: path, iterations: 1, warmup: 1, chunkSize: 16_384)
             let outcome = try WorkerProcess.run(
-                executable: TestPaths.benchExecutable,
-                arguments: ["worker", "measure", "--parser", parser, "--iterations", "1", "--warmup", "1", "--chunk-size", "16384", path],
-                timeout: 120)
+                WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
             #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
             return try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
         }
