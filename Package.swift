@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "BenchCLITests",
             dependencies: [
-                "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers", "SongStore",
+                "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
+                "SongStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

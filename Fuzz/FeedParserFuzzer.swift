@@ -14,7 +14,9 @@ import SongFeed
 let fuzzedParser: String = ProcessInfo.processInfo.environment["FUZZ_PARSER"] ?? "libxml2"
 
 /// The document pushed to `type` in chunks cut by `seed`.
-func parse(_ parserType: any SongFeedParser.Type, _ document: UnsafeRawBufferPointer, seed: UInt8) -> Result<[Song], FeedParseError>? {
+func parse(_ parserType: any SongFeedParser.Type, _ document: UnsafeRawBufferPointer, seed: UInt8) -> Result<
+    [Song], FeedParseError
+>? {
     var state = UInt32(seed) &* 2_654_435_761 | 1
     do {
         let parser = try parserType.init(onSong: nil)
@@ -43,22 +45,30 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let seed = data[0]
     if fuzzedParser == "libxml2-vs-expat" {
         guard let libxml2 = ParserRegistry.parser(named: "libxml2"), let expat = ParserRegistry.parser(named: "expat"),
-            case .success(let a)? = parse(libxml2, document, seed: seed), case .success(let b)? = parse(expat, document, seed: seed)
+            case .success(let a)? = parse(libxml2, document, seed: seed),
+            case .success(let b)? = parse(expat, document, seed: seed)
         else { return 0 }
         // Known, pinned in the tests (KnownLibraryDifferences): libxml2 2.9's push parser leaves
         // carriage returns in CDATA sections as they are, where expat (and libxml2's pull parser)
         // read them as line feeds, as XML 1.0 §2.11 asks. Found by this target; compared folded.
         func folded(_ songs: [Song]) -> [[String]] {
-            songs.map { $0.fieldValues.map { $0.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") } }
+            songs.map {
+                $0.fieldValues.map {
+                    $0.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+                }
+            }
         }
         if folded(a) != folded(b) {
             let index = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
-            fatalError("libxml2 and expat disagree at song \(index + 1): \(a.count) vs \(b.count) songs; "
-                + "\(index < a.count ? "\(a[index])" : "none") vs \(index < b.count ? "\(b[index])" : "none")")
+            fatalError(
+                "libxml2 and expat disagree at song \(index + 1): \(a.count) vs \(b.count) songs; "
+                    + "\(index < a.count ? "\(a[index])" : "none") vs \(index < b.count ? "\(b[index])" : "none")")
         }
         return 0
     }
-    guard let type = ParserRegistry.parser(named: fuzzedParser) else { fatalError("FUZZ_PARSER: no parser named \(fuzzedParser)") }
+    guard let type = ParserRegistry.parser(named: fuzzedParser) else {
+        fatalError("FUZZ_PARSER: no parser named \(fuzzedParser)")
+    }
     _ = parse(type, document, seed: seed)
     return 0
 }

@@ -53,15 +53,18 @@ public enum AllocationCounter {
         ["LD_PRELOAD": library(besideExecutable: executable), "SWIFT_DETERMINISTIC_HASHING": "1"]
     }
 
-    /// `LD_PRELOAD` for every worker that does not count allocations: libc first, so that its
+    /// `LD_PRELOAD` for every worker that does not count allocations: libc first.
+    ///
+    /// So that its
     /// `malloc` is the one every library calls, before any other preloaded library (`others`,
     /// e.g. libfaketime, which must come before libc to replace `time()`).
     public static func plainPreload(before others: [String] = []) -> String {
         (others + ["libc.so.6"]).joined(separator: ":")
     }
 
-    /// Whether the interposer is the process's `malloc`: a block allocated while counting is on is
-    /// counted. In a worker that times, it must not be; in one that counts, it must.
+    /// Whether the interposer is the process's `malloc` (a block allocated while counting is on is counted).
+    ///
+    /// In a worker that times, it must not be; in one that counts, it must.
     public static var isLoaded: Bool {
         MallocInterposerSwift.reset()
         MallocInterposerSwift.hook()
@@ -74,7 +77,9 @@ public enum AllocationCounter {
         return loaded
     }
 
-    /// Starts counting from zero. Call ``stop()`` to end the region.
+    /// Starts counting from zero.
+    ///
+    /// Call ``stop()`` to end the region.
     @inline(__always)
     public static func start() {
         MallocInterposerSwift.reset()
@@ -128,11 +133,13 @@ public enum AllocationCounter {
         let loaded = isLoaded
         if counting && !loaded {
             throw WrongAllocator(
-                description: "allocation counts need the interposer loaded first: LD_PRELOAD=\(libraryName) (bench run sets it)")
+                description:
+                    "allocation counts need the interposer loaded first: LD_PRELOAD=\(libraryName) (bench run sets it)")
         }
         if !counting && loaded {
             throw WrongAllocator(
-                description: "the allocation interposer is this worker's malloc (it adds 16 bytes to every block, which "
+                description:
+                    "the allocation interposer is this worker's malloc (it adds 16 bytes to every block, which "
                     + "changes times and memory): run workers with LD_PRELOAD=libc.so.6 (bench run sets it)")
         }
     }

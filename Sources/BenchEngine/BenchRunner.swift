@@ -174,7 +174,9 @@ public struct BenchRunner: Sendable {
     }
 
     /// The cells to time for the checked feeds: per feed, scenario and chunk size, the baseline first,
-    /// then the agreeing parsers. A `download` cell's chunk size is 0: chunks are as the network
+    /// then the agreeing parsers.
+    ///
+    /// A `download` cell's chunk size is 0: chunks are as the network
     /// delivers them.
     public func cells(for checks: [FeedCheck]) -> [CellKey] {
         checks.flatMap { check in
@@ -183,9 +185,11 @@ public struct BenchRunner: Sendable {
                     (scenario == .parse ? plan.chunkSizes(for: check.feed.path) : [0]).flatMap { chunkSize in
                         ((plan.includesBaseline ? [ParserRegistry.baseline.name] : []) + check.agreeing).map { parser in
                             CellKey(
-                                parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                                parser: parser, scenario: name, feedPath: check.feed.path,
+                                feedSHA256: check.feed.sha256,
                                 feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
-                                network: scenario == .parse || scenario == .store ? "" : networkName(for: check.feed.path))
+                                network: scenario == .parse || scenario == .store
+                                    ? "" : networkName(for: check.feed.path))
                         }
                     }
                 }
@@ -203,10 +207,12 @@ public struct BenchRunner: Sendable {
     ///   - cells: from ``cells(for:)``.
     ///   - referenceDigests: the agreed songs' digest per feed path; a worker whose songs differ has
     ///     its samples marked failed.
+    ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
     ///   - progress: called before each worker starts and, when `iterationProgress` is set, after each
     ///     of its iterations.
-    ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
     ///   - cellFinished: called with each worker's outcome; an error it throws stops the run.
+    /// - Returns: every worker's outcome, in the order they ran.
+    /// - Throws: what `cellFinished` throws, or a failure to start the feed server.
     public func measure(
         _ cells: [CellKey], referenceDigests: [String: String], iterationProgress: Bool = false,
         progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void
@@ -218,10 +224,13 @@ public struct BenchRunner: Sendable {
         let parseCells = jobs.filter { $0.scenario == Scenario.parse.rawValue }
         let parseJobs = parseCells.count
         let countsAllocations = settings.countsAllocations == true && plan.instructionCounter == nil
-        let total = parseJobs * (max(1, settings.rounds) + (countsAllocations ? 1 : 0))
+        let total =
+            parseJobs * (max(1, settings.rounds) + (countsAllocations ? 1 : 0))
             + (jobs.count - parseJobs) * settings.downloadWorkers
         var done = 0
-        let needsServer = jobs.contains { $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil }
+        let needsServer = jobs.contains {
+            $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil
+        }
         let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
         var nextIteration: [CellKey: Int] = [:]
@@ -238,12 +247,15 @@ public struct BenchRunner: Sendable {
             // Instruction counts do not depend on the machine's load: callgrind's workers run side by
             // side, one per core, and are recorded in order.
             let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-            let ordered = (1...max(1, settings.rounds)).flatMap { round in Self.order(parseCells, round: round).map { (round, $0) } }
+            let ordered = (1...max(1, settings.rounds)).flatMap { round in
+                Self.order(parseCells, round: round).map { (round, $0) }
+            }
             for start in stride(from: 0, to: ordered.count, by: lanes) {
                 let batch = Array(ordered[start..<min(start + lanes, ordered.count)])
-                progress(RunProgress(
-                    cellIndex: done + 1, cellCount: total, parser: batch.map(\.1.parser).joined(separator: ", "),
-                    feed: batch[0].1.feedPath, round: batch[0].0, iteration: 0))
+                progress(
+                    RunProgress(
+                        cellIndex: done + 1, cellCount: total, parser: batch.map(\.1.parser).joined(separator: ", "),
+                        feed: batch[0].1.feedPath, round: batch[0].0, iteration: 0))
                 let results = Self.concurrently(batch) { job in
                     measureCell(job.1, round: job.0, reference: referenceDigests[job.1.feedPath], iterations: nil)
                 }
@@ -258,28 +270,36 @@ public struct BenchRunner: Sendable {
             let downloads = settings.runsDownloads(inRound: round)
             for cell in Self.order(jobs, round: round) where downloads || cell.scenario == Scenario.parse.rawValue {
                 let step = RunProgress(
-                    cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round, iteration: 0)
+                    cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round,
+                    iteration: 0)
                 progress(step)
                 let cellRuns: [CellRun]
                 if cell.scenario == Scenario.parse.rawValue {
-                    cellRuns = [withoutActuallyEscaping(progress) { report in
-                        measureCell(
-                            cell, round: round, reference: referenceDigests[cell.feedPath],
-                            iterations: iterationProgress ? { count in
-                                var next = step
-                                next.iteration = count
-                                report(next)
-                            } : nil)
-                    }]
+                    cellRuns = [
+                        withoutActuallyEscaping(progress) { report in
+                            measureCell(
+                                cell, round: round, reference: referenceDigests[cell.feedPath],
+                                iterations: iterationProgress
+                                    ? { count in
+                                        var next = step
+                                        next.iteration = count
+                                        report(next)
+                                    } : nil)
+                        }
+                    ]
                 } else {
                     let name = (cell.feedPath as NSString).lastPathComponent
                     let url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
                     if let practice = Practice(cellName: cell.scenario, queuePageSize: plan.queuePageSize) {
-                        cellRuns = [practiceCell(
-                            cell, practice: practice, url: url, entries: server?.entryCount(of: name) ?? 0, round: round,
-                            reference: referenceDigests[cell.feedPath])]
+                        cellRuns = [
+                            practiceCell(
+                                cell, practice: practice, url: url, entries: server?.entryCount(of: name) ?? 0,
+                                round: round,
+                                reference: referenceDigests[cell.feedPath])
+                        ]
                     } else {
-                        cellRuns = downloadCell(cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
+                        cellRuns = downloadCell(
+                            cell, url: url, round: round, reference: referenceDigests[cell.feedPath])
                     }
                 }
                 for run in cellRuns { try finish(run) }
@@ -290,8 +310,10 @@ public struct BenchRunner: Sendable {
         // timed rounds (its samples have no times; they are round 0).
         if countsAllocations {
             for cell in parseCells {
-                progress(RunProgress(
-                    cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: 0, iteration: 0))
+                progress(
+                    RunProgress(
+                        cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: 0,
+                        iteration: 0))
                 try finish(measureCell(cell, round: 0, reference: referenceDigests[cell.feedPath], iterations: nil))
                 done += 1
             }
@@ -300,7 +322,9 @@ public struct BenchRunner: Sendable {
     }
 
     /// `body` over `items`, all at once on their own threads; the results in the items' order.
-    static func concurrently<Item: Sendable, Result: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) -> Result) -> [Result] {
+    static func concurrently<Item: Sendable, Result: Sendable>(
+        _ items: [Item], _ body: @escaping @Sendable (Item) -> Result
+    ) -> [Result] {
         let slots = ConcurrentSlots<Result>()
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
             let value = body(items[index])
@@ -375,7 +399,9 @@ public struct BenchRunner: Sendable {
         if let dumps {
             do {
                 let measured = report.iterations.count
-                counts = Array(try InstructionCounter.counts(outputPrefix: dumps, count: settings.warmup + measured).suffix(measured))
+                counts = Array(
+                    try InstructionCounter.counts(outputPrefix: dumps, count: settings.warmup + measured).suffix(
+                        measured))
             } catch {
                 return failed("\(error)", peak: nil)
             }
@@ -431,9 +457,13 @@ public struct BenchRunner: Sendable {
             timeout: settings.timeoutSeconds, conditional: conditional)
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
-        switch runWorker(DownloadWorkerReport.self, WorkerCommand(executable: plan.executable, job: .download(job)), timeout: settings.workerLimit(
+        switch runWorker(
+            DownloadWorkerReport.self, WorkerCommand(executable: plan.executable, job: .download(job)),
+            timeout: settings.workerLimit(
                 iterations: settings.downloadIterationsPerWorker, requestsPerIteration: conditional ? 2 : 1,
-                transferSeconds: plan.network.bytesPerSecond.map { Double(cell.feedBytes) / $0 + Double(plan.network.rttMs) / 1_000 } ?? 0))
+                transferSeconds: plan.network.bytesPerSecond.map {
+                    Double(cell.feedBytes) / $0 + Double(plan.network.rttMs) / 1_000
+                } ?? 0))
         {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
@@ -452,18 +482,25 @@ public struct BenchRunner: Sendable {
         let downloads = report.iterations.enumerated().map { offset, iteration in
             sample(cell, offset, iteration.download, error: iteration.error ?? disagreement)
         }
-        var runs = [CellRun(cell: cell, round: round, samples: downloads, peakResidentBytes: peak, outcome: disagreement)]
+        var runs = [
+            CellRun(cell: cell, round: round, samples: downloads, peakResidentBytes: peak, outcome: disagreement)
+        ]
         if conditional {
             let revalidations = report.iterations.enumerated().map { offset, iteration in
                 sample(revalidationCell, offset, iteration.revalidation, error: iteration.error)
             }
-            runs.append(CellRun(cell: revalidationCell, round: round, samples: revalidations, peakResidentBytes: peak, outcome: nil))
+            runs.append(
+                CellRun(
+                    cell: revalidationCell, round: round, samples: revalidations, peakResidentBytes: peak, outcome: nil)
+            )
         }
         return runs
     }
 
     /// Runs a practice worker for one practice cell.
-    private func practiceCell(_ cell: CellKey, practice: Practice, url: URL?, entries: Int, round: Int, reference: String?) -> CellRun {
+    private func practiceCell(
+        _ cell: CellKey, practice: Practice, url: URL?, entries: Int, round: Int, reference: String?
+    ) -> CellRun {
         let settings = plan.settings
         func failed(_ message: String) -> CellRun {
             let sample = Sample(
@@ -480,7 +517,9 @@ public struct BenchRunner: Sendable {
                 return failed("the practices are measured against the embedded server, not a --url")
             }
             guard entries > 0 else {
-                return failed("\(cell.feedPath) cannot be served in pages (not an RSS or Atom feed with entries the server can read)")
+                return failed(
+                    "\(cell.feedPath) cannot be served in pages (not an RSS or Atom feed with entries the server can read)"
+                )
             }
             job.url = url
         } else {
@@ -489,13 +528,17 @@ public struct BenchRunner: Sendable {
         let requests = practice.requests(entries: entries)
         var iterations = settings.downloadIterationsPerWorker
         if case .queue(_, _, true) = practice { iterations += 1 }  // the uncancelled fetch it checks against
-        let transfer = practice.usesNetwork
-            ? plan.network.bytesPerSecond.map { Double(cell.feedBytes) / $0 + Double(plan.network.rttMs * requests) / 1_000 } ?? 0
+        let transfer =
+            practice.usesNetwork
+            ? plan.network.bytesPerSecond.map {
+                Double(cell.feedBytes) / $0 + Double(plan.network.rttMs * requests) / 1_000
+            } ?? 0
             : Double(cell.feedBytes) / 1e6  // writing a store: generous, about 1 s per MB of feed
         let report: PracticeWorkerReport
         switch runWorker(
             PracticeWorkerReport.self, WorkerCommand(executable: plan.executable, job: .practice(job)),
-            timeout: settings.workerLimit(iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer))
+            timeout: settings.workerLimit(
+                iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer))
         {
         case .success(let decoded): report = decoded
         case .failure(let failure): return failed(failure.message)
@@ -510,7 +553,8 @@ public struct BenchRunner: Sendable {
                 wallNs: fetch?.parseNs ?? store?.parseNs, cpuNs: nil, firstSongNs: fetch?.firstSongNs,
                 downloadNs: fetch?.downloadNs, totalNs: fetch?.totalNs ?? store.map { $0.parseNs + $0.storeNs },
                 peakResidentBytes: peak, bytes: fetch?.bytes, httpStatus: fetch == nil ? nil : 200,
-                error: iteration.error ?? disagreement ?? (fetch == nil && store == nil ? "no measurement" : nil), debug: plan.debugBuild)
+                error: iteration.error ?? disagreement ?? (fetch == nil && store == nil ? "no measurement" : nil),
+                debug: plan.debugBuild)
             sample.requests = fetch?.requests
             sample.wireBytes = fetch?.wireBytes
             sample.storeNs = store?.storeNs
@@ -554,7 +598,9 @@ public struct BenchRunner: Sendable {
 
     /// Why a worker's songs are not the agreed ones, if they are not (the baseline and the floor build none).
     private static func disagreement(_ cell: CellKey, digest: String?, reference: String?) -> String? {
-        guard ParserRegistry.buildsSongs(cell.parser), let reference, let digest, digest != reference else { return nil }
+        guard ParserRegistry.buildsSongs(cell.parser), let reference, let digest, digest != reference else {
+            return nil
+        }
         return "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
     }
 

@@ -35,7 +35,9 @@ public struct BenchSession: Sendable {
         public var problems: [String]
         /// Why the recorder stopped recording partway (a lost connection to a shared store, a full
         /// disk): the run went on, every sample is in ``result``; the recorder kept the cells
-        /// recorded before, under an incomplete run. `nil` when everything was recorded.
+        /// recorded before, under an incomplete run.
+        ///
+        /// `nil` when everything was recorded.
         public var recorderFailure: (any Error)?
     }
 
@@ -46,6 +48,8 @@ public struct BenchSession: Sendable {
     ///   - recorder: where the run is recorded as it goes, if anywhere.
     ///   - checking: called before the agreement check starts.
     ///   - progress: called before each worker and, with `iterationProgress`, after each iteration.
+    ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
+    /// - Returns: the run's outcome: its checks, cells, summaries and any failure of the recorder.
     /// - Throws: what the recorder throws when the run begins, or a failure to start the feed
     ///   server. A recorder that fails later (a cell, the end) is not asked again: the run goes on
     ///   and says so in ``Outcome/recorderFailure``; the cells recorded before stay recorded, the
@@ -65,12 +69,14 @@ public struct BenchSession: Sendable {
             for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
                 let reason = "not timed: \(verdict.status)"
                 problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
-                notTimed.append(CellSummary(
-                    cell: CellKey(
-                        parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
-                        feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
-                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                    peakOverBaselineBytes: nil, failed: 0, outcome: reason))
+                notTimed.append(
+                    CellSummary(
+                        cell: CellKey(
+                            parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path,
+                            feedSHA256: check.feed.sha256,
+                            feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
+                        songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                        peakOverBaselineBytes: nil, failed: 0, outcome: reason))
             }
         }
 
@@ -100,12 +106,15 @@ public struct BenchSession: Sendable {
             unranked: Self.floors)
         Self.describeParsers(&timed, samples: samples)
         for summary in timed where summary.failed > 0 {
-            problems.append("\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
-                + (summary.outcome.map { ": \($0)" } ?? ""))
+            problems.append(
+                "\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
+                    + (summary.outcome.map { ": \($0)" } ?? ""))
         }
-        let noise = plan.settings.counter == nil
+        let noise =
+            plan.settings.counter == nil
             ? NoiseReport.assess(
-                cells: timed, samples: samples, settings: plan.settings, load: machine, baseline: ParserRegistry.baseline.name)
+                cells: timed, samples: samples, settings: plan.settings, load: machine,
+                baseline: ParserRegistry.baseline.name)
             : nil
 
         var finished = environment

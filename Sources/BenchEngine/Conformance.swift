@@ -4,7 +4,7 @@ import Foundation
 import SongFeed
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Runs every parser over the W3C XML Conformance Test Suite (`bench conformance`).
@@ -72,12 +72,16 @@ public enum ConformanceRunner {
     /// ``rules`` choose, in catalog order.
     ///
     /// - Throws: ``Failure`` when the catalog is missing or unreadable.
-    public static func selectedCases(suite directory: String, executable: String = WorkerProcess.currentExecutable()) throws
+    public static func selectedCases(suite directory: String, executable: String = WorkerProcess.currentExecutable())
+        throws
         -> [ConformanceCase]
     {
         let catalog = (directory as NSString).appendingPathComponent(catalogName)
         guard FileManager.default.fileExists(atPath: catalog) else {
-            throw Failure(description: "no \(catalogName) in \(directory): give the directory of the W3C XML Conformance Test Suite (xmlconf)")
+            throw Failure(
+                description:
+                    "no \(catalogName) in \(directory): give the directory of the W3C XML Conformance Test Suite (xmlconf)"
+            )
         }
         let outcome: WorkerProcess.Outcome
         do {
@@ -113,7 +117,8 @@ public enum ConformanceRunner {
     /// One parser over `cases`: its results, and the songs of each document it accepted when
     /// ``Options/reportSongs`` is on.
     public static func run(
-        parser: String, suite directory: String, cases: [ConformanceCase], options: Options, progress: ((Int) -> Void)? = nil
+        parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
+        progress: ((Int) -> Void)? = nil
     ) -> (table: ConformanceTable.ParserResults, songs: [[Song]?]) {
         let kind = ParserRegistry.kind(of: parser)?.rawValue ?? "unknown"
         var results: [ConformanceResult?] = Array(repeating: nil, count: cases.count)
@@ -140,7 +145,8 @@ public enum ConformanceRunner {
                 let batchOutcome = result(of: termination, caseID: cases[culprit].id, errorLine: errorLine)
                 let (alone, aloneTermination, aloneError) = runWorker(
                     parser: parser, suite: directory, cases: [cases[culprit]], options: options)
-                var settled = alone.first?.result
+                var settled =
+                    alone.first?.result
                     ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
                 settled.caseID = cases[culprit].id
                 if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
@@ -160,15 +166,19 @@ public enum ConformanceRunner {
     }
 
     /// The outcome of a document that ended its worker.
-    static func result(of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?) -> ConformanceResult {
+    static func result(of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?)
+        -> ConformanceResult
+    {
         switch termination {
         case .signaled(let signal)?:
             return ConformanceResult(caseID: caseID, outcome: .crashed, detail: signalName(signal), signal: signal)
         case .stalled(let seconds)?, .timedOut(let seconds)?:
-            return ConformanceResult(caseID: caseID, outcome: .hung, detail: "no result within \(formatSeconds(seconds))")
+            return ConformanceResult(
+                caseID: caseID, outcome: .hung, detail: "no result within \(formatSeconds(seconds))")
         case .exited(let status)?:
             return ConformanceResult(
-                caseID: caseID, outcome: .failed, detail: "worker exited with status \(status)" + (errorLine.map { ": \($0)" } ?? ""))
+                caseID: caseID, outcome: .failed,
+                detail: "worker exited with status \(status)" + (errorLine.map { ": \($0)" } ?? ""))
         case nil:
             return ConformanceResult(caseID: caseID, outcome: .failed, detail: errorLine ?? "worker could not start")
         }
@@ -185,7 +195,8 @@ public enum ConformanceRunner {
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(
-                WorkerCommand(executable: options.executable, job: .conformance(job)), idleTimeout: options.caseTimeout + 5)
+                WorkerCommand(executable: options.executable, job: .conformance(job)),
+                idleTimeout: options.caseTimeout + 5)
         } catch {
             return ([], nil, "\(error)")
         }
@@ -264,7 +275,8 @@ private final class CatalogReader: NSObject, XMLParserDelegate {
             bases.append(base)
             current = CatalogEntry(
                 id: attributes["ID"] ?? "", type: attributes["TYPE"] ?? "", entities: attributes["ENTITIES"],
-                recommendation: attributes["RECOMMENDATION"], version: attributes["VERSION"], edition: attributes["EDITION"],
+                recommendation: attributes["RECOMMENDATION"], version: attributes["VERSION"],
+                edition: attributes["EDITION"],
                 path: base + (attributes["URI"] ?? ""), sections: attributes["SECTIONS"] ?? "", summary: "")
         default:
             bases.append(base)
@@ -317,10 +329,12 @@ public enum ConformanceWorker {
                     if reportSongs { songs = parsed }
                     result = ConformanceResult(caseID: path, outcome: .accepted)
                 } catch let error as FeedParseError where error.notAFeed == true {
-                    result = ConformanceResult(caseID: path, outcome: .accepted, detail: "well-formed, not a feed: \(error.message)")
+                    result = ConformanceResult(
+                        caseID: path, outcome: .accepted, detail: "well-formed, not a feed: \(error.message)")
                 } catch let error as FeedParseError {
                     result = ConformanceResult(
-                        caseID: path, outcome: .rejected, detail: "\(error.message) (line \(error.line), column \(error.column))")
+                        caseID: path, outcome: .rejected,
+                        detail: "\(error.message) (line \(error.line), column \(error.column))")
                 } catch {
                     result = ConformanceResult(caseID: path, outcome: .rejected, detail: "\(error)")
                 }
@@ -343,9 +357,9 @@ public enum ConformanceWorker {
         let bytes = rlim_t(max(1, mebibytes)) * 1_048_576
         var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
         #if os(Linux)
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
         #else
-        _ = setrlimit(RLIMIT_DATA, &limit)
+            _ = setrlimit(RLIMIT_DATA, &limit)
         #endif
     }
 }

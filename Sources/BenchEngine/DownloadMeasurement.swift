@@ -52,7 +52,8 @@ public enum DownloadWorker {
                 lastSongs = first.songs
                 if conditional {
                     var again = try downloader.fetch(
-                        url, parser: nil, conditional: (first.measurement.etag, first.measurement.lastModified))
+                        url, parser: nil, conditional: (first.measurement.etag, first.measurement.lastModified)
+                    )
                     .measurement
                     if again.status == 304 {
                         again.songs = first.songs.count  // the cached songs, reused

@@ -59,7 +59,9 @@ public struct FeedFile: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw FeedFileError(description: "cannot list the feed directory \(directory)")
         }
-        let feeds = names.filter { $0.hasSuffix(".xml") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+        let feeds = names.filter { $0.hasSuffix(".xml") }.sorted().map {
+            (directory as NSString).appendingPathComponent($0)
+        }
         guard !feeds.isEmpty else { throw FeedFileError(description: "no *.xml feed in \(directory)") }
         return feeds
     }

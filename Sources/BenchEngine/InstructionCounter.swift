@@ -54,7 +54,8 @@ public struct InstructionCounter: Sendable {
         }
         guard let faketime = faketimeLibrary() else {
             throw Unavailable(
-                description: "instruction counts need libfaketime, to fix libxml2's hash seed (it comes from time()) \(install)")
+                description:
+                    "instruction counts need libfaketime, to fix libxml2's hash seed (it comes from time()) \(install)")
         }
         // A name of fixed length: the worker's path is in its arguments, and their length moves
         // what the process allocates before the parse, hence the alignment its copies meet (a 9-digit
@@ -97,7 +98,7 @@ public struct InstructionCounter: Sendable {
             symbol: symbol, directory: directory)
     }
 
-    /// What to spawn to run the measuring `job` under callgrind, dumping to `outputPrefix`.1, .2, …
+    /// What to spawn to run the measuring `job` under callgrind, dumping to `outputPrefix`.1, .2 and on.
     ///
     /// Everything the worker's start-up copies is the same from one run to the next: its environment
     /// is exactly the variables below (nothing inherited: a longer `PWD` or user name would move
@@ -109,7 +110,8 @@ public struct InstructionCounter: Sendable {
         var job = job
         job.feed = (try? feedLink(job.feed)) ?? job.feed
         let callgrind = [
-            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)", "--dump-after=\(symbol)",
+            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)",
+            "--dump-after=\(symbol)",
             "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
             WorkerCommand.workerArgument,
         ]
@@ -147,8 +149,9 @@ public struct InstructionCounter: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The instructions of each parse, in order, from the dumps `outputPrefix`.1 … `outputPrefix`.`count`
-    /// (removed once read).
+    /// The instructions of each parse, in order, from the dumps `outputPrefix`.1 to `outputPrefix`.`count`.
+    ///
+    /// The dumps are removed once read.
     public static func counts(outputPrefix: String, count: Int) throws -> [Int] {
         try (1...max(1, count)).map { index in
             let path = "\(outputPrefix).\(index)"
@@ -182,11 +185,15 @@ public struct InstructionCounter: Sendable {
 
     static func faketimeLibrary() -> String? {
         let directories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
-        return directories.map { "\($0)/faketime/libfaketime.so.1" }.first { FileManager.default.fileExists(atPath: $0) }
+        return directories.map { "\($0)/faketime/libfaketime.so.1" }.first {
+            FileManager.default.fileExists(atPath: $0)
+        }
     }
 
     /// Runs a tool to its end and returns its status and output.
-    private static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    private static func tool(_ path: String, _ arguments: [String]) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -205,7 +212,10 @@ public struct InstructionCounter: Sendable {
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errorReader.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
     }
 }
 

@@ -2,11 +2,11 @@ import FeedParsers
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a measuring worker reports for one cell: one entry per measured iteration.
@@ -117,7 +117,8 @@ public enum MeasureWorker {
     /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
     public static func measure(
         _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
-        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false, countingOnly: Bool = false,
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false,
+        countingOnly: Bool = false,
         countAllocations: Bool = false
     ) -> Measured {
         var tick: UInt8 = 0x2E
@@ -137,7 +138,8 @@ public enum MeasureWorker {
         let firstSong = Timestamp()
         // A counted parse only notes that a song ended: reading the clock there would count the
         // clock's own work, whose path can repeat when the kernel updates the time meanwhile.
-        let songEnded = countingOnly
+        let songEnded =
+            countingOnly
             ? SongEndSignal { firstSong.value = 1 }
             : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
         let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
@@ -167,7 +169,8 @@ public enum MeasureWorker {
                 if countAllocations { AllocationCounter.start() }
                 var parsed: ParsedRegion?
                 do {
-                    parsed = try callgrindParseRegion(parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
+                    parsed = try callgrindParseRegion(
+                        parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
                 } catch {
                     failure = error
                 }
@@ -190,9 +193,11 @@ public enum MeasureWorker {
                 let cpu = Int(cpuEnd &- cpuStart)
                 let preempted = lostTheCPU(wallNs: wall, cpuNs: cpu)
                 if index >= warmup {
-                    results.append(.init(
-                        wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil, preempted: preempted,
-                        calibrationNs: calibration, allocations: allocations))
+                    results.append(
+                        .init(
+                            wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil,
+                            preempted: preempted,
+                            calibrationNs: calibration, allocations: allocations))
                     if let failure { errors[results.count - 1] = "\(failure)" }
                     if !preempted || failure != nil { keptCPU += 1 }
                 }

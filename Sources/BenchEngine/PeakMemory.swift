@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The memory of a worker process: its own peak resident set, and the peak of one parse.
@@ -24,11 +24,11 @@ public enum PeakMemory {
     /// The peak resident set of this process in bytes, or `nil` when the system does not say.
     public static func currentProcessPeakBytes() -> Int? {
         #if os(Linux)
-        return status()?.peak
+            return status()?.peak
         #else
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
-        return Int(usage.ru_maxrss)  // bytes on Darwin
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+            return Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
     }
 
@@ -49,42 +49,42 @@ public enum PeakMemory {
         /// (not Linux, or `/proc/self/clear_refs` not writable).
         public static func open() -> Window? {
             #if os(Linux)
-            guard let before = status() else { return nil }
-            let descriptor = Glibc.open("/proc/self/clear_refs", O_WRONLY)
-            guard descriptor >= 0 else { return nil }
-            defer { Glibc.close(descriptor) }
-            var five: UInt8 = 0x35  // "5": reset the peak resident set to the current one
-            guard write(descriptor, &five, 1) == 1, let reset = status() else { return nil }
-            return Window(residentAtStart: reset.resident, lifetimePeakBefore: before.peak)
+                guard let before = status() else { return nil }
+                let descriptor = Glibc.open("/proc/self/clear_refs", O_WRONLY)
+                guard descriptor >= 0 else { return nil }
+                defer { Glibc.close(descriptor) }
+                var five: UInt8 = 0x35  // "5": reset the peak resident set to the current one
+                guard write(descriptor, &five, 1) == 1, let reset = status() else { return nil }
+                return Window(residentAtStart: reset.resident, lifetimePeakBefore: before.peak)
             #else
-            return nil
+                return nil
             #endif
         }
 
         /// The rise of the resident set's high-water mark since ``open()``, bytes (never negative).
         public func close() -> Int? {
             #if os(Linux)
-            guard let now = PeakMemory.status() else { return nil }
-            return max(0, now.peak - residentAtStart)
+                guard let now = PeakMemory.status() else { return nil }
+                return max(0, now.peak - residentAtStart)
             #else
-            return nil
+                return nil
             #endif
         }
     }
 
     #if os(Linux)
-    /// `VmHWM` and `VmRSS` of this process, bytes.
-    static func status() -> (peak: Int, resident: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        var peak: Int?
-        var resident: Int?
-        for line in text.split(separator: "\n") {
-            // "VmHWM:   27420 kB"
-            if line.hasPrefix("VmHWM:") { peak = Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 } }
-            if line.hasPrefix("VmRSS:") { resident = Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 } }
+        /// `VmHWM` and `VmRSS` of this process, bytes.
+        static func status() -> (peak: Int, resident: Int)? {
+            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            var peak: Int?
+            var resident: Int?
+            for line in text.split(separator: "\n") {
+                // "VmHWM:   27420 kB"
+                if line.hasPrefix("VmHWM:") { peak = Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 } }
+                if line.hasPrefix("VmRSS:") { resident = Int(line.dropFirst(6).filter(\.isNumber)).map { $0 * 1024 } }
+            }
+            guard let peak, let resident else { return nil }
+            return (peak, resident)
         }
-        guard let peak, let resident else { return nil }
-        return (peak, resident)
-    }
     #endif
 }

@@ -111,7 +111,8 @@ public enum PracticeWorker {
         if case .queue(let width, let size, true) = practice, let url {
             // The cancelled fetches keep the first page: check it against the whole, uncancelled fetch.
             let whole = try PagedFetch.queued(
-                PagedFetch.pageURLs(url, entries: entries, pageSize: size), parser: parserType, maxConcurrent: width, timeout: timeout)
+                PagedFetch.pageURLs(url, entries: entries, pageSize: size), parser: parserType, maxConcurrent: width,
+                timeout: timeout)
             report.digest = SongDigest.sha256(of: whole.songs)
             expectedPrefix = Array(whole.songs.prefix(size))
         }
@@ -126,20 +127,29 @@ public enum PracticeWorker {
             do {
                 switch practice {
                 case .store(let plan):
-                    guard let feedBytes else { throw VerifyWorkerError(description: "a store cell needs the feed's file") }
+                    guard let feedBytes else {
+                        throw VerifyWorkerError(description: "a store cell needs the feed's file")
+                    }
                     let path = (job.scratchDirectory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
-                    defer { for suffix in ["", "-journal", "-wal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-                    let (measurement, songs, settings) = try store(feedBytes, parser: parserType, plan: plan, path: path)
+                    defer {
+                        for suffix in ["", "-journal", "-wal"] {
+                            try? FileManager.default.removeItem(atPath: path + suffix)
+                        }
+                    }
+                    let (measurement, songs, settings) = try store(
+                        feedBytes, parser: parserType, plan: plan, path: path)
                     iteration.store = measurement
                     report.storeSettings = settings
                     report.digest = SongDigest.sha256(of: songs)
                 default:
                     guard let url else { throw VerifyWorkerError(description: "a network cell needs the feed's URL") }
-                    let (measurement, songs) = try fetch(practice, parser: parserType, url: url, entries: entries, timeout: timeout)
+                    let (measurement, songs) = try fetch(
+                        practice, parser: parserType, url: url, entries: entries, timeout: timeout)
                     iteration.fetch = measurement
                     if let expectedPrefix {
                         if songs != expectedPrefix {
-                            iteration.error = "after the cancel, the kept songs are not the first page's (\(songs.count) songs kept)"
+                            iteration.error =
+                                "after the cancel, the kept songs are not the first page's (\(songs.count) songs kept)"
                         }
                     } else {
                         report.digest = SongDigest.sha256(of: songs)
@@ -160,7 +170,8 @@ public enum PracticeWorker {
         switch practice {
         case .paged(let size):
             let first = PagedFetch.pageURLs(url, entries: 1, pageSize: size)[0]
-            return try PagedFetch.followingNextLinks(from: first, parser: parser, downloader: FeedDownloader(timeout: timeout))
+            return try PagedFetch.followingNextLinks(
+                from: first, parser: parser, downloader: FeedDownloader(timeout: timeout))
         case .fields(let selected), .gzip(let selected):
             var target = url
             var gzip = false
@@ -172,9 +183,12 @@ public enum PracticeWorker {
             if case .gzip = practice { gzip = selected }
             let result = try FeedDownloader(timeout: timeout).fetch(target, parser: parser, gzip: gzip)
             let m = result.measurement
-            return (PagedFetchMeasurement(
-                requests: 1, bytes: m.bytes, wireBytes: m.wireBytes ?? m.bytes, downloadNs: m.downloadNs, parseNs: m.parseNs,
-                totalNs: m.totalNs, firstSongNs: m.firstSongNs, songs: result.songs.count), result.songs)
+            return (
+                PagedFetchMeasurement(
+                    requests: 1, bytes: m.bytes, wireBytes: m.wireBytes ?? m.bytes, downloadNs: m.downloadNs,
+                    parseNs: m.parseNs,
+                    totalNs: m.totalNs, firstSongNs: m.firstSongNs, songs: result.songs.count), result.songs
+            )
         case .queue(let width, let size, let cancel):
             return try PagedFetch.queued(
                 PagedFetch.pageURLs(url, entries: entries, pageSize: size), parser: parser, maxConcurrent: width,
@@ -201,6 +215,9 @@ public enum PracticeWorker {
         guard written == songs.count else {
             throw VerifyWorkerError(description: "the store holds \(written) songs, not \(songs.count)")
         }
-        return (StoreMeasurement(parseNs: parseNs, storeNs: storeNs, songs: songs.count), songs, try SongStore.settings(queue))
+        return (
+            StoreMeasurement(parseNs: parseNs, storeNs: storeNs, songs: songs.count), songs,
+            try SongStore.settings(queue)
+        )
     }
 }

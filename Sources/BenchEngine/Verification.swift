@@ -22,6 +22,7 @@ public enum FeedVerifier {
     ///   - chunkSizes: the chunk sizes to push the feed in; 0 is the whole feed at once.
     ///   - executable: the `bench` executable to run as the worker.
     ///   - timeout: the time limit of one worker, in seconds.
+    /// - Returns: every parser's verdict and the reference songs.
     /// - Throws: ``FeedFileError`` when the feed cannot be read.
     public static func verify(
         feed path: String, parsers: [String], chunkSizes: [Int] = defaultChunkSizes,
@@ -32,7 +33,8 @@ public enum FeedVerifier {
         var songsByDigest: [String: [Song]] = [:]
         for parser in parsers {
             if let type = ParserRegistry.parser(named: parser), !type.buildsSongs {
-                verdicts.append(ParserVerdict(parser: parser, status: .notCompared("\(type.kind.rawValue): builds no songs")))
+                verdicts.append(
+                    ParserVerdict(parser: parser, status: .notCompared("\(type.kind.rawValue): builds no songs")))
                 continue
             }
             let job = WorkerJob.verify(VerifyJob(parser: parser, feed: path, chunkSizes: chunkSizes))
@@ -68,7 +70,8 @@ public enum FeedVerifier {
     }
 
     /// Describes the first difference between two song lists: which song, which field, both values.
-    public static func firstDifference(_ songs: [Song], _ expected: [Song], parser: String, reference: String) -> String {
+    public static func firstDifference(_ songs: [Song], _ expected: [Song], parser: String, reference: String) -> String
+    {
         for index in 0..<min(songs.count, expected.count) where songs[index] != expected[index] {
             let ours = songs[index].fieldValues
             let theirs = expected[index].fieldValues
@@ -172,7 +175,9 @@ public struct ParserVerdict: Sendable {
         self.parser = parser
         guard outcome.termination == .exited(0) else {
             var detail = "worker \(outcome.termination)"
-            let lastLine = outcome.standardError.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            let lastLine = outcome.standardError.split(separator: "\n").last {
+                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
             if let lastLine { detail += ": \(lastLine.prefix(300))" }
             self.status = .crashed(detail)
             return
@@ -186,7 +191,9 @@ public struct ParserVerdict: Sendable {
         }
         self.peakResidentBytes = report.peakResidentBytes
         for run in report.runs {
-            if let digest = run.digest, let songs = run.songs, songsByDigest[digest] == nil { songsByDigest[digest] = songs }
+            if let digest = run.digest, let songs = run.songs, songsByDigest[digest] == nil {
+                songsByDigest[digest] = songs
+            }
         }
         let failures = report.runs.filter { $0.error != nil }
         let digests = Set(report.runs.compactMap(\.digest))
@@ -198,10 +205,15 @@ public struct ParserVerdict: Sendable {
         } else if digests.count > 1 {
             let first = report.runs[0]
             let other = report.runs.first { $0.digest != first.digest } ?? first
-            var detail = "chunk size \(ChunkSize.label(other.chunkSize)) gives other songs than \(ChunkSize.label(first.chunkSize))"
-            if let a = other.digest.flatMap({ songsByDigest[$0] }), let b = first.digest.flatMap({ songsByDigest[$0] }) {
-                detail += ": " + FeedVerifier.firstDifference(
-                    a, b, parser: "size \(ChunkSize.label(other.chunkSize))", reference: "size \(ChunkSize.label(first.chunkSize))")
+            var detail =
+                "chunk size \(ChunkSize.label(other.chunkSize)) gives other songs than \(ChunkSize.label(first.chunkSize))"
+            if let a = other.digest.flatMap({ songsByDigest[$0] }), let b = first.digest.flatMap({ songsByDigest[$0] })
+            {
+                detail +=
+                    ": "
+                    + FeedVerifier.firstDifference(
+                        a, b, parser: "size \(ChunkSize.label(other.chunkSize))",
+                        reference: "size \(ChunkSize.label(first.chunkSize))")
             }
             self.status = .inconsistent(detail)
         } else {
@@ -262,7 +274,8 @@ public enum VerifyWorker {
             }
         }
         return VerifyWorkerReport(
-            parser: job.parser, feedBytes: feed.bytes.count, runs: runs, peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+            parser: job.parser, feedBytes: feed.bytes.count, runs: runs,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 }
 

@@ -2,11 +2,11 @@ import FeedParsers
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The typed contract between the engine and a worker process: what one worker is asked to do.
@@ -84,7 +84,8 @@ public struct WorkerOutput: Sendable {
 
     /// File descriptor ``WorkerProcess/resultDescriptor`` when it is open, else standard output.
     public static func resultChannel() -> WorkerOutput {
-        WorkerOutput(descriptor: fcntl(WorkerProcess.resultDescriptor, F_GETFD) >= 0 ? WorkerProcess.resultDescriptor : 1)
+        WorkerOutput(
+            descriptor: fcntl(WorkerProcess.resultDescriptor, F_GETFD) >= 0 ? WorkerProcess.resultDescriptor : 1)
     }
 
     /// Writes raw bytes.
@@ -171,7 +172,8 @@ public struct PracticeJob: Codable, Sendable, Equatable {
     public var scratchDirectory: String
 
     public init(
-        practice: Practice, parser: String, iterations: Int, warmup: Int, timeout: Double, entries: Int, url: URL? = nil,
+        practice: Practice, parser: String, iterations: Int, warmup: Int, timeout: Double, entries: Int,
+        url: URL? = nil,
         feed: String? = nil, scratchDirectory: String = NSTemporaryDirectory()
     ) {
         self.practice = practice
@@ -214,7 +216,9 @@ public struct ConformanceJob: Codable, Sendable, Equatable {
     /// Report the songs of each accepted document.
     public var reportSongs: Bool
 
-    public init(parser: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false) {
+    public init(
+        parser: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false
+    ) {
         self.parser = parser
         self.suite = suite
         self.paths = paths

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A worker to start: its program, arguments, standard input and environment.
@@ -38,7 +38,8 @@ public struct WorkerCommand: Sendable {
 
     /// The `bench` at `executable` as a worker running `job`.
     public init(executable: String, job: WorkerJob, environment: [String: String] = [:]) {
-        self.init(executable: executable, arguments: [Self.workerArgument], input: job.encoded(), environment: environment)
+        self.init(
+            executable: executable, arguments: [Self.workerArgument], input: job.encoded(), environment: environment)
     }
 }
 
@@ -75,7 +76,9 @@ public enum WorkerProcess {
         public var result: [UInt8]
         /// The end of the worker's standard error, as text.
         public var standardError: String
-        /// `ru_maxrss` from `wait4`, in bytes: an upper bound only. On Linux a child spawned with file
+        /// `ru_maxrss` from `wait4`, in bytes: an upper bound only.
+        ///
+        /// On Linux a child spawned with file
         /// actions reports the parent's high-water mark too; workers report their own peak instead
         /// (``PeakMemory``).
         public var peakResidentBytes: Int
@@ -112,11 +115,11 @@ public enum WorkerProcess {
     /// The path of the running executable, to re-run it as a worker.
     public static func currentExecutable() -> String {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if length > 0 {
+                return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         #endif
         return CommandLine.arguments.first ?? "bench"
     }
@@ -142,17 +145,17 @@ public enum WorkerProcess {
     ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
     ///     the worker at once; `LD_PRELOAD` puts libc's `malloc` first (``AllocationCounter``)
     ///     unless `environment` sets it.
-    ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
-    /// - Returns: how it ended, its result bytes, the end of its standard error.
-    /// - Throws: ``SpawnError`` when it cannot be started.
-    ///   - progress: when given, the worker gets a pipe on ``progressDescriptor`` (4) and this is called
-    ///     with the number of bytes it has written there so far (a measuring worker writes one byte
-    ///     per finished iteration, outside its timed region).
     ///   - inheritsEnvironment: `false` starts the worker with `environment` and
     ///     `SWIFT_BACKTRACE` only (a counted worker, whose start must not depend on the caller's
     ///     variables).
+    ///   - timeout: kill the worker (SIGKILL) when it runs longer; `nil` waits for ever.
     ///   - idleTimeout: kill the worker when it writes nothing on ``progressDescriptor`` for this
     ///     long (a worker that runs many cases writes one byte per case: a hang costs one case).
+    ///   - progress: when given, the worker gets a pipe on ``progressDescriptor`` (4) and this is called
+    ///     with the number of bytes it has written there so far (a measuring worker writes one byte
+    ///     per finished iteration, outside its timed region).
+    /// - Returns: how it ended, its result bytes, the end of its standard error.
+    /// - Throws: ``SpawnError`` when it cannot be started.
     ///
     /// Every worker learns its parent's process id (``parentVariable``): a `bench` worker ends as
     /// soon as its parent does (``endWithParent()``).
@@ -170,7 +173,8 @@ public enum WorkerProcess {
         // worker that counts allocations, or runs under callgrind, sets its own LD_PRELOAD.
         let inherited = variables["LD_PRELOAD"].map { $0.split(separator: ":").map(String.init) } ?? []
         if !inherited.contains("libc.so.6") {
-            variables["LD_PRELOAD"] = AllocationCounter.plainPreload(before: inherited.filter { !$0.hasSuffix(AllocationCounter.libraryName) })
+            variables["LD_PRELOAD"] = AllocationCounter.plainPreload(
+                before: inherited.filter { !$0.hasSuffix(AllocationCounter.libraryName) })
         }
         for (key, value) in environment { variables[key] = value }
 
@@ -302,9 +306,9 @@ public enum WorkerProcess {
             termination = .signaled(status & 0x7F)
         }
         #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)  // bytes on Darwin
+            let peak = Int(usage.ru_maxrss)  // bytes on Darwin
         #else
-        let peak = Int(usage.ru_maxrss) * 1024  // KiB on Linux
+            let peak = Int(usage.ru_maxrss) * 1024  // KiB on Linux
         #endif
         return Outcome(
             termination: termination, result: result, standardError: String(decoding: errorTail, as: UTF8.self),
@@ -386,17 +390,19 @@ public enum WorkerProcess {
 
     /// In a worker: ends this process as soon as the parent that started it ends (Linux's
     /// parent-death signal, SIGKILL), so that a killed `bench run` does not leave its worker finishing
-    /// a cell for seconds. Ends at once if that parent is already gone.
+    /// a cell for seconds.
+    ///
+    /// Ends at once if that parent is already gone.
     public static func endWithParent() {
         guard let value = getenv(parentVariable), let parent = pid_t(String(cString: value)) else { return }
         #if os(Linux)
-        // prctl(2) is variadic in C, which Swift does not import; its four arguments after the
-        // option are integers (`unsigned long`), which the Linux ABIs pass as fixed arguments.
-        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
-            _ = unsafeBitCast(symbol, to: Prctl.self)(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
-        }
+            // prctl(2) is variadic in C, which Swift does not import; its four arguments after the
+            // option are integers (`unsigned long`), which the Linux ABIs pass as fixed arguments.
+            typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+            let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
+                _ = unsafeBitCast(symbol, to: Prctl.self)(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
+            }
         #endif
         if getppid() != parent { _exit(137) }
     }
@@ -424,8 +430,8 @@ public enum WorkerProcess {
     /// block or meet a reader that is gone); the buffer grows to fit where the system allows it.
     private static func fill(_ descriptor: Int32, with bytes: [UInt8]) throws {
         #if os(Linux)
-        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc does not export
-        if bytes.count > 65_536 { _ = fcntl(descriptor, setPipeSize, Int32(clamping: bytes.count)) }
+            let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which Glibc does not export
+            if bytes.count > 65_536 { _ = fcntl(descriptor, setPipeSize, Int32(clamping: bytes.count)) }
         #endif
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var written = 0
@@ -434,7 +440,8 @@ public enum WorkerProcess {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 throw SpawnError(
-                    description: "a worker's input of \(bytes.count) bytes does not fit in a pipe (\(written) written): "
+                    description:
+                        "a worker's input of \(bytes.count) bytes does not fit in a pipe (\(written) written): "
                         + "give it less work at a time")
             }
             written += count
@@ -446,9 +453,9 @@ public enum WorkerProcess {
         descriptors: [(Int32, Int32)]
     ) throws -> pid_t {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
         #else
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

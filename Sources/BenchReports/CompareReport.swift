@@ -82,9 +82,11 @@ public enum CompareReport {
         text += "baseline: \(runs(comparison.baselineRuns))\n"
         text += "current:  \(runs(comparison.currentRuns))\n"
         for warning in comparison.warnings { text += "WARNING: \(warning)\n" }
-        text += "\n" + TextTable(
-            header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 7, 8]
-        ).render(indent: "  ")
+        text +=
+            "\n"
+            + TextTable(
+                header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 7, 8]
+            ).render(indent: "  ")
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
         return text + "\n\n" + legend(comparison) + "\n"
@@ -94,14 +96,17 @@ public enum CompareReport {
     public static func markdown(_ comparison: RunComparison) -> String {
         let icon = comparison.regressions.isEmpty && comparison.failures.isEmpty ? "✅" : "❌"
         var text = "### \(icon) XML parser benchmark: \(headline(comparison))\n\n"
-        text += "Baseline: \(runs(comparison.baselineRuns, code: true)) · current: \(runs(comparison.currentRuns, code: true))\n"
+        text +=
+            "Baseline: \(runs(comparison.baselineRuns, code: true)) · current: \(runs(comparison.currentRuns, code: true))\n"
         for warning in comparison.warnings { text += "\n> ⚠️ \(MarkdownTable.escape(warning))\n" }
         text += "\n"
         text += MarkdownTable.render(
             header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [3, 4, 5, 6])
         text += "\n"
         let notes = notes(comparison)
-        if !notes.isEmpty { text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n" }
+        if !notes.isEmpty {
+            text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n"
+        }
         return text + "\n" + legend(comparison) + "\n"
     }
 

@@ -9,9 +9,12 @@ public enum ConformanceReport {
 
     /// The header line: suite, documents, parsers, date, duration.
     static func heading(_ table: ConformanceTable) -> String {
-        let date = ISO8601DateFormatter.string(from: table.date, timeZone: .init(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
-        let libraries = table.libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "W3C XML Conformance Test Suite (\(table.suite)): \(table.caseCount(.notWellFormed)) not-well-formed and "
+        let date = ISO8601DateFormatter.string(
+            from: table.date, timeZone: .init(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
+        let libraries = table.libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+            separator: ", ")
+        return
+            "W3C XML Conformance Test Suite (\(table.suite)): \(table.caseCount(.notWellFormed)) not-well-formed and "
             + "\(table.caseCount(.valid)) valid documents, \(table.parsers.count) parsers, \(date), "
             + "\(Format.number(table.elapsedSeconds, decimals: 0)) s" + (libraries.isEmpty ? "" : "; \(libraries)")
     }
@@ -22,20 +25,23 @@ public enum ConformanceReport {
             let bad = table.counts(parser, .notWellFormed)
             let good = table.counts(parser, .valid)
             return [
-                parser.parser, parser.kind, String(bad.rejected), String(bad.accepted), crashes(bad), String(bad.hung + bad.failed),
+                parser.parser, parser.kind, String(bad.rejected), String(bad.accepted), crashes(bad),
+                String(bad.hung + bad.failed),
                 String(good.accepted), String(good.rejected), crashes(good), String(good.hung + good.failed),
             ]
         }
     }
 
     static let header = [
-        "parser", "kind", "not-wf rejected", "accepted", "crashed", "hung/failed", "valid accepted", "rejected", "crashed",
+        "parser", "kind", "not-wf rejected", "accepted", "crashed", "hung/failed", "valid accepted", "rejected",
+        "crashed",
         "hung/failed",
     ]
 
     static func crashes(_ counts: ConformanceTable.Counts) -> String {
         guard counts.crashed > 0 else { return "0" }
-        let signals = counts.signals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let signals = counts.signals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(
+            separator: ", ")
         return "\(counts.crashed) (\(signals))"
     }
 
@@ -44,18 +50,21 @@ public enum ConformanceReport {
         var out = heading(table) + "\n\nDocuments chosen:\n" + table.rules.map { "  - \($0)\n" }.joined()
         out += "How:\n" + table.method.map { "  - \($0)\n" }.joined() + "\n"
         out += TextTable(header: header, rows: rows(table), leftAligned: [0, 1]).render() + "\n"
-        out += "A conforming parser rejects every not-wf document and accepts every valid one. "
+        out +=
+            "A conforming parser rejects every not-wf document and accepts every valid one. "
             + "The floor (memchr) checks nothing and accepts everything by design.\n"
         for parser in table.parsers {
             let exceptions = table.exceptions(parser)
             if !parser.notReproducedAlone.isEmpty {
-                out += "\n\(parser.parser): \(parser.notReproducedAlone.count) document(s) ended a worker running many but not "
+                out +=
+                    "\n\(parser.parser): \(parser.notReproducedAlone.count) document(s) ended a worker running many but not "
                     + "when run alone (counted by their outcome alone): \(parser.notReproducedAlone.prefix(8).joined(separator: ", "))\n"
             }
             guard !exceptions.isEmpty else { continue }
             out += "\n\(parser.parser): \(exceptions.count) exception(s)\n"
             for (testCase, result) in exceptions.prefix(exceptionsShown) {
-                out += "  \(testCase.expectation.rawValue) \(testCase.path): \(result.outcome.rawValue)"
+                out +=
+                    "  \(testCase.expectation.rawValue) \(testCase.path): \(result.outcome.rawValue)"
                     + (result.detail.map { " (\(oneLine($0, limit: 100)))" } ?? "") + "\n"
             }
             if exceptions.count > exceptionsShown {
@@ -91,14 +100,17 @@ public enum ConformanceReport {
         for parser in table.parsers {
             for (testCase, result) in zip(table.cases, parser.results) {
                 rows.append([
-                    parser.parser, parser.kind, testCase.id, testCase.expectation.rawValue, testCase.path, testCase.sections,
+                    parser.parser, parser.kind, testCase.id, testCase.expectation.rawValue, testCase.path,
+                    testCase.sections,
                     result.outcome.rawValue, result.conforms(to: testCase.expectation) ? "yes" : "no",
                     result.signal.map(String.init) ?? "", result.detail ?? "",
                 ])
             }
         }
         return CSV.document(
-            header: ["parser", "kind", "case_id", "expected", "path", "sections", "outcome", "conforms", "signal", "detail"],
+            header: [
+                "parser", "kind", "case_id", "expected", "path", "sections", "outcome", "conforms", "signal", "detail",
+            ],
             rows: rows)
     }
 
@@ -116,7 +128,10 @@ public enum ConformanceReport {
             }
         }
         return CSV.document(
-            header: ["parser", "kind", "expected", "documents", "rejected", "accepted", "crashed", "hung", "failed", "exceptions"],
+            header: [
+                "parser", "kind", "expected", "documents", "rejected", "accepted", "crashed", "hung", "failed",
+                "exceptions",
+            ],
             rows: rows)
     }
 

@@ -17,7 +17,8 @@ public enum Format {
     public static func number(_ value: Double?, decimals: Int = 1) -> String {
         guard let value else { return "" }
         let text = String(format: "%.\(decimals)f", value)
-        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
+        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." })
+            ? String(text.dropFirst()) : text
     }
 
     /// The last path component of a feed, for narrow columns.
@@ -60,7 +61,9 @@ struct TextTable {
                 let gap = String(repeating: " ", count: max(0, widths[column] - cell.count))
                 return leftAligned.contains(column) ? cell + gap : gap + cell
             }
-            return indent + padded.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            return indent
+                + padded.joined(separator: "  ").replacingOccurrences(
+                    of: "\\s+$", with: "", options: .regularExpression)
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
@@ -75,7 +78,8 @@ enum MarkdownTable {
 
     static func render(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
         func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+            "| "
+                + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
                 .joined(separator: " | ") + " |"
         }
         let rule = "|" + header.indices.map { rightAligned.contains($0) ? "---:" : "---" }.joined(separator: "|") + "|"

@@ -6,20 +6,25 @@ public enum HistoryReport {
     static let header = [
         "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
         "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
-        "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs", "parse_peak_mb",
-        "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version", "expat_version",
+        "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs",
+        "parse_peak_mb",
+        "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version",
+        "expat_version",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
         [
-            row.scenario, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples), String(row.failed),
-            Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean), Format.ms(row.cpu?.median),
+            row.scenario, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples),
+            String(row.failed),
+            Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean),
+            Format.ms(row.cpu?.median),
             Format.ms(row.firstSong?.mean), Format.ms(row.firstSong?.median), Format.ms(row.download?.mean),
             Format.ms(row.download?.median), Format.ms(row.total?.mean), Format.ms(row.total?.median),
             Format.mib(row.peakResidentMedianBytes, decimals: 2), row.chunkSize.map(String.init) ?? "",
             row.noisyRuns.map(String.init) ?? "", row.incompleteRuns.map(String.init) ?? "",
             Format.mib(row.parsePeakMedianBytes, decimals: 2), Format.number(row.instructions?.median, decimals: 0),
-            row.kind ?? "", row.machine?.host ?? "", row.machine?.cpuModel ?? "", row.machine.map { String($0.cores) } ?? "",
+            row.kind ?? "", row.machine?.host ?? "", row.machine?.cpuModel ?? "",
+            row.machine.map { String($0.cores) } ?? "",
             row.machine?.swiftVersion ?? "", row.machine?.libxml2Version ?? "", row.machine?.expatVersion ?? "",
         ]
     }
@@ -35,13 +40,15 @@ public enum HistoryReport {
     }
 
     static let tableHeader = [
-        "parser", "kind", "runs", "noisy", "samples", "failed", "mean", "median", "CPU median", "1st song", "download", "total",
+        "parser", "kind", "runs", "noisy", "samples", "failed", "mean", "median", "CPU median", "1st song", "download",
+        "total",
         "parse MiB", "worker MiB",
     ]
 
     static func tableRow(_ row: HistoryRow) -> [String] {
         [
-            row.parser, row.kind ?? "", String(row.runs), row.noisyRuns.map(String.init) ?? "", String(row.samples), String(row.failed),
+            row.parser, row.kind ?? "", String(row.runs), row.noisyRuns.map(String.init) ?? "", String(row.samples),
+            String(row.failed),
             Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.median),
             Format.ms(row.firstSong?.median), Format.ms(row.download?.median), Format.ms(row.total?.median),
             Format.mib(row.parsePeakMedianBytes), Format.mib(row.peakResidentMedianBytes),
@@ -52,10 +59,12 @@ public enum HistoryReport {
     /// network profile.
     static func groups(_ rows: [HistoryRow]) -> [(title: String, rows: [HistoryRow])] {
         let severalMachines = Set(rows.map(\.machine)).count > 1
-        let rows = severalMachines ? rows.enumerated().sorted { a, b in
-            // Machine by machine, each in the order the rows came.
-            (a.element.machine?.label ?? "", a.offset) < (b.element.machine?.label ?? "", b.offset)
-        }.map(\.element) : rows
+        let rows =
+            severalMachines
+            ? rows.enumerated().sorted { a, b in
+                // Machine by machine, each in the order the rows came.
+                (a.element.machine?.label ?? "", a.offset) < (b.element.machine?.label ?? "", b.offset)
+            }.map(\.element) : rows
         var order: [String] = []
         var groups: [String: [HistoryRow]] = [:]
         for row in rows {
@@ -78,17 +87,20 @@ public enum HistoryReport {
             group.title + "\n" + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
         }
         let machines = Set(rows.compactMap(\.machine)).sorted()
-        var notes = "Times in ms: mean and median over every stored sample that succeeded and kept the CPU, pooled over "
+        var notes =
+            "Times in ms: mean and median over every stored sample that succeeded and kept the CPU, pooled over "
             + "the runs (no interval: runs of different moments are not one sample); 1st song, download and total are "
             + "medians; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
             + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."
         if machines.count > 1 {
-            notes += " \(machines.count) machines (host, CPU, cores, library versions), each in its own tables: samples of "
+            notes +=
+                " \(machines.count) machines (host, CPU, cores, library versions), each in its own tables: samples of "
                 + "unlike machines are never averaged together; --host and --cpu choose."
         }
         let incomplete = rows.compactMap(\.incompleteRuns).reduce(0, +)
         if incomplete > 0 {
-            notes += " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
+            notes +=
+                " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
                 + "--exclude-incomplete leaves them out."
         }
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
@@ -99,7 +111,8 @@ public enum HistoryReport {
         guard !rows.isEmpty else { return "No samples match.\n" }
         return groups(rows).map { group in
             "**\(group.title)**\n\n"
-                + MarkdownTable.render(header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
+                + MarkdownTable.render(
+                    header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
         }.joined(separator: "\n\n") + "\n"
     }
 }

@@ -3,7 +3,8 @@ import BenchResults
 /// The `download` and `conditional` scenarios' tables.
 extension RunReport {
     static let downloadHeader = [
-        "parser", "n", "workers", "download", "parse", "next run", "total", "1st song", "overlap", "parse MiB", "worker MiB",
+        "parser", "n", "workers", "download", "parse", "next run", "total", "1st song", "overlap", "parse MiB",
+        "worker MiB",
         "failed",
     ]
 
@@ -19,7 +20,8 @@ extension RunReport {
     }
 
     static let conditionalHeader = [
-        "parser", "n", "200 download", "200 bytes", "200 total", "304 download", "304 bytes", "304 total", "saved", "failed",
+        "parser", "n", "200 download", "200 bytes", "200 total", "304 download", "304 bytes", "304 total", "saved",
+        "failed",
     ]
 
     /// One row per parser: the full download (200) beside the revalidation (304) that reused its songs.
@@ -56,7 +58,9 @@ extension RunReport {
         case "download":
             return (downloadHeader, group.map(downloadRow))
         default:
-            if group.contains(where: { $0.instructions != nil }) { return (instructionsHeader, group.map(instructionsRow)) }
+            if group.contains(where: { $0.instructions != nil }) {
+                return (instructionsHeader, group.map(instructionsRow))
+            }
             return (tableHeader(reference: reference), ordered(group).map(tableRow))
         }
     }

@@ -8,7 +8,8 @@ extension RunReport {
         "choice", "parser", "n", "requests", "wire KB", "fed KB", "1st song", "total", "next run", "parse", "failed",
     ]
     static let cancelHeader = [
-        "choice", "parser", "n", "requests", "wire KB", "1st page", "total", "bytes after", "parse after", "started after",
+        "choice", "parser", "n", "requests", "wire KB", "1st page", "total", "bytes after", "parse after",
+        "started after",
         "failed",
     ]
     static let storeHeader = ["choice", "parser", "n", "songs", "parse", "store", "total", "next run", "failed"]
@@ -17,19 +18,22 @@ extension RunReport {
         switch f.practice {
         case "store":
             return [
-                f.choice, f.parser, String(f.n), String(f.songs), Format.ms(f.parseNs), Format.ms(f.storeNs), Format.ms(f.totalNs),
+                f.choice, f.parser, String(f.n), String(f.songs), Format.ms(f.parseNs), Format.ms(f.storeNs),
+                Format.ms(f.totalNs),
                 interval(f), String(f.failed),
             ]
         case "cancel":
             return [
                 f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes),
                 Format.ms(f.firstSongNs), Format.ms(f.totalNs), f.afterCancelBytes.map(String.init) ?? "",
-                f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 3) } ?? "", f.startedAfterCancel.map(String.init) ?? "",
+                f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 3) } ?? "",
+                f.startedAfterCancel.map(String.init) ?? "",
                 String(f.failed),
             ]
         default:
             return [
-                f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes), kilobytes(f.bytes),
+                f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes),
+                kilobytes(f.bytes),
                 Format.ms(f.firstSongNs), Format.ms(f.totalNs), interval(f), Format.ms(f.parseNs), String(f.failed),
             ]
         }
@@ -44,7 +48,9 @@ extension RunReport {
 
     /// The practice tables: (title, header, rows, notes on cells that went wrong), one per practice,
     /// feed and network.
-    static func practiceTables(_ cells: [CellSummary]) -> [(title: String, header: [String], rows: [[String]], notes: [String])] {
+    static func practiceTables(_ cells: [CellSummary]) -> [(
+        title: String, header: [String], rows: [[String]], notes: [String]
+    )] {
         let figures = PracticeFigures.of(cells)
         var order: [String] = []
         var groups: [String: [PracticeFigures]] = [:]
@@ -55,7 +61,8 @@ extension RunReport {
         }
         return order.compactMap { key in
             guard let group = groups[key], let first = group.first else { return nil }
-            let header = first.practice == "store" ? storeHeader : first.practice == "cancel" ? cancelHeader : practiceHeader
+            let header =
+                first.practice == "store" ? storeHeader : first.practice == "cancel" ? cancelHeader : practiceHeader
             var title = "\(first.practice) on \(Format.feedName(first.feedPath))"
             if !first.network.isEmpty { title += ", network \(first.network)" }
             let notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.scenario): \($0)" } }
@@ -73,21 +80,27 @@ extension RunReport {
     /// One row per practice cell (`<run-id>-practices.csv`).
     public static let practiceColumns = [
         "practice", "choice", "scenario", "parser", "feed", "network", "songs", "n", "requests", "wire_bytes", "bytes",
-        "first_song_ms", "total_ms", "total_next_run_low_ms", "total_next_run_high_ms", "parse_ms", "download_ms", "store_ms",
+        "first_song_ms", "total_ms", "total_next_run_low_ms", "total_next_run_high_ms", "parse_ms", "download_ms",
+        "store_ms",
         "after_cancel_bytes", "after_cancel_parse_ms", "started_after_cancel", "failed", "outcome",
     ]
 
     public static func practicesCSV(_ cells: [CellSummary]) -> String {
-        CSV.document(header: practiceColumns, rows: PracticeFigures.of(cells).map { f in
-            [
-                f.practice, f.choice, f.scenario, f.parser, f.feedPath, f.network, String(f.songs), String(f.n),
-                Format.number(f.requests, decimals: 1), Format.number(f.wireBytes, decimals: 0), Format.number(f.bytes, decimals: 0),
-                Format.ms(f.firstSongNs), Format.ms(f.totalNs), Format.ms(f.totalLowNs), Format.ms(f.totalHighNs),
-                Format.ms(f.parseNs), Format.ms(f.downloadNs), Format.ms(f.storeNs), f.afterCancelBytes.map(String.init) ?? "",
-                f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 4) } ?? "", f.startedAfterCancel.map(String.init) ?? "",
-                String(f.failed), f.outcome ?? "",
-            ]
-        })
+        CSV.document(
+            header: practiceColumns,
+            rows: PracticeFigures.of(cells).map { f in
+                [
+                    f.practice, f.choice, f.scenario, f.parser, f.feedPath, f.network, String(f.songs), String(f.n),
+                    Format.number(f.requests, decimals: 1), Format.number(f.wireBytes, decimals: 0),
+                    Format.number(f.bytes, decimals: 0),
+                    Format.ms(f.firstSongNs), Format.ms(f.totalNs), Format.ms(f.totalLowNs), Format.ms(f.totalHighNs),
+                    Format.ms(f.parseNs), Format.ms(f.downloadNs), Format.ms(f.storeNs),
+                    f.afterCancelBytes.map(String.init) ?? "",
+                    f.afterCancelParseNs.map { Format.ms(Double($0), decimals: 4) } ?? "",
+                    f.startedAfterCancel.map(String.init) ?? "",
+                    String(f.failed), f.outcome ?? "",
+                ]
+            })
     }
 
     /// The same figures as JSON (`<run-id>-practices.json`).

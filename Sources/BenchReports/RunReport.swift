@@ -9,7 +9,8 @@ public enum RunReport {
         "sd_ms", "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
         "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
         "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
-        "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
+        "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high",
+        "parse_peak_mb",
         "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
         "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
         "floor_multiple_ci95_low", "floor_multiple_ci95_high",
@@ -18,45 +19,56 @@ public enum RunReport {
     /// The columns of `<run-id>-samples.csv`, in order.
     public static let sampleColumns = [
         "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
-        "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error", "debug",
+        "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error",
+        "debug",
         "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes", "calibration_ns",
         "allocations", "allocated_bytes", "kept_bytes", "requests", "wire_bytes", "store_ns", "after_cancel_bytes",
         "after_cancel_parse_ns", "started_after_cancel",
     ]
 
-    /// One row per cell. `median_ms` and `ci95_*` are the headline figure and its interval over the
+    /// One row per cell.
+    ///
+    /// `median_ms` and `ci95_*` are the headline figure and its interval over the
     /// workers (``CellSummary/estimate``: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
     /// describe every clean iteration.
     /// `noise` fills the last column, `noisy` (the run's verdict, on every row): 1, 0, or empty when
     /// not assessed.
     public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil) -> String {
-        CSV.document(header: summaryColumns, rows: cells.map { cell in
-            let wall = cell.wall
-            let workers = cell.estimate
-            let relative = cell.relative
-            return [
-                cell.cell.parser, cell.cell.scenario, cell.cell.feedPath, String(cell.cell.feedBytes), String(cell.songs),
-                String(cell.cell.chunkSize), cell.cell.network, String(wall?.count ?? 0), Format.ms(wall?.mean),
-                Format.ms(cell.time), Format.ms(wall?.standardDeviation), Format.ms(wall?.min), Format.ms(wall?.max),
-                Format.ms(wall?.p90), Format.ms(workers?.low ?? wall?.medianLow),
-                Format.ms(workers?.high ?? wall?.medianHigh),
-                Format.number(cell.megabytesPerSecond, decimals: 2), Format.ms(cell.cpuMedianNs),
-                Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
-                Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
-                cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
-                cell.outcome ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
-                Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
-                cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
-                Format.number(cell.instructions?.min, decimals: 0), Format.number(cell.instructions?.max, decimals: 0),
-                workers.map { String($0.workers) } ?? "", Format.number(cell.workerSpread, decimals: 4),
-                relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4), Format.number(relative?.low, decimals: 4),
-                Format.number(relative?.high, decimals: 4), Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
-                cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
-                Format.number(cell.allocations?.median, decimals: 0), Format.number(cell.allocations?.min, decimals: 0),
-                Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
-                Format.number(cell.keptBytes, decimals: 0), cell.kind ?? "",
-            ] + ratioColumns(cell.bindingTax) + ratioColumns(cell.floorMultiple)
-        })
+        CSV.document(
+            header: summaryColumns,
+            rows: cells.map { cell in
+                let wall = cell.wall
+                let workers = cell.estimate
+                let relative = cell.relative
+                return [
+                    cell.cell.parser, cell.cell.scenario, cell.cell.feedPath, String(cell.cell.feedBytes),
+                    String(cell.songs),
+                    String(cell.cell.chunkSize), cell.cell.network, String(wall?.count ?? 0), Format.ms(wall?.mean),
+                    Format.ms(cell.time), Format.ms(wall?.standardDeviation), Format.ms(wall?.min),
+                    Format.ms(wall?.max),
+                    Format.ms(wall?.p90), Format.ms(workers?.low ?? wall?.medianLow),
+                    Format.ms(workers?.high ?? wall?.medianHigh),
+                    Format.number(cell.megabytesPerSecond, decimals: 2), Format.ms(cell.cpuMedianNs),
+                    Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
+                    Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
+                    cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
+                    cell.outcome ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
+                    Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
+                    cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
+                    Format.number(cell.instructions?.min, decimals: 0),
+                    Format.number(cell.instructions?.max, decimals: 0),
+                    workers.map { String($0.workers) } ?? "", Format.number(cell.workerSpread, decimals: 4),
+                    relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4),
+                    Format.number(relative?.low, decimals: 4),
+                    Format.number(relative?.high, decimals: 4),
+                    Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
+                    cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
+                    Format.number(cell.allocations?.median, decimals: 0),
+                    Format.number(cell.allocations?.min, decimals: 0),
+                    Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
+                    Format.number(cell.keptBytes, decimals: 0), cell.kind ?? "",
+                ] + ratioColumns(cell.bindingTax) + ratioColumns(cell.floorMultiple)
+            })
     }
 
     /// A ratio's four columns: against which parser, the estimate, the interval.
@@ -78,19 +90,26 @@ public enum RunReport {
     /// One row per measured iteration.
     public static func samplesCSV(_ samples: [Sample], runID: String) -> String {
         func value(_ number: Int?) -> String { number.map(String.init) ?? "" }
-        return CSV.document(header: sampleColumns, rows: samples.map { sample in
-            [
-                runID, sample.cell.parser, sample.cell.scenario, sample.cell.feedPath, sample.cell.feedSHA256,
-                String(sample.cell.feedBytes), String(sample.songs), String(sample.cell.chunkSize), sample.cell.network,
-                String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
-                value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs), value(sample.peakResidentBytes),
-                sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
-                value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "", value(sample.parsePeakBytes),
-                value(sample.calibrationNs), value(sample.allocations), value(sample.allocatedBytes), value(sample.keptBytes),
-                value(sample.requests), value(sample.wireBytes), value(sample.storeNs), value(sample.afterCancelBytes),
-                value(sample.afterCancelParseNs), value(sample.startedAfterCancel),
-            ]
-        })
+        return CSV.document(
+            header: sampleColumns,
+            rows: samples.map { sample in
+                [
+                    runID, sample.cell.parser, sample.cell.scenario, sample.cell.feedPath, sample.cell.feedSHA256,
+                    String(sample.cell.feedBytes), String(sample.songs), String(sample.cell.chunkSize),
+                    sample.cell.network,
+                    String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
+                    value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs),
+                    value(sample.peakResidentBytes),
+                    sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
+                    value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "",
+                    value(sample.parsePeakBytes),
+                    value(sample.calibrationNs), value(sample.allocations), value(sample.allocatedBytes),
+                    value(sample.keptBytes),
+                    value(sample.requests), value(sample.wireBytes), value(sample.storeNs),
+                    value(sample.afterCancelBytes),
+                    value(sample.afterCancelParseNs), value(sample.startedAfterCancel),
+                ]
+            })
     }
 
     /// The whole run as JSON (the input of `bench compare`).
@@ -114,17 +133,20 @@ public enum RunReport {
         let workers = cell.estimate
         let interval = workers.map { "\(Format.ms($0.low))–\(Format.ms($0.high))" } ?? ""
         let relative = cell.relative
-        let ratioInterval = relative.flatMap { r in r.low.flatMap { low in r.high.map { "\(ratio(low))–\(ratio($0))" } } } ?? ""
+        let ratioInterval =
+            relative.flatMap { r in r.low.flatMap { low in r.high.map { "\(ratio(low))–\(ratio($0))" } } } ?? ""
         let lost = cell.preempted.map { "\($0)/\(($0) + (cell.wall?.count ?? 0))" } ?? ""
         return [
             cell.cell.parser, cell.kind ?? "", relative.map { ratio($0.ratio) } ?? "", ratioInterval,
             ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), Format.ms(cell.time), interval,
             workers.map { String($0.workers) } ?? "0",
-            cell.cell.parser == "null" ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
+            cell.cell.parser == "null"
+                ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
             Format.ms(cell.wall?.mean), Format.ms(cell.cpuMedianNs), Format.number(cell.megabytesPerSecond),
             Format.ms(cell.firstSongMedianNs), Format.mib(cell.parsePeakBytes.map(Double.init)),
             Format.mib(cell.peakResidentBytes.map(Double.init)), allocationCount(cell.allocations),
-            Format.mib(cell.allocatedBytes, decimals: 2), Format.mib(cell.keptBytes, decimals: 2), lost, String(cell.failed),
+            Format.mib(cell.allocatedBytes, decimals: 2), Format.mib(cell.keptBytes, decimals: 2), lost,
+            String(cell.failed),
         ]
     }
 
@@ -157,7 +179,8 @@ public enum RunReport {
             cell.cell.parser, cell.kind ?? "", String(counts?.count ?? 0), Format.number(counts?.median, decimals: 0),
             Format.number(counts?.min, decimals: 0), Format.number(counts?.max, decimals: 0),
             Format.number(counts.map { $0.median / Double(max(1, cell.cell.feedBytes)) }, decimals: 1),
-            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), String(cell.songs), String(cell.failed),
+            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), String(cell.songs),
+            String(cell.failed),
         ]
     }
 
@@ -174,7 +197,8 @@ public enum RunReport {
         var order: [String] = []
         var groups: [String: [CellSummary]] = [:]
         for cell in cells {
-            let key = "\(cell.cell.scenario)|\(cell.cell.feedSHA256)|\(cell.cell.feedPath)|\(cell.cell.chunkSize)|\(cell.cell.network)"
+            let key =
+                "\(cell.cell.scenario)|\(cell.cell.feedSHA256)|\(cell.cell.feedPath)|\(cell.cell.chunkSize)|\(cell.cell.network)"
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(cell)
         }
@@ -223,14 +247,19 @@ public enum RunReport {
     public static func header(_ result: RunResult) -> String {
         let environment = result.environment
         let settings = result.settings
-        var text = "\(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · "
-        text += "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
+        var text =
+            "\(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · "
+        text +=
+            "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
         text += "\(settings.rounds) worker\(settings.rounds == 1 ? "" : "s") per cell, run side by side in rounds; "
-        text += "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up"
+        text +=
+            "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up"
         if result.cells.contains(where: { $0.cell.scenario != "parse" && !$0.cell.network.isEmpty }) {
             text += ", \(settings.downloadIterationsPerWorker) per download worker"
         }
-        if settings.counter == RunSettings.instructionCounter { text += "; instructions counted by callgrind (no times)" }
+        if settings.counter == RunSettings.instructionCounter {
+            text += "; instructions counted by callgrind (no times)"
+        }
         if let percent = settings.slowdownPercent, percent > 0 { text += "; INJECTED SLOWDOWN \(percent)%" }
         let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
         if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
@@ -245,7 +274,9 @@ public enum RunReport {
         var parts: [String] = []
         if let pressure = noise.load?.cpuPressure { parts.append("CPU pressure \(Format.number(pressure * 100))%") }
         if let share = noise.preemptedShare { parts.append("\(Format.number(share * 100))% of parses lost the CPU") }
-        if let spread = noise.largestSpread { parts.append("workers agree within \(Format.number(spread * 100, decimals: 0))% (sd)") }
+        if let spread = noise.largestSpread {
+            parts.append("workers agree within \(Format.number(spread * 100, decimals: 0))% (sd)")
+        }
         return ["Machine quiet enough: " + parts.joined(separator: ", ") + "."]
             + noise.unranked.map { "Not told apart in this run: \($0)." }
     }
@@ -258,7 +289,9 @@ public enum RunReport {
     /// The terminal tables of cells: one block per scenario and feed, one row per parser.
     public static func table(_ cells: [CellSummary], reference: String? = nil) -> String {
         var blocks: [String] = []
-        let all = groups(cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil })
+        let all = groups(
+            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+        )
         for group in all {
             guard let content = tableContent(group, all: all, reference: reference) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
@@ -266,7 +299,8 @@ public enum RunReport {
             if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
                 notes.append(
                     "  next run: \(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
-                        + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)")
+                        + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
+                )
             }
             if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
             blocks.append(text)
@@ -280,12 +314,17 @@ public enum RunReport {
         if !wrong.isEmpty {
             blocks.append(
                 "Not timed (wrong or failed on the feed):\n"
-                    + wrong.map { "  \($0.cell.parser) on \($0.cell.feedPath): \($0.outcome ?? "")" }.joined(separator: "\n"))
+                    + wrong.map { "  \($0.cell.parser) on \($0.cell.feedPath): \($0.outcome ?? "")" }.joined(
+                        separator: "\n"))
         }
         let counted = cells.contains { $0.instructions != nil }
         var legends = counted ? [instructionsLegend] : [legend]
-        if cells.contains(where: { ["download", "conditional-200"].contains($0.cell.scenario) }) { legends.append(downloadLegend) }
-        if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) { legends.append(practiceLegend) }
+        if cells.contains(where: { ["download", "conditional-200"].contains($0.cell.scenario) }) {
+            legends.append(downloadLegend)
+        }
+        if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) {
+            legends.append(practiceLegend)
+        }
         return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
     }
 
@@ -297,22 +336,31 @@ public enum RunReport {
         let environment = result.environment
         let cells = result.cells
         var text = "### XML parser benchmark — run \(environment.runID)\n\n"
-        text += "\(environment.buildConfiguration) build, \(environment.swiftVersion), libxml2 \(environment.libxml2Version), "
-        text += "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
+        text +=
+            "\(environment.buildConfiguration) build, \(environment.swiftVersion), libxml2 \(environment.libxml2Version), "
+        text +=
+            "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
-        for line in noiseLines(result.noise) { text += "\n> \(line.hasPrefix("NOISY") ? "⚠️ " : "")\(MarkdownTable.escape(line))\n" }
-        let all = groups(cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil })
+        for line in noiseLines(result.noise) {
+            text += "\n> \(line.hasPrefix("NOISY") ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
+        }
+        let all = groups(
+            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+        )
         for table in practiceTables(cells) {
             text += "\n**\(table.title)**\n\n"
-            text += MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count)) + "\n"
+            text +=
+                MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count))
+                + "\n"
             for note in table.notes { text += "\n- \(MarkdownTable.escape(note))" }
             if !table.notes.isEmpty { text += "\n" }
         }
         for group in all {
             guard let content = tableContent(group, all: all, reference: result.settings.reference) else { continue }
             text += "\n**\(title(group))**\n\n"
-            text += MarkdownTable.render(header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
+            text += MarkdownTable.render(
+                header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
             for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
         }

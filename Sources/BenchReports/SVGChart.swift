@@ -1,6 +1,7 @@
 import Foundation
 
 /// Small SVG charts for the HTML report: horizontal bars (with an optional interval) and lines.
+///
 /// Self-contained markup (no scripts, no fonts, no external references), well-formed XML.
 enum SVGChart {
     /// One bar: a label, a value, optionally an interval around it, and the text shown at its end.
@@ -23,7 +24,7 @@ enum SVGChart {
     /// One line of a line chart.
     struct Series {
         var name: String
-        /// (x index, y value, tooltip)
+        /// The points: x index, y value and tooltip.
         var points: [(x: Int, y: Double, tip: String)]
     }
 
@@ -67,18 +68,23 @@ enum SVGChart {
             for step in 0...4 {
                 let value = scale * Double(step) / 4
                 let x = labelWidth + plotWidth * Double(step) / 4
-                body += ##"<line x1="\##(fmt(x))" y1="\##(fmt(y))" x2="\##(fmt(x))" y2="\##(fmt(y + Double(group.bars.count) * rowHeight))" stroke="#e3e3e3"/>"##
-                body += text(x: x, y: y + Double(group.bars.count) * rowHeight + 13, tick(value), attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+                body +=
+                    ##"<line x1="\##(fmt(x))" y1="\##(fmt(y))" x2="\##(fmt(x))" y2="\##(fmt(y + Double(group.bars.count) * rowHeight))" stroke="#e3e3e3"/>"##
+                body += text(
+                    x: x, y: y + Double(group.bars.count) * rowHeight + 13, tick(value),
+                    attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
             }
             for bar in group.bars {
                 let barWidth = plotWidth * max(0, bar.value) / scale
                 body += text(x: labelWidth - 8, y: y + 17, bar.label, attributes: ##"text-anchor="end""##)
-                body += ##"<rect x="\##(fmt(labelWidth))" y="\##(fmt(y + 5))" width="\##(fmt(barWidth))" height="\##(fmt(rowHeight - 10))" fill="\##(colour(bar.key))"><title>\##(escape(bar.label)): \##(escape(bar.text))</title></rect>"##
+                body +=
+                    ##"<rect x="\##(fmt(labelWidth))" y="\##(fmt(y + 5))" width="\##(fmt(barWidth))" height="\##(fmt(rowHeight - 10))" fill="\##(colour(bar.key))"><title>\##(escape(bar.label)): \##(escape(bar.text))</title></rect>"##
                 if let low = bar.low, let high = bar.high {
                     let x1 = labelWidth + plotWidth * low / scale
                     let x2 = labelWidth + plotWidth * high / scale
                     let middle = y + rowHeight / 2
-                    body += ##"<path d="M\##(fmt(x1)) \##(fmt(middle))H\##(fmt(x2))M\##(fmt(x1)) \##(fmt(middle - 6))V\##(fmt(middle + 6))M\##(fmt(x2)) \##(fmt(middle - 6))V\##(fmt(middle + 6))" stroke="#222" stroke-width="1.5" fill="none"/>"##
+                    body +=
+                        ##"<path d="M\##(fmt(x1)) \##(fmt(middle))H\##(fmt(x2))M\##(fmt(x1)) \##(fmt(middle - 6))V\##(fmt(middle + 6))M\##(fmt(x2)) \##(fmt(middle - 6))V\##(fmt(middle + 6))" stroke="#222" stroke-width="1.5" fill="none"/>"##
                 }
                 let end = labelWidth + plotWidth * max(bar.value, bar.high ?? 0) / scale
                 body += text(x: end + 6, y: y + 17, bar.text, attributes: ##"fill="#333""##)
@@ -86,7 +92,9 @@ enum SVGChart {
             }
             y += rowHeight
         }
-        body += text(x: labelWidth + plotWidth / 2, y: height - 4, axisLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        body += text(
+            x: labelWidth + plotWidth / 2, y: height - 4, axisLabel,
+            attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
         return svg(id: id, title: title, height: height, body: body)
     }
 
@@ -100,31 +108,42 @@ enum SVGChart {
         let values = series.flatMap { $0.points.map(\.y) }
         let scale = niceCeiling(max(values.max() ?? 1, 1e-12))
         let count = max(labels.count, 1)
-        func x(_ index: Int) -> Double { count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(count - 1) }
+        func x(_ index: Int) -> Double {
+            count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(count - 1)
+        }
         func y(_ value: Double) -> Double { bottom - (bottom - top) * value / scale }
         var body = ""
         for step in 0...4 {
             let value = scale * Double(step) / 4
-            body += ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
-            body += text(x: left - 6, y: y(value) + 4, tick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+            body +=
+                ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
+            body += text(
+                x: left - 6, y: y(value) + 4, tick(value),
+                attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
         }
         // At most about 8 x labels.
         let every = max(1, Int((Double(count) / 8).rounded(.up)))
         for (index, label) in labels.enumerated() where index % every == 0 || index == count - 1 {
-            body += text(x: x(index), y: bottom + 16, label, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+            body += text(
+                x: x(index), y: bottom + 16, label, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
         }
         for (number, line) in series.enumerated() {
             let points = line.points.map { "\(fmt(x($0.x))),\(fmt(y($0.y)))" }.joined(separator: " ")
             if line.points.count > 1 {
-                body += ##"<polyline points="\##(points)" fill="none" stroke="\##(colour(line.name))" stroke-width="2"/>"##
+                body +=
+                    ##"<polyline points="\##(points)" fill="none" stroke="\##(colour(line.name))" stroke-width="2"/>"##
             }
             for point in line.points {
-                body += ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour(line.name))"><title>\##(escape(point.tip))</title></circle>"##
+                body +=
+                    ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour(line.name))"><title>\##(escape(point.tip))</title></circle>"##
             }
-            body += ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(top + Double(number) * 20))" width="12" height="12" fill="\##(colour(line.name))"/>"##
+            body +=
+                ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(top + Double(number) * 20))" width="12" height="12" fill="\##(colour(line.name))"/>"##
             body += text(x: right + 34, y: top + Double(number) * 20 + 11, line.name)
         }
-        body += text(x: (left + right) / 2, y: height - 24, axisLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        body += text(
+            x: (left + right) / 2, y: height - 24, axisLabel,
+            attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
         return svg(id: id, title: title, height: height, body: body)
     }
 
@@ -162,13 +181,19 @@ enum SVGChart {
         var body = ""
         for power in stride(from: x0, through: x1, by: 1) {
             let value = pow(10, power)
-            body += ##"<line x1="\##(fmt(x(value)))" y1="\##(fmt(top))" x2="\##(fmt(x(value)))" y2="\##(fmt(bottom))" stroke="#e3e3e3"/>"##
-            body += text(x: x(value), y: bottom + 16, xTick(value), attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+            body +=
+                ##"<line x1="\##(fmt(x(value)))" y1="\##(fmt(top))" x2="\##(fmt(x(value)))" y2="\##(fmt(bottom))" stroke="#e3e3e3"/>"##
+            body += text(
+                x: x(value), y: bottom + 16, xTick(value),
+                attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
         }
         for power in stride(from: y0, through: y1, by: 1) {
             let value = pow(10, power)
-            body += ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
-            body += text(x: left - 6, y: y(value) + 4, yTick(value), attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+            body +=
+                ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
+            body += text(
+                x: left - 6, y: y(value) + 4, yTick(value),
+                attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
         }
         for (number, line) in series.enumerated() {
             let colour = colour(line.key ?? line.name)
@@ -176,25 +201,36 @@ enum SVGChart {
             if drawn.count > 1 {
                 let points = drawn.map { "\(fmt(x($0.x))),\(fmt(y($0.y)))" }.joined(separator: " ")
                 let dash = line.dashed ? ##" stroke-dasharray="6 4""## : ""
-                body += ##"<polyline points="\##(points)" fill="none" stroke="\##(colour)" stroke-width="2"\##(dash)/>"##
+                body +=
+                    ##"<polyline points="\##(points)" fill="none" stroke="\##(colour)" stroke-width="2"\##(dash)/>"##
             }
             for point in drawn {
-                body += ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour)"><title>\##(escape(point.tip))</title></circle>"##
+                body +=
+                    ##"<circle cx="\##(fmt(x(point.x)))" cy="\##(fmt(y(point.y)))" r="3.5" fill="\##(colour)"><title>\##(escape(point.tip))</title></circle>"##
             }
             for failure in line.failures where failure.x > 0 {
                 let cx = x(failure.x), cy = top + 8 + Double(number) * 9
-                body += ##"<path d="M\##(fmt(cx - 5)) \##(fmt(cy - 5))L\##(fmt(cx + 5)) \##(fmt(cy + 5))M\##(fmt(cx - 5)) \##(fmt(cy + 5))L\##(fmt(cx + 5)) \##(fmt(cy - 5))" stroke="\##(colour)" stroke-width="2.5"><title>\##(escape(failure.tip))</title></path>"##
+                body +=
+                    ##"<path d="M\##(fmt(cx - 5)) \##(fmt(cy - 5))L\##(fmt(cx + 5)) \##(fmt(cy + 5))M\##(fmt(cx - 5)) \##(fmt(cy + 5))L\##(fmt(cx + 5)) \##(fmt(cy - 5))" stroke="\##(colour)" stroke-width="2.5"><title>\##(escape(failure.tip))</title></path>"##
             }
             let legendY = top + Double(number) * 20
             if line.dashed {
-                body += ##"<line x1="\##(fmt(right + 16))" y1="\##(fmt(legendY + 6))" x2="\##(fmt(right + 28))" y2="\##(fmt(legendY + 6))" stroke="\##(colour)" stroke-width="2" stroke-dasharray="3 2"/>"##
+                body +=
+                    ##"<line x1="\##(fmt(right + 16))" y1="\##(fmt(legendY + 6))" x2="\##(fmt(right + 28))" y2="\##(fmt(legendY + 6))" stroke="\##(colour)" stroke-width="2" stroke-dasharray="3 2"/>"##
             } else {
-                body += ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(legendY))" width="12" height="12" fill="\##(colour)"/>"##
+                body +=
+                    ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(legendY))" width="12" height="12" fill="\##(colour)"/>"##
             }
             body += text(x: right + 34, y: legendY + 11, line.name + (line.failures.isEmpty ? "" : " (× failed)"))
         }
-        body += text(x: (left + right) / 2, y: height - 28, xLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
-        body += text(x: 14, y: (top + bottom) / 2, yLabel, attributes: ##"text-anchor="middle" fill="#666" font-size="11" transform="rotate(-90 14 \##(fmt((top + bottom) / 2)))""##)
+        body += text(
+            x: (left + right) / 2, y: height - 28, xLabel,
+            attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        body += text(
+            x: 14, y: (top + bottom) / 2, yLabel,
+            attributes:
+                ##"text-anchor="middle" fill="#666" font-size="11" transform="rotate(-90 14 \##(fmt((top + bottom) / 2)))""##
+        )
         return svg(id: id, title: title, height: height, body: body)
     }
 

@@ -15,32 +15,39 @@ public enum SweepReport {
 
     /// The columns of `<run-id>-slopes.csv`, in order.
     public static let slopeColumns = [
-        "parser", "figure", "per", "unit", "slope", "intercept", "r_squared", "exponent", "points", "from_songs", "to_songs",
+        "parser", "figure", "per", "unit", "slope", "intercept", "r_squared", "exponent", "points", "from_songs",
+        "to_songs",
     ]
 
     public static func pointsCSV(_ result: SweepResult) -> String {
-        CSV.document(header: pointColumns, rows: result.points.map { p in
-            [
-                p.sweep, p.parser, String(p.songs), String(p.feedBytes), String(p.chunkSize), Format.ms(p.timeNs),
-                Format.ms(p.timeLowNs), Format.ms(p.timeHighNs), p.workers.map(String.init) ?? "",
-                Format.number(p.megabytesPerSecond, decimals: 2), Format.number(perByte(p.timeNs, p), decimals: 3),
-                Format.number(p.instructions, decimals: 0), Format.number(perByte(p.instructions, p), decimals: 2),
-                p.parsePeakBytes.map(String.init) ?? "", p.workerPeakBytes.map(String.init) ?? "",
-                Format.number(p.keptBytes, decimals: 0), Format.number(p.peakOverSongs, decimals: 2),
-                Format.number(p.allocations, decimals: 0), Format.number(p.allocatedBytes, decimals: 0), String(p.failed),
-                p.outcome ?? "", p.kind ?? "",
-            ]
-        })
+        CSV.document(
+            header: pointColumns,
+            rows: result.points.map { p in
+                [
+                    p.sweep, p.parser, String(p.songs), String(p.feedBytes), String(p.chunkSize), Format.ms(p.timeNs),
+                    Format.ms(p.timeLowNs), Format.ms(p.timeHighNs), p.workers.map(String.init) ?? "",
+                    Format.number(p.megabytesPerSecond, decimals: 2), Format.number(perByte(p.timeNs, p), decimals: 3),
+                    Format.number(p.instructions, decimals: 0), Format.number(perByte(p.instructions, p), decimals: 2),
+                    p.parsePeakBytes.map(String.init) ?? "", p.workerPeakBytes.map(String.init) ?? "",
+                    Format.number(p.keptBytes, decimals: 0), Format.number(p.peakOverSongs, decimals: 2),
+                    Format.number(p.allocations, decimals: 0), Format.number(p.allocatedBytes, decimals: 0),
+                    String(p.failed),
+                    p.outcome ?? "", p.kind ?? "",
+                ]
+            })
     }
 
     public static func slopesCSV(_ result: SweepResult) -> String {
-        CSV.document(header: slopeColumns, rows: result.slopes.map { s in
-            [
-                s.parser, s.figure, s.per, s.unit, Format.number(s.fit.slope, decimals: 4),
-                Format.number(s.fit.intercept, decimals: 1), Format.number(s.fit.rSquared, decimals: 5),
-                Format.number(s.exponent, decimals: 3), String(s.fit.points), String(s.fromSongs), String(s.toSongs),
-            ]
-        })
+        CSV.document(
+            header: slopeColumns,
+            rows: result.slopes.map { s in
+                [
+                    s.parser, s.figure, s.per, s.unit, Format.number(s.fit.slope, decimals: 4),
+                    Format.number(s.fit.intercept, decimals: 1), Format.number(s.fit.rSquared, decimals: 5),
+                    Format.number(s.exponent, decimals: 3), String(s.fit.points), String(s.fromSongs),
+                    String(s.toSongs),
+                ]
+            })
     }
 
     public static func json(_ result: SweepResult) throws -> String {
@@ -54,24 +61,30 @@ public enum SweepReport {
         return value / Double(point.feedBytes)
     }
 
-    static func chunkName(_ size: Int) -> String { size == 0 ? "whole" : size >= 1024 && size % 1024 == 0 ? "\(size / 1024) KiB" : "\(size) B" }
+    static func chunkName(_ size: Int) -> String {
+        size == 0 ? "whole" : size >= 1024 && size % 1024 == 0 ? "\(size / 1024) KiB" : "\(size) B"
+    }
 
     // MARK: - Text
 
     static let scaleHeader = [
-        "parser", "kind", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB", "kept MiB",
+        "parser", "kind", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB",
+        "kept MiB",
         "peak÷songs", "allocs", "alloc MiB", "outcome",
     ]
 
     static let chunkHeader = [
-        "parser", "kind", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB", "outcome",
+        "parser", "kind", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB",
+        "outcome",
     ]
 
     static func scaleRow(_ p: SweepPoint) -> [String] {
         [
-            p.parser, p.kind ?? "", String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1), Format.ms(p.timeNs),
+            p.parser, p.kind ?? "", String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1),
+            Format.ms(p.timeNs),
             interval(p), Format.number(p.megabytesPerSecond), Format.number(perByte(p.timeNs, p), decimals: 2),
-            Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
+            Format.number(perByte(p.instructions, p), decimals: 1),
+            Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
             Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2),
             Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
         ]
@@ -79,8 +92,10 @@ public enum SweepReport {
 
     static func chunkRow(_ p: SweepPoint) -> [String] {
         [
-            p.parser, p.kind ?? "", chunkName(p.chunkSize), Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
-            Format.number(perByte(p.instructions, p), decimals: 1), Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
+            p.parser, p.kind ?? "", chunkName(p.chunkSize), Format.ms(p.timeNs), interval(p),
+            Format.number(p.megabytesPerSecond),
+            Format.number(perByte(p.instructions, p), decimals: 1),
+            Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
             Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
         ]
     }
@@ -94,7 +109,8 @@ public enum SweepReport {
 
     static func slopeRow(_ s: SweepSlope) -> [String] {
         [
-            s.parser, "\(s.figure) per \(s.per)", "\(Format.number(s.fit.slope, decimals: slopeDecimals(s.fit.slope))) \(s.unit)",
+            s.parser, "\(s.figure) per \(s.per)",
+            "\(Format.number(s.fit.slope, decimals: slopeDecimals(s.fit.slope))) \(s.unit)",
             interceptText(s), Format.number(s.fit.rSquared, decimals: 4), Format.number(s.exponent, decimals: 3),
             "\(s.fromSongs)–\(s.toSongs) (\(s.fit.points))",
         ]
@@ -115,10 +131,12 @@ public enum SweepReport {
     public static func header(_ result: SweepResult) -> String {
         let environment = result.environment
         let settings = result.settings
-        var text = "Sweep \(environment.runID) · \(environment.buildConfiguration) build · \(environment.swiftVersion) · "
+        var text =
+            "Sweep \(environment.runID) · \(environment.buildConfiguration) build · \(environment.swiftVersion) · "
         text += "libxml2 \(environment.libxml2Version) · expat \(environment.expatVersion)\n"
         text += "\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
-        text += "\(settings.rounds) workers per cell, \(settings.iterations) timed parses each after \(settings.warmup) warm-up; "
+        text +=
+            "\(settings.rounds) workers per cell, \(settings.iterations) timed parses each after \(settings.warmup) warm-up; "
         text += "allocations counted in one more worker per cell"
         if result.plan.instructionsUpToSongs > 0 {
             text += "; instructions counted by callgrind up to \(result.plan.instructionsUpToSongs) songs"
@@ -142,8 +160,9 @@ public enum SweepReport {
         }
         var lines = RunReport.noiseLines(noise)
         if !noise.noisy && unranked > 0 {
-            lines.append("\(unranked) pair\(unranked == 1 ? "" : "s") of parsers not told apart by their relative speed (the run's own report names them; "
-                + "a sweep shows growth, `bench run` ranks).")
+            lines.append(
+                "\(unranked) pair\(unranked == 1 ? "" : "s") of parsers not told apart by their relative speed (the run's own report names them; "
+                    + "a sweep shows growth, `bench run` ranks).")
         }
         return lines
     }
@@ -155,7 +174,8 @@ public enum SweepReport {
             let rows = ordered(scale).map(scaleRow)
             blocks.append(
                 "Scale sweep: feeds of \(result.plan.songs.map(String.init).joined(separator: ", ")) songs, chunks of "
-                    + "\(chunkName(result.plan.chunkSize))\n" + TextTable(header: scaleHeader, rows: rows).render(indent: "  "))
+                    + "\(chunkName(result.plan.chunkSize))\n"
+                    + TextTable(header: scaleHeader, rows: rows).render(indent: "  "))
         }
         if !result.slopes.isEmpty {
             blocks.append(
@@ -168,7 +188,9 @@ public enum SweepReport {
                 "Chunk-size sweep: \(result.plan.chunkSongs) songs (\(chunk.first.map { "\($0.feedBytes) bytes" } ?? ""))\n"
                     + TextTable(header: chunkHeader, rows: ordered(chunk).map(chunkRow)).render(indent: "  "))
         }
-        if let short = result.points.filter({ ($0.timeCoverage ?? 1) < 0.95 }).min(by: { ($0.timeCoverage ?? 1) < ($1.timeCoverage ?? 1) }),
+        if let short = result.points.filter({ ($0.timeCoverage ?? 1) < 0.95 }).min(by: {
+            ($0.timeCoverage ?? 1) < ($1.timeCoverage ?? 1)
+        }),
             let coverage = short.timeCoverage
         {
             blocks.append(
@@ -184,7 +206,9 @@ public enum SweepReport {
         for point in points where !parsers.contains(point.parser) { parsers.append(point.parser) }
         return parsers.flatMap { parser in
             points.filter { $0.parser == parser }.sorted {
-                ($0.songs, $0.chunkSize == 0 ? Int.max : $0.chunkSize) < ($1.songs, $1.chunkSize == 0 ? Int.max : $1.chunkSize)
+                ($0.songs, $0.chunkSize == 0 ? Int.max : $0.chunkSize) < (
+                    $1.songs, $1.chunkSize == 0 ? Int.max : $1.chunkSize
+                )
             }
         }
     }
@@ -206,11 +230,14 @@ public enum SweepReport {
         var body = "<h1>XML parser benchmark — how cost grows (sweep \(e(environment.runID)))</h1>\n"
         body += "<p class=\"about\">\(e(environment.startedAt)): \(e(environment.buildConfiguration)) build"
         if let commit = environment.gitCommit { body += " of commit \(e(commit))" }
-        body += "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
+        body +=
+            "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
         body += "\(e(environment.cpuModel)), \(environment.cores) cores; \(e(environment.os)). "
-        body += "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
+        body +=
+            "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
         for line in noiseLines(result.noise) {
-            body += line.hasPrefix("NOISY MACHINE: ")
+            body +=
+                line.hasPrefix("NOISY MACHINE: ")
                 ? "<p class=\"warning\">Noisy machine: \(e(String(line.dropFirst("NOISY MACHINE: ".count))))</p>\n"
                 : "<p class=\"about\">\(e(line))</p>\n"
         }
@@ -223,21 +250,27 @@ public enum SweepReport {
 
             """
         let scale = result.points.filter { $0.sweep == "scale" }
-        let parsers = ordered(result.points).reduce(into: [String]()) { if !$0.contains($1.parser) { $0.append($1.parser) } }
+        let parsers = ordered(result.points).reduce(into: [String]()) {
+            if !$0.contains($1.parser) { $0.append($1.parser) }
+        }
         var number = 0
         func figure(_ svg: String, caption: String, table: [[String]], header: [String]) {
             number += 1
             body += "<figure class=\"pair\">\(svg)" + htmlTable(header: header, rows: table)
             body += "<figcaption>Figure \(number). \(e(caption))</figcaption></figure>\n"
         }
-        func series(_ points: [SweepPoint], x: (SweepPoint) -> Double, y: (SweepPoint) -> Double?, tip: (SweepPoint) -> String) -> [SVGChart.XYSeries] {
+        func series(
+            _ points: [SweepPoint], x: (SweepPoint) -> Double, y: (SweepPoint) -> Double?, tip: (SweepPoint) -> String
+        ) -> [SVGChart.XYSeries] {
             parsers.compactMap { parser in
                 let mine = points.filter { $0.parser == parser }
                 guard !mine.isEmpty else { return nil }
                 return SVGChart.XYSeries(
                     name: parser,
                     points: mine.compactMap { p in y(p).map { (x(p), $0, "\(parser): \(tip(p))") } },
-                    failures: mine.filter { !$0.measured }.map { (x($0), "\(parser) at \($0.songs) songs: \($0.outcome ?? "no figure")") })
+                    failures: mine.filter { !$0.measured }.map {
+                        (x($0), "\(parser) at \($0.songs) songs: \($0.outcome ?? "no figure")")
+                    })
             }
         }
         if !scale.isEmpty {
@@ -245,41 +278,74 @@ public enum SweepReport {
             figure(
                 SVGChart.logLog(
                     id: "time-vs-size", title: "Parse time against feed size (log–log)",
-                    series: series(timed, x: { Double($0.feedBytes) }, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms at \($0.songs) songs" }),
+                    series: series(
+                        timed, x: { Double($0.feedBytes) }, y: { $0.timeNs.map { $0 / 1e6 } },
+                        tip: { "\(Format.ms($0.timeNs)) ms at \($0.songs) songs" }),
                     xLabel: "feed size", yLabel: "ms per parse", xTick: SVGChart.byteTick),
-                caption: "Parse time against the feed's size, chunks of \(chunkName(result.plan.chunkSize)): the median of the workers' medians at each size." + failures(timed),
-                table: ordered(timed).map { [$0.parser, String($0.songs), Format.ms($0.timeNs), interval($0), Format.number($0.megabytesPerSecond), short($0.outcome)] },
+                caption:
+                    "Parse time against the feed's size, chunks of \(chunkName(result.plan.chunkSize)): the median of the workers' medians at each size."
+                    + failures(timed),
+                table: ordered(timed).map {
+                    [
+                        $0.parser, String($0.songs), Format.ms($0.timeNs), interval($0),
+                        Format.number($0.megabytesPerSecond), short($0.outcome),
+                    ]
+                },
                 header: ["parser", "songs", "ms", "next run 95%", "MB/s", "outcome"])
             var memory = series(
-                scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.parsePeakBytes.map { Double($0) / 1_048_576 } },
-                tip: { "parse peak \(Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2)) MiB at \($0.songs) songs" })
+                scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) },
+                y: { $0.parsePeakBytes.map { Double($0) / 1_048_576 } },
+                tip: {
+                    "parse peak \(Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2)) MiB at \($0.songs) songs"
+                })
             let songs = scale.filter { $0.parser != "null" && $0.keptBytes != nil }
             var byFeed: [Int: SweepPoint] = [:]
             for point in songs where byFeed[point.feedBytes] == nil { byFeed[point.feedBytes] = point }
             if !byFeed.isEmpty {
-                memory.append(SVGChart.XYSeries(
-                    name: "the songs", points: byFeed.values.sorted { $0.feedBytes < $1.feedBytes }.compactMap { p in
-                        p.keptBytes.map { (Double(p.feedBytes), $0 / 1_048_576, "the songs: \(Format.mib($0, decimals: 2)) MiB") }
-                    }, dashed: true, key: "null"))
+                memory.append(
+                    SVGChart.XYSeries(
+                        name: "the songs",
+                        points: byFeed.values.sorted { $0.feedBytes < $1.feedBytes }.compactMap { p in
+                            p.keptBytes.map {
+                                (Double(p.feedBytes), $0 / 1_048_576, "the songs: \(Format.mib($0, decimals: 2)) MiB")
+                            }
+                        }, dashed: true, key: "null"))
             }
             figure(
-                SVGChart.logLog(id: "memory-vs-size", title: "Peak memory of the parse against feed size (log–log)", series: memory, xLabel: "feed size", yLabel: "MiB", xTick: SVGChart.byteTick),
-                caption: "The parse's own peak memory against the feed's size; dashed: the memory of the songs themselves (bytes the parse left allocated)." + failures(timed),
+                SVGChart.logLog(
+                    id: "memory-vs-size", title: "Peak memory of the parse against feed size (log–log)", series: memory,
+                    xLabel: "feed size", yLabel: "MiB", xTick: SVGChart.byteTick),
+                caption:
+                    "The parse's own peak memory against the feed's size; dashed: the memory of the songs themselves (bytes the parse left allocated)."
+                    + failures(timed),
                 table: ordered(scale.filter { $0.parser != "null" }).map {
-                    [$0.parser, String($0.songs), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2), Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2), short($0.outcome)]
+                    [
+                        $0.parser, String($0.songs), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2),
+                        Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2),
+                        short($0.outcome),
+                    ]
                 },
                 header: ["parser", "songs", "parse MiB", "songs MiB", "peak÷songs", "outcome"])
             figure(
                 SVGChart.logLog(
                     id: "allocations-vs-size", title: "Allocations per parse against feed size (log–log)",
-                    series: series(scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.allocations }, tip: { "\(Format.number($0.allocations, decimals: 0)) allocations at \($0.songs) songs" }),
-                    xLabel: "feed size", yLabel: "malloc-family calls", xTick: SVGChart.byteTick, yTick: SVGChart.countTick),
+                    series: series(
+                        scale.filter { $0.parser != "null" }, x: { Double($0.feedBytes) }, y: { $0.allocations },
+                        tip: { "\(Format.number($0.allocations, decimals: 0)) allocations at \($0.songs) songs" }),
+                    xLabel: "feed size", yLabel: "malloc-family calls", xTick: SVGChart.byteTick,
+                    yTick: SVGChart.countTick),
                 caption: "malloc-family calls of one parse against the feed's size (exact counts).",
-                table: ordered(scale).map { [$0.parser, String($0.songs), Format.number($0.allocations, decimals: 0), Format.mib($0.allocatedBytes, decimals: 2)] },
+                table: ordered(scale).map {
+                    [
+                        $0.parser, String($0.songs), Format.number($0.allocations, decimals: 0),
+                        Format.mib($0.allocatedBytes, decimals: 2),
+                    ]
+                },
                 header: ["parser", "songs", "allocations", "MiB asked"])
         }
         if !result.slopes.isEmpty {
-            body += "<h2>Growth with the feed</h2>\n" + htmlTable(header: slopeHeader, rows: result.slopes.map(slopeRow))
+            body +=
+                "<h2>Growth with the feed</h2>\n" + htmlTable(header: slopeHeader, rows: result.slopes.map(slopeRow))
         }
         let chunk = result.points.filter { $0.sweep == "chunk" }
         if let feedBytes = chunk.first?.feedBytes {
@@ -288,10 +354,17 @@ public enum SweepReport {
             figure(
                 SVGChart.logLog(
                     id: "time-vs-chunk", title: "Parse time against chunk size (log–log)",
-                    series: series(chunk.filter { $0.parser != "null" }, x: x, y: { $0.timeNs.map { $0 / 1e6 } }, tip: { "\(Format.ms($0.timeNs)) ms with chunks of \(chunkName($0.chunkSize))" }),
-                    xLabel: "bytes per call (the last point: the whole feed in one call)", yLabel: "ms per parse", xTick: SVGChart.byteTick),
-                caption: "Parse time against the chunk size on \(result.plan.chunkSongs) songs (\(feedBytes) bytes), libxml2 \(result.environment.libxml2Version), expat \(result.environment.expatVersion)." + failures(chunk.filter { $0.parser != "null" }),
-                table: ordered(chunk.filter { $0.parser != "null" }).map { [$0.parser, chunkName($0.chunkSize), Format.ms($0.timeNs), interval($0), short($0.outcome)] },
+                    series: series(
+                        chunk.filter { $0.parser != "null" }, x: x, y: { $0.timeNs.map { $0 / 1e6 } },
+                        tip: { "\(Format.ms($0.timeNs)) ms with chunks of \(chunkName($0.chunkSize))" }),
+                    xLabel: "bytes per call (the last point: the whole feed in one call)", yLabel: "ms per parse",
+                    xTick: SVGChart.byteTick),
+                caption:
+                    "Parse time against the chunk size on \(result.plan.chunkSongs) songs (\(feedBytes) bytes), libxml2 \(result.environment.libxml2Version), expat \(result.environment.expatVersion)."
+                    + failures(chunk.filter { $0.parser != "null" }),
+                table: ordered(chunk.filter { $0.parser != "null" }).map {
+                    [$0.parser, chunkName($0.chunkSize), Format.ms($0.timeNs), interval($0), short($0.outcome)]
+                },
                 header: ["parser", "chunk", "ms", "next run 95%", "outcome"])
         }
         body += "<h2>Figures as text</h2>\n<pre>\(e(header(result) + "\n" + table(result)))</pre>\n"
@@ -310,7 +383,10 @@ public enum SweepReport {
     static func failures(_ points: [SweepPoint]) -> String {
         let failed = points.filter { !$0.measured }
         guard !failed.isEmpty else { return "" }
-        return " No figure: " + failed.map { "\($0.parser) at \($0.songs) songs\($0.sweep == "chunk" ? ", chunks of \(chunkName($0.chunkSize))" : ""): \($0.outcome ?? "")" }.joined(separator: "; ") + "."
+        return " No figure: "
+            + failed.map {
+                "\($0.parser) at \($0.songs) songs\($0.sweep == "chunk" ? ", chunks of \(chunkName($0.chunkSize))" : ""): \($0.outcome ?? "")"
+            }.joined(separator: "; ") + "."
     }
 
     static func htmlTable(header: [String], rows: [[String]]) -> String {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The figures of one cell: statistics over its clean samples (succeeded, kept the CPU).
@@ -20,7 +20,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
     /// Songs built per iteration (from the successful samples).
     public var songs: Int
     /// Statistics of the wall time of every clean iteration, pooled over the workers, ns; `nil` when
-    /// none succeeded. Its median interval describes the iterations, not the next run: see ``workers``.
+    /// none succeeded.
+    ///
+    /// Its median interval describes the iterations, not the next run: see ``workers``.
     public var wall: Statistics?
     /// Median CPU time, ns.
     public var cpuMedianNs: Double?
@@ -82,7 +84,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
     /// `nil` in files made before kinds were recorded, or for a parser this build does not know.
     public var kind: String?
     /// The Swift binding's cost: this adapter's figure over its C reference's (the same extraction in
-    /// plain C over the same library, e.g. `libxml2` ÷ `c-libxml2`), in time or, in a run with
+    /// plain C over the same library, e.g.
+    ///
+    /// `libxml2` ÷ `c-libxml2`), in time or, in a run with
     /// `--counter instructions`, in instructions; paired by round, with its interval. `nil` for a
     /// parser without a C reference, or when the reference did not run.
     public var bindingTax: RelativeSpeed?
@@ -110,7 +114,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
 
     /// How much of the parse time was hidden under the download: the median over the iterations of
     /// (download + parse − total) / parse, between 0 (parsed after the download) and 1 (all of it
-    /// while the bytes arrived). Taken per iteration: medians of different iterations do not add up.
+    /// while the bytes arrived).
+    ///
+    /// Taken per iteration: medians of different iterations do not add up.
     /// `nil` outside the `download` scenarios.
     public var overlap: Double?
 
@@ -141,7 +147,8 @@ public struct CellSummary: Codable, Sendable, Equatable {
         let clean = good.filter(\.isClean)
         func median(_ values: [Int?]) -> Double? { Statistics(values.compactMap { $0.map(Double.init) })?.median }
         var summary = CellSummary(
-            cell: cell, songs: good.first?.songs ?? 0, wall: Statistics(clean.compactMap { $0.wallNs.map(Double.init) }),
+            cell: cell, songs: good.first?.songs ?? 0,
+            wall: Statistics(clean.compactMap { $0.wallNs.map(Double.init) }),
             cpuMedianNs: median(clean.map(\.cpuNs)), firstSongMedianNs: median(clean.map(\.firstSongNs)),
             downloadMedianNs: median(clean.map(\.downloadNs)), totalMedianNs: median(clean.map(\.totalNs)),
             peakResidentBytes: peakResidentBytes,
@@ -164,7 +171,8 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.wireBytesMedian = median(clean.map(\.wireBytes))
         summary.storeMedianNs = median(clean.map(\.storeNs))
         if clean.contains(where: { $0.requests != nil || $0.storeNs != nil }) {
-            summary.totalEstimate = RunEstimate(workerMedians: Array(WorkerValues.medians(samples) { $0.totalNs.map(Double.init) }.values))
+            summary.totalEstimate = RunEstimate(
+                workerMedians: Array(WorkerValues.medians(samples) { $0.totalNs.map(Double.init) }.values))
         }
         summary.afterCancelBytesMax = good.compactMap(\.afterCancelBytes).max()
         summary.afterCancelParseNsMax = good.compactMap(\.afterCancelParseNs).max()
@@ -254,8 +262,9 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         return low > 1 || high < 1
     }
 
-    /// Sets `field` of every `parse` cell whose parser has an entry in `references` (parser → the
-    /// parser to divide by) to its figure over that parser's in the same table (feed and chunk
+    /// Sets `field` of every `parse` cell whose parser has a reference to its figure over that one's.
+    ///
+    /// `references` maps a parser to the parser to divide by, in the same table (feed and chunk
     /// size): each round's worker medians paired, as ``rank(_:samples:reference:baseline:unranked:)``
     /// pairs them. The figure is the instruction count in a run that counted instructions, else the
     /// wall time.
@@ -286,12 +295,14 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
     }
 
-    /// Fills in ``CellSummary/relative`` for every `parse` table (scenario, feed, chunk size) of
-    /// `summaries`, against `reference` when it is in the table, else against the table's fastest
-    /// parser. The parser named `baseline` (which parses nothing) and those in `unranked` (the floor)
+    /// Fills in ``CellSummary/relative`` for every `parse` table (scenario, feed, chunk size).
+    ///
+    /// Each cell of `summaries` is given against `reference` when it is in the table, else against
+    /// the table's fastest parser. The parser named `baseline` (which parses nothing) and those in `unranked` (the floor)
     /// get none, and are never the fastest.
     public static func rank(
-        _ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String, unranked: Set<String> = []
+        _ summaries: inout [CellSummary], samples: [Sample], reference: String?, baseline: String,
+        unranked: Set<String> = []
     ) {
         let byCell = WorkerValues.parseSamplesByCell(samples)
         struct Table: Hashable {
@@ -300,23 +311,29 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
         var tables: [Table: [Int]] = [:]
         for (index, summary) in summaries.enumerated()
-        where summary.cell.scenario == "parse" && summary.cell.parser != baseline && !unranked.contains(summary.cell.parser)
-            && summary.time != nil {
+        where summary.cell.scenario == "parse" && summary.cell.parser != baseline
+            && !unranked.contains(summary.cell.parser)
+            && summary.time != nil
+        {
             tables[Table(feed: summary.cell.feedSHA256, chunkSize: summary.cell.chunkSize), default: []].append(index)
         }
         for indices in tables.values {
             let named = indices.first { summaries[$0].cell.parser == reference }
-            guard let anchor = named ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
+            guard
+                let anchor = named
+                    ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
             else { continue }
             let anchorName = summaries[anchor].cell.parser
             let anchorWorkers = WorkerValues.wallMedians(byCell, summaries[anchor].cell)
             for index in indices {
                 if index == anchor {
                     summaries[index].relative = RelativeSpeed(
-                        reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count)
+                        reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count
+                    )
                     continue
                 }
-                let logRatios = WorkerValues.pairedLogRatios(anchorWorkers, WorkerValues.wallMedians(byCell, summaries[index].cell))
+                let logRatios = WorkerValues.pairedLogRatios(
+                    anchorWorkers, WorkerValues.wallMedians(byCell, summaries[index].cell))
                 guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
                 summaries[index].relative = RelativeSpeed(
                     reference: anchorName, ratio: exp(shift.estimate), low: exp(shift.low), high: exp(shift.high),

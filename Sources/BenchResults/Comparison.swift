@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What `bench compare` compares.
@@ -87,7 +87,8 @@ public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
 
     init(_ cell: CellKey) {
         let name = cell.feedPath.split(separator: "/").last.map(String.init) ?? cell.feedPath
-        self.init(parser: cell.parser, scenario: cell.scenario, feed: name, chunkSize: cell.chunkSize, network: cell.network)
+        self.init(
+            parser: cell.parser, scenario: cell.scenario, feed: name, chunkSize: cell.chunkSize, network: cell.network)
     }
 
     public static func < (a: ComparisonKey, b: ComparisonKey) -> Bool {
@@ -124,7 +125,9 @@ public struct CellComparison: Codable, Sendable, Equatable {
     /// The interval's exact coverage (below the level asked when there are too few values).
     public var coverage: Double?
     public var pValue: Double?
-    /// How the noise was measured, e.g. "10 paired workers, Wilcoxon signed-rank".
+    /// How the noise was measured, e.g.
+    ///
+    /// "10 paired workers, Wilcoxon signed-rank".
     public var method: String?
     /// `nil` when the cell is not compared, or not judged for want of values (see ``note``).
     public var verdict: Verdict?
@@ -179,8 +182,13 @@ public struct RunComparison: Codable, Sendable, Equatable {
     /// Compares `current` against `baseline` (each: one run or more) on `metric`.
     ///
     /// - Parameters:
+    ///   - baseline: the runs compared against.
+    ///   - current: the runs judged.
+    ///   - metric: the figure compared.
     ///   - threshold: the relative change that matters (0.05 = 5%).
+    ///   - level: the confidence level of the intervals (0.95).
     ///   - baselineParser: a parser that does no work, never compared (its times are noise around 0).
+    /// - Returns: every cell's comparison and verdict.
     public static func compare(
         baseline: [RunResult], current: [RunResult], metric: ComparisonMetric, threshold: Double, level: Double = 0.95,
         baselineParser: String = "null"
@@ -200,7 +208,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
             }
             guard let a, a.workers.count > 0 else {
                 cell.note = "only in the current runs"
-                if let why = before.problems["\(key.parser)|\(key.feed)"] { cell.note? += " (the baseline has: \(why))" }
+                if let why = before.problems["\(key.parser)|\(key.feed)"] {
+                    cell.note? += " (the baseline has: \(why))"
+                }
                 cells.append(cell)
                 continue
             }
@@ -217,7 +227,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 continue
             }
             if a.summary.feedSHA256 != b.summary.feedSHA256 {
-                cell.note = "different feeds (SHA-256 \(a.summary.feedSHA256.prefix(12))… and \(b.summary.feedSHA256.prefix(12))…): not compared"
+                cell.note =
+                    "different feeds (SHA-256 \(a.summary.feedSHA256.prefix(12))… and \(b.summary.feedSHA256.prefix(12))…): not compared"
             } else if a.shas.count > 1 || b.shas.count > 1 {
                 cell.note = "a side mixes runs on different feeds of this name: not compared"
             } else if (a.iterationValues + b.iterationValues).contains(where: { !($0 > 0) || !$0.isFinite }) {
@@ -243,7 +254,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
         if !paired, metric.isTime, let noisy = a.noisy ?? b.noisy {
             // Runs made at different moments on a noisy machine differ by the moment as much as by
             // the code: the workers of one run cannot show that, so nothing is judged.
-            cell.note = "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
+            cell.note =
+                "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
                 + "(a time then depends on the moment as much as on the code). Compare runs made turn about "
                 + "(scripts/ci-regression.sh), or runs made when the machine is quiet"
             cell.ratio = ratioOfMedians(a, b)
@@ -263,7 +275,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
             return
         }
         var shift: RankStatistics.Shift?
-        let pairs = paired ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
+        let pairs =
+            paired
+            ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
         let x = a.workers.keys.sorted().compactMap { a.workers[$0] }
         let y = b.workers.keys.sorted().compactMap { b.workers[$0] }
         if paired, RankStatistics.pairedReaches(level, pairs: pairs.count) {
@@ -274,10 +288,13 @@ public struct RunComparison: Codable, Sendable, Equatable {
             shift = RankStatistics.shift(baseline: x.map(log), current: y.map(log), level: level)
             cell.method = "\(x.count) vs \(y.count) workers, Mann–Whitney"
         } else if metric.isExact {
-            shift = RankStatistics.shift(baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
-            cell.method = "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
+            shift = RankStatistics.shift(
+                baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
+            cell.method =
+                "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
         } else {
-            cell.note = "\(x.count) vs \(y.count) worker\(y.count == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
+            cell.note =
+                "\(x.count) vs \(y.count) worker\(y.count == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
                 + "processes (\(RankStatistics.unpairedNeeded(level)) needed); not judged on the noise within a worker. "
                 + "Compare runs with more workers (bench run --rounds 10, or several runs a side)"
             cell.ratio = ratioOfMedians(a, b)
@@ -298,7 +315,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
         if shift.coverage < level - 1e-9 {
             // No interval reaches the level: the change cannot be told from noise, whatever its size.
             cell.verdict = nil
-            let note = "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
+            let note =
+                "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
             cell.note = cell.note.map { $0 + "; " + note } ?? note
         }
     }
@@ -335,7 +353,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
             let a = values(baseline, field)
             let b = values(current, field)
             if a != b {
-                warnings.append("different \(name): \(a.sorted().joined(separator: ", ")) (baseline) and \(b.sorted().joined(separator: ", ")) (current)")
+                warnings.append(
+                    "different \(name): \(a.sorted().joined(separator: ", ")) (baseline) and \(b.sorted().joined(separator: ", ")) (current)"
+                )
             }
         }
         for (side, runs) in [("baseline", baseline), ("current", current)] {
@@ -353,7 +373,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
             }
             let noisy = runs.filter { $0.noise?.noisy == true }
             if !noisy.isEmpty {
-                warnings.append("the \(side) has \(noisy.count) run(s) the harness flagged noisy: " + (noisy.first?.noise?.warnings.first ?? ""))
+                warnings.append(
+                    "the \(side) has \(noisy.count) run(s) the harness flagged noisy: "
+                        + (noisy.first?.noise?.warnings.first ?? ""))
             }
         }
         return warnings
@@ -390,14 +412,20 @@ public struct RunComparison: Codable, Sendable, Equatable {
 
         init(_ runs: [RunResult], metric: ComparisonMetric, name: String) {
             var kinds: [ComparisonKey: String] = [:]
-            for run in runs { for summary in run.cells { if let kind = summary.kind { kinds[ComparisonKey(summary.cell)] = kind } } }
+            for run in runs {
+                for summary in run.cells { if let kind = summary.kind { kinds[ComparisonKey(summary.cell)] = kind } }
+            }
             var noisyCells: Set<ComparisonKey> = []
             var values: [ComparisonKey: [Turn: [Double]]] = [:]
             var shas: [ComparisonKey: Set<String>] = [:]
-            let ordered = runs.enumerated().sorted { ($0.element.environment.startedAt, $0.offset) < ($1.element.environment.startedAt, $1.offset) }
+            let ordered = runs.enumerated().sorted {
+                ($0.element.environment.startedAt, $0.offset) < ($1.element.environment.startedAt, $1.offset)
+            }
             for (index, (_, run)) in ordered.enumerated() {
                 for summary in run.cells {
-                    if let outcome = summary.outcome { problems["\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)"] = outcome }
+                    if let outcome = summary.outcome {
+                        problems["\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)"] = outcome
+                    }
                     if summary.cell.scenario == CellKey.notTimedScenario {
                         notTimed.insert("\(summary.cell.parser)|\(ComparisonKey(summary.cell).feed)")
                     }
@@ -420,7 +448,10 @@ public struct RunComparison: Codable, Sendable, Equatable {
             for (key, byTurn) in values {
                 // Peak memory is one value per worker, repeated on its samples.
                 let workers = byTurn.compactMapValues { Statistics($0)?.median }
-                let all = metric == .peakMemory ? workers.keys.sorted().compactMap { workers[$0] } : byTurn.keys.sorted().flatMap { byTurn[$0] ?? [] }
+                let all =
+                    metric == .peakMemory
+                    ? workers.keys.sorted().compactMap { workers[$0] }
+                    : byTurn.keys.sorted().flatMap { byTurn[$0] ?? [] }
                 guard let median = Statistics(Array(workers.values))?.median else { continue }
                 let keyShas = shas[key] ?? []
                 cells[key] = Cell(
@@ -433,7 +464,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
             for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {
                 // Every iteration failed: the cell exists, with no values.
                 cells[key] = Cell(
-                    summary: ComparisonSide(median: nil, iterations: 0, workers: 0, feedSHA256: "", failed: count.failed),
+                    summary: ComparisonSide(
+                        median: nil, iterations: 0, workers: 0, feedSHA256: "", failed: count.failed),
                     workers: [:], iterationValues: [], shas: [])
             }
         }
@@ -443,7 +475,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
         func failure(_ key: ComparisonKey, baselineFailed: Int) -> String? {
             let where_ = "\(key.parser) on \(key.feed)"
             if notTimed.contains("\(key.parser)|\(key.feed)") {
-                return "FAILED in the current runs: \(where_) was not timed (\(problems["\(key.parser)|\(key.feed)"] ?? "it disagreed or failed"))"
+                return
+                    "FAILED in the current runs: \(where_) was not timed (\(problems["\(key.parser)|\(key.feed)"] ?? "it disagreed or failed"))"
             }
             guard let count = failedIterations[key], count.failed > 0, baselineFailed == 0 else { return nil }
             let why = problems["\(key.parser)|\(key.feed)"].map { ": \($0)" } ?? ""

@@ -118,7 +118,8 @@ public struct ConformanceTable: Codable, Sendable {
     public var elapsedSeconds: Double
 
     public init(
-        date: Date, suite: String, rules: [String], method: [String], libraries: [String: String], cases: [ConformanceCase],
+        date: Date, suite: String, rules: [String], method: [String], libraries: [String: String],
+        cases: [ConformanceCase],
         parsers: [ParserResults], elapsedSeconds: Double
     ) {
         self.date = date

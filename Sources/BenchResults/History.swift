@@ -18,6 +18,7 @@ public struct StoredSample: Codable, Sendable, Equatable {
 }
 
 /// What a sample's figures depend on beyond the cell: the machine and the libraries it ran with.
+///
 /// Samples of unlike machines are never pooled into one figure.
 public struct Machine: Codable, Sendable, Hashable, Comparable {
     public var host: String
@@ -27,7 +28,9 @@ public struct Machine: Codable, Sendable, Hashable, Comparable {
     public var libxml2Version: String
     public var expatVersion: String
 
-    public init(host: String, cpuModel: String, cores: Int, swiftVersion: String, libxml2Version: String, expatVersion: String) {
+    public init(
+        host: String, cpuModel: String, cores: Int, swiftVersion: String, libxml2Version: String, expatVersion: String
+    ) {
         self.host = host
         self.cpuModel = cpuModel
         self.cores = cores
@@ -45,8 +48,10 @@ public struct Machine: Codable, Sendable, Hashable, Comparable {
 
     /// "ci-x86 (AMD EPYC 7763, 2 cores; libxml2 2.9.14, expat 2.5.0, Swift 6.3.1)".
     public var label: String {
-        let swift = swiftVersion.split(separator: " ").first { $0.first?.isNumber == true }.map(String.init) ?? swiftVersion
-        return "\(host) (\(cpuModel), \(cores) core\(cores == 1 ? "" : "s"); libxml2 \(libxml2Version), expat \(expatVersion), Swift \(swift))"
+        let swift =
+            swiftVersion.split(separator: " ").first { $0.first?.isNumber == true }.map(String.init) ?? swiftVersion
+        return
+            "\(host) (\(cpuModel), \(cores) core\(cores == 1 ? "" : "s"); libxml2 \(libxml2Version), expat \(expatVersion), Swift \(swift))"
     }
 
     public static func < (a: Machine, b: Machine) -> Bool { a.label < b.label }
@@ -132,13 +137,15 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             for item in items { runs[item.runID] = item }
             return HistoryRow(
                 scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
-                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize, runs: runs.count,
+                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
+                runs: runs.count,
                 noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
                 incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
                 samples: clean.filter { $0.allocations == nil }.count,
                 failed: items.count - good.count, wall: stats(clean.map(\.wallNs)), cpu: stats(clean.map(\.cpuNs)),
                 firstSong: stats(clean.map(\.firstSongNs)), download: stats(clean.map(\.downloadNs)),
-                total: stats(clean.map(\.totalNs)), peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
+                total: stats(clean.map(\.totalNs)),
+                peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
                 parsePeakMedianBytes: Statistics(parsePeaks.values.map(Double.init))?.median,
                 feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The machine's load while a run measured, as the engine read it.
@@ -74,11 +74,15 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         let lost = timed.filter { $0.preempted == true }.count
         let share = timed.isEmpty ? nil : Double(lost) / Double(timed.count)
         if let share, share > preemptedLimit {
-            var text = "\(lost) of \(timed.count) timed parses (\(percent(share))) lost the CPU to other work (wall time more than 3% above the thread's CPU time)"
+            var text =
+                "\(lost) of \(timed.count) timed parses (\(percent(share))) lost the CPU to other work (wall time more than 3% above the thread's CPU time)"
             let short = shortWorkers(timed, wanted: settings.iterations)
-            text += settings.retryPreempted == true
+            text +=
+                settings.retryPreempted == true
                 ? "; they were measured again and are left out of the figures"
-                    + (short > 0 ? ", but \(short) worker\(short == 1 ? "" : "s") could not get \(settings.iterations) parses that kept the CPU" : "")
+                    + (short > 0
+                        ? ", but \(short) worker\(short == 1 ? "" : "s") could not get \(settings.iterations) parses that kept the CPU"
+                        : "")
                 : "; they are left out of the figures"
             warnings.append(text + ". The machine is busy: close other programs, or wait, and run again.")
         }
@@ -87,7 +91,8 @@ public struct NoiseReport: Codable, Sendable, Equatable {
             if let average = load?.loadAverage, let cores = load?.cores {
                 text += " (load average \(fixed(average, 2)) on \(cores) core\(cores == 1 ? "" : "s"))"
             }
-            warnings.append(text + ": figures taken now can move by tens of percent. Close other programs, or wait, and run again.")
+            warnings.append(
+                text + ": figures taken now can move by tens of percent. Close other programs, or wait, and run again.")
         }
         let timedCells = cells.filter { $0.cell.scenario == "parse" && $0.cell.parser != baseline }
         let spreads = timedCells.compactMap { cell in cell.workerSpread.map { (cell.cell.parser, $0) } }
@@ -95,7 +100,8 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         for (parser, spread) in spreads where spread > spreadLimit {
             warnings.append(
                 "The \(parser) workers disagree by \(percent(spread)) (standard deviation of their medians; a quiet machine shows under \(percent(spreadLimit))): "
-                    + "the machine's speed changed during the run. Run again when it is quieter, or with more workers (--rounds).")
+                    + "the machine's speed changed during the run. Run again when it is quieter, or with more workers (--rounds)."
+            )
         }
         if let speeds = twoSpeeds(timedCells, samples: samples) {
             warnings.append(
@@ -110,7 +116,8 @@ public struct NoiseReport: Codable, Sendable, Equatable {
             warnings.append("Too noisy to rank " + unranked.joined(separator: "; ") + ".")
         }
         return NoiseReport(
-            noisy: noisy, warnings: warnings, unranked: unranked, preemptedShare: share, largestSpread: largest, load: load)
+            noisy: noisy, warnings: warnings, unranked: unranked, preemptedShare: share, largestSpread: largest,
+            load: load)
     }
 
     /// Rounds whose machine speed differs from the others' by at least this factor mean two speeds.
@@ -159,21 +166,25 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         return clean.values.filter { $0 < wanted }.count
     }
 
-    /// Neighbours in each parse table's order (by time) whose own paired ratio has an interval that
-    /// includes 1. Only ranked parsers count (not the floor, which has no ``CellSummary/relative``).
+    /// Neighbours in each parse table's order (by time) whose own paired ratio's interval includes 1.
+    ///
+    /// Only ranked parsers count (not the floor, which has no ``CellSummary/relative``).
     static func unrankedPairs(_ cells: [CellSummary], samples: [Sample], baseline: String) -> [String] {
         let byCell = WorkerValues.parseSamplesByCell(samples)
         var tables: [String: [CellSummary]] = [:]
         var order: [String] = []
         for cell in cells
-        where cell.cell.scenario == "parse" && cell.cell.parser != baseline && cell.time != nil && cell.relative != nil {
+        where cell.cell.scenario == "parse" && cell.cell.parser != baseline && cell.time != nil && cell.relative != nil
+        {
             let key = "\(cell.cell.feedSHA256)|\(cell.cell.chunkSize)"
             if tables[key] == nil { order.append(key) }
             tables[key, default: []].append(cell)
         }
         var pairs: [String] = []
         for key in order {
-            let ranked = (tables[key] ?? []).sorted { ($0.relative?.ratio ?? $0.time ?? 0) < ($1.relative?.ratio ?? $1.time ?? 0) }
+            let ranked = (tables[key] ?? []).sorted {
+                ($0.relative?.ratio ?? $0.time ?? 0) < ($1.relative?.ratio ?? $1.time ?? 0)
+            }
             for (faster, slower) in zip(ranked, ranked.dropFirst()) {
                 let logRatios = WorkerValues.pairedLogRatios(
                     WorkerValues.wallMedians(byCell, faster.cell), WorkerValues.wallMedians(byCell, slower.cell))
@@ -182,8 +193,11 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                 let tooFew = shift.coverage < level - 1e-9
                 if shift.low <= 0 || tooFew {
                     var text = "\(slower.cell.parser) and \(faster.cell.parser)"
-                    if order.count > 1 { text += " on \(faster.cell.feedPath.split(separator: "/").last.map(String.init) ?? "")" }
-                    text += ": ratio \(fixed(exp(shift.estimate), 2)), 95% interval \(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
+                    if order.count > 1 {
+                        text += " on \(faster.cell.feedPath.split(separator: "/").last.map(String.init) ?? "")"
+                    }
+                    text +=
+                        ": ratio \(fixed(exp(shift.estimate), 2)), 95% interval \(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
                     if tooFew { text += " (too few rounds for 95%: --rounds 6 or more)" }
                     pairs.append(text)
                 }

@@ -20,7 +20,9 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var wireBytes: Double?
     public var bytes: Double?
     public var firstSongNs: Double?
-    /// Total: start → every song ready (for `store`: parse + store). The median of the workers'
+    /// Total: start → every song ready (for `store`: parse + store).
+    ///
+    /// The median of the workers'
     /// medians, and the interval the next run's figure should fall in, when there are workers enough.
     public var totalNs: Double?
     public var totalLowNs: Double?
@@ -44,8 +46,11 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         case "paged":
             guard let size = Int(rest) else { return nil }
             return ("paging", "\(size) per page", size)
-        case "fields": return rest == "songs" ? ("fields", "song fields only", 1) : rest == "all" ? ("fields", "every field", 0) : nil
-        case "gzip": return rest == "on" ? ("compression", "gzip", 1) : rest == "off" ? ("compression", "identity", 0) : nil
+        case "fields":
+            return rest == "songs"
+                ? ("fields", "song fields only", 1) : rest == "all" ? ("fields", "every field", 0) : nil
+        case "gzip":
+            return rest == "on" ? ("compression", "gzip", 1) : rest == "off" ? ("compression", "identity", 0) : nil
         case "queue":
             guard let width = Int(rest) else { return nil }
             return ("queue", "\(width) at once", width)
@@ -58,7 +63,8 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
             let batch = words[0] == "batch"
             let ordered = words[1] == "ordered"
             let cache = words.count > 2 && words[2] == "cache"
-            let choice = (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
+            let choice =
+                (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
                 + (cache ? ", cache sized" : "")
             return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
         default: return nil
@@ -109,8 +115,10 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     /// history's HTML: medians over the clean samples.
     public static func of(samples: [Sample]) -> [PracticeFigures] {
         let byCell = Dictionary(grouping: samples.filter { describe(scenario: $0.cell.scenario) != nil }, by: \.cell)
-        return of(byCell.map { cell, samples in
-            CellSummary.summarise(cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
-        })
+        return of(
+            byCell.map { cell, samples in
+                CellSummary.summarise(
+                    cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+            })
     }
 }

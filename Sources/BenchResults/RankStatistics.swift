@@ -1,13 +1,15 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Distribution-free estimates of a shift between two samples, with confidence intervals and
-/// p-values from the rank tests they go with. Deterministic (no resampling): the same inputs give
+/// p-values from the rank tests they go with.
+///
+/// Deterministic (no resampling): the same inputs give
 /// the same interval, which a CI gate needs.
 ///
 /// - ``pairedShift(_:level:)``: one sample of paired differences (current − baseline, each pair

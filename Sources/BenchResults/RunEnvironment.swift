@@ -1,6 +1,8 @@
 /// The machine, build and libraries a run was made with.
 public struct RunEnvironment: Codable, Sendable, Equatable {
-    /// The run's identifier, e.g. "20261122T033512Z-4f1c" (sortable by time).
+    /// The run's identifier, e.g.
+    ///
+    /// "20261122T033512Z-4f1c" (sortable by time).
     public var runID: String
     /// ISO 8601 UTC start time.
     public var startedAt: String
@@ -55,14 +57,18 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Worker processes per cell: every round runs one worker of each cell, the order rotated.
     public var rounds: Int
     public var chunkSize: Int
-    /// The time limit of one iteration: a parse, or the longest stall of a download. A worker is
+    /// The time limit of one iteration: a parse, or the longest stall of a download.
+    ///
+    /// A worker is
     /// killed after this times its iterations.
     public var timeoutSeconds: Double
     /// What the workers count: `nil` for times (wall, CPU, first song) and peak memory;
     /// "instructions" for callgrind's instruction counts (``Counter``).
     public var counter: String?
     /// An injected slowdown, in percent of the parse work, to validate the regression gate; `nil`
-    /// (the default) in every real run. A run that has one says so in its files.
+    /// (the default) in every real run.
+    ///
+    /// A run that has one says so in its files.
     public var slowdownPercent: Int?
     /// Timed iterations of each download worker (`download` and `conditional` cells); `nil`: as
     /// ``iterations``.
@@ -81,7 +87,8 @@ public struct RunSettings: Codable, Sendable, Equatable {
 
     public init(
         iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,
-        slowdownPercent: Int? = nil, reference: String? = nil, retryPreempted: Bool? = nil, downloadIterations: Int? = nil,
+        slowdownPercent: Int? = nil, reference: String? = nil, retryPreempted: Bool? = nil,
+        downloadIterations: Int? = nil,
         downloadRounds: Int? = nil
     ) {
         self.downloadRounds = downloadRounds
@@ -114,4 +121,3 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// The counter value for callgrind instruction counts.
     public static let instructionCounter = "instructions"
 }
-

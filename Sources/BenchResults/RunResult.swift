@@ -11,7 +11,8 @@ public struct RunResult: Codable, Sendable, Equatable {
     public var noise: NoiseReport?
 
     public init(
-        environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample], noise: NoiseReport? = nil
+        environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],
+        noise: NoiseReport? = nil
     ) {
         self.formatVersion = 2
         self.environment = environment

@@ -65,8 +65,9 @@ public struct Sample: Codable, Sendable, Equatable {
     /// Instructions executed by the parse, counted by callgrind (`bench run --counter instructions`;
     /// such samples have no times and no peak memory: under valgrind they mean nothing).
     public var instructions: Int?
-    /// Whether this parse lost the CPU to other work: its wall time exceeded the thread's CPU time
-    /// by more than 3% (`parse` scenario). Such a sample is kept, and left out of every figure.
+    /// Whether this parse lost the CPU to other work (`parse` scenario).
+    ///
+    /// Its wall time exceeded the thread's CPU time by more than 3%. Such a sample is kept, and left out of every figure.
     public var preempted: Bool?
     /// The peak of the worker's first parse itself, bytes above the resident set just before it
     /// (one value per worker process, repeated on its samples); ``peakResidentBytes`` is the
@@ -78,7 +79,9 @@ public struct Sample: Codable, Sendable, Equatable {
     public var calibrationNs: Int?
 
     /// `malloc`-family calls made during this parse, counted by a worker with the allocation
-    /// interposer loaded (such a sample has no times: the interposer changes them). Exact: the same
+    /// interposer loaded (such a sample has no times: the interposer changes them).
+    ///
+    /// Exact: the same
     /// binary and feed count the same.
     public var allocations: Int?
     /// The bytes those calls asked for.
@@ -101,7 +104,9 @@ public struct Sample: Codable, Sendable, Equatable {
     /// library keeps).
     public var keptBytes: Int?
 
-    /// The parse's time in units of the calibration workload's: wall ÷ calibration. It does not
+    /// The parse's time in units of the calibration workload's: wall ÷ calibration.
+    ///
+    /// It does not
     /// move when the whole machine runs faster or slower; `nil` without both.
     public var calibratedTime: Double? {
         guard let wall = wallNs, let calibration = calibrationNs, calibration > 0 else { return nil }

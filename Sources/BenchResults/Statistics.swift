@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Summary statistics of one cell's samples (say, wall times in nanoseconds).
@@ -65,7 +65,9 @@ public struct Statistics: Sendable, Equatable, Codable {
 
     /// The 1-based ranks (l, n − l + 1) of the distribution-free confidence interval of the median,
     /// and its exact coverage, for `count` values at the given level.
-    public static func medianConfidenceRanks(count n: Int, level: Double = 0.95) -> (lower: Int, upper: Int, coverage: Double) {
+    public static func medianConfidenceRanks(count n: Int, level: Double = 0.95) -> (
+        lower: Int, upper: Int, coverage: Double
+    ) {
         precondition(n > 0, "no values")
         let tail = (1 - level) / 2
         // Cumulative Binomial(n, 1/2) probabilities, in log space so that large n does not underflow.
@@ -123,7 +125,8 @@ public struct RunEstimate: Codable, Sendable, Equatable {
 
     /// The ranks (l, K − l + 1) of the prediction interval for the median of a next sample of
     /// `count` values, and its exact coverage.
-    public static func predictionRanks(count k: Int, level: Double = 0.95) -> (lower: Int, upper: Int, coverage: Double) {
+    public static func predictionRanks(count k: Int, level: Double = 0.95) -> (lower: Int, upper: Int, coverage: Double)
+    {
         precondition(k > 0, "no values")
         var best = (lower: 1, upper: k, coverage: coverage(count: k, lower: 1))
         var l = 2

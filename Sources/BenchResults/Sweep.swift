@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A least-squares straight line `y = intercept + slope · x`, with how well it fits.
@@ -40,7 +40,9 @@ public struct LinearFit: Codable, Sendable, Equatable {
     }
 
     /// The exponent `b` of `y ∝ x^b` (a straight line on log–log axes): 1 when the cost grows in
-    /// proportion, 2 when it grows with the square. `nil` unless every x and y is positive.
+    /// proportion, 2 when it grows with the square.
+    ///
+    /// `nil` unless every x and y is positive.
     public static func exponent(x: [Double], y: [Double]) -> LinearFit? {
         guard x.allSatisfy({ $0 > 0 }), y.allSatisfy({ $0 > 0 }) else { return nil }
         return LinearFit(x: x.map { log($0) }, y: y.map { log($0) })
@@ -154,7 +156,8 @@ public struct SweepResult: Codable, Sendable {
     public var slopes: [SweepSlope]
 
     public init(
-        plan: SweepPlan, environment: RunEnvironment, settings: RunSettings, instructionRunID: String?, noise: NoiseReport?,
+        plan: SweepPlan, environment: RunEnvironment, settings: RunSettings, instructionRunID: String?,
+        noise: NoiseReport?,
         points: [SweepPoint], slopes: [SweepSlope]
     ) {
         self.plan = plan
@@ -169,10 +172,13 @@ public struct SweepResult: Codable, Sendable {
     /// Builds the sweep's points from its runs and fits the slopes.
     ///
     /// - Parameters:
+    ///   - plan: the sweep's sizes and chunk sizes.
     ///   - timed: the timing run (every feed and chunk size of the plan).
     ///   - counted: the instruction-counting run, if any.
     ///   - scaleFeeds: the scale sweep's feed paths, by songs.
     ///   - chunkFeed: the chunk sweep's feed path.
+    ///   - parsers: the parsers swept, in report order.
+    /// - Returns: the sweep's points and the fitted slopes.
     public static func analyse(
         plan: SweepPlan, timed: RunResult, counted: RunResult?, scaleFeeds: [Int: String], chunkFeed: String?,
         parsers: [String]
@@ -181,13 +187,17 @@ public struct SweepResult: Codable, Sendable {
         for songs in plan.songs {
             guard let feed = scaleFeeds[songs] else { continue }
             for parser in parsers {
-                points.append(point("scale", parser: parser, feed: feed, songs: songs, chunkSize: plan.chunkSize, timed, counted))
+                points.append(
+                    point("scale", parser: parser, feed: feed, songs: songs, chunkSize: plan.chunkSize, timed, counted))
             }
         }
         if let chunkFeed {
             for chunkSize in plan.chunkSizes {
                 for parser in parsers {
-                    points.append(point("chunk", parser: parser, feed: chunkFeed, songs: plan.chunkSongs, chunkSize: chunkSize, timed, counted))
+                    points.append(
+                        point(
+                            "chunk", parser: parser, feed: chunkFeed, songs: plan.chunkSongs, chunkSize: chunkSize,
+                            timed, counted))
                 }
             }
         }
@@ -197,7 +207,8 @@ public struct SweepResult: Codable, Sendable {
     }
 
     static func point(
-        _ sweep: String, parser: String, feed: String, songs: Int, chunkSize: Int, _ timed: RunResult, _ counted: RunResult?
+        _ sweep: String, parser: String, feed: String, songs: Int, chunkSize: Int, _ timed: RunResult,
+        _ counted: RunResult?
     ) -> SweepPoint {
         func isCell(_ summary: CellSummary) -> Bool {
             summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == "parse"
@@ -248,9 +259,11 @@ public struct SweepResult: Codable, Sendable {
                 let x = used.map { Double(per == "byte" ? $0.0.feedBytes : $0.0.songs) }
                 let y = used.map(\.1)
                 guard let fit = LinearFit(x: x, y: y), let first = used.first, let last = used.last else { return }
-                slopes.append(SweepSlope(
-                    parser: parser, figure: figure, per: per, unit: unit, fit: fit,
-                    exponent: LinearFit.exponent(x: x, y: y)?.slope, fromSongs: first.0.songs, toSongs: last.0.songs))
+                slopes.append(
+                    SweepSlope(
+                        parser: parser, figure: figure, per: per, unit: unit, fit: fit,
+                        exponent: LinearFit.exponent(x: x, y: y)?.slope, fromSongs: first.0.songs, toSongs: last.0.songs
+                    ))
             }
             add("time", per: "byte", unit: "ns") { $0.timeNs }
             add("instructions", per: "byte", unit: "instructions") { $0.instructions }

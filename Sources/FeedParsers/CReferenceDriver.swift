@@ -38,19 +38,23 @@ final class CReferenceDriver {
         let listener = songEnded == nil && onSong == nil ? nil : Listener(songEnded: songEnded, onSong: onSong)
         self.listener = listener
         let context = listener.map { Unmanaged.passUnretained($0).toOpaque() }
-        let callback: RefSongEnded? = listener == nil ? nil : { context in
-            guard let context else { return }
-            Unmanaged<Listener>.fromOpaque(context)._withUnsafeGuaranteedRef { listener in
-                listener.songEnded?()
-                if let onSong = listener.onSong, let driver = listener.driver {
-                    let count = ref_parser_song_count(driver.parser)
-                    if count > 0 { onSong(driver.song(count - 1)) }
+        let callback: RefSongEnded? =
+            listener == nil
+            ? nil
+            : { context in
+                guard let context else { return }
+                Unmanaged<Listener>.fromOpaque(context)._withUnsafeGuaranteedRef { listener in
+                    listener.songEnded?()
+                    if let onSong = listener.onSong, let driver = listener.driver {
+                        let count = ref_parser_song_count(driver.parser)
+                        if count > 0 { onSong(driver.song(count - 1)) }
+                    }
                 }
             }
-        }
         let salt = HashSeeding.deterministic ? HashSeeding.expatSalt : 0
         guard let parser = ref_parser_create(library, salt, callback, context) else {
-            throw FeedParseError(parser: name, message: "the C reference parser could not be created", line: 0, column: 0)
+            throw FeedParseError(
+                parser: name, message: "the C reference parser could not be created", line: 0, column: 0)
         }
         self.parser = parser
         listener?.driver = self
@@ -106,7 +110,8 @@ final class CReferenceDriver {
         }
         return Song(
             title: string(REF_FIELD_TITLE), category: string(REF_FIELD_CATEGORY), artist: string(REF_FIELD_ARTIST),
-            album: string(REF_FIELD_ALBUM), releaseDate: bytes(REF_FIELD_RELEASE_DATE).flatMap { SongDate(feedText: $0) })
+            album: string(REF_FIELD_ALBUM),
+            releaseDate: bytes(REF_FIELD_RELEASE_DATE).flatMap { SongDate(feedText: $0) })
     }
 
     private func check(_ status: RefStatus) throws {
@@ -131,9 +136,11 @@ final class CReferenceDriver {
                 message: SongAssembler.fieldTooLongMessage(field: field, item: ref_parser_song_count(parser) + 1),
                 line: line, column: column)
         case REF_STATUS_UNCLOSED:
-            failure = FeedParseError(parser: name, message: "the document ended inside an element", line: line, column: column)
+            failure = FeedParseError(
+                parser: name, message: "the document ended inside an element", line: line, column: column)
         default:
-            failure = FeedParseError(parser: name, message: "out of memory for the song fields", line: line, column: column)
+            failure = FeedParseError(
+                parser: name, message: "out of memory for the song fields", line: line, column: column)
         }
         error = failure
         throw failure

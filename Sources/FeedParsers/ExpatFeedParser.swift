@@ -2,11 +2,11 @@ import CExpat
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// expat, namespace-aware, fed chunk by chunk with `XML_Parse`.
@@ -30,7 +30,9 @@ public final class ExpatFeedParser: SongFeedParser {
     public static let kind = ParserKind.event
     public static let cReference: String? = CExpatReferenceParser.name
 
-    /// The version of the expat library in use, e.g. "2.5.0".
+    /// The version of the expat library in use, e.g.
+    ///
+    /// "2.5.0".
     public static var version: String {
         let info = XML_ExpatVersionInfo()
         return "\(info.major).\(info.minor).\(info.micro)"

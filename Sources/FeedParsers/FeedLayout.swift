@@ -84,7 +84,8 @@ public struct FeedLayout: Sendable, Equatable {
                 code: Int(code.rawValue))
         }
         guard let kind = reader.kind else {
-            throw FeedParseError(parser: LayoutReader.name, message: "neither an RSS nor an Atom feed", line: 1, column: 1)
+            throw FeedParseError(
+                parser: LayoutReader.name, message: "neither an RSS nor an Atom feed", line: 1, column: 1)
         }
         self.kind = kind
         entries = reader.entries
@@ -155,7 +156,8 @@ private final class LayoutReader {
         if tag.isEmpty || tag.lowerBound == startTag.lowerBound { tag = startTag.upperBound..<startTag.upperBound }
         if entry != nil {
             if depth == entryDepth + 1 {
-                entry?.children.append(FeedLayout.Child(namespace: name.0, localName: name.1, range: startTag.lowerBound..<tag.upperBound))
+                entry?.children.append(
+                    FeedLayout.Child(namespace: name.0, localName: name.1, range: startTag.lowerBound..<tag.upperBound))
             } else if depth == entryDepth, var finished = entry {
                 finished.endTag = tag
                 finished.range = finished.startTag.lowerBound..<tag.upperBound

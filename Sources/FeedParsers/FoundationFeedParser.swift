@@ -2,7 +2,7 @@ import Foundation
 import SongFeed
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Foundation's event parser, `XMLParser(data:)`, run once the whole document is in, as the classic
@@ -68,15 +68,17 @@ public final class FoundationFeedParser: WholeDocumentParser {
         return delegate.assembler.songs
     }
 
-    /// "XMLParser error 76 (libxml2 xmlParserErrors code)". On Linux, Foundation's localized
+    /// "XMLParser error 76 (libxml2 xmlParserErrors code)".
+    ///
+    /// On Linux, Foundation's localized
     /// description says only "The operation could not be completed", and the code is libxml2's own
     /// error number, which `XMLParser.ErrorCode`'s case names do not match.
     static func describe(_ error: NSError) -> String {
         guard error.domain == XMLParser.errorDomain else { return error.localizedDescription }
         #if os(Linux)
-        return "XMLParser error \(error.code) (libxml2 xmlParserErrors code)"
+            return "XMLParser error \(error.code) (libxml2 xmlParserErrors code)"
         #else
-        return "XMLParser error \(error.code): \(error.localizedDescription)"
+            return "XMLParser error \(error.code): \(error.localizedDescription)"
         #endif
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import SongFeed
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Foundation's `XMLParser(stream:)`: the same event parser reading the document from an
@@ -33,6 +33,7 @@ public final class FoundationStreamFeedParser: WholeDocumentParser {
     }
 
     public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try FoundationFeedParser.parse(with: XMLParser(stream: InputStream(data: bytes)), name: Self.name, onSong: onSong)
+        try FoundationFeedParser.parse(
+            with: XMLParser(stream: InputStream(data: bytes)), name: Self.name, onSong: onSong)
     }
 }

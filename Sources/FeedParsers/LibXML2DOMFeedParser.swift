@@ -41,7 +41,8 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let parsed = bytes.withUnsafeBytes { raw in
             raw.baseAddress.flatMap { base in
-                xmlCtxtReadMemory(context, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+                xmlCtxtReadMemory(
+                    context, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             }
         }
         // A namespace error (an unbound prefix) leaves `wellFormed` set; it is still an error.
@@ -56,10 +57,13 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
             throw failure("xmlXPathRegisterNs failed")
         }
         let expressions = [
-            "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]", "itms:album[last()]",
+            "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]",
+            "itms:album[last()]",
             "itms:releasedate[last()]",
         ].map { (pattern: String) in
-            pattern.withCString { $0.withMemoryRebound(to: xmlChar.self, capacity: pattern.utf8.count + 1, xmlXPathCompile) }
+            pattern.withCString {
+                $0.withMemoryRebound(to: xmlChar.self, capacity: pattern.utf8.count + 1, xmlXPathCompile)
+            }
         }
         defer { for expression in expressions { xmlXPathFreeCompExpr(expression) } }
         guard expressions.allSatisfy({ $0 != nil }) else { throw failure("xmlXPathCompile failed") }
@@ -71,15 +75,20 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
         songs.reserveCapacity(items.count)
         /// The text of the first node `expressions[index]` finds from the current item, if any.
         func text(_ index: Int) throws -> String? {
-            guard let result = xmlXPathCompiledEval(expressions[index], xpath) else { throw failure("XPath evaluation failed") }
+            guard let result = xmlXPathCompiledEval(expressions[index], xpath) else {
+                throw failure("XPath evaluation failed")
+            }
             defer { xmlXPathFreeObject(result) }
             return Self.firstNode(result).map(Self.content)
         }
         for item in items {
             xpath.pointee.node = item
-            let (title, category, artist, album, date) = (try text(1), try text(2), try text(3), try text(4), try text(5))
+            let (title, category, artist, album, date) = (
+                try text(1), try text(2), try text(3), try text(4), try text(5)
+            )
             let limit = SongAssembler.fieldTooLongMessage(
-                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1)
+                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1
+            )
             if let limit { throw failure(limit) }
             let song = Song(
                 title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
@@ -92,7 +101,9 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
 
     /// The nodes of an XPath result, in document order.
     private static func nodes(_ result: xmlXPathObjectPtr) -> [xmlNodePtr] {
-        guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
+        guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else {
+            return []
+        }
         return (0..<Int(set.pointee.nodeNr)).compactMap { table[$0] }
     }
 

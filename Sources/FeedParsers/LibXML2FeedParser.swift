@@ -2,11 +2,11 @@ import CLibXML2
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libxml2's SAX2 push parser, fed each chunk as it comes (the classic sample's fast path).
@@ -33,7 +33,9 @@ public final class LibXML2FeedParser: SongFeedParser {
     public static let kind = ParserKind.event
     public static let cReference: String? = CLibXML2ReferenceParser.name
 
-    /// The version of the libxml2 library in use, e.g. "2.9.14".
+    /// The version of the libxml2 library in use, e.g.
+    ///
+    /// "2.9.14".
     public static var version: String {
         // xmlParserVersion is "20914" for 2.9.14.
         let raw = Int(String(cString: CLibXML2_runtimeVersion())) ?? 0
@@ -56,7 +58,8 @@ public final class LibXML2FeedParser: SongFeedParser {
         // NONET is the guard against network access while parsing: a context without it is not used.
         guard xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue)) == 0 else {
             xmlFreeParserCtxt(context)
-            throw FeedParseError(parser: Self.name, message: "xmlCtxtUseOptions(XML_PARSE_NONET) failed", line: 0, column: 0)
+            throw FeedParseError(
+                parser: Self.name, message: "xmlCtxtUseOptions(XML_PARSE_NONET) failed", line: 0, column: 0)
         }
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
         self.context = context
@@ -87,14 +90,17 @@ public final class LibXML2FeedParser: SongFeedParser {
         let status = xmlParseChunk(context, nil, 0, 1)
         try check(status)
         guard context.pointee.wellFormed != 0 else {
-            throw record(FeedParseError(
-                parser: Self.name, message: "the document is not well-formed", line: Int(xmlSAX2GetLineNumber(context)),
-                column: Int(xmlSAX2GetColumnNumber(context)), code: Int(status)))
+            throw record(
+                FeedParseError(
+                    parser: Self.name, message: "the document is not well-formed",
+                    line: Int(xmlSAX2GetLineNumber(context)),
+                    column: Int(xmlSAX2GetColumnNumber(context)), code: Int(status)))
         }
         guard assembler.openElements == 0 else {
-            throw record(FeedParseError(
-                parser: Self.name, message: "the document ended inside an element",
-                line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context))))
+            throw record(
+                FeedParseError(
+                    parser: Self.name, message: "the document ended inside an element",
+                    line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context))))
         }
         return assembler.songs
     }
@@ -102,10 +108,11 @@ public final class LibXML2FeedParser: SongFeedParser {
     private func check(_ status: Int32) throws {
         if let error { throw error }
         guard status == 0, context != nil else {
-            throw record(FeedParseError(
-                parser: Self.name, message: "xmlParseChunk failed with code \(status)",
-                line: context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0,
-                column: context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 0, code: Int(status)))
+            throw record(
+                FeedParseError(
+                    parser: Self.name, message: "xmlParseChunk failed with code \(status)",
+                    line: context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0,
+                    column: context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 0, code: Int(status)))
         }
     }
 
@@ -133,8 +140,9 @@ public final class LibXML2FeedParser: SongFeedParser {
 
     // MARK: Callbacks
 
-    /// Runs `body` with the parser of a callback's context (the `xmlParserCtxt`, whose `_private` is
-    /// the parser), without retaining it: the parser outlives every callback, which only run inside
+    /// Runs `body` with the parser of a callback's context, without retaining it.
+    ///
+    /// The context is the `xmlParserCtxt`, whose `_private` is the parser. The parser outlives every callback, which only run inside
     /// ``consume(_:)`` and ``finish()``. A retain and a release per event were a measurable share of
     /// the binding's cost.
     @inline(__always)
@@ -144,7 +152,9 @@ public final class LibXML2FeedParser: SongFeedParser {
     }
 
     /// The SAX2 handler: the element, text and error callbacks, and libxml2's own SAX2 handlers for
-    /// the internal DTD's declarations (so that its entities expand). Nothing that loads an external
+    /// the internal DTD's declarations (so that its entities expand).
+    ///
+    /// Nothing that loads an external
     /// subset or entity, and no document object unless the document has a DTD: libxml2's default
     /// `startDocument` would build one per parse, for nothing. The C reference (`c-libxml2`) sets the
     /// same handlers.
@@ -177,7 +187,9 @@ public final class LibXML2FeedParser: SongFeedParser {
             guard let localname else { return }
             let element = localname.withMemoryRebound(to: CChar.self, capacity: 1) { local in
                 guard let uri else { return FeedElement.classify(namespace: nil, local: local) }
-                return uri.withMemoryRebound(to: CChar.self, capacity: 1) { FeedElement.classify(namespace: $0, local: local) }
+                return uri.withMemoryRebound(to: CChar.self, capacity: 1) {
+                    FeedElement.classify(namespace: $0, local: local)
+                }
             }
             LibXML2FeedParser.with(ctx) { $0.assembler.startElement(element) }
         }

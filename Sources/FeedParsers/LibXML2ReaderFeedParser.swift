@@ -3,11 +3,11 @@ import Foundation
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libxml2's pull parser, `xmlTextReader`, reading the document from memory node by node.
@@ -46,15 +46,18 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
 
     private func read(_ bytes: Data) throws {
         guard bytes.count <= Int(Int32.max) else {
-            throw FeedParseError(parser: Self.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
+            throw FeedParseError(
+                parser: Self.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
         }
         let options = Int32(XML_PARSE_NONET.rawValue)
         // The reader reads the bytes in place: it is made and used inside this closure.
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress,
-                let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+                let reader = xmlReaderForMemory(
+                    base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             else {
-                throw FeedParseError(parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
+                throw FeedParseError(
+                    parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
             }
             defer { xmlFreeTextReader(reader) }
             try read(reader)
@@ -66,15 +69,18 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
 
     /// Reads every node and feeds the assembler.
     private func read(_ reader: xmlTextReaderPtr) throws {
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
-            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.readerError == nil else { return }
-            let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-            parser.readerError = FeedParseError(
-                parser: LibXML2ReaderFeedParser.name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
-                line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
-        }, Unmanaged.passUnretained(self).toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
+                guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.readerError == nil else { return }
+                let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+                parser.readerError = FeedParseError(
+                    parser: LibXML2ReaderFeedParser.name,
+                    message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
+                    line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
+            }, Unmanaged.passUnretained(self).toOpaque())
         var status = xmlTextReaderRead(reader)
         while status == 1 {
             switch xmlTextReaderNodeType(reader) {
@@ -106,7 +112,8 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
         if let readerError { throw readerError }
         if status != 0 {
             throw FeedParseError(
-                parser: Self.name, message: "xmlTextReaderRead failed", line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                parser: Self.name, message: "xmlTextReaderRead failed",
+                line: Int(xmlTextReaderGetParserLineNumber(reader)),
                 column: Int(xmlTextReaderGetParserColumnNumber(reader)))
         }
     }

@@ -1,11 +1,11 @@
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The floor: one pass over the bytes with `memchr`, counting every `<`, and no parsing at all.

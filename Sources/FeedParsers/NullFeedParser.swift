@@ -17,12 +17,16 @@ public final class NullFeedParser: SongFeedParser {
     public init(onSong: ((Song) -> Void)?) throws {}
 
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        guard !finished else { throw FeedParseError(parser: Self.name, message: "consume(_:) called after finish()", line: 0, column: 0) }
+        guard !finished else {
+            throw FeedParseError(parser: Self.name, message: "consume(_:) called after finish()", line: 0, column: 0)
+        }
         bytesSeen &+= chunk.count
     }
 
     public func finish() throws -> [Song] {
-        guard !finished else { throw FeedParseError(parser: Self.name, message: "finish() called twice", line: 0, column: 0) }
+        guard !finished else {
+            throw FeedParseError(parser: Self.name, message: "finish() called twice", line: 0, column: 0)
+        }
         finished = true
         return []
     }

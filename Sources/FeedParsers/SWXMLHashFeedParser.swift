@@ -49,7 +49,8 @@ public final class SWXMLHashFeedParser: WholeDocumentParser {
                 text("title"), text("category"), text("artist"), text("album"), text("releasedate")
             )
             let limit = SongAssembler.fieldTooLongMessage(
-                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1)
+                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1
+            )
             if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
             let song = Song(
                 title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",

@@ -1,11 +1,11 @@
 import SongFeed
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The elements of a feed that matter for a ``Song``, matched by namespace URI and local name.
@@ -62,7 +62,9 @@ public enum FeedElement: UInt8, Sendable {
         return element
     }
 
-    /// Classifies expat's element name: "URI" U+0001 "local name", or the local name alone. One
+    /// Classifies expat's element name: "URI" U+0001 "local name", or the local name alone.
+    ///
+    /// One
     /// pass finds the separator; the URI is compared (length first) only for an itms local name.
     public static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
         guard let cut = strrchr(name, Int32(separator)) else { return classifyPlain(name) }
@@ -256,8 +258,9 @@ public final class SongAssembler {
         Self.fieldTooLongMessage(field: state.pointee.field, item: state.pointee.songs.count + 1)
     }
 
-    /// For adapters that get each field's whole text from their library (trees, decoders): the
-    /// message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``, else
+    /// The message for a field text over the limit, for adapters that get whole texts from their library.
+    ///
+    /// Trees and decoders: the message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``, else
     /// `nil`. Nothing is allocated unless a field is too long.
     public static func fieldTooLongMessage(
         title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int

@@ -155,7 +155,9 @@ extension SongFeedParser {
 
 /// The parsers this build knows, by name.
 public enum ParserRegistry {
-    /// Every parser, in the order reports list them. Those that meet the whole contract come first:
+    /// Every parser, in the order reports list them.
+    ///
+    /// Those that meet the whole contract come first:
     /// when `bench verify` finds two sets of songs shared by as many parsers, the first listed wins.
     public static var all: [any SongFeedParser.Type] {
         [

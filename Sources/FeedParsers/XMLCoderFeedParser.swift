@@ -3,7 +3,7 @@ import SongFeed
 import XMLCoder
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`),
@@ -63,7 +63,9 @@ public final class XMLCoderFeedParser: WholeDocumentParser {
         return songs
     }
 
-    /// An error of the decode as a ``FeedParseError``. XMLCoder rethrows `XMLParser`'s own error
+    /// An error of the decode as a ``FeedParseError``.
+    ///
+    /// XMLCoder rethrows `XMLParser`'s own error
     /// without its position (line and column are then 0, unknown), or a `DecodingError` when the
     /// document does not have the types' shape.
     static func describe(_ error: any Error) -> FeedParseError {

@@ -3,17 +3,20 @@ import Foundation
 import SongFeed
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
-/// What one download measured. Times are nanoseconds from the moment the request was started.
+/// What one download measured.
+///
+/// Times are nanoseconds from the moment the request was started.
 public struct DownloadMeasurement: Codable, Sendable, Equatable {
     /// The HTTP status (200, or 304 for a conditional request that was not modified).
     public var status: Int
     /// Body bytes received (inflated, for a compressed body).
     public var bytes: Int
-    /// Body bytes on the wire: the compressed size of a compressed body (its `Content-Length`), else
-    /// ``bytes``. `nil` in measurements made before it was recorded.
+    /// Body bytes on the wire: a compressed body's compressed size (`Content-Length`), else ``bytes``.
+    ///
+    /// `nil` in measurements made before it was recorded.
     public var wireBytes: Int?
     /// The body's `Content-Encoding` ("gzip"), `nil` for none.
     public var contentEncoding: String?
@@ -99,6 +102,8 @@ public final class FeedDownloader: @unchecked Sendable {
     /// Downloads `url`, parsing with a fresh `parser` as the bytes arrive (`nil`: keep the body).
     ///
     /// - Parameters:
+    ///   - url: the feed's URL.
+    ///   - parser: the parser to push the bytes into as they arrive; `nil` parses nothing.
     ///   - conditional: validators of an earlier response; the request then carries
     ///     `If-None-Match` / `If-Modified-Since` and a 304 is a success.
     ///   - keepBody: keep the body's bytes in the result (for a cache, or to check them).
@@ -119,12 +124,17 @@ public final class FeedDownloader: @unchecked Sendable {
         }
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()
-        try start(url, parser: parser, conditional: conditional, keepBody: keepBody, gzip: gzip, keepHead: keepHead, started: started) {
+        try start(
+            url, parser: parser, conditional: conditional, keepBody: keepBody, gzip: gzip, keepHead: keepHead,
+            started: started
+        ) {
             outcome.value = $0
             done.signal()
         }
         done.wait()
-        guard let result = outcome.value else { throw DownloadError(kind: .other, message: "no result", bytesReceived: 0) }
+        guard let result = outcome.value else {
+            throw DownloadError(kind: .other, message: "no result", bytesReceived: 0)
+        }
         return try result.get()
     }
 
@@ -133,7 +143,9 @@ public final class FeedDownloader: @unchecked Sendable {
     }
 
     /// Starts the download of ``fetch(_:parser:conditional:keepBody:gzip:keepHead:started:)`` and
-    /// returns at once: `completion` is called on the session's delegate queue when it ends. No
+    /// returns at once: `completion` is called on the session's delegate queue when it ends.
+    ///
+    /// No
     /// thread waits for it (an `OperationQueue` of asynchronous operations runs on this).
     public func start(
         _ url: URL, parser: (any SongFeedParser.Type)?, conditional: (etag: String?, lastModified: String?)? = nil,
@@ -155,7 +167,10 @@ public final class FeedDownloader: @unchecked Sendable {
             if let error = state.error {
                 completion(.failure(error))
             } else {
-                completion(.success(FetchResult(measurement: state.measurement(), songs: state.songs, body: state.body, head: state.head)))
+                completion(
+                    .success(
+                        FetchResult(
+                            measurement: state.measurement(), songs: state.songs, body: state.body, head: state.head)))
             }
         }
         guard delegate.set(state, for: task) else {
@@ -209,9 +224,10 @@ public final class FeedDownloader: @unchecked Sendable {
             // The parser reports its first song to this object, through a weak box (no cycle).
             if let parserType {
                 let box = WeakDownload()
-                activeParser = try parserType.init(songEnded: SongEndSignal {
-                    if let download = box.value, download.firstSong == nil { download.firstSong = monotonicNow() }
-                })
+                activeParser = try parserType.init(
+                    songEnded: SongEndSignal {
+                        if let download = box.value, download.firstSong == nil { download.firstSong = monotonicNow() }
+                    })
                 box.value = self
             }
         }
@@ -304,7 +320,8 @@ public final class FeedDownloader: @unchecked Sendable {
             // curl inflates a compressed body by itself; its Content-Length is the size on the wire.
             let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
             state.contentEncoding = encoding == nil || encoding == "identity" ? nil : encoding
-            state.expected = http.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? http.expectedContentLength
+            state.expected =
+                http.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? http.expectedContentLength
             state.etag = http.value(forHTTPHeaderField: "ETag")
             state.lastModified = http.value(forHTTPHeaderField: "Last-Modified")
             let acceptable = http.statusCode == 200 || (http.statusCode == 304 && state.acceptNotModified)
@@ -336,7 +353,9 @@ public final class FeedDownloader: @unchecked Sendable {
             state.lastByte = now
             state.bytes += data.count
             if state.keepBody { state.body.append(contentsOf: data) }
-            if state.head.count < state.keepHead { state.head.append(contentsOf: data.prefix(state.keepHead - state.head.count)) }
+            if state.head.count < state.keepHead {
+                state.head.append(contentsOf: data.prefix(state.keepHead - state.head.count))
+            }
             guard let parser = state.activeParser else { return }
             let before = monotonicNow()
             do {
@@ -368,8 +387,12 @@ public final class FeedDownloader: @unchecked Sendable {
                 case NSURLErrorCancelled: state.fail(.cancelled, "cancelled")
                 case _ where encoded && state.status == 200:
                     // curl checks a compressed body's length and its gzip trailer itself.
-                    state.fail(.truncated, "\(state.contentEncoding ?? "compressed") body cut short or corrupt: \(nsError.localizedDescription) (Content-Length \(state.expected), \(state.bytes) bytes inflated)")
-                case NSURLErrorTimedOut: state.fail(.timedOut, "no data for the time limit (\(nsError.localizedDescription))")
+                    state.fail(
+                        .truncated,
+                        "\(state.contentEncoding ?? "compressed") body cut short or corrupt: \(nsError.localizedDescription) (Content-Length \(state.expected), \(state.bytes) bytes inflated)"
+                    )
+                case NSURLErrorTimedOut:
+                    state.fail(.timedOut, "no data for the time limit (\(nsError.localizedDescription))")
                 case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost:
                     state.fail(.connectionFailed, "cannot connect: \(nsError.localizedDescription)")
                 case NSURLErrorNetworkConnectionLost:
@@ -377,13 +400,18 @@ public final class FeedDownloader: @unchecked Sendable {
                 default:
                     // curl reports a body cut short by a close as a generic error.
                     if short {
-                        state.fail(.truncated, "body shorter than its Content-Length: \(state.bytes) of \(state.expected) bytes (\(nsError.localizedDescription))")
+                        state.fail(
+                            .truncated,
+                            "body shorter than its Content-Length: \(state.bytes) of \(state.expected) bytes (\(nsError.localizedDescription))"
+                        )
                     } else {
                         state.fail(.other, "\(nsError.localizedDescription) (URLError \(nsError.code))")
                     }
                 }
             }
-            if state.error == nil, state.status == 200, !encoded, state.expected >= 0, Int64(state.bytes) != state.expected {
+            if state.error == nil, state.status == 200, !encoded, state.expected >= 0,
+                Int64(state.bytes) != state.expected
+            {
                 state.fail(.truncated, "body of \(state.bytes) bytes, but its Content-Length is \(state.expected)")
             }
             if state.error == nil, state.status == 200, let parser = state.activeParser {

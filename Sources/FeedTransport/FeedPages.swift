@@ -35,7 +35,8 @@ public struct FeedQuery: Equatable, Sendable {
         func integer(_ name: String, minimum: Int, maximum: Int) throws -> Int? {
             guard let text = values[name] else { return nil }
             guard let value = Int(text), value >= minimum, value <= maximum else {
-                throw FeedQueryError("\(name) must be an integer from \(minimum) to \(maximum), not '\(text.prefix(40))'")
+                throw FeedQueryError(
+                    "\(name) must be an integer from \(minimum) to \(maximum), not '\(text.prefix(40))'")
             }
             return value
         }
@@ -74,17 +75,21 @@ struct FieldSelection: Equatable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix(entryName + "("), trimmed.hasSuffix(")") else {
             throw FeedQueryError(
-                "fields: only '\(entryName)(name,name,…)' is understood (the child elements of each \(entryName) to keep), not '\(text.prefix(80))'")
+                "fields: only '\(entryName)(name,name,…)' is understood (the child elements of each \(entryName) to keep), not '\(text.prefix(80))'"
+            )
         }
         let inner = trimmed.dropFirst(entryName.count + 1).dropLast()
         var names: Set<[String]> = []
         for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.:"))
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains), name.filter({ $0 == ":" }).count <= 1,
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains),
+                name.filter({ $0 == ":" }).count <= 1,
                 !name.hasPrefix(":"), !name.hasSuffix(":")
             else {
-                throw FeedQueryError("fields: '\(name.prefix(80))' is not an element name (nested selections, attributes and predicates are not supported)")
+                throw FeedQueryError(
+                    "fields: '\(name.prefix(80))' is not an element name (nested selections, attributes and predicates are not supported)"
+                )
             }
             let pieces = name.split(separator: ":").map(String.init)
             if pieces.count == 2 {
@@ -149,7 +154,9 @@ final class PagedFeed: @unchecked Sendable {
             next.startIndex = last + 1
             next.maxResults = query.maxResults ?? (entries.count - last)
             let href = Self.escapeAttribute(nextLink(next))
-            page += Array("<link xmlns=\"http://www.w3.org/2005/Atom\" rel=\"next\" type=\"application/rss+xml\" href=\"\(href)\"/>\n".utf8)
+            page += Array(
+                "<link xmlns=\"http://www.w3.org/2005/Atom\" rel=\"next\" type=\"application/rss+xml\" href=\"\(href)\"/>\n"
+                    .utf8)
         }
         for entry in entries[first..<last] {
             if let fields {

@@ -242,7 +242,8 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let parts = request.uri.split(separator: "?", maxSplits: 1).map(String.init)
         let path = parts.first ?? "/"
-        let queryItems = parts.count > 1 ? (URLComponents(string: "http://localhost/?" + parts[1])?.queryItems ?? []) : []
+        let queryItems =
+            parts.count > 1 ? (URLComponents(string: "http://localhost/?" + parts[1])?.queryItems ?? []) : []
         let name = String(path.drop { $0 == "/" }).removingPercentEncoding ?? ""
         let loop = context.eventLoop.assumeIsolated()
         let delay = TimeAmount.milliseconds(Int64(profile.rttMs))
@@ -294,7 +295,10 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if Self.notModified(request.headers, etag: etag, lastModified: feed.lastModified) {
             headers.add(name: "Content-Length", value: "0")
             loop.scheduleTask(in: delay) {
-                context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .notModified, headers: headers))), promise: nil)
+                context.write(
+                    self.wrapOutboundOut(
+                        .head(HTTPResponseHead(version: .http1_1, status: .notModified, headers: headers))),
+                    promise: nil)
                 self.finish(context: context)
             }
             return
@@ -305,7 +309,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !sendBody { headers.add(name: Self.identityMarker, value: "1") }
         shaper.fault = fault
         loop.scheduleTask(in: delay) {
-            context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                promise: nil)
             if sendBody {
                 var buffer = context.channel.allocator.buffer(capacity: body.count)
                 buffer.writeBytes(body)
@@ -319,7 +325,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Marks a response the compressor must leave alone (the marker is removed before it is sent).
     static let identityMarker = "X-Feed-Server-Identity"
 
-    static func compressionIntent(_ head: inout HTTPResponseHead, _ supported: Bool) -> HTTPResponseCompressor.CompressionIntent {
+    static func compressionIntent(_ head: inout HTTPResponseHead, _ supported: Bool)
+        -> HTTPResponseCompressor.CompressionIntent
+    {
         guard head.headers.contains(name: identityMarker) else { return .compressIfPossible }
         head.headers.remove(name: identityMarker)
         return .doNotCompress
@@ -331,7 +339,8 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
         buffer.writeString(body)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

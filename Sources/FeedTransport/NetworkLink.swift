@@ -60,7 +60,9 @@ final class NetworkLink: @unchecked Sendable {
     }
 
     /// Hands `credit` bytes out in equal shares to the flows, round after round, until it is spent or
-    /// no flow has bytes waiting; returns the credit left. Flows with nothing more to send are
+    /// no flow has bytes waiting; returns the credit left.
+    ///
+    /// Flows with nothing more to send are
     /// dropped from `flows`.
     static func share(credit: Double, among flows: inout [any LinkFlow]) -> Double {
         var credit = credit
@@ -85,7 +87,9 @@ protocol LinkFlow: AnyObject {
 
 /// Sends a response's body through the ``NetworkLink`` (or at once when unshaped), and strikes the
 /// response's fault, if it has one, after the fault's number of body bytes (as sent: compressed
-/// bytes for a gzip response). Sits between the HTTP encoder and the response compressor.
+/// bytes for a gzip response).
+///
+/// Sits between the HTTP encoder and the response compressor.
 final class LinkShaper: ChannelDuplexHandler, RemovableChannelHandler, LinkFlow {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -205,7 +209,9 @@ final class LinkShaper: ChannelDuplexHandler, RemovableChannelHandler, LinkFlow 
             // SO_LINGER 0: close with a TCP reset instead of an orderly shutdown.
             if let provider = context.channel as? any SocketOptionProvider {
                 let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in loopBound.value.close(promise: nil) }
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                    loopBound.value.close(promise: nil)
+                }
             } else {
                 context.close(promise: nil)
             }

@@ -2,7 +2,9 @@ import FeedParsers
 import Foundation
 import SongFeed
 
-/// What fetching a feed in several requests measured. Times are nanoseconds from the start of the
+/// What fetching a feed in several requests measured.
+///
+/// Times are nanoseconds from the start of the
 /// first request.
 public struct PagedFetchMeasurement: Codable, Sendable, Equatable {
     /// Requests made (pages fetched, or started before a cancel).
@@ -67,13 +69,15 @@ public enum PagedFetch {
     /// - Throws: ``DownloadError`` for a failed page, or a `loop` one when a next link leads back
     ///   to a page already fetched, or when there are more than `maxPages`.
     public static func followingNextLinks(
-        from url: URL, parser: any SongFeedParser.Type, downloader: FeedDownloader, gzip: Bool = false, maxPages: Int = 10_000
+        from url: URL, parser: any SongFeedParser.Type, downloader: FeedDownloader, gzip: Bool = false,
+        maxPages: Int = 10_000
     ) throws -> (measurement: PagedFetchMeasurement, songs: [Song]) {
         var songs: [Song] = []
         var seen: Set<String> = [url.absoluteString]
         var next: URL? = url
         var start: UInt64?
-        var measured = PagedFetchMeasurement(requests: 0, bytes: 0, wireBytes: 0, downloadNs: 0, parseNs: 0, totalNs: 0, songs: 0)
+        var measured = PagedFetchMeasurement(
+            requests: 0, bytes: 0, wireBytes: 0, downloadNs: 0, parseNs: 0, totalNs: 0, songs: 0)
         while let page = next {
             var pageStart: UInt64 = 0
             let result: FetchResult
@@ -99,11 +103,15 @@ public enum PagedFetch {
             next = nil
             if let link = NextLink.find(in: result.head) {
                 guard let resolved = URL(string: link, relativeTo: page)?.absoluteURL else {
-                    throw DownloadError(kind: .other, message: "page \(measured.requests): unreadable next link '\(link.prefix(200))'", bytesReceived: m.bytes)
+                    throw DownloadError(
+                        kind: .other, message: "page \(measured.requests): unreadable next link '\(link.prefix(200))'",
+                        bytesReceived: m.bytes)
                 }
                 guard seen.insert(resolved.absoluteString).inserted else {
                     throw DownloadError(
-                        kind: .loop, message: "page \(measured.requests): the next link leads back to a page already fetched (\(resolved.relativeString))",
+                        kind: .loop,
+                        message:
+                            "page \(measured.requests): the next link leads back to a page already fetched (\(resolved.relativeString))",
                         bytesReceived: m.bytes)
                 }
                 guard measured.requests < maxPages else {
@@ -129,8 +137,9 @@ public enum PagedFetch {
         }
     }
 
-    /// Fetches `pages` through a bounded queue (an `OperationQueue` of width `maxConcurrent`): the
-    /// first page at `.veryHigh` priority, the others at `.normal`, all queued before the queue
+    /// Fetches `pages` through a bounded queue (an `OperationQueue` of width `maxConcurrent`).
+    ///
+    /// The first page goes at `.veryHigh` priority, the others at `.normal`, all queued before the queue
     /// starts. With `cancelAfterFirstPage`, everything is cancelled the moment the first page's songs
     /// are in (the user left): queued requests never start, running ones are cancelled, bytes still
     /// arriving are not parsed, and only the first page's songs are kept.
@@ -182,7 +191,8 @@ public enum PagedFetch {
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
         let settled = monotonicNow()
-        return try state.result(origin: origin, settled: settled, cancelling: cancelAfterFirstPage, afterCancel: downloader.afterCancel)
+        return try state.result(
+            origin: origin, settled: settled, cancelling: cancelAfterFirstPage, afterCancel: downloader.afterCancel)
     }
 
     /// How many bytes of each page are kept to find its next link (it comes before the entries).
@@ -265,7 +275,8 @@ private final class QueueState: @unchecked Sendable {
     func fail(page: Int, _ error: any Error) {
         lock.withLock {
             active -= 1
-            errors[page] = (error as? DownloadError) ?? DownloadError(kind: .other, message: "\(error)", bytesReceived: 0)
+            errors[page] =
+                (error as? DownloadError) ?? DownloadError(kind: .other, message: "\(error)", bytesReceived: 0)
         }
     }
 
@@ -282,7 +293,9 @@ private final class QueueState: @unchecked Sendable {
     ) throws -> (measurement: PagedFetchMeasurement, songs: [Song]) {
         try lock.withLock {
             // A page ended by the cancel is not a failure; any other failure is.
-            if let (page, error) = errors.sorted(by: { $0.key < $1.key }).first(where: { !(cancelling && $0.value.kind == .cancelled) }) {
+            if let (page, error) = errors.sorted(by: { $0.key < $1.key }).first(where: {
+                !(cancelling && $0.value.kind == .cancelled)
+            }) {
                 var error = error
                 error.message = "page \(page + 1): " + error.message
                 throw error
@@ -312,9 +325,12 @@ private final class QueueState: @unchecked Sendable {
                     bytesAfterCancel: afterCancel.bytes, parseNsAfterCancel: afterCancel.parseNs,
                     settleNs: Int(settled &- cancelTime), otherPagesCompleted: results.count - kept.count)
             } else if cancelling {
-                throw DownloadError(kind: .other, message: "the first page never completed, so nothing was cancelled", bytesReceived: 0)
+                throw DownloadError(
+                    kind: .other, message: "the first page never completed, so nothing was cancelled", bytesReceived: 0)
             } else if results.count != startTimes.count || results.isEmpty {
-                throw DownloadError(kind: .other, message: "\(startTimes.count - results.count) page(s) did not complete", bytesReceived: 0)
+                throw DownloadError(
+                    kind: .other, message: "\(startTimes.count - results.count) page(s) did not complete",
+                    bytesReceived: 0)
             }
             measured.songs = songs.count
             measured.startOrder = startTimes.sorted { $0.value < $1.value }.map(\.key)
@@ -343,7 +359,8 @@ public enum NextLink {
 
     private static func attribute(_ name: String, in tag: Substring) -> String? {
         for quote in ["\"", "'"] {
-            if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\n\(name)=\(quote)") ?? tag.range(of: "\t\(name)=\(quote)"),
+            if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\n\(name)=\(quote)")
+                ?? tag.range(of: "\t\(name)=\(quote)"),
                 let end = tag.range(of: quote, range: start.upperBound..<tag.endIndex)
             {
                 return String(tag[start.upperBound..<end.lowerBound])

@@ -1,5 +1,7 @@
 /// The names the generator draws from: a mix of real-looking artists, album words, genres with
-/// the iTunes genre ids of the 2012 feeds, and record labels. Accented, CJK and Korean names,
+/// the iTunes genre ids of the 2012 feeds, and record labels.
+///
+/// Accented, CJK and Korean names,
 /// ampersands, apostrophes, `<`, `℗` and a slash are here on purpose.
 enum Pools {
     static let artists = [

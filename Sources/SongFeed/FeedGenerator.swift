@@ -153,8 +153,11 @@ private struct ItemValues {
         let albumURL = "http://itunes.apple.com/album/\(albumSlug)/id\(albumID)?uo=1&v0=9988"
         let artistURL = "http://itunes.apple.com/artist/\(artistSlug)/id\(artistID)?uo=1&v0=9988"
         let genreURL = "http://itunes.apple.com/genre/music-\(slug(genre.name))/id\(genre.id)?uo=1&v0=9988"
-        let image = "http://a\(1 + albumID % 5).mzstatic.com/us/r30/Music/v4/\(imagePath.prefix(2))/\(imagePath.dropFirst(2).prefix(2))/\(imagePath.dropFirst(4).prefix(2))/\(imagePath)/\(albumID).100x100-75.jpg"
-        let dateLine = releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" } ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
+        let image =
+            "http://a\(1 + albumID % 5).mzstatic.com/us/r30/Music/v4/\(imagePath.prefix(2))/\(imagePath.dropFirst(2).prefix(2))/\(imagePath.dropFirst(4).prefix(2))/\(imagePath)/\(albumID).100x100-75.jpg"
+        let dateLine =
+            releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" }
+            ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
         let textTitle = escape(title, references: useCharacterReferences)
         let textArtist = escape(artist, references: useCharacterReferences)
         var s = first ? "\t\t<item>\n" : "<item>\n"

@@ -110,7 +110,9 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
     }
 }
 
-/// A forward-only reader over UTF-8 bytes for ``SongDate``'s parser. No allocation.
+/// A forward-only reader over UTF-8 bytes for ``SongDate``'s parser.
+///
+/// It allocates nothing.
 private struct ByteScanner {
     let bytes: UnsafeRawBufferPointer
     var index = 0
@@ -125,7 +127,9 @@ private struct ByteScanner {
     @discardableResult
     mutating func skipSpaces() -> Int {
         let start = index
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        {
             index += 1
         }
         return index - start

@@ -26,7 +26,7 @@ public enum SongStore {
             self.cacheForBatch = cacheForBatch
         }
 
-        /// The cell name: "store-song-ordered", "store-batch-shuffled", "store-batch-ordered-cache", …
+        /// The cell name, such as "store-song-ordered" or "store-batch-ordered-cache".
         public var description: String {
             "store-\(transactionPerSong ? "song" : "batch")-\(inIndexOrder ? "ordered" : "shuffled")"
                 + (cacheForBatch ? "-cache" : "")
@@ -38,7 +38,9 @@ public enum SongStore {
             guard parts.count >= 3, parts.count <= 4, parts[0] == "store", ["song", "batch"].contains(parts[1]),
                 ["ordered", "shuffled"].contains(parts[2]), parts.count == 3 || parts[3] == "cache"
             else { return nil }
-            self.init(transactionPerSong: parts[1] == "song", inIndexOrder: parts[2] == "ordered", cacheForBatch: parts.count == 4)
+            self.init(
+                transactionPerSong: parts[1] == "song", inIndexOrder: parts[2] == "ordered",
+                cacheForBatch: parts.count == 4)
         }
 
         /// The four plans of the practice: per song or batch, ordered or shuffled.
@@ -67,12 +69,13 @@ public enum SongStore {
         for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE song (
-                    id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL, artist TEXT NOT NULL,
-                    album TEXT NOT NULL, releaseDate TEXT);
-                CREATE INDEX song_by_artist_title ON song(artist, title);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE song (
+                        id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL, artist TEXT NOT NULL,
+                        album TEXT NOT NULL, releaseDate TEXT);
+                    CREATE INDEX song_by_artist_title ON song(artist, title);
+                    """)
         }
         if plan.cacheForBatch {
             // Every page the batch touches stays cached: about 250 bytes a row and its index entry.
@@ -109,7 +112,9 @@ public enum SongStore {
     private static func insert(_ song: Song, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO song (title, category, artist, album, releaseDate) VALUES (?, ?, ?, ?, ?)")
-        try statement.execute(arguments: [song.title, song.category, song.artist, song.album, song.releaseDate?.description])
+        try statement.execute(arguments: [
+            song.title, song.category, song.artist, song.album, song.releaseDate?.description,
+        ])
     }
 
     /// Rows in the store (to check that every song was written).

@@ -9,7 +9,9 @@ import GRDB
 /// integers, reals and booleans by their types, so the stats store's GRDB records decode them as
 /// they decode SQLite's rows.
 final class PostgresConnection: @unchecked Sendable {
-    /// libpq's connection; `nil` once closed. Every use holds `lock`.
+    /// libpq's connection; `nil` once closed.
+    ///
+    /// Every use holds `lock`.
     private var connection: OpaquePointer?
     private let lock = NSRecursiveLock()
     /// The URL without any password, for messages.
@@ -28,8 +30,11 @@ final class PostgresConnection: @unchecked Sendable {
             let message = Self.message(PQerrorMessage(connection))
             PQfinish(connection)
             var hint = ""
-            if message.contains("password") && (message.contains("no password supplied") || message.contains("authentication failed")) {
-                hint = "; the password comes from PGPASSWORD or a ~/.pgpass line (host:port:database:user:password), never from the URL"
+            if message.contains("password")
+                && (message.contains("no password supplied") || message.contains("authentication failed"))
+            {
+                hint =
+                    "; the password comes from PGPASSWORD or a ~/.pgpass line (host:port:database:user:password), never from the URL"
             }
             throw StatsStoreError(description: "cannot connect to the stats store \(location): \(message)\(hint)")
         }
@@ -82,10 +87,13 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// The error of a failed statement, in words: the server's message, or a lost connection.
     private func error(_ result: OpaquePointer?) -> StatsStoreError {
-        guard let connection else { return StatsStoreError(description: "the connection to the stats store \(location) is closed") }
+        guard let connection else {
+            return StatsStoreError(description: "the connection to the stats store \(location) is closed")
+        }
         if PQstatus(connection) != CONNECTION_OK {
             return StatsStoreError(
-                description: "lost the connection to the stats store \(location): \(Self.message(PQerrorMessage(connection)))",
+                description:
+                    "lost the connection to the stats store \(location): \(Self.message(PQerrorMessage(connection)))",
                 connectionLost: true)
         }
         let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
@@ -107,7 +115,8 @@ final class PostgresConnection: @unchecked Sendable {
         switch value.storage {
         case .null: return nil
         case .int64(let number): return String(number)
-        case .double(let number): return number.isFinite ? "\(number)" : (number.isNaN ? "NaN" : (number > 0 ? "Infinity" : "-Infinity"))
+        case .double(let number):
+            return number.isFinite ? "\(number)" : (number.isNaN ? "NaN" : (number > 0 ? "Infinity" : "-Infinity"))
         case .string(let string): return string
         case .blob(let data): return "\\x" + data.map { String(format: "%02x", $0) }.joined()
         }

@@ -39,16 +39,21 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     static func refusePassword(in url: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &message) else {
-            let reason = message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not a connection URL"
+            let reason =
+                message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+                ?? "not a connection URL"
             if let message { PQfreemem(message) }
-            throw StatsStoreError(description: "\(url) is not a PostgreSQL URL libpq can read: \(reason) (postgres://user@host:port/database)")
+            throw StatsStoreError(
+                description:
+                    "\(url) is not a PostgreSQL URL libpq can read: \(reason) (postgres://user@host:port/database)")
         }
         defer { PQconninfoFree(options) }
         var option = options
         while let keyword = option.pointee.keyword {
             if String(cString: keyword) == "password", option.pointee.val != nil {
                 throw StatsStoreError(
-                    description: "the --store URL holds a password: leave it out (postgres://user@host:port/database) and give it in "
+                    description:
+                        "the --store URL holds a password: leave it out (postgres://user@host:port/database) and give it in "
                         + "PGPASSWORD or a ~/.pgpass line (host:port:database:user:password), so that it is never on a command line "
                         + "or in a report")
             }
@@ -64,17 +69,24 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         for (identifier, statements) in Self.migrations {
             try connection.transaction {
                 try connection.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
-                try connection.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-                let applied = Set(try connection.execute("SELECT identifier FROM grdb_migrations").compactMap { $0["identifier"] as String? })
+                try connection.execute(
+                    "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                let applied = Set(
+                    try connection.execute("SELECT identifier FROM grdb_migrations").compactMap {
+                        $0["identifier"] as String?
+                    })
                 let unknown = applied.subtracting(Self.migrations.map(\.identifier)).sorted()
                 guard unknown.isEmpty else {
                     throw StatsStoreError(
-                        description: "the stats store \(location) was made by a newer bench (schema steps this one does not know: "
-                            + "\(unknown.joined(separator: ", "))); use that bench, or another --store (nothing was changed)")
+                        description:
+                            "the stats store \(location) was made by a newer bench (schema steps this one does not know: "
+                            + "\(unknown.joined(separator: ", "))); use that bench, or another --store (nothing was changed)"
+                    )
                 }
                 guard !applied.contains(identifier) else { return }
                 for statement in statements { try connection.execute(statement) }
-                try connection.execute("INSERT INTO grdb_migrations (identifier) VALUES ($1)", [identifier.databaseValue])
+                try connection.execute(
+                    "INSERT INTO grdb_migrations (identifier) VALUES ($1)", [identifier.databaseValue])
             }
         }
     }
@@ -83,7 +95,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     private static let migrationLock = 0x584D_4C42
 
     /// The schema of ``StatsDatabase/migrator``, step for step, with the same names, in PostgreSQL's
-    /// types: integers as BIGINT, booleans as BOOLEAN, times as the same ISO 8601 text. Only ever appended.
+    /// types: integers as BIGINT, booleans as BOOLEAN, times as the same ISO 8601 text.
+    ///
+    /// Only ever appended.
     static let migrations: [(identifier: String, statements: [String])] = [
         (
             "v1: runs and samples",
@@ -132,7 +146,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         ),
         (
             "v5: allocation counts",
-            ["ALTER TABLE samples ADD COLUMN allocations BIGINT, ADD COLUMN allocated_bytes BIGINT, ADD COLUMN kept_bytes BIGINT"]
+            [
+                "ALTER TABLE samples ADD COLUMN allocations BIGINT, ADD COLUMN allocated_bytes BIGINT, ADD COLUMN kept_bytes BIGINT"
+            ]
         ),
         (
             "v6: the practices: requests, bytes on the wire, store time, what a cancel left",
@@ -166,7 +182,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     // MARK: Reading
 
     public func runs() throws -> [RunEnvironment] {
-        try connection.execute("SELECT * FROM runs ORDER BY started_at DESC, run_id DESC").map { try RunRecord(row: $0).environment }
+        try connection.execute("SELECT * FROM runs ORDER BY started_at DESC, run_id DESC").map {
+            try RunRecord(row: $0).environment
+        }
     }
 
     public func samples(matching filter: SampleFilter) throws -> [StoredSample] {
@@ -182,7 +200,8 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         let rows = try connection.execute(
             "SELECT * FROM runs WHERE run_id = $1" + (lock ? " FOR UPDATE" : ""), [runID.databaseValue])
         guard let row = rows.first else { return nil }
-        let samples = try connection.execute("SELECT * FROM samples WHERE run_id = $1 ORDER BY id", [runID.databaseValue])
+        let samples = try connection.execute(
+            "SELECT * FROM samples WHERE run_id = $1 ORDER BY id", [runID.databaseValue])
         return StoredRun(record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) })
     }
 
@@ -191,7 +210,8 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     public func importRun(_ run: StoredRun) throws -> ImportOutcome {
         try connection.transaction {
             // Two pushes of the same run at once: the second waits here, then finds it.
-            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
             switch try run.merge(into: storedRun(run.runID, lock: true)) {
             case .insert:
                 try insert(run.record)
@@ -241,13 +261,16 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             var rows: [String] = []
             for sample in batch {
                 let values = try sample.databaseDictionary
-                rows.append("(" + columns.map { column in
-                    arguments.append(values[column] ?? .null)
-                    return "$\(arguments.count)"
-                }.joined(separator: ", ") + ")")
+                rows.append(
+                    "("
+                        + columns.map { column in
+                            arguments.append(values[column] ?? .null)
+                            return "$\(arguments.count)"
+                        }.joined(separator: ", ") + ")")
             }
             try connection.execute(
-                "INSERT INTO samples (\(columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "), arguments)
+                "INSERT INTO samples (\(columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "),
+                arguments)
             start += batch.count
         }
     }

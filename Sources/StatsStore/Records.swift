@@ -90,7 +90,8 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     var settings: RunSettings? {
         guard let iterations, let warmup, let rounds, let chunkSize, let timeoutSeconds else { return nil }
         return RunSettings(
-            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeoutSeconds,
+            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
+            timeoutSeconds: timeoutSeconds,
             counter: counter, slowdownPercent: slowdownPercent, reference: reference, retryPreempted: retryPreempted,
             downloadIterations: downloadIterations, downloadRounds: downloadRounds)
     }
@@ -141,7 +142,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
         case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
         case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
-        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs = "calibration_ns"
+        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs =
+            "calibration_ns"
         case allocations, allocatedBytes = "allocated_bytes", keptBytes = "kept_bytes"
         case requests, wireBytes = "wire_bytes", storeNs = "store_ns", afterCancelBytes = "after_cancel_bytes"
         case afterCancelParseNs = "after_cancel_parse_ns", startedAfterCancel = "started_after_cancel"

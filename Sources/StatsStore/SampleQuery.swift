@@ -7,7 +7,11 @@ struct SampleQuery {
     var sql: String
     var arguments: [DatabaseValue]
 
-    /// - Parameter placeholder: the text of the n-th parameter (1-based).
+    /// Builds the query of `filter`.
+    ///
+    /// - Parameters:
+    ///   - filter: what the samples must match.
+    ///   - placeholder: the text of the n-th parameter (1-based).
     init(_ filter: SampleFilter, placeholder: (Int) -> String) {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
@@ -20,8 +24,12 @@ struct SampleQuery {
         }
         if !filter.scenarios.isEmpty {
             // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
-            conditions.append("(" + filter.scenarios.map { "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))" }
-                .joined(separator: " OR ") + ")")
+            conditions.append(
+                "("
+                    + filter.scenarios.map {
+                        "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))"
+                    }
+                    .joined(separator: " OR ") + ")")
         }
         if let feed = filter.feed {
             let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -35,8 +43,10 @@ struct SampleQuery {
         }
         if !filter.cpus.isEmpty {
             // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
-            conditions.append("(" + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
-                .joined(separator: " OR ") + ")")
+            conditions.append(
+                "("
+                    + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
+                    .joined(separator: " OR ") + ")")
         }
         if let since = filter.since {
             conditions.append("r.started_at >= \(parameter(since))")

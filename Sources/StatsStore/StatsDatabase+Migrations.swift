@@ -2,7 +2,9 @@ import GRDB
 
 extension StatsDatabase {
     /// The schema, as named migrations that are only ever appended: a migration that has shipped is
-    /// never edited. Each runs in its own transaction; the schema is written with strings, not with
+    /// never edited.
+    ///
+    /// Each runs in its own transaction; the schema is written with strings, not with
     /// the app's types.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -58,7 +60,9 @@ extension StatsDatabase {
                 t.add(column: "instructions", .integer)
             }
         }
-        migrator.registerMigration("v4: run settings, noise, parses that lost the CPU, the parse's own peak, calibration") { db in
+        migrator.registerMigration(
+            "v4: run settings, noise, parses that lost the CPU, the parse's own peak, calibration"
+        ) { db in
             try db.alter(table: "runs") { t in
                 t.add(column: "iterations", .integer)
                 t.add(column: "warmup", .integer)
@@ -87,7 +91,8 @@ extension StatsDatabase {
                 t.add(column: "kept_bytes", .integer)
             }
         }
-        migrator.registerMigration("v6: the practices: requests, bytes on the wire, store time, what a cancel left") { db in
+        migrator.registerMigration("v6: the practices: requests, bytes on the wire, store time, what a cancel left") {
+            db in
             try db.alter(table: "samples") { t in
                 t.add(column: "requests", .integer)
                 t.add(column: "wire_bytes", .integer)

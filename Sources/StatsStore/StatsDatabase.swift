@@ -53,7 +53,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
                 where FileManager.default.fileExists(atPath: target) && access(target, W_OK) != 0 {
                     let reason = String(cString: strerror(errno))
                     throw StatsStoreError(
-                        description: "cannot open the stats store \(path): the store cannot be written (\(what): \(reason)); nothing was changed")
+                        description:
+                            "cannot open the stats store \(path): the store cannot be written (\(what): \(reason)); nothing was changed"
+                    )
                 }
                 throw StatsStoreError(description: "cannot open the stats store \(path): \(Self.explain(error))")
             }
@@ -71,7 +73,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
     static func explain(_ error: any Error) -> String {
         guard let error = error as? DatabaseError else { return "\(error)" }
         switch error.resultCode {
-        case .SQLITE_NOTADB: return "the file is not an SQLite database (nothing was written to it); pass another --store"
+        case .SQLITE_NOTADB:
+            return "the file is not an SQLite database (nothing was written to it); pass another --store"
         case .SQLITE_READONLY, .SQLITE_PERM:
             return "the store cannot be written (a read-only file or directory): \(error.message ?? "read-only")"
         case .SQLITE_CANTOPEN: return "the file cannot be opened: \(error.message ?? "")"
@@ -237,7 +240,8 @@ public struct SampleFilter: Sendable {
 
     public init(
         parsers: [String] = [], scenarios: [String] = [], feed: String? = nil, since: String? = nil,
-        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false, excludeIncomplete: Bool = false,
+        lastRuns: Int? = nil, includeDebug: Bool = false, includeGateTests: Bool = false,
+        excludeIncomplete: Bool = false,
         hosts: [String] = [], cpus: [String] = []
     ) {
         self.hosts = hosts

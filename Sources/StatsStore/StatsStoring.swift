@@ -1,8 +1,9 @@
 import BenchResults
 import Foundation
 
-/// The stats store as every command sees it, whichever database holds it: an SQLite file
-/// (``StatsDatabase``, the embedded default) or a shared PostgreSQL database
+/// The stats store as every command sees it, whichever database holds it.
+///
+/// An SQLite file (``StatsDatabase``, the embedded default) or a shared PostgreSQL database
 /// (``PostgresStatsStore``). Both hold the same schema, made by the same named migrations.
 ///
 /// ```swift
@@ -45,11 +46,14 @@ public enum StatsStores {
         }
         if location.contains("://") {
             throw StatsStoreError(
-                description: "\(location): not a store this bench knows: give an SQLite file's path or a postgres:// URL")
+                description:
+                    "\(location): not a store this bench knows: give an SQLite file's path or a postgres:// URL")
         }
         if mustExist && !FileManager.default.fileExists(atPath: location) {
             throw StatsStoreError(
-                description: "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL")
+                description:
+                    "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL"
+            )
         }
         return try StatsDatabase(path: location)
     }
@@ -69,7 +73,9 @@ public struct StoredRun: Sendable {
     public init(_ result: RunResult) {
         record = RunRecord(result.environment, settings: result.settings)
         record.noisy = result.noise?.noisy
-        record.noise = result.noise.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        record.noise = result.noise.flatMap { try? JSONEncoder().encode($0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
         sampleRecords = result.samples.map { SampleRecord($0, runID: result.environment.runID) }
     }
 
@@ -144,16 +150,19 @@ extension StoredRun {
                 : .skip
         }
         guard extra == 0 else {
-            return try Self.conflict(runID, "\(missing.count) sample(s) differ from the \(existing.sampleRecords.count) stored")
+            return try Self.conflict(
+                runID, "\(missing.count) sample(s) differ from the \(existing.sampleRecords.count) stored")
         }
         guard !existing.record.complete else {
-            return try Self.conflict(runID, "the stored run is complete, yet this copy has \(missing.count) more sample(s)")
+            return try Self.conflict(
+                runID, "the stored run is complete, yet this copy has \(missing.count) more sample(s)")
         }
         return .add(missing, finish: record)
     }
 
     private static func conflict(_ runID: String, _ why: String) throws -> MergeAction {
-        throw StatsStoreError(description: "run \(runID) differs from the run of that ID already in the store (\(why)): not copied")
+        throw StatsStoreError(
+            description: "run \(runID) differs from the run of that ID already in the store (\(why)): not copied")
     }
 
     /// The row of a run without how it ended (a copy made before its end has none of it).
@@ -177,7 +186,8 @@ extension StoredRun {
     static func key(_ sample: SampleRecord) throws -> String {
         var sample = sample
         sample.id = nil
-        return try sample.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{1F}")
+        return try sample.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: "\u{1F}")
     }
 
     static func counts(_ samples: [SampleRecord]) throws -> [String: Int] {

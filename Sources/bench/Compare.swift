@@ -42,7 +42,9 @@ struct Compare: ParsableCommand {
     var threshold: Double?
 
     @Option(
-        help: "The confidence level of the interval, in percent: a change counts only when the whole interval is past 1 (99 is stricter on a noisy machine).")
+        help:
+            "The confidence level of the interval, in percent: a change counts only when the whole interval is past 1 (99 is stricter on a noisy machine)."
+    )
     var confidence: Double = 95
 
     @Option(help: "What to print: \(Self.formats.map(\.rawValue).joined(separator: ", ")).")
@@ -71,7 +73,8 @@ struct Compare: ParsableCommand {
     static func source(of metric: ComparisonMetric) -> String {
         switch metric {
         case .instructions: return " (instruction counts come from `bench run --counter instructions`)"
-        case .allocations: return " (allocation counts come from `bench run`'s allocation workers, in runs made since they were added)"
+        case .allocations:
+            return " (allocation counts come from `bench run`'s allocation workers, in runs made since they were added)"
         default: return ""
         }
     }
@@ -88,28 +91,33 @@ struct Compare: ParsableCommand {
         let before = try Self.load(baseline, side: "baseline", store: open)
         let after = try Self.load(current, side: "current", store: open)
         let comparison = RunComparison.compare(
-            baseline: before, current: after, metric: metric, threshold: (threshold ?? metric.defaultThreshold * 100) / 100,
+            baseline: before, current: after, metric: metric,
+            threshold: (threshold ?? metric.defaultThreshold * 100) / 100,
             level: confidence / 100)
         if comparison.cells.isEmpty {
             throw CommandFailure(
                 description: "no \(metric.rawValue) figures in either side"
                     + Self.source(of: metric))
         }
-        for (side, runs) in [("baseline", before), ("current", after)] where !comparison.cells.contains(where: {
+        for (side, runs) in [("baseline", before), ("current", after)]
+        where !comparison.cells.contains(where: {
             side == "baseline" ? $0.baseline != nil : $0.current != nil
         }) {
             throw CommandFailure(
-                description: "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
+                description:
+                    "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
                     + Self.source(of: metric))
         }
         switch format {
         case .table: print(CompareReport.table(comparison), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
-        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")  // csv and html: refused by validate()
+        // csv and html are refused by validate().
+        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")
         }
         if let markdown {
             do {
-                try Data(CompareReport.markdown(comparison).utf8).write(to: URL(fileURLWithPath: markdown), options: .atomic)
+                try Data(CompareReport.markdown(comparison).utf8).write(
+                    to: URL(fileURLWithPath: markdown), options: .atomic)
             } catch {
                 throw CommandFailure(description: "cannot write \(markdown): \(error.localizedDescription)")
             }
@@ -118,13 +126,17 @@ struct Compare: ParsableCommand {
         if !comparison.regressions.isEmpty { throw BenchExitCode.regression.exitCode }
     }
 
-    /// Reads a run file, every run file of a directory (sorted by name, i.e. by time), or runs of the store by ID.
+    /// Reads a run file, every run file of a directory (sorted by name, i.e.
+    ///
+    /// by time), or runs of the store by ID.
     static func load(_ path: String, side: String, store: () throws -> any StatsStoring) throws -> [RunResult] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let ids = ListArgument.split([path])
             guard !ids.isEmpty, ids.allSatisfy(Self.looksLikeRunID) else {
-                throw CommandFailure(description: "\(side): no such file or directory, nor run IDs (like 20261122T033512Z-4f1c): \(path)")
+                throw CommandFailure(
+                    description: "\(side): no such file or directory, nor run IDs (like 20261122T033512Z-4f1c): \(path)"
+                )
             }
             let store = try store()
             return try ids.map { id in

@@ -21,7 +21,8 @@ struct Conformance: ParsableCommand {
 
     static let defaultSuite = "../shared/data/xmlconf"
 
-    @Argument(help: "The suite's directory (default: \(Conformance.defaultSuite) when present).", completion: .directory)
+    @Argument(
+        help: "The suite's directory (default: \(Conformance.defaultSuite) when present).", completion: .directory)
     var suite: String?
 
     @OptionGroup var parserOptions: ParserOptions
@@ -29,7 +30,8 @@ struct Conformance: ParsableCommand {
     @Option(name: .customLong("output-dir"), help: "Where the files go.")
     var outputDirectory = "Results"
 
-    @Option(name: .customLong("case-timeout"), help: "Seconds one document may take before its worker is killed as hung.")
+    @Option(
+        name: .customLong("case-timeout"), help: "Seconds one document may take before its worker is killed as hung.")
     var caseTimeout: Double = 10
 
     @Option(name: .customLong("chunk-size"), help: "Bytes pushed at a time; 0 is the whole document at once.")
@@ -56,7 +58,8 @@ struct Conformance: ParsableCommand {
             directory = Self.defaultSuite
         } else {
             throw CommandFailure(
-                description: "no suite at \(Self.defaultSuite): give the directory of the W3C XML Conformance Test Suite "
+                description:
+                    "no suite at \(Self.defaultSuite): give the directory of the W3C XML Conformance Test Suite "
                     + "(https://www.w3.org/XML/Test/, the directory with xmlconf-flattened.xml)")
         }
         let terminal = Terminal(quiet: quiet)
@@ -69,10 +72,14 @@ struct Conformance: ParsableCommand {
             terminal.clearProgress()
             throw CommandFailure(description: "\(error)")
         }
-        guard !cases.isEmpty else { throw CommandFailure(description: "the catalog in \(directory) has no test the rules choose") }
+        guard !cases.isEmpty else {
+            throw CommandFailure(description: "the catalog in \(directory) has no test the rules choose")
+        }
         let parsers = parserOptions.names(default: ParserRegistry.names)
-        let options = ConformanceRunner.Options(chunkSize: chunkSize, caseTimeout: caseTimeout, memoryLimitMiB: memoryLimitMiB)
-        let results = ConformanceRunner.run(suite: directory, cases: cases, parsers: parsers, options: options) { parser, done in
+        let options = ConformanceRunner.Options(
+            chunkSize: chunkSize, caseTimeout: caseTimeout, memoryLimitMiB: memoryLimitMiB)
+        let results = ConformanceRunner.run(suite: directory, cases: cases, parsers: parsers, options: options) {
+            parser, done in
             terminal.progress("\(parser): \(done)/\(cases.count) documents")
         }
         terminal.clearProgress()
@@ -86,7 +93,8 @@ struct Conformance: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
+            throw CommandFailure(
+                description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
         }
         var written: [String] = []
         for (name, text) in [

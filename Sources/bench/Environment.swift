@@ -8,9 +8,9 @@ enum EnvironmentProbe {
     /// "release" or "debug", from the compilation conditions of this binary.
     static var buildConfiguration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 
@@ -32,6 +32,7 @@ enum EnvironmentProbe {
     }
 
     /// A sortable, unique run identifier: UTC time plus four random hex digits.
+    ///
     /// The environment of a run starting now, named by a new run ID, with this command line.
     static func newRun() -> RunEnvironment {
         let started = Date()
@@ -55,7 +56,9 @@ enum EnvironmentProbe {
     }
 
     static func gitCommit() -> String? {
-        guard let commit = run("/usr/bin/env", ["git", "rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard
+            let commit = run("/usr/bin/env", ["git", "rev-parse", "HEAD"])?.trimmingCharacters(
+                in: .whitespacesAndNewlines),
             commit.count == 40
         else { return nil }
         let dirty = run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
@@ -66,93 +69,93 @@ enum EnvironmentProbe {
     /// on `PATH`: read at compile time, to the patch release.
     static func swiftVersion() -> String {
         #if compiler(>=6.5)
-        return "Swift version 6.5 or later"
+            return "Swift version 6.5 or later"
         #elseif compiler(>=6.4.5)
-        return "Swift version 6.4.5"
+            return "Swift version 6.4.5"
         #elseif compiler(>=6.4.4)
-        return "Swift version 6.4.4"
+            return "Swift version 6.4.4"
         #elseif compiler(>=6.4.3)
-        return "Swift version 6.4.3"
+            return "Swift version 6.4.3"
         #elseif compiler(>=6.4.2)
-        return "Swift version 6.4.2"
+            return "Swift version 6.4.2"
         #elseif compiler(>=6.4.1)
-        return "Swift version 6.4.1"
+            return "Swift version 6.4.1"
         #elseif compiler(>=6.4)
-        return "Swift version 6.4"
+            return "Swift version 6.4"
         #elseif compiler(>=6.3.5)
-        return "Swift version 6.3.5"
+            return "Swift version 6.3.5"
         #elseif compiler(>=6.3.4)
-        return "Swift version 6.3.4"
+            return "Swift version 6.3.4"
         #elseif compiler(>=6.3.3)
-        return "Swift version 6.3.3"
+            return "Swift version 6.3.3"
         #elseif compiler(>=6.3.2)
-        return "Swift version 6.3.2"
+            return "Swift version 6.3.2"
         #elseif compiler(>=6.3.1)
-        return "Swift version 6.3.1"
+            return "Swift version 6.3.1"
         #elseif compiler(>=6.3)
-        return "Swift version 6.3"
+            return "Swift version 6.3"
         #elseif compiler(>=6.2.5)
-        return "Swift version 6.2.5"
+            return "Swift version 6.2.5"
         #elseif compiler(>=6.2.4)
-        return "Swift version 6.2.4"
+            return "Swift version 6.2.4"
         #elseif compiler(>=6.2.3)
-        return "Swift version 6.2.3"
+            return "Swift version 6.2.3"
         #elseif compiler(>=6.2.2)
-        return "Swift version 6.2.2"
+            return "Swift version 6.2.2"
         #elseif compiler(>=6.2.1)
-        return "Swift version 6.2.1"
+            return "Swift version 6.2.1"
         #elseif compiler(>=6.2)
-        return "Swift version 6.2"
+            return "Swift version 6.2"
         #elseif compiler(>=6.1.5)
-        return "Swift version 6.1.5"
+            return "Swift version 6.1.5"
         #elseif compiler(>=6.1.4)
-        return "Swift version 6.1.4"
+            return "Swift version 6.1.4"
         #elseif compiler(>=6.1.3)
-        return "Swift version 6.1.3"
+            return "Swift version 6.1.3"
         #elseif compiler(>=6.1.2)
-        return "Swift version 6.1.2"
+            return "Swift version 6.1.2"
         #elseif compiler(>=6.1.1)
-        return "Swift version 6.1.1"
+            return "Swift version 6.1.1"
         #elseif compiler(>=6.1)
-        return "Swift version 6.1"
+            return "Swift version 6.1"
         #elseif compiler(>=6.0.5)
-        return "Swift version 6.0.5"
+            return "Swift version 6.0.5"
         #elseif compiler(>=6.0.4)
-        return "Swift version 6.0.4"
+            return "Swift version 6.0.4"
         #elseif compiler(>=6.0.3)
-        return "Swift version 6.0.3"
+            return "Swift version 6.0.3"
         #elseif compiler(>=6.0.2)
-        return "Swift version 6.0.2"
+            return "Swift version 6.0.2"
         #elseif compiler(>=6.0.1)
-        return "Swift version 6.0.1"
+            return "Swift version 6.0.1"
         #elseif compiler(>=6.0)
-        return "Swift version 6.0"
+            return "Swift version 6.0"
         #elseif compiler(>=5.10.5)
-        return "Swift version 5.10.5"
+            return "Swift version 5.10.5"
         #elseif compiler(>=5.10.4)
-        return "Swift version 5.10.4"
+            return "Swift version 5.10.4"
         #elseif compiler(>=5.10.3)
-        return "Swift version 5.10.3"
+            return "Swift version 5.10.3"
         #elseif compiler(>=5.10.2)
-        return "Swift version 5.10.2"
+            return "Swift version 5.10.2"
         #elseif compiler(>=5.10.1)
-        return "Swift version 5.10.1"
+            return "Swift version 5.10.1"
         #elseif compiler(>=5.10)
-        return "Swift version 5.10"
+            return "Swift version 5.10"
         #elseif compiler(>=5.9.5)
-        return "Swift version 5.9.5"
+            return "Swift version 5.9.5"
         #elseif compiler(>=5.9.4)
-        return "Swift version 5.9.4"
+            return "Swift version 5.9.4"
         #elseif compiler(>=5.9.3)
-        return "Swift version 5.9.3"
+            return "Swift version 5.9.3"
         #elseif compiler(>=5.9.2)
-        return "Swift version 5.9.2"
+            return "Swift version 5.9.2"
         #elseif compiler(>=5.9.1)
-        return "Swift version 5.9.1"
+            return "Swift version 5.9.1"
         #elseif compiler(>=5.9)
-        return "Swift version 5.9"
+            return "Swift version 5.9"
         #else
-        return "Swift version before 5.9"
+            return "Swift version before 5.9"
         #endif
     }
 
@@ -177,7 +180,8 @@ enum EnvironmentProbe {
         {
             return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return run("/usr/sbin/sysctl", ["-n", "machdep.cpu.brand_string"])?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+        return run("/usr/sbin/sysctl", ["-n", "machdep.cpu.brand_string"])?.trimmingCharacters(
+            in: .whitespacesAndNewlines) ?? "unknown"
     }
 
     /// Runs a command and returns its standard output, or `nil` when it fails.

@@ -6,7 +6,8 @@ import SongFeed
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a synthetic iTunes Store RSS feed, the same bytes for the same song count and seed.",
-        discussion: "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
+        discussion:
+            "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
     )
 
     @Option(help: "The number of songs (items).")

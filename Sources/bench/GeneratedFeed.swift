@@ -7,7 +7,8 @@ enum GeneratedFeed {
     /// The path of the feed of `songs` songs, generating it when it is not there yet.
     static func path(songs: Int, outputDirectory: String) throws -> String {
         let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
-        let path = (directory as NSString).appendingPathComponent("songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml")
+        let path = (directory as NSString).appendingPathComponent(
+            "songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml")
         if !FileManager.default.fileExists(atPath: path) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

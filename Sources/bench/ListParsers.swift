@@ -13,7 +13,8 @@ struct ListParsers: ParsableCommand {
             let inDefault = ParserRegistry.defaultNames.contains(parser.name) ? "*" : " "
             print(
                 inDefault + " " + parser.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + parser.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  " + parser.summary)
+                    + parser.kind.rawValue.padding(toLength: kindWidth, withPad: " ", startingAt: 0) + "  "
+                    + parser.summary)
         }
         print("\n* measured by `bench run` when no --parsers are named; `--parsers all` measures every one.")
     }

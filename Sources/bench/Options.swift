@@ -8,7 +8,9 @@ import FeedTransport
 enum ListArgument {
     /// The values of a list option, commas split, blanks dropped.
     static func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
     }
 }
 
@@ -18,7 +20,9 @@ struct ParserOptions: ParsableArguments {
         name: .customLong("parsers"), parsing: .upToNextOption,
         help: ArgumentHelp(
             "Parsers, comma-separated or repeated, or 'all'.",
-            discussion: "Known: \(ParserRegistry.names.joined(separator: ", ")). With bench report: only their rows. Default: bench run measures \(ParserRegistry.defaultNames.joined(separator: ", ")); bench sweep \(ParserRegistry.classicNames.joined(separator: ", ")); bench verify checks all."))
+            discussion:
+                "Known: \(ParserRegistry.names.joined(separator: ", ")). With bench report: only their rows. Default: bench run measures \(ParserRegistry.defaultNames.joined(separator: ", ")); bench sweep \(ParserRegistry.classicNames.joined(separator: ", ")); bench verify checks all."
+        ))
     var raw: [String] = []
 
     /// The parsers asked for ('all' expanded, in registry order); empty when none were named.
@@ -35,7 +39,8 @@ struct ParserOptions: ParsableArguments {
 
     func validate() throws {
         for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
-            throw ValidationError("unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }
     }
 }
@@ -55,7 +60,9 @@ struct StoreOptions: ParsableArguments {
 
     /// What to say when the store failed partway through a run that went on: where every sample is,
     /// and the command that copies the run into the store once it is back.
-    static func recorderFailure(_ error: any Error, runID: String, store: any StatsStoring, runFiles: [String]) -> String {
+    static func recorderFailure(_ error: any Error, runID: String, store: any StatsStoring, runFiles: [String])
+        -> String
+    {
         "the stats store failed during run \(runID) (\(error)); the run stays incomplete in \(store.location) with the cells "
             + "recorded before, and every sample measured is in \(runFiles.joined(separator: " and ")). Once the store is back, "
             + "copy the rest in with:\n"
@@ -70,7 +77,9 @@ struct NetworkOptions: ParsableArguments {
     }
 
     @Option(
-        help: "The embedded server's network profile: \(Name.allCases.map(\.rawValue).joined(separator: ", ")) (default: wifi for bench run, loopback for bench serve).")
+        help:
+            "The embedded server's network profile: \(Name.allCases.map(\.rawValue).joined(separator: ", ")) (default: wifi for bench run, loopback for bench serve)."
+    )
     var network: Name?
 
     @Option(name: .customLong("bandwidth-kbps"), help: "Bandwidth of --network custom, kbit/s.")
@@ -95,25 +104,38 @@ struct NetworkOptions: ParsableArguments {
     }
 }
 
-/// `--rounds`, `--iterations`, `--warmup`, `--timeout`, `--chunk-size`: how `bench run` and
-/// `bench sweep` measure. Each command has its own defaults (a sweep has many more cells); an
+/// How `bench run` and `bench sweep` measure: rounds, iterations, warm-up, time limit, chunk size.
+///
+/// Each command has its own defaults (a sweep has many more cells); an
 /// option left out is `nil` here and the command's default applies.
 struct MeasuringOptions: ParsableArguments {
     @Option(
-        help: "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 20 for bench run, 5 for bench sweep).")
+        help:
+            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 20 for bench run, 5 for bench sweep)."
+    )
     var rounds: Int?
 
-    @Option(help: "Timed iterations per worker process (default: bench run 5 in parse cells and 2 in download cells; bench sweep 3).")
+    @Option(
+        help:
+            "Timed iterations per worker process (default: bench run 5 in parse cells and 2 in download cells; bench sweep 3)."
+    )
     var iterations: Int?
 
-    @Option(help: "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: 1).")
+    @Option(
+        help:
+            "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: 1)."
+    )
     var warmup: Int?
 
     @Option(
-        help: "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed (default: 30 for bench run, 120 for bench sweep).")
+        help:
+            "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed (default: 30 for bench run, 120 for bench sweep)."
+    )
     var timeout: Double?
 
-    @Option(name: .customLong("chunk-size"), help: "Bytes pushed per parser call; 0 pushes the whole feed at once (default: 16384).")
+    @Option(
+        name: .customLong("chunk-size"),
+        help: "Bytes pushed per parser call; 0 pushes the whole feed at once (default: 16384).")
     var chunkSize: Int?
 
     func validate() throws {
@@ -127,7 +149,9 @@ struct MeasuringOptions: ParsableArguments {
 
 /// `--output-dir`, `--no-store`, `--quiet`: where a measuring command's results go.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("output-dir"), help: "Where the run's CSV, JSON and HTML files go (and generated feeds, under feeds/).")
+    @Option(
+        name: .customLong("output-dir"),
+        help: "Where the run's CSV, JSON and HTML files go (and generated feeds, under feeds/).")
     var outputDirectory: String = "Results"
 
     @Flag(name: .customLong("no-store"), help: "Do not record the runs in the stats store.")
@@ -137,7 +161,9 @@ struct OutputOptions: ParsableArguments {
     var quiet = false
 }
 
-/// `--format`: what a command prints. `bench run` and `bench report` write every format;
+/// `--format`: what a command prints.
+///
+/// `bench run` and `bench report` write every format;
 /// `bench compare` table, Markdown and JSON.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     /// Aligned tables for a terminal.

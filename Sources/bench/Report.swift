@@ -32,12 +32,15 @@ struct Report: ParsableCommand {
 
     @Option(
         name: .customLong("host"), parsing: .upToNextOption,
-        help: "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it).")
+        help:
+            "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it)."
+    )
     var hosts: [String] = []
 
     @Option(
         name: .customLong("cpu"), parsing: .upToNextOption,
-        help: "Only runs on a CPU whose model contains this text, in any case (comma-separated or repeated; e.g. xeon).")
+        help: "Only runs on a CPU whose model contains this text, in any case (comma-separated or repeated; e.g. xeon)."
+    )
     var cpus: [String] = []
 
     @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22 or 2026-11-22T10:00:00Z).")
@@ -56,7 +59,9 @@ struct Report: ParsableCommand {
 
     @Flag(
         name: .customLong("exclude-incomplete"),
-        help: "Leave out runs that did not finish (interrupted or failed; by default their finished cells are included and the table says how many).")
+        help:
+            "Leave out runs that did not finish (interrupted or failed; by default their finished cells are included and the table says how many)."
+    )
     var excludeIncomplete = false
 
     @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
@@ -77,7 +82,8 @@ struct Report: ParsableCommand {
         let database = try storeOptions.open(mustExist: true)
         let filter = SampleFilter(
             parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed, since: since,
-            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete,
+            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
+            excludeIncomplete: excludeIncomplete,
             hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
         var rows = HistoryRow.aggregate(try database.samples(matching: filter))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
@@ -92,7 +98,9 @@ struct Report: ParsableCommand {
         if rows.isEmpty && !(hosts.isEmpty && cpus.isEmpty) {
             // Say which machines there are, so that a misspelt host is not taken for an empty history.
             let machines = Set(try database.runs().map { "\($0.host) (\($0.cpuModel))" }).sorted()
-            printError("no runs of that host or CPU; the store has runs of: " + (machines.isEmpty ? "none" : machines.joined(separator: ", ")))
+            printError(
+                "no runs of that host or CPU; the store has runs of: "
+                    + (machines.isEmpty ? "none" : machines.joined(separator: ", ")))
         }
         switch format {
         case .table: print(HistoryReport.table(rows), terminator: "")

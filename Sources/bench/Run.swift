@@ -46,18 +46,21 @@ struct Run: ParsableCommand {
         help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
     var downloadRounds: Int = 5
 
-
     @Option(help: "The parser the others' speed is given against (default: the fastest of each table).")
     var reference: String?
 
     @Flag(
         name: .customLong("keep-preempted"),
-        help: "Do not measure again a parse that lost the CPU to other work (it is still flagged and left out of the figures).")
+        help:
+            "Do not measure again a parse that lost the CPU to other work (it is still flagged and left out of the figures)."
+    )
     var keepPreempted = false
 
     @Flag(
         name: .customLong("no-allocation-counts"),
-        help: "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded.")
+        help:
+            "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded."
+    )
     var noAllocationCounts = false
 
     @Option(help: "What to print: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -114,7 +117,9 @@ struct Run: ParsableCommand {
     var counter: CounterOption = .time
 
     /// Adds this percentage of extra parse work to every timed parse (to validate the regression
-    /// gate: see scripts/validate-gate.sh). Recorded in the run's files; never on by default.
+    /// gate: see scripts/validate-gate.sh).
+    ///
+    /// Recorded in the run's files; never on by default.
     @Option(name: .customLong("inject-slowdown"), help: .hidden)
     var injectSlowdown: Int = 0
 
@@ -135,7 +140,8 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         for name in ListArgument.split(scenarios) where Scenario(rawValue: name) == nil {
-            throw ValidationError("unknown scenario '\(name)'; known: \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown scenario '\(name)'; known: \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let url {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -143,13 +149,18 @@ struct Run: ParsableCommand {
             }
         }
         if let reference, ParserRegistry.parser(named: reference) == nil || reference == ParserRegistry.baseline.name {
-            throw ValidationError("--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+            throw ValidationError(
+                "--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"
+            )
         }
         guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
         if counter == .instructions, selectedScenarios != [.parse] {
-            throw ValidationError("--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
+            throw ValidationError(
+                "--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
         }
-        guard (0...1000).contains(injectSlowdown) else { throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)") }
+        guard (0...1000).contains(injectSlowdown) else {
+            throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)")
+        }
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
         _ = try Self.positiveList(pageSizes, option: "--page-size")
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
@@ -157,7 +168,8 @@ struct Run: ParsableCommand {
         let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue].contains($0) }
         if url != nil, !practices.isEmpty {
             throw ValidationError(
-                "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios")
+                "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"
+            )
         }
     }
 
@@ -183,19 +195,25 @@ struct Run: ParsableCommand {
 
         let environment = EnvironmentProbe.newRun()
         var settings = RunSettings(
-            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
+            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
+            chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
             slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
-            retryPreempted: counter == .time && !keepPreempted, downloadIterations: iterations ?? Self.defaultIterations.download,
+            retryPreempted: counter == .time && !keepPreempted,
+            downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds)
         settings.countsAllocations = counter == .time && !noAllocationCounts && selectedScenarios.contains(.parse)
         if injectSlowdown > 0 {
-            printError(terminal.warning(
-                "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."))
+            printError(
+                terminal.warning(
+                    "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."
+                ))
         }
         let instructionCounter: InstructionCounter?
         do {
-            instructionCounter = counter == .instructions ? try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable()) : nil
+            instructionCounter =
+                counter == .instructions
+                ? try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable()) : nil
         } catch {
             throw CommandFailure(description: "\(error)")
         }
@@ -211,7 +229,8 @@ struct Run: ParsableCommand {
         }
         var plan = RunPlan(
             parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
-            settings: settings, executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
+            settings: settings, executable: WorkerProcess.currentExecutable(),
+            debugBuild: EnvironmentProbe.isDebugBuild,
             scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
             instructionCounter: instructionCounter)
         if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
@@ -224,10 +243,13 @@ struct Run: ParsableCommand {
             environment: environment, recorder: database,
             checking: { terminal.progress("checking that the parsers agree…") },
             progress: { step in
-                var line = "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
+                var line =
+                    "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
                     + (step.round == 0 ? ", counting allocations" : ", round \(step.round) of \(rounds)")
                 if step.iteration > 0 {
-                    line += step.iteration <= warmup ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
+                    line +=
+                        step.iteration <= warmup
+                        ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
                 }
                 terminal.progress(line)
             },
@@ -242,7 +264,8 @@ struct Run: ParsableCommand {
         do {
             written = try files.write(result, html: html)
         } catch {
-            let kept = database == nil || outcome.recorderFailure != nil
+            let kept =
+                database == nil || outcome.recorderFailure != nil
                 ? "the run was not recorded whole (\(outcome.recorderFailure.map { "the store failed: \($0)" } ?? "--no-store")): its figures are lost"
                 : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
             throw CommandFailure(description: "\(error); \(kept)")
@@ -262,7 +285,8 @@ struct Run: ParsableCommand {
             for warning in noise.warnings { printError(terminal.warning("NOISY MACHINE: " + warning)) }
         }
         if !quiet {
-            let lines = ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
+            let lines =
+                ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
                 + (database == nil
                     ? ["Not recorded in a stats store (--no-store)."]
                     : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
@@ -270,13 +294,16 @@ struct Run: ParsableCommand {
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         if let failure = outcome.recorderFailure, let database {
-            throw CommandFailure(description: StoreOptions.recorderFailure(
-                failure, runID: environment.runID, store: database, runFiles: [files.path(of: "\(environment.runID).json")]))
+            throw CommandFailure(
+                description: StoreOptions.recorderFailure(
+                    failure, runID: environment.runID, store: database,
+                    runFiles: [files.path(of: "\(environment.runID).json")]))
         }
         if !outcome.problems.isEmpty {
             let kept = database == nil ? "written" : "written and recorded"
             throw CommandFailure(
-                description: "the run's figures are \(kept), but not every parser succeeded:\n  " + outcome.problems.joined(separator: "\n  "))
+                description: "the run's figures are \(kept), but not every parser succeeded:\n  "
+                    + outcome.problems.joined(separator: "\n  "))
         }
     }
 
@@ -284,14 +311,17 @@ struct Run: ParsableCommand {
     private func feedPaths() throws -> [String] {
         var paths: [String] = []
         for path in ListArgument.split(feeds) {
-            guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(description: "feed not found: \(path)") }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure(description: "feed not found: \(path)")
+            }
             paths.append(path)
         }
         if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: outputDirectory)) }
         if paths.isEmpty {
             let path = "Data/top300.rss.xml"
             guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure(description: "feed not found: \(path) (run from the package directory, or pass --feed PATH)")
+                throw CommandFailure(
+                    description: "feed not found: \(path) (run from the package directory, or pass --feed PATH)")
             }
             paths.append(path)
         }
@@ -301,7 +331,9 @@ struct Run: ParsableCommand {
     /// Downloads a remote feed once into <output-dir>/feeds/, for the agreement check and its identity.
     private func fetchRemoteFeed(_ url: URL) throws -> String {
         let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
-        let name = "remote-" + String(url.absoluteString.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }.prefix(120))
+        let name =
+            "remote-"
+            + String(url.absoluteString.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }.prefix(120))
         let path = (directory as NSString).appendingPathComponent(name.hasSuffix(".xml") ? name : name + ".xml")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

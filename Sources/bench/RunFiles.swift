@@ -13,14 +13,16 @@ struct RunFiles {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+            throw CommandFailure(
+                description: "cannot create the output directory \(directory): \(error.localizedDescription)")
         }
         let probe = (directory as NSString).appendingPathComponent(".bench-write-check-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: probe) }
         do {
             try Data("bench".utf8).write(to: URL(fileURLWithPath: probe))
         } catch {
-            throw CommandFailure(description: "cannot write in the output directory \(directory): \(error.localizedDescription)")
+            throw CommandFailure(
+                description: "cannot write in the output directory \(directory): \(error.localizedDescription)")
         }
     }
 
@@ -29,20 +31,25 @@ struct RunFiles {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+            throw CommandFailure(
+                description: "cannot create the output directory \(directory): \(error.localizedDescription)")
         }
         let runID = result.environment.runID
         let summary = RunReport.summaryCSV(result.cells, noise: result.noise)
         let json = try RunReport.json(result)
-        let files = [
-            ("\(runID)-summary.csv", summary),
-            ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
-            ("\(runID).json", json),
-            ("\(runID).html", html),
-        ] + (PracticeFigures.of(result.cells).isEmpty ? [] : [
-            ("\(runID)-practices.csv", RunReport.practicesCSV(result.cells)),
-            ("\(runID)-practices.json", try RunReport.practicesJSON(result.cells)),
-        ])
+        let files =
+            [
+                ("\(runID)-summary.csv", summary),
+                ("\(runID)-samples.csv", RunReport.samplesCSV(result.samples, runID: runID)),
+                ("\(runID).json", json),
+                ("\(runID).html", html),
+            ]
+            + (PracticeFigures.of(result.cells).isEmpty
+                ? []
+                : [
+                    ("\(runID)-practices.csv", RunReport.practicesCSV(result.cells)),
+                    ("\(runID)-practices.json", try RunReport.practicesJSON(result.cells)),
+                ])
         var written: [String] = []
         for (name, text) in files {
             written.append(try write(text, to: name))
@@ -99,7 +106,8 @@ struct RunFiles {
             }
         }
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }

@@ -25,7 +25,9 @@ struct StoreCommand: ParsableCommand {
                 them: what a run whose store failed kept) and directories of run files.
                 """)
 
-        @Option(parsing: .upToNextOption, help: "Where the runs are: stores, run files or directories of them (comma-separated or repeated).")
+        @Option(
+            parsing: .upToNextOption,
+            help: "Where the runs are: stores, run files or directories of them (comma-separated or repeated).")
         var from: [String] = ["Results/stats.sqlite"]
 
         @Option(help: "The store to copy them to: postgres://user@host:port/database (or an SQLite file).")
@@ -42,7 +44,8 @@ struct StoreCommand: ParsableCommand {
     }
 
     struct Pull: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy runs from a (shared) stats store to a local one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Copy runs from a (shared) stats store to a local one.")
 
         @Option(help: "The store the runs are in: postgres://user@host:port/database (or an SQLite file).")
         var from: String
@@ -62,10 +65,13 @@ struct StoreCommand: ParsableCommand {
 
 /// Which runs to copy.
 struct RunSelection: ParsableArguments {
-    @Option(name: .customLong("run"), parsing: .upToNextOption, help: "Only these run IDs (comma-separated or repeated).")
+    @Option(
+        name: .customLong("run"), parsing: .upToNextOption, help: "Only these run IDs (comma-separated or repeated).")
     var runIDs: [String] = []
 
-    @Option(name: .customLong("host"), parsing: .upToNextOption, help: "Only runs of these hosts (comma-separated or repeated).")
+    @Option(
+        name: .customLong("host"), parsing: .upToNextOption,
+        help: "Only runs of these hosts (comma-separated or repeated).")
     var hosts: [String] = []
 
     @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22).")
@@ -103,7 +109,9 @@ enum RunSource {
         }
         if isDirectory.boolValue {
             let files = RunFiles.runFiles(in: location)
-            guard !files.isEmpty else { throw CommandFailure(description: "no run files (<run-id>.json) in \(location)") }
+            guard !files.isEmpty else {
+                throw CommandFailure(description: "no run files (<run-id>.json) in \(location)")
+            }
             return files.map { .file($0) }
         }
         if location.hasSuffix(".json") { return [.file(location)] }
@@ -127,10 +135,14 @@ struct StoreCopy {
                     pending.append((environment.runID, { try store.storedRun(environment.runID) }))
                 }
             case .file(let path):
-                pending.append((path, {
-                    let result = try RunFiles.read(path)
-                    return selection.selects(result.environment) ? StoredRun(result) : nil
-                }))
+                pending.append(
+                    (
+                        path,
+                        {
+                            let result = try RunFiles.read(path)
+                            return selection.selects(result.environment) ? StoredRun(result) : nil
+                        }
+                    ))
             }
         }
         var considered = 0, added = 0, skipped = 0, completed = 0, samples = 0
@@ -168,14 +180,16 @@ struct StoreCopy {
         let seconds = Date().timeIntervalSince(started)
         print(
             "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(considered) run(s) to \(target.location) in "
-                + String(format: "%.1f s", seconds) + ": \(added) added, \(completed) completed (they were incomplete there), "
+                + String(format: "%.1f s", seconds)
+                + ": \(added) added, \(completed) completed (they were incomplete there), "
                 + "\(skipped) already there; \(samples) sample(s) written"
                 + (failures.isEmpty ? "." : "; \(failures.count) not copied."))
         if considered == 0 && failures.isEmpty {
             printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
         }
         if !failures.isEmpty {
-            throw CommandFailure(description: "\(failures.count) run(s) not copied:\n  " + failures.joined(separator: "\n  "))
+            throw CommandFailure(
+                description: "\(failures.count) run(s) not copied:\n  " + failures.joined(separator: "\n  "))
         }
     }
 }

@@ -20,7 +20,8 @@ enum StoredRuns {
             let key = Worker(cell: sample.cell, round: sample.round)
             if workers[key] == nil {
                 keys.append(key)
-                workers[key] = CellRun(cell: sample.cell, round: sample.round, samples: [], peakResidentBytes: nil, outcome: nil)
+                workers[key] = CellRun(
+                    cell: sample.cell, round: sample.round, samples: [], peakResidentBytes: nil, outcome: nil)
             }
             workers[key]?.samples.append(sample)
             if let peak = sample.peakResidentBytes {
@@ -30,8 +31,11 @@ enum StoredRuns {
         }
         var cells = BenchRunner.summarise(keys.compactMap { workers[$0] }, cells: order)
         BenchSession.describeParsers(&cells, samples: samples)
-        let settings = run.settings
-            ?? RunSettings(iterations: 0, warmup: 0, rounds: 0, chunkSize: samples.first?.cell.chunkSize ?? 0, timeoutSeconds: 0)
-        return RunResult(environment: run.environment, settings: settings, cells: cells, samples: samples, noise: run.noise)
+        let settings =
+            run.settings
+            ?? RunSettings(
+                iterations: 0, warmup: 0, rounds: 0, chunkSize: samples.first?.cell.chunkSize ?? 0, timeoutSeconds: 0)
+        return RunResult(
+            environment: run.environment, settings: settings, cells: cells, samples: samples, noise: run.noise)
     }
 }

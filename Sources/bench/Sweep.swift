@@ -9,7 +9,8 @@ import StatsStore
 /// `bench sweep`: how cost grows with the feed's size, and with the chunk size.
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure how each parser's time, memory and allocations grow with the feed, and how its time moves with the chunk size.",
+        abstract:
+            "Measure how each parser's time, memory and allocations grow with the feed, and how its time moves with the chunk size.",
         discussion: """
             A sweep is a plan of ordinary `bench run` cells: the same workers, statistics and store. The scale \
             sweep generates feeds of --songs songs (deterministic, cached under <output-dir>/feeds/), checks that \
@@ -27,18 +28,24 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var parserOptions: ParserOptions
 
-    @Option(parsing: .upToNextOption, help: "Songs of each feed of the scale sweep, comma-separated (default: 300,3000,30000). Empty to skip it.")
+    @Option(
+        parsing: .upToNextOption,
+        help: "Songs of each feed of the scale sweep, comma-separated (default: 300,3000,30000). Empty to skip it.")
     var songs: [String] = []
 
-    @Option(name: .customLong("chunk-sizes"), parsing: .upToNextOption,
-            help: "Chunk sizes of the chunk-size sweep in bytes, comma-separated; 0 is the whole feed (default: 64,512,4096,16384,65536,0). 'none' to skip it.")
+    @Option(
+        name: .customLong("chunk-sizes"), parsing: .upToNextOption,
+        help:
+            "Chunk sizes of the chunk-size sweep in bytes, comma-separated; 0 is the whole feed (default: 64,512,4096,16384,65536,0). 'none' to skip it."
+    )
     var chunkSizes: [String] = []
 
     @Option(name: .customLong("chunk-songs"), help: "Songs of the chunk-size sweep's feed.")
     var chunkSongs: Int = 300
 
-
-    @Option(name: .customLong("instructions-up-to"), help: "Count instructions (callgrind) at the sizes up to this many songs; 0 for none.")
+    @Option(
+        name: .customLong("instructions-up-to"),
+        help: "Count instructions (callgrind) at the sizes up to this many songs; 0 for none.")
     var instructionsUpTo: Int = 3_000
 
     @OptionGroup var measuring: MeasuringOptions
@@ -65,7 +72,9 @@ struct Sweep: ParsableCommand {
             let values = ListArgument.split(songs)
             if songs.isEmpty { return Self.defaultSongs }
             return try values.map { text in
-                guard let value = Int(text), value >= 1 else { throw ValidationError("--songs: '\(text)' is not a song count of 1 or more") }
+                guard let value = Int(text), value >= 1 else {
+                    throw ValidationError("--songs: '\(text)' is not a song count of 1 or more")
+                }
                 return value
             }
         }
@@ -77,7 +86,9 @@ struct Sweep: ParsableCommand {
             if chunkSizes.isEmpty { return Self.defaultChunkSizes }
             if values == ["none"] { return [] }
             return try values.map { text in
-                guard let value = Int(text), value >= 0 else { throw ValidationError("--chunk-sizes: '\(text)' is not a size of 0 or more") }
+                guard let value = Int(text), value >= 0 else {
+                    throw ValidationError("--chunk-sizes: '\(text)' is not a size of 0 or more")
+                }
                 return value
             }
         }
@@ -86,7 +97,9 @@ struct Sweep: ParsableCommand {
     func validate() throws {
         let sizes = try songCounts
         let chunks = try chunkSizeList
-        guard !sizes.isEmpty || !chunks.isEmpty else { throw ValidationError("nothing to sweep: give --songs or --chunk-sizes") }
+        guard !sizes.isEmpty || !chunks.isEmpty else {
+            throw ValidationError("nothing to sweep: give --songs or --chunk-sizes")
+        }
         guard chunkSongs >= 1 else { throw ValidationError("--chunk-songs must be at least 1") }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
         guard instructionsUpTo >= 0 else { throw ValidationError("--instructions-up-to must be 0 or more") }
@@ -96,11 +109,16 @@ struct Sweep: ParsableCommand {
         WorkerProcess.killWorkerOnInterrupt()
         let terminal = Terminal(quiet: quiet)
         if EnvironmentProbe.isDebugBuild {
-            printError(terminal.warning("WARNING: this is a debug build: its figures are not representative. Sweep with: swift run -c release bench sweep"))
+            printError(
+                terminal.warning(
+                    "WARNING: this is a debug build: its figures are not representative. Sweep with: swift run -c release bench sweep"
+                ))
         }
         let sizes = Array(Set(try songCounts)).sorted()
         let chunks = try chunkSizeList
-        let plan = SweepPlan(songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs, instructionsUpToSongs: instructionsUpTo)
+        let plan = SweepPlan(
+            songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
+            instructionsUpToSongs: instructionsUpTo)
 
         terminal.progress("generating the feeds…")
         var scaleFeeds: [Int: String] = [:]
@@ -110,7 +128,8 @@ struct Sweep: ParsableCommand {
             scaleFeeds[count] = path
             songsOfFeed[path] = count
         }
-        let chunkFeed = chunks.isEmpty ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory)
+        let chunkFeed =
+            chunks.isEmpty ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory)
         if let chunkFeed { songsOfFeed[chunkFeed] = chunkSongs }
         var feeds = sizes.compactMap { scaleFeeds[$0] }
         var chunkSizesByFeed: [String: [Int]] = [:]
@@ -147,13 +166,15 @@ struct Sweep: ParsableCommand {
                     iterations: 1, warmup: 1, rounds: 1, chunkSize: chunkSize, timeoutSeconds: timeout * 50,
                     counter: RunSettings.instructionCounter)
                 var countingPlan = RunPlan(
-                    parsers: parsers, feeds: countedFeeds, settings: countSettings, executable: WorkerProcess.currentExecutable(),
+                    parsers: parsers, feeds: countedFeeds, settings: countSettings,
+                    executable: WorkerProcess.currentExecutable(),
                     debugBuild: EnvironmentProbe.isDebugBuild, scenarios: [.parse], instructionCounter: counter)
                 countingPlan.chunkSizesByFeed = chunkSizesByFeed.filter { countedFeeds.contains($0.key) }
                 countingPlan.includesBaseline = false
                 // A store that failed during the timing session is not asked again.
                 counted = try session(
-                    countingPlan, label: "instructions", terminal: terminal, database: timed.recorderFailure == nil ? database : nil)
+                    countingPlan, label: "instructions", terminal: terminal,
+                    database: timed.recorderFailure == nil ? database : nil)
             } catch let unavailable as InstructionCounter.Unavailable {
                 printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
             }
@@ -165,10 +186,13 @@ struct Sweep: ParsableCommand {
             parsers: parsers + [ParserRegistry.baseline.name])
         let runFiles = RunFiles(directory: outputDirectory)
         var written = try runFiles.write(timed.result, html: HTMLReport.run(timed.result, history: []))
-        if let counted { written += try runFiles.write(counted.result, html: HTMLReport.run(counted.result, history: [])) }
+        if let counted {
+            written += try runFiles.write(counted.result, html: HTMLReport.run(counted.result, history: []))
+        }
         let runID = result.environment.runID
         written += try [
-            ("\(runID)-sweep.csv", SweepReport.pointsCSV(result)), ("\(runID)-slopes.csv", SweepReport.slopesCSV(result)),
+            ("\(runID)-sweep.csv", SweepReport.pointsCSV(result)),
+            ("\(runID)-slopes.csv", SweepReport.slopesCSV(result)),
             ("\(runID)-sweep.json", try SweepReport.json(result)), ("\(runID)-sweep.html", SweepReport.html(result)),
         ].map { try runFiles.write($0.1, to: $0.0) }
         print(SweepReport.header(result))
@@ -177,10 +201,13 @@ struct Sweep: ParsableCommand {
             let failure = failed.recorderFailure
         {
             // The run that failed, and the counted one after it when the timing run's store failed.
-            let unrecorded = [timed, counted].compactMap { $0 }.drop { $0.result.environment.runID != failed.result.environment.runID }
-            throw CommandFailure(description: StoreOptions.recorderFailure(
-                failure, runID: failed.result.environment.runID, store: database,
-                runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
+            let unrecorded = [timed, counted].compactMap { $0 }.drop {
+                $0.result.environment.runID != failed.result.environment.runID
+            }
+            throw CommandFailure(
+                description: StoreOptions.recorderFailure(
+                    failure, runID: failed.result.environment.runID, store: database,
+                    runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
         if !quiet {
             print("Sweep \(runID): wrote " + written.joined(separator: ", "))
@@ -196,18 +223,26 @@ struct Sweep: ParsableCommand {
             !$0.contains("not timed: FAILED") && !$0.contains("not timed: CRASHED")
         }
         if !problems.isEmpty {
-            throw CommandFailure(description: "the sweep's figures are written, but not every parser succeeded:\n  " + problems.joined(separator: "\n  "))
+            throw CommandFailure(
+                description: "the sweep's figures are written, but not every parser succeeded:\n  "
+                    + problems.joined(separator: "\n  "))
         }
     }
 
     /// Runs one session of the sweep with a progress line.
-    private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: (any StatsStoring)?) throws -> BenchSession.Outcome {
+    private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: (any StatsStoring)?) throws
+        -> BenchSession.Outcome
+    {
         return try BenchSession(plan: plan).run(
             environment: EnvironmentProbe.newRun(), recorder: database,
-            checking: { terminal.progress("\(label): checking that the parsers agree on \(plan.feeds.count) feed(s)…") },
+            checking: {
+                terminal.progress("\(label): checking that the parsers agree on \(plan.feeds.count) feed(s)…")
+            },
             progress: { step in
                 let round = step.round == 0 ? "allocation count" : "round \(step.round) of \(plan.settings.rounds)"
-                terminal.progress("\(label): cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed)), \(round)")
+                terminal.progress(
+                    "\(label): cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed)), \(round)"
+                )
             })
     }
 }

@@ -4,7 +4,7 @@ import FeedParsers
 import Foundation
 import SongFeed
 
-/// `bench verify`: do all parsers build the same songs?
+/// `bench verify`: checks that all parsers build the same songs.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that every parser builds the same songs from each feed, with several chunk sizes.",
@@ -49,7 +49,8 @@ struct Verify: ParsableCommand {
         }
         let names = parserOptions.names(default: ParserRegistry.names)
         let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
-        let subject = names.count == 1 ? "\(names[0]) builds the songs" : "\(names.joined(separator: ", ")) build the same songs"
+        let subject =
+            names.count == 1 ? "\(names[0]) builds the songs" : "\(names.joined(separator: ", ")) build the same songs"
         print("Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).")
         if feeds.isEmpty {
             print("This checks correctness only; `bench run` times the parsers.")
@@ -59,7 +60,8 @@ struct Verify: ParsableCommand {
         for path in paths {
             let verification: FeedVerification
             do {
-                verification = try FeedVerifier.verify(feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout)
+                verification = try FeedVerifier.verify(
+                    feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout)
             } catch {
                 failures.append("\(error)")
                 print("\n\(error)")
@@ -96,13 +98,17 @@ struct Verify: ParsableCommand {
 /// The text `bench verify` prints for one feed.
 enum VerifyReport {
     static func text(_ verification: FeedVerification) -> String {
-        var lines = ["", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"]
+        var lines = [
+            "", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)",
+        ]
         let nameWidth = max(8, verification.verdicts.map(\.parser.count).max() ?? 0)
         lines.append("  " + pad("parser", nameWidth) + "  " + pad("songs", 6) + "  " + pad("digest", 18) + "  result")
         for verdict in verification.verdicts {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
-            lines.append("  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 6) + "  " + pad(digest, 18) + "  " + describe(verdict.status))
+            lines.append(
+                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 6) + "  " + pad(digest, 18) + "  "
+                    + describe(verdict.status))
         }
         return lines.joined(separator: "\n")
     }

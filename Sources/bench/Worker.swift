@@ -1,7 +1,9 @@
 import ArgumentParser
 import BenchEngine
 
-/// `bench worker`: the side of a worker process. Not for people; `bench` runs it, with a
+/// `bench worker`: the side of a worker process.
+///
+/// Not for people; `bench` runs it, with a
 /// ``WorkerJob`` as JSON on standard input, and reads its report on file descriptor 3.
 struct Worker: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -26,12 +26,15 @@ struct BenchCommandTests {
         let command = try Bench.parseAsRoot([])
         #expect(command is Run)
         let run = try #require(command as? Run)
-        #expect(run.iterations == nil && run.warmup == 1 && run.chunkSize == 16_384 && run.rounds == 20 && run.downloadRounds == 5)
+        #expect(
+            run.iterations == nil && run.warmup == 1 && run.chunkSize == 16_384 && run.rounds == 20
+                && run.downloadRounds == 5)
         #expect(Run.defaultIterations.parse == 5 && Run.defaultIterations.download == 3)
         #expect(run.storeOptions.store == "Results/stats.sqlite" && run.outputDirectory == "Results")
         #expect(run.selectedScenarios == [.parse, .download])
         // Lists: commas and repeated options alike.
-        let listed = try #require(try Bench.parseAsRoot(["run", "--parsers", "libxml2,expat", "--parsers", "foundation"]) as? Run)
+        let listed = try #require(
+            try Bench.parseAsRoot(["run", "--parsers", "libxml2,expat", "--parsers", "foundation"]) as? Run)
         #expect(listed.parserOptions.names == ["libxml2", "expat", "foundation"])
         let all = try #require(try Bench.parseAsRoot(["run", "--parsers", "all"]) as? Run)
         #expect(all.parserOptions.names == ParserRegistry.names)
@@ -51,7 +54,11 @@ struct BenchCommandTests {
         #expect(objects.count == 300)
         #expect(objects.allSatisfy { Set($0.keys) == ["title", "category", "artist", "album", "releaseDate"] })
         #expect(objects.contains { $0["releaseDate"] is NSNull })
-        #expect(objects.allSatisfy { ($0["releaseDate"] as? String)?.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil || $0["releaseDate"] is NSNull })
+        #expect(
+            objects.allSatisfy {
+                ($0["releaseDate"] as? String)?.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil
+                    || $0["releaseDate"] is NSNull
+            })
         #expect(try JSONDecoder().decode([Song].self, from: data) == FeedGenerator(songs: 300).generate().songs)
     }
 
@@ -67,15 +74,16 @@ struct BenchCommandTests {
 
     @Test func aCrashingParserIsReportedAndTheOthersStillRun() throws {
         #if os(Linux)
-        let directory = try TemporaryDirectory()
-        let path = try directory.write(
-            "attlist.xml", Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
-        let result = try runBench(["verify", "--chunk-sizes", "whole", path])
-        #expect(result.status == 1)
-        #expect(result.standardOutput.contains("CRASHED: worker crashed with signal 11 (SIGSEGV)"))
-        // Every parser over Foundation's XMLParser crashes; the other six agree, and the floor is not compared.
-        #expect(result.standardOutput.split(separator: "\n").filter { $0.hasSuffix("agree") }.count == 6)
-        #expect(result.standardOutput.components(separatedBy: "CRASHED").count - 1 == 4)
+            let directory = try TemporaryDirectory()
+            let path = try directory.write(
+                "attlist.xml",
+                Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
+            let result = try runBench(["verify", "--chunk-sizes", "whole", path])
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("CRASHED: worker crashed with signal 11 (SIGSEGV)"))
+            // Every parser over Foundation's XMLParser crashes; the other six agree, and the floor is not compared.
+            #expect(result.standardOutput.split(separator: "\n").filter { $0.hasSuffix("agree") }.count == 6)
+            #expect(result.standardOutput.components(separatedBy: "CRASHED").count - 1 == 4)
         #endif
     }
 
@@ -88,15 +96,21 @@ struct BenchCommandTests {
     @Test func anUnknownParserListsTheKnownOnes() throws {
         let result = try runBench(["verify", "--parsers", "sax9000"])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("unknown parser 'sax9000'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"))
+        #expect(
+            result.standardError.contains(
+                "unknown parser 'sax9000'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"))
     }
 
     @Test func generateReproducesTheCommittedFeed() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("feed.xml")
-        let result = try runBench(["generate", "--songs", "300", "--seed", "\(FeedGenerator.defaultSeed)", "--output", output])
+        let result = try runBench([
+            "generate", "--songs", "300", "--seed", "\(FeedGenerator.defaultSeed)", "--output", output,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
     }
 
     @Test func listNamesEveryParser() throws {

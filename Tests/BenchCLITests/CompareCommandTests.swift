@@ -25,11 +25,15 @@ struct CompareCommandTests {
 
     @Test func exitCodesSayNoRegressionRegressionOrBadInput() throws {
         let directory = try TemporaryDirectory()
-        let base = try Self.write(Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6, workers: 6), to: directory, as: "base.json")
+        let base = try Self.write(
+            Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6, workers: 6), to: directory,
+            as: "base.json")
         let same = try Self.write(
-            Self.run("20261122T100100Z-b", minute: 1, expat: 1.001e7, libxml2: 5.99e6, workers: 6), to: directory, as: "same.json")
+            Self.run("20261122T100100Z-b", minute: 1, expat: 1.001e7, libxml2: 5.99e6, workers: 6), to: directory,
+            as: "same.json")
         let slower = try Self.write(
-            Self.run("20261122T100200Z-c", minute: 2, expat: 1.2e7, libxml2: 6e6, workers: 6), to: directory, as: "slower.json")
+            Self.run("20261122T100200Z-c", minute: 2, expat: 1.2e7, libxml2: 6e6, workers: 6), to: directory,
+            as: "slower.json")
         // A broken parser: every expat iteration failed in the current run. Exit 3, before any regression.
         var brokenRun = Self.run("20261122T100300Z-d", minute: 3, expat: 1.2e7, libxml2: 9e6, workers: 6)
         for index in brokenRun.samples.indices where brokenRun.samples[index].cell.parser == "expat" {
@@ -44,7 +48,9 @@ struct CompareCommandTests {
         #expect(quiet.status == 0, "\(quiet.standardError)")
         #expect(quiet.standardOutput.hasPrefix("No regression in 2 compared cells"))
 
-        let regression = try runBench(["compare", base, slower, "--format", "markdown", "--markdown", directory.path("compare.md")])
+        let regression = try runBench([
+            "compare", base, slower, "--format", "markdown", "--markdown", directory.path("compare.md"),
+        ])
         #expect(regression.status == 2, "\(regression.standardError)")
         #expect(regression.standardOutput.contains("| expat |"))
         #expect(regression.standardOutput.contains("**slower**"))
@@ -82,8 +88,12 @@ struct CompareCommandTests {
         // Eight pairs, the machine drifting by ±30% between pairs, expat 10% slower in the head.
         let drift = SyntheticRuns.noisy(1, count: 8, noise: 0.3, seed: 42)
         for pair in 0..<8 {
-            let a = Self.run("2026112\(pair)T1000\(pair)0Z-a", minute: pair * 2, expat: 1e7 * drift[pair], libxml2: 6e6 * drift[pair])
-            let b = Self.run("2026112\(pair)T1000\(pair)1Z-b", minute: pair * 2 + 1, expat: 1.1e7 * drift[pair], libxml2: 6e6 * drift[pair])
+            let a = Self.run(
+                "2026112\(pair)T1000\(pair)0Z-a", minute: pair * 2, expat: 1e7 * drift[pair], libxml2: 6e6 * drift[pair]
+            )
+            let b = Self.run(
+                "2026112\(pair)T1000\(pair)1Z-b", minute: pair * 2 + 1, expat: 1.1e7 * drift[pair],
+                libxml2: 6e6 * drift[pair])
             _ = try Self.write(a, to: directory, as: "base/\(a.environment.runID).json")
             _ = try Self.write(b, to: directory, as: "head/\(b.environment.runID).json")
         }
@@ -120,7 +130,8 @@ struct InstructionCountTests {
 
     static func count(in directory: TemporaryDirectory, _ name: String) throws -> RunResult {
         let result = try runBench([
-            "run", "--counter", "instructions", "--parsers", "libxml2,expat", "--iterations", "2", "--warmup", "1", "--rounds", "1",
+            "run", "--counter", "instructions", "--parsers", "libxml2,expat", "--iterations", "2", "--warmup", "1",
+            "--rounds", "1",
             "--no-store", "--format", "json", "--quiet", "--output-dir", directory.path(name),
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -133,7 +144,10 @@ struct InstructionCountTests {
     @Test(
         .enabled(
             if: Self.missingTools == nil,
-            Comment(rawValue: "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)")))
+            Comment(
+                rawValue:
+                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)"
+            )))
     func theSameBinaryCountsTheSameTwice() throws {
         let directory = try TemporaryDirectory()
         let first = try Self.count(in: directory, "one")
@@ -149,7 +163,8 @@ struct InstructionCountTests {
         #expect(first.samples.filter { $0.cell.parser != "null" }.allSatisfy { ($0.instructions ?? 0) > 1_000_000 })
         #expect(counts(first) == counts(second))
         // And the comparison of the two finds nothing, exactly.
-        let comparison = RunComparison.compare(baseline: [first], current: [second], metric: .instructions, threshold: 0.01)
+        let comparison = RunComparison.compare(
+            baseline: [first], current: [second], metric: .instructions, threshold: 0.01)
         #expect(comparison.cells.filter { $0.ratio != nil }.allSatisfy { $0.ratio == 1 })
     }
 
@@ -157,7 +172,10 @@ struct InstructionCountTests {
     @Test(
         .enabled(
             if: Self.missingTools == nil,
-            Comment(rawValue: "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)")))
+            Comment(
+                rawValue:
+                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)"
+            )))
     func anInterruptedCountedRunLeavesNoCopyBehind() throws {
         let directory = try TemporaryDirectory()
         let temporary = directory.path("tmp")
@@ -165,7 +183,8 @@ struct InstructionCountTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
         process.arguments = [
-            "run", "--counter", "instructions", "--parsers", "libxml2", "--iterations", "50", "--rounds", "1", "--no-store",
+            "run", "--counter", "instructions", "--parsers", "libxml2", "--iterations", "50", "--rounds", "1",
+            "--no-store",
             "--output-dir", directory.path("out"),
         ]
         process.currentDirectoryURL = TestPaths.packageRoot
@@ -174,7 +193,9 @@ struct InstructionCountTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         func copies() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("bench-callgrind-") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter {
+                $0.hasPrefix("bench-callgrind-")
+            }
         }
         // Wait for the copy and a worker under callgrind (not objcopy or nm, which make the copy),
         // then interrupt.

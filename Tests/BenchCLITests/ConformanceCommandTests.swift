@@ -41,7 +41,9 @@ struct ConformanceCommandTests {
         let directory = try TemporaryDirectory()
         let suite = try Self.smallSuite(in: directory)
         let output = directory.path("out")
-        let result = try runBench(["conformance", suite, "--parsers", "libxml2,expat,foundation,memchr", "--output-dir", output])
+        let result = try runBench([
+            "conformance", suite, "--parsers", "libxml2,expat,foundation,memchr", "--output-dir", output,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("2 not-well-formed and 2 valid documents, 4 parsers"))
         #expect(result.standardOutput.contains("Documents chosen:"))
@@ -100,7 +102,8 @@ struct ConformanceCommandTests {
         let suite = try #require(TestPaths.sharedData).appendingPathComponent("xmlconf").path
         let directory = try TemporaryDirectory()
         let result = try runBench([
-            "conformance", suite, "--parsers", "libxml2,expat,c-libxml2,c-expat", "--output-dir", directory.path("out"), "--quiet",
+            "conformance", suite, "--parsers", "libxml2,expat,c-libxml2,c-expat", "--output-dir", directory.path("out"),
+            "--quiet",
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let decoder = JSONDecoder()
@@ -109,7 +112,8 @@ struct ConformanceCommandTests {
             ConformanceTable.self, from: Data(contentsOf: URL(fileURLWithPath: directory.path("out/conformance.json"))))
         #expect(table.caseCount(.notWellFormed) == 927 && table.caseCount(.valid) == 594)
         let accepted: [String: [String]] = [
-            "libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"], "c-libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"],
+            "libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"],
+            "c-libxml2": ["eduni/misc/007.xml", "eduni/misc/008.xml"],
             "expat": ["eduni/misc/007.xml"], "c-expat": ["eduni/misc/007.xml"],
         ]
         for parser in table.parsers {

@@ -15,7 +15,9 @@ struct PracticeCommandTests {
         guard let first = lines.first else { return [] }
         let header = first.split(separator: ",").map(String.init)
         return lines.dropFirst().map { line in
-            Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+            Dictionary(
+                uniqueKeysWithValues: zip(
+                    header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
         }
     }
 
@@ -29,18 +31,25 @@ struct PracticeCommandTests {
             "--download-rounds", "1", "--store", store, "--output-dir", output,
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        for heading in ["paging on top300", "fields on top300", "compression on top300", "queue on top300", "cancel on top300", "store on top300"] {
+        for heading in [
+            "paging on top300", "fields on top300", "compression on top300", "queue on top300", "cancel on top300",
+            "store on top300",
+        ] {
             #expect(result.standardOutput.contains(heading), "no \(heading) table")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: output)
         #expect(files.contains { $0.hasSuffix("-practices.csv") })
         let jsonName = try #require(files.first { $0.hasSuffix("-practices.json") })
-        let figures = try JSONDecoder().decode([PracticeFigures].self, from: Data(contentsOf: URL(fileURLWithPath: output + "/" + jsonName)))
-            .filter { $0.parser != "null" }
-        #expect(Set(figures.map(\.scenario)) == [
-            "paged-50", "paged-300", "fields-all", "fields-songs", "gzip-off", "gzip-on", "queue-1", "queue-3", "cancel-1",
-            "cancel-3", "store-song-ordered", "store-song-shuffled", "store-batch-ordered", "store-batch-shuffled",
-        ])
+        let figures = try JSONDecoder().decode(
+            [PracticeFigures].self, from: Data(contentsOf: URL(fileURLWithPath: output + "/" + jsonName))
+        )
+        .filter { $0.parser != "null" }
+        #expect(
+            Set(figures.map(\.scenario)) == [
+                "paged-50", "paged-300", "fields-all", "fields-songs", "gzip-off", "gzip-on", "queue-1", "queue-3",
+                "cancel-1",
+                "cancel-3", "store-song-ordered", "store-song-shuffled", "store-batch-ordered", "store-batch-shuffled",
+            ])
         for f in figures {
             #expect(f.failed == 0 && f.outcome == nil, "\(f)")
             #expect(f.songs == (f.practice == "cancel" ? 25 : 300), "\(f)")
@@ -63,11 +72,15 @@ struct PracticeCommandTests {
         // The store holds the new figures; the HTML has a section per practice.
         let queue = try DatabaseQueue(path: store)
         let stored = try queue.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM samples WHERE requests IS NOT NULL AND wire_bytes IS NOT NULL") ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM samples WHERE requests IS NOT NULL AND wire_bytes IS NOT NULL") ?? 0
         }
         #expect(stored > 0)
         let html = try String(contentsOfFile: output + "/latest.html", encoding: .utf8)
-        for section in ["Paging", "Partial response", "Compression", "A bounded fetch queue", "Cancel when the user leaves", "Storing the songs"] {
+        for section in [
+            "Paging", "Partial response", "Compression", "A bounded fetch queue", "Cancel when the user leaves",
+            "Storing the songs",
+        ] {
             #expect(html.contains("<h2>\(section)</h2>"), "no \(section) section")
         }
     }
@@ -91,7 +104,8 @@ struct PracticeCommandTests {
         let feed = try directory.write("plain.xml", "<?xml version=\"1.0\"?><songs><song/></songs>")
         let result = try runBench([
             "run", "--scenario", "paged,store", "--page-size", "10", "--network", "loopback", "--parsers", "expat",
-            "--iterations", "1", "--warmup", "0", "--download-rounds", "1", "--no-store", "--output-dir", directory.path("out"),
+            "--iterations", "1", "--warmup", "0", "--download-rounds", "1", "--no-store", "--output-dir",
+            directory.path("out"),
             "--feed", feed,
         ])
         #expect(result.status != 0)
@@ -103,7 +117,9 @@ struct PracticeCommandTests {
     @Test(arguments: SongStore.Plan.all)
     func theStoreWritesEverySongWithAnAppsDefaults(plan: SongStore.Plan) throws {
         let directory = try TemporaryDirectory()
-        let songs = (0..<300).map { Song(title: "t\($0)", category: "c", artist: "a\($0 % 17)", album: "b", releaseDate: nil) }
+        let songs = (0..<300).map {
+            Song(title: "t\($0)", category: "c", artist: "a\($0 % 17)", album: "b", releaseDate: nil)
+        }
         let queue = try SongStore.create(at: directory.path("songs.sqlite"), plan: plan, songs: songs.count)
         let ordered = SongStore.ordered(songs, plan: plan)
         #expect(Set(ordered) == Set(songs))

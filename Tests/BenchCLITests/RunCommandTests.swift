@@ -24,16 +24,22 @@ struct RunCommandTests {
         let lines = result.standardOutput.split(separator: "\r\n").map(String.init)
         let header = lines[0].split(separator: ",").map(String.init)
         #expect(header.prefix(3) == ["parser", "scenario", "feed"])
-        let rows = lines.dropFirst().map { line in Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init))) }
+        let rows = lines.dropFirst().map { line in
+            Dictionary(
+                uniqueKeysWithValues: zip(
+                    header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        }
         let parsers = ["null", "foundation", "libxml2", "expat", "c-libxml2", "memchr"]
         #expect(rows.map { $0["parser"] } == parsers + parsers)
-        #expect(rows.map { $0["scenario"] } == Array(repeating: "parse", count: 6) + Array(repeating: "download", count: 6))
+        #expect(
+            rows.map { $0["scenario"] } == Array(repeating: "parse", count: 6) + Array(repeating: "download", count: 6))
         // Kinds, the binding tax (libxml2 over c-libxml2) and the distance to the floor, in the parse rows.
         let parse = Dictionary(uniqueKeysWithValues: rows.prefix(6).map { ($0["parser"] ?? "", $0) })
-        #expect(parse.mapValues { $0["kind"] ?? "" } == [
-            "null": "baseline", "foundation": "push/event", "libxml2": "push/event", "expat": "push/event",
-            "c-libxml2": "reference", "memchr": "floor",
-        ])
+        #expect(
+            parse.mapValues { $0["kind"] ?? "" } == [
+                "null": "baseline", "foundation": "push/event", "libxml2": "push/event", "expat": "push/event",
+                "c-libxml2": "reference", "memchr": "floor",
+            ])
         #expect(parse["libxml2"]?["c_reference"] == "c-libxml2")
         #expect((Double(parse["libxml2"]?["c_tax"] ?? "") ?? 0) > 0)
         #expect(parse["expat"]?["c_reference"] == "", "c-expat did not run")
@@ -69,7 +75,9 @@ struct RunCommandTests {
             if n > 0 {
                 #expect(row["workers"] == "1")
                 #expect((Double(row["median_ms"] ?? "") ?? 0) > 0)
-                if row["parser"] != "null" && row["parser"] != "memchr" { #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0) }
+                if row["parser"] != "null" && row["parser"] != "memchr" {
+                    #expect((Double(row["first_song_ms"] ?? "") ?? 0) > 0)
+                }
             }
             if row["parser"] != "null" && row["parser"] != "memchr" {
                 #expect(row["songs"] == "300")
@@ -90,7 +98,8 @@ struct RunCommandTests {
         #expect(files.filter { $0.hasSuffix(".html") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-summary.csv") }.count == 2)
         #expect(files.filter { $0.hasSuffix("-samples.csv") }.count == 1)
-        let json = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
+        let json = try JSONDecoder().decode(
+            RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
         #expect(json.samples.count == samplesInRows)
         #expect(json.environment.complete)
         #expect(json.environment.libxml2Version.hasPrefix("2."))
@@ -98,26 +107,33 @@ struct RunCommandTests {
         let runs = try database.runs()
         #expect(runs.count == 1 && runs[0].complete && runs[0].runID == json.environment.runID)
         #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == samplesInRows)
-        #expect(try database.samples(matching: SampleFilter(scenarios: ["download"], includeDebug: true)).allSatisfy { $0.sample.bytes == 901_440 && $0.sample.httpStatus == 200 })
+        #expect(
+            try database.samples(matching: SampleFilter(scenarios: ["download"], includeDebug: true)).allSatisfy {
+                $0.sample.bytes == 901_440 && $0.sample.httpStatus == 200
+            })
         #expect(result.standardError.contains("Recorded in \(store)"))
-        #expect(!result.standardError.contains("\u{1B}") && !result.standardOutput.contains("\u{1B}"), "no progress or colour off a terminal")
+        #expect(
+            !result.standardError.contains("\u{1B}") && !result.standardOutput.contains("\u{1B}"),
+            "no progress or colour off a terminal")
         #if DEBUG
-        let warnings = result.standardError.components(separatedBy: "WARNING: this is a debug build").count - 1
-        #expect(warnings == 2, "a debug build warns at the start and at the end")
-        #expect(json.samples.allSatisfy(\.debug) && json.environment.buildConfiguration == "debug")
+            let warnings = result.standardError.components(separatedBy: "WARNING: this is a debug build").count - 1
+            #expect(warnings == 2, "a debug build warns at the start and at the end")
+            #expect(json.samples.allSatisfy(\.debug) && json.environment.buildConfiguration == "debug")
         #endif
 
         // bench report reads it back.
         let report = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
         #expect(report.status == 0, "\(report.standardError)")
-        #expect(report.standardOutput.split(separator: "\r\n").count == 1 + 12, "a header, and six parsers × two scenarios")
+        #expect(
+            report.standardOutput.split(separator: "\r\n").count == 1 + 12, "a header, and six parsers × two scenarios")
         #expect(report.standardOutput.contains(",memchr,") && report.standardOutput.contains(",floor,"))
     }
 
     @Test func noStoreWritesNoStore() throws {
         let directory = try TemporaryDirectory()
         let result = try runBench([
-            "run", "--parsers", "expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds", "2", "--no-store", "--store", directory.path("s.sqlite"),
+            "run", "--parsers", "expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds", "2",
+            "--no-store", "--store", directory.path("s.sqlite"),
             "--output-dir", directory.path("out"), "--format", "json",
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -130,15 +146,17 @@ struct RunCommandTests {
         let directory = try TemporaryDirectory()
         // Foundation drops internal entity text (pinned): it disagrees, so it is not timed.
         let feed = try directory.write(
-            "entities.xml", Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
+            "entities.xml",
+            Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
         let result = try runBench([
-            "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--rounds", "2", "--no-store", "--output-dir", directory.path("out"),
+            "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--rounds", "2", "--no-store", "--output-dir",
+            directory.path("out"),
             "--scenario", "parse",
         ])
         #if os(Linux)
-        #expect(result.status == 1)
-        #expect(result.standardOutput.contains("foundation on \(feed): not timed: DISAGREE"))
-        #expect(result.standardError.contains("foundation on \(feed): not timed"))
+            #expect(result.status == 1)
+            #expect(result.standardOutput.contains("foundation on \(feed): not timed: DISAGREE"))
+            #expect(result.standardError.contains("foundation on \(feed): not timed"))
         #endif
     }
 
@@ -172,7 +190,10 @@ struct RunCommandTests {
         let store = directory.path("stats.sqlite")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
-        process.arguments = ["run", "--scenario", "parse", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir", directory.path("out")]
+        process.arguments = [
+            "run", "--scenario", "parse", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir",
+            directory.path("out"),
+        ]
         process.currentDirectoryURL = TestPaths.packageRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -182,7 +203,8 @@ struct RunCommandTests {
         var stored = 0
         while Date() < deadline && process.isRunning {
             if FileManager.default.fileExists(atPath: store),
-                let count = try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count, count > 0
+                let count = try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count,
+                count > 0
             {
                 stored = count
                 break
@@ -210,8 +232,10 @@ struct RunCommandTests {
 
         let directory = try TemporaryDirectory()
         let result = try runBench([
-            "run", "--url", url, "--scenario", "download", "--scenario", "conditional", "--parsers", "expat", "--rounds", "1",
-            "--iterations", "2", "--warmup", "0", "--no-store", "--output-dir", directory.path("out"), "--format", "json",
+            "run", "--url", url, "--scenario", "download", "--scenario", "conditional", "--parsers", "expat",
+            "--rounds", "1",
+            "--iterations", "2", "--warmup", "0", "--no-store", "--output-dir", directory.path("out"), "--format",
+            "json",
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let run = try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
@@ -224,7 +248,8 @@ struct RunCommandTests {
         #expect(cells["conditional-304/expat"]?.songs == 300, "the cached songs are reused")
 
         let failing = try runBench([
-            "run", "--url", url + "?fault=500", "--scenario", "download", "--rounds", "1", "--no-store", "--output-dir", directory.path("out"),
+            "run", "--url", url + "?fault=500", "--scenario", "download", "--rounds", "1", "--no-store", "--output-dir",
+            directory.path("out"),
         ])
         #expect(failing.status == 1)
         #expect(failing.standardError.contains("cannot download") && failing.standardError.contains("HTTP 500"))
@@ -238,7 +263,8 @@ struct SweepCommandTests {
         let directory = try TemporaryDirectory()
         let output = directory.path("out")
         let result = try runBench([
-            "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1", "--iterations", "1",
+            "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
+            "--iterations", "1",
             "--instructions-up-to", "0", "--no-store", "--output-dir", output, "--quiet",
         ])
         #expect(result.status == 0, "\(result.standardError)")
@@ -254,7 +280,8 @@ struct SweepCommandTests {
         #expect(rows.count == 1 + 4 * 4)
         #expect(files.contains { $0.hasSuffix("-slopes.csv") } && files.contains { $0.hasSuffix("-sweep.html") })
         #expect(files.contains { $0.hasSuffix("-sweep.json") })
-        let slopes = try String(contentsOfFile: output + "/" + (files.first { $0.hasSuffix("-slopes.csv") } ?? ""), encoding: .utf8)
+        let slopes = try String(
+            contentsOfFile: output + "/" + (files.first { $0.hasSuffix("-slopes.csv") } ?? ""), encoding: .utf8)
         #expect(slopes.contains("libxml2,time,byte,ns,"))
         #expect(slopes.contains("expat,allocations,song,allocations,"))
     }

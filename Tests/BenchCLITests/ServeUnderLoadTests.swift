@@ -18,7 +18,9 @@ struct ServeUnderLoadTests {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { return "" }
         var timeout = timeval(tv_sec: Int(wait), tv_usec: Int(wait.truncatingRemainder(dividingBy: 1) * 1e6))
@@ -53,16 +55,22 @@ struct ServeUnderLoadTests {
         #expect(garbage.isEmpty || Self.statusLine(garbage).hasPrefix("HTTP/1.1 400"), "\(Self.statusLine(garbage))")
         let unknown = Self.exchange(port: server.port, Array("GET /nope.xml HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(Self.statusLine(unknown) == "HTTP/1.1 404 Not Found")
-        let traversal = Self.exchange(port: server.port, Array("GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let traversal = Self.exchange(
+            port: server.port, Array("GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(Self.statusLine(traversal) == "HTTP/1.1 404 Not Found")
-        let post = Self.exchange(port: server.port, Array("POST /top300.rss.xml HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8))
+        let post = Self.exchange(
+            port: server.port, Array("POST /top300.rss.xml HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc".utf8))
         #expect(Self.statusLine(post) == "HTTP/1.1 405 Method Not Allowed")
-        let badQuery = Self.exchange(port: server.port, Array("GET /top300.rss.xml?fault=%zz&at=x HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let badQuery = Self.exchange(
+            port: server.port, Array("GET /top300.rss.xml?fault=%zz&at=x HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(Self.statusLine(badQuery) == "HTTP/1.1 200 OK")
         // A 1 MB header, ten times.
         for _ in 0..<10 {
             let huge = Self.exchange(
-                port: server.port, Array(("GET /top300.rss.xml HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n").utf8))
+                port: server.port,
+                Array(
+                    ("GET /top300.rss.xml HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n")
+                        .utf8))
             #expect(huge.isEmpty || Self.statusLine(huge).hasPrefix("HTTP/1.1 4"), "\(Self.statusLine(huge))")
         }
 
@@ -95,7 +103,8 @@ struct ServeUnderLoadTests {
         try wrk.run()
         let directory = try TemporaryDirectory()
         let result = try runBench([
-            "run", "--url", server.url, "--scenario", "download", "--parsers", "expat", "--rounds", "1", "--iterations", "2",
+            "run", "--url", server.url, "--scenario", "download", "--parsers", "expat", "--rounds", "1", "--iterations",
+            "2",
             "--warmup", "0", "--no-store", "--output-dir", directory.path("out"), "--format", "json", "--quiet",
         ])
         let report = String(decoding: wrkOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -130,6 +139,7 @@ final class ThreadResult<T: Sendable>: @unchecked Sendable {
 
     func wait() -> T {
         done.wait()
-        return value!
+        guard let value else { preconditionFailure("the thread signalled without a result") }
+        return value
     }
 }

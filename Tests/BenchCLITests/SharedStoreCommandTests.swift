@@ -13,7 +13,8 @@ struct SharedStoreCommandTests {
     /// A short run of one parser (debug builds: its samples are marked debug).
     static func shortRun(store: String, output: String, parsers: String = "libxml2", rounds: Int = 2) -> [String] {
         [
-            "run", "--parsers", parsers, "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds", String(rounds),
+            "run", "--parsers", parsers, "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds",
+            String(rounds),
             "--store", store, "--output-dir", output, "--quiet",
         ]
     }
@@ -45,13 +46,17 @@ struct SharedStoreCommandTests {
         let again = try runBench(["store", "push", "--from", stores, "--to", database.url])
         #expect(again.standardOutput.contains("0 added, 0 completed (they were incomplete there), 3 already there"))
         #expect(try database.psql("SELECT count(*) FROM runs") == "3")
-        #expect(try database.psql("SELECT string_agg(DISTINCT host, ',' ORDER BY host) FROM runs") == "laptop,runner-a,runner-b")
+        #expect(
+            try database.psql("SELECT string_agg(DISTINCT host, ',' ORDER BY host) FROM runs")
+                == "laptop,runner-a,runner-b")
 
         let table = try runBench(["report", "--store", database.url, "--include-debug"])
         #expect(table.status == 0, "\(table.standardError)")
         for host in ["runner-a", "runner-b", "laptop"] { #expect(table.standardOutput.contains("On \(host) (")) }
         #expect(table.standardOutput.contains("3 machines"))
-        let csv = try runBench(["report", "--store", database.url, "--include-debug", "--format", "csv", "--host", "runner-b"])
+        let csv = try runBench([
+            "report", "--store", database.url, "--include-debug", "--format", "csv", "--host", "runner-b",
+        ])
         let rows = csv.standardOutput.split(whereSeparator: \.isNewline).dropFirst()
         #expect(!rows.isEmpty && rows.allSatisfy { $0.contains(",runner-b,") })
         let html = try runBench(["report", "--store", database.url, "--include-debug", "--format", "html"])
@@ -61,15 +66,24 @@ struct SharedStoreCommandTests {
         #expect(unknown.standardError.contains("the store has runs of: laptop"))
 
         // Stored runs compared by ID: different hosts are said.
-        let compare = try runBench(["compare", ids["runner-a"] ?? "", ids["runner-b"] ?? "", "--store", database.url, "--metric", "cpu"])
-        #expect(compare.standardOutput.contains("different host: runner-a (baseline) and runner-b (current)"), "\(compare.standardOutput)\(compare.standardError)")
+        let compare = try runBench([
+            "compare", ids["runner-a"] ?? "", ids["runner-b"] ?? "", "--store", database.url, "--metric", "cpu",
+        ])
+        #expect(
+            compare.standardOutput.contains("different host: runner-a (baseline) and runner-b (current)"),
+            "\(compare.standardOutput)\(compare.standardError)")
         let missing = try runBench(["compare", "20200101T000000Z-0000", ids["laptop"] ?? "", "--store", database.url])
-        #expect(missing.status == 1 && missing.standardError.contains("no run 20200101T000000Z-0000 in the stats store"))
+        #expect(
+            missing.status == 1 && missing.standardError.contains("no run 20200101T000000Z-0000 in the stats store"))
 
         // And back: a pull of one host into a fresh local store.
-        let pull = try runBench(["store", "pull", "--from", database.url, "--to", directory.path("pulled.sqlite"), "--host", "laptop"])
+        let pull = try runBench([
+            "store", "pull", "--from", database.url, "--to", directory.path("pulled.sqlite"), "--host", "laptop",
+        ])
         #expect(pull.standardOutput.contains("1 added"), "\(pull.standardError)")
-        let local = try runBench(["report", "--store", directory.path("pulled.sqlite"), "--include-debug", "--format", "csv"])
+        let local = try runBench([
+            "report", "--store", directory.path("pulled.sqlite"), "--include-debug", "--format", "csv",
+        ])
         let pulled = local.standardOutput.split(whereSeparator: \.isNewline).dropFirst()
         #expect(!pulled.isEmpty && pulled.allSatisfy { $0.contains(",laptop,") })
     }
@@ -79,7 +93,8 @@ struct SharedStoreCommandTests {
         let directory = try TemporaryDirectory()
         // Runs to push, made first in a local store.
         for round in 0..<2 {
-            let made = try runBench(Self.shortRun(store: directory.path("local.sqlite"), output: directory.path("local-\(round)")))
+            let made = try runBench(
+                Self.shortRun(store: directory.path("local.sqlite"), output: directory.path("local-\(round)")))
             #expect(made.status == 0, "\(made.standardError)")
         }
         let commands = [
@@ -129,7 +144,9 @@ struct SharedStoreCommandTests {
             recorded = Int((try? database.psql("SELECT count(*) FROM samples")) ?? "") ?? 0
         }
         #expect(recorded > 0)
-        try database.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        try database.psql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
@@ -157,14 +174,18 @@ struct SharedStoreLocationTests {
         let directory = try TemporaryDirectory()
         let result = try runBench(
             [
-                "run", "--parsers", "libxml2", "--feed", TestPaths.top300, "--store", "postgres://bench@127.0.0.1:1/bench",
+                "run", "--parsers", "libxml2", "--feed", TestPaths.top300, "--store",
+                "postgres://bench@127.0.0.1:1/bench",
                 "--output-dir", directory.path("out"),
             ],
             in: directory.url)
         #expect(result.status != 0)
         #expect(result.standardError.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench"))
         #expect(!FileManager.default.fileExists(atPath: directory.path("postgres:")))
-        let report = try runBench(["report", "--store", "postgres://bench:hunter2@127.0.0.1:1/bench"], in: directory.url)
-        #expect(report.status != 0 && report.standardError.contains("PGPASSWORD") && !report.standardError.contains("hunter2"))
+        let report = try runBench(
+            ["report", "--store", "postgres://bench:hunter2@127.0.0.1:1/bench"], in: directory.url)
+        #expect(
+            report.status != 0 && report.standardError.contains("PGPASSWORD")
+                && !report.standardError.contains("hunter2"))
     }
 }

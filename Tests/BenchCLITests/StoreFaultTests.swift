@@ -62,7 +62,8 @@ struct StoreFaultTests {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")
         let run = try Self.start([
-            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "4000", "--warmup", "0", "--rounds", "1",
+            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "4000", "--warmup", "0", "--rounds",
+            "1",
             "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"),
         ])
         // Wait for the first cell (the null baseline) in the store and libxml2's worker at work.
@@ -108,20 +109,30 @@ struct StoreFaultTests {
         #expect(after.count == 2 && after.filter(\.complete).count == 1)
         let report = try runBench(["report", "--store", store, "--include-debug"])
         #expect(report.status == 0)
-        #expect(report.standardOutput.contains("of runs that did not finish (interrupted); --exclude-incomplete leaves them out"))
-        let complete = try runBench(["report", "--store", store, "--include-debug", "--exclude-incomplete", "--format", "csv"])
+        #expect(
+            report.standardOutput.contains(
+                "of runs that did not finish (interrupted); --exclude-incomplete leaves them out"))
+        let complete = try runBench([
+            "report", "--store", store, "--include-debug", "--exclude-incomplete", "--format", "csv",
+        ])
         #expect(complete.status == 0)
         // The killed run's finished cell (null) counts in the first report, not in the second.
         func nullRow(_ csv: String) -> [String: String] {
-            let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let lines = csv.split(separator: "\r\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
             guard let header = lines.first, let column = header.firstIndex(of: "parser"),
                 let row = lines.dropFirst().first(where: { $0.count > column && $0[column] == "null" })
             else { return [:] }
             return Dictionary(zip(header, row), uniquingKeysWith: { a, _ in a })
         }
         let all = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
-        #expect(nullRow(all.standardOutput)["runs"] == "2" && nullRow(all.standardOutput)["incomplete_runs"] == "1", "\(all.standardOutput)")
-        #expect(nullRow(complete.standardOutput)["runs"] == "1" && nullRow(complete.standardOutput)["incomplete_runs"] == "0")
+        #expect(
+            nullRow(all.standardOutput)["runs"] == "2" && nullRow(all.standardOutput)["incomplete_runs"] == "1",
+            "\(all.standardOutput)")
+        #expect(
+            nullRow(complete.standardOutput)["runs"] == "1"
+                && nullRow(complete.standardOutput)["incomplete_runs"] == "0")
     }
 
     @Test func twoRunsWriteToOneStoreAtOnce() throws {
@@ -129,7 +140,8 @@ struct StoreFaultTests {
         let store = directory.path("stats.sqlite")
         let arguments = { (parser: String) in
             [
-                "run", "--scenario", "parse", "--parsers", parser, "--iterations", "2", "--warmup", "0", "--rounds", "3",
+                "run", "--scenario", "parse", "--parsers", parser, "--iterations", "2", "--warmup", "0", "--rounds",
+                "3",
                 "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out-\(parser)"),
             ]
         }
@@ -151,7 +163,9 @@ struct StoreFaultTests {
             #expect(own.allSatisfy { $0.error == nil })
             for parser in parsers {
                 for round in 1...3 {
-                    #expect(own.filter { $0.cell.parser == parser && $0.round == round }.count >= 2, "\(parser), round \(round)")
+                    #expect(
+                        own.filter { $0.cell.parser == parser && $0.round == round }.count >= 2,
+                        "\(parser), round \(round)")
                 }
             }
         }
@@ -161,7 +175,9 @@ struct StoreFaultTests {
         let directory = try TemporaryDirectory()
         let text = "these are notes, not a database\n"
         let store = try directory.write("notes.sqlite", text)
-        let result = try runBench(["run", "--scenario", "parse", "--parsers", "expat", "--store", store, "--output-dir", directory.path("out")])
+        let result = try runBench([
+            "run", "--scenario", "parse", "--parsers", "expat", "--store", store, "--output-dir", directory.path("out"),
+        ])
         #expect(result.status == 1)
         #expect(result.standardError.contains("not an SQLite database"), "\(result.standardError)")
         #expect(try String(contentsOfFile: store, encoding: .utf8) == text)
@@ -182,14 +198,17 @@ struct StoreFaultTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: seed))
         let mount = directory.path("ro")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let result = try Self.inMountNamespace("""
+        let result = try Self.inMountNamespace(
+            """
             mount -t tmpfs -o size=8m tmpfs '\(mount)' && cp '\(seed)' '\(mount)/stats.sqlite' && mount -o remount,ro '\(mount)' \
             && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat --iterations 1 --rounds 1 \
                --store '\(mount)/stats.sqlite' --output-dir '\(directory.path("out"))'; echo "status=$?"; \
             cmp '\(seed)' '\(mount)/stats.sqlite' && echo unchanged
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
-        #expect(result.standardError.contains("cannot be written") || result.standardError.contains("read-only"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("cannot be written") || result.standardError.contains("read-only"),
+            "\(result.standardError)")
         #expect(result.standardOutput.contains("unchanged"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: seed)) == before)
     }
@@ -201,7 +220,8 @@ struct StoreFaultTests {
         let mount = directory.path("full")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         // 16 KiB: room for the check before the run, not for the run's files.
-        let result = try Self.inMountNamespace("""
+        let result = try Self.inMountNamespace(
+            """
             mount -t tmpfs -o size=16k tmpfs '\(mount)' && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat \
             --iterations 1 --warmup 0 --rounds 2 --no-allocation-counts --store '\(store)' --output-dir '\(mount)'; echo "status=$?"; \
             ls -a '\(mount)'
@@ -219,12 +239,14 @@ struct StoreFaultTests {
         let directory = try TemporaryDirectory()
         let mount = directory.path("ro")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let result = try Self.inMountNamespace("""
+        let result = try Self.inMountNamespace(
+            """
             mount -t tmpfs -o ro,size=16k tmpfs '\(mount)' && '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat \
             --store '\(directory.path("stats.sqlite"))' --output-dir '\(mount)'; echo "status=$?"
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
-        #expect(result.standardError.contains("cannot write in the output directory \(mount)"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("cannot write in the output directory \(mount)"), "\(result.standardError)")
         // Nothing was measured: no run in the store.
         #expect(!FileManager.default.fileExists(atPath: directory.path("stats.sqlite")))
     }

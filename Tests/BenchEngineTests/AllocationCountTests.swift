@@ -7,7 +7,9 @@ import Testing
 /// every thread: a test process running other tests at once cannot count its own).
 @Suite("Allocation counts")
 struct AllocationCountTests {
-    static func probe(_ job: AllocationProbeJob, counting: Bool = true) throws -> (WorkerProcess.Outcome, AllocationCounter.Counts?) {
+    static func probe(_ job: AllocationProbeJob, counting: Bool = true) throws -> (
+        WorkerProcess.Outcome, AllocationCounter.Counts?
+    ) {
         let executable = TestPaths.benchExecutable
         let outcome = try WorkerProcess.run(
             WorkerCommand(

@@ -8,10 +8,13 @@ import Testing
 
 @Suite("The download scenario in the runner")
 struct DownloadScenarioTests {
-    static func plan(iterations: Int, scenarios: [Scenario], remote: [String: URL] = [:], timeout: Double = 30) -> RunPlan {
+    static func plan(iterations: Int, scenarios: [Scenario], remote: [String: URL] = [:], timeout: Double = 30)
+        -> RunPlan
+    {
         RunPlan(
             parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300],
-            settings: RunSettings(iterations: iterations, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: timeout),
+            settings: RunSettings(
+                iterations: iterations, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: timeout),
             executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios,
             network: .custom(bandwidthKbps: 40_000, rttMs: 5), remoteURLs: remote)
     }
@@ -23,7 +26,8 @@ struct DownloadScenarioTests {
         #expect(cells.map(\.scenario).filter { $0 == "download" }.count == 4)
         #expect(cells.allSatisfy { $0.network == "custom-40000kbps-5ms" && $0.chunkSize == 0 })
         let runs = try runner.measure(
-            cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""], progress: { _ in },
+            cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
+            progress: { _ in },
             cellFinished: { _ in })
         let summaries = BenchRunner.summarise(runs, cells: cells)
         #expect(summaries.count == 12)
@@ -49,21 +53,30 @@ struct DownloadScenarioTests {
         for summary in summaries where summary.cell.scenario == "download" && summary.cell.parser != "null" {
             let firstSong = summary.firstSongMedianNs ?? 0
             let download = summary.downloadMedianNs ?? 0
-            if summary.cell.parser == "foundation" { #expect(firstSong >= download) } else { #expect(firstSong < download) }
+            if summary.cell.parser == "foundation" {
+                #expect(firstSong >= download)
+            } else {
+                #expect(firstSong < download)
+            }
         }
     }
 
     @Test func aFailingDownloadFailsItsIterationsAndTheRunGoesOn() throws {
         let server = try FeedServer.start(feeds: [TestPaths.top300], profile: .loopback)
         defer { try? server.stop() }
-        let broken = try #require(URL(string: server.url(for: "top300.rss.xml").absoluteString + "?fault=reset&at=100000"))
-        let runner = BenchRunner(plan: Self.plan(iterations: 2, scenarios: [.download], remote: [TestPaths.top300: broken]))
+        let broken = try #require(
+            URL(string: server.url(for: "top300.rss.xml").absoluteString + "?fault=reset&at=100000"))
+        let runner = BenchRunner(
+            plan: Self.plan(iterations: 2, scenarios: [.download], remote: [TestPaths.top300: broken]))
         let feed = try FeedFile(path: TestPaths.top300)
         let cells = ["expat", "libxml2"].map {
-            CellKey(parser: $0, scenario: "download", feedPath: feed.path, feedSHA256: feed.sha256, feedBytes: feed.bytes.count, chunkSize: 0, network: "remote")
+            CellKey(
+                parser: $0, scenario: "download", feedPath: feed.path, feedSHA256: feed.sha256,
+                feedBytes: feed.bytes.count, chunkSize: 0, network: "remote")
         }
         var finished = 0
-        let runs = try runner.measure(cells, referenceDigests: [:], progress: { _ in }, cellFinished: { _ in finished += 1 })
+        let runs = try runner.measure(
+            cells, referenceDigests: [:], progress: { _ in }, cellFinished: { _ in finished += 1 })
         #expect(finished == 2)
         for run in runs {
             #expect(run.samples.count == 2)

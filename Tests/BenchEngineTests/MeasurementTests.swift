@@ -35,13 +35,15 @@ struct MeasurementTests {
     @Test(arguments: ParserRegistry.names.filter(ParserRegistry.buildsSongs))
     func anInjectedSlowdownKeepsTheSongs(parser: String) throws {
         let type = try #require(ParserRegistry.parser(named: parser))
-        let measured = MeasureWorker.measure(type, bytes: Self.feed.bytes, iterations: 2, warmup: 0, chunkSize: 4_096, slowdownPercent: 10)
+        let measured = MeasureWorker.measure(
+            type, bytes: Self.feed.bytes, iterations: 2, warmup: 0, chunkSize: 4_096, slowdownPercent: 10)
         #expect(measured.iterations.allSatisfy { $0.error == nil && $0.songs == 50 })
         #expect(measured.digest == SongDigest.sha256(of: Self.feed.songs))
     }
 
     @Test func aFailingParseIsAFailedIterationNotACrash() {
-        let measured = MeasureWorker.measure(ExpatFeedParser.self, bytes: Array("<rss><a></rss>".utf8), iterations: 3, warmup: 1, chunkSize: 0)
+        let measured = MeasureWorker.measure(
+            ExpatFeedParser.self, bytes: Array("<rss><a></rss>".utf8), iterations: 3, warmup: 1, chunkSize: 0)
         #expect(measured.iterations.count == 3)
         #expect(measured.iterations.allSatisfy { $0.error?.hasPrefix("expat: mismatched tag") == true })
         #expect(measured.digest == nil)
@@ -62,12 +64,16 @@ struct MeasurementTests {
     /// The runner's tests need a few parsers, not all of them: the classic three.
     static let classic = ["foundation", "libxml2", "expat"]
 
-    static func plan(_ settings: RunSettings, parsers: [String] = classic, feeds: [String] = [TestPaths.top300]) -> RunPlan {
-        RunPlan(parsers: parsers, feeds: feeds, settings: settings, executable: TestPaths.benchExecutable, debugBuild: true)
+    static func plan(_ settings: RunSettings, parsers: [String] = classic, feeds: [String] = [TestPaths.top300])
+        -> RunPlan
+    {
+        RunPlan(
+            parsers: parsers, feeds: feeds, settings: settings, executable: TestPaths.benchExecutable, debugBuild: true)
     }
 
     @Test func runnerRotatesCellsAcrossRounds() throws {
-        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 120)))
+        let runner = BenchRunner(
+            plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 120)))
         let checks = try runner.checkAgreement()
         #expect(checks.count == 1)
         #expect(checks[0].agreeing == Self.classic)
@@ -100,32 +106,44 @@ struct MeasurementTests {
         let directory = try TemporaryDirectory()
         // Foundation crashes on this well-formed feed (pinned in FeedParsersTests); time it anyway.
         let path = try directory.write(
-            "attlist.xml", Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
+            "attlist.xml",
+            Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
         let feed = try FeedFile(path: path)
-        let cell = CellKey(parser: "foundation", scenario: "parse", feedPath: path, feedSHA256: feed.sha256, feedBytes: feed.bytes.count, chunkSize: 0)
-        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 0, timeoutSeconds: 60)))
+        let cell = CellKey(
+            parser: "foundation", scenario: "parse", feedPath: path, feedSHA256: feed.sha256,
+            feedBytes: feed.bytes.count, chunkSize: 0)
+        let runner = BenchRunner(
+            plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 0, timeoutSeconds: 60)))
         let runs = try runner.measure([cell], referenceDigests: [:], progress: { _ in }, cellFinished: { _ in })
         #if os(Linux)
-        #expect(runs[0].samples.count == 1)
-        #expect(runs[0].samples[0].error?.hasPrefix("worker crashed with signal 11 (SIGSEGV)") == true)
-        #expect(runs[0].outcome == runs[0].samples[0].error)
-        let summary = BenchRunner.summarise(runs, cells: [cell])[0]
-        #expect(summary.failed == 1 && summary.wall == nil)
+            #expect(runs[0].samples.count == 1)
+            #expect(runs[0].samples[0].error?.hasPrefix("worker crashed with signal 11 (SIGSEGV)") == true)
+            #expect(runs[0].outcome == runs[0].samples[0].error)
+            let summary = BenchRunner.summarise(runs, cells: [cell])[0]
+            #expect(summary.failed == 1 && summary.wall == nil)
         #endif
 
         // A worker past its time limit: 2,000 parses of a 900 KB feed do not fit in 2,001 × 0.5 ms.
-        let slow = BenchRunner(plan: Self.plan(RunSettings(iterations: 2_000, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 0.0005)))
+        let slow = BenchRunner(
+            plan: Self.plan(
+                RunSettings(iterations: 2_000, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 0.0005)))
         let top = try FeedFile(path: TestPaths.top300)
-        let expatCell = CellKey(parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count, chunkSize: 16_384)
+        let expatCell = CellKey(
+            parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
+            chunkSize: 16_384)
         let timedOut = try slow.measure([expatCell], referenceDigests: [:], progress: { _ in }, cellFinished: { _ in })
         #expect(timedOut[0].samples.first?.error?.contains("time limit") == true)
     }
 
     @Test func songsThatDifferFromTheAgreedOnesAreFailedSamples() throws {
         let top = try FeedFile(path: TestPaths.top300)
-        let cell = CellKey(parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count, chunkSize: 16_384)
-        let runner = BenchRunner(plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60)))
-        let runs = try runner.measure([cell], referenceDigests: [top.path: "not-the-digest"], progress: { _ in }, cellFinished: { _ in })
+        let cell = CellKey(
+            parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
+            chunkSize: 16_384)
+        let runner = BenchRunner(
+            plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60)))
+        let runs = try runner.measure(
+            [cell], referenceDigests: [top.path: "not-the-digest"], progress: { _ in }, cellFinished: { _ in })
         #expect(runs[0].samples.count == 2)
         #expect(runs[0].samples.allSatisfy { $0.error?.hasPrefix("songs differ") == true })
         #expect(BenchRunner.summarise(runs, cells: [cell])[0].wall == nil)

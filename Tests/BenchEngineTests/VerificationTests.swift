@@ -14,7 +14,8 @@ struct VerificationTests {
         #expect(verification.allAgree, "\(verification.verdicts.map(\.status))")
         let songBuilding = verification.verdicts.filter { ParserRegistry.buildsSongs($0.parser) }
         #expect(songBuilding.count == ParserRegistry.names.count - 1)
-        #expect(songBuilding.allSatisfy { $0.status == .agrees && $0.songCount == 300 && ($0.peakResidentBytes ?? 0) > 0 })
+        #expect(
+            songBuilding.allSatisfy { $0.status == .agrees && $0.songCount == 300 && ($0.peakResidentBytes ?? 0) > 0 })
         #expect(verification.verdicts.first { $0.parser == "memchr" }?.status == .notCompared("floor: builds no songs"))
         #expect(verification.referenceSongs == FeedGenerator(songs: 300).generate().songs)
         #expect(verification.referenceDigest == SongDigest.sha256(of: FeedGenerator(songs: 300).generate().songs))
@@ -45,7 +46,8 @@ struct VerificationTests {
 
     @Test func aMissingFeedIsAClearError() {
         #expect(throws: FeedFileError.self) {
-            try FeedVerifier.verify(feed: "/nonexistent/feed.xml", parsers: ["expat"], executable: TestPaths.benchExecutable)
+            try FeedVerifier.verify(
+                feed: "/nonexistent/feed.xml", parsers: ["expat"], executable: TestPaths.benchExecutable)
         }
     }
 
@@ -55,7 +57,9 @@ struct VerificationTests {
         #expect(report.runs.map(\.songCount) == [300, 300, 300])
         #expect(Set(report.runs.compactMap(\.digest)).count == 1)
         #expect(report.runs.filter { $0.songs != nil }.count == 1)
-        #expect(throws: VerifyWorkerError.self) { try VerifyWorker.run(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0])) }
+        #expect(throws: VerifyWorkerError.self) {
+            try VerifyWorker.run(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]))
+        }
     }
 
     @Test func firstDifferenceNamesSongAndField() {
@@ -68,7 +72,9 @@ struct VerificationTests {
         #expect(FeedVerifier.firstDifference([a[0]], a, parser: "x", reference: "y") == "x built 1 songs, y built 2")
         var c = a
         c[0].releaseDate = nil
-        #expect(FeedVerifier.firstDifference(c, a, parser: "x", reference: "y").contains("field releaseDate: x has \"nil\", y has \"2012-07-10\""))
+        #expect(
+            FeedVerifier.firstDifference(c, a, parser: "x", reference: "y").contains(
+                "field releaseDate: x has \"nil\", y has \"2012-07-10\""))
     }
 
     @Test func theReferenceIsWhatMostParsersBuilt() throws {
@@ -76,18 +82,19 @@ struct VerificationTests {
         let directory = try TemporaryDirectory()
         // Foundation drops internal entity text on Linux: it disagrees with the two push parsers.
         let path = try directory.write(
-            "entities.xml", Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
+            "entities.xml",
+            Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
         let verification = try FeedVerifier.verify(
             feed: path, parsers: ParserRegistry.names, chunkSizes: [0, 3], executable: TestPaths.benchExecutable)
         #if os(Linux)
-        let statuses = Dictionary(uniqueKeysWithValues: verification.verdicts.map { ($0.parser, $0.status) })
-        #expect(statuses["libxml2"] == .agrees)
-        #expect(statuses["expat"] == .agrees)
-        guard case .disagrees(let detail) = statuses["foundation"] else {
-            Issue.record("foundation: \(String(describing: statuses["foundation"]))")
-            return
-        }
-        #expect(detail == "song 1, field title: foundation has \" Records\", libxml2 has \"Reprise Records\"")
+            let statuses = Dictionary(uniqueKeysWithValues: verification.verdicts.map { ($0.parser, $0.status) })
+            #expect(statuses["libxml2"] == .agrees)
+            #expect(statuses["expat"] == .agrees)
+            guard case .disagrees(let detail) = statuses["foundation"] else {
+                Issue.record("foundation: \(String(describing: statuses["foundation"]))")
+                return
+            }
+            #expect(detail == "song 1, field title: foundation has \" Records\", libxml2 has \"Reprise Records\"")
         #endif
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite("WorkerProcess: spawn, report, crash, time limit, peak memory")
 struct WorkerProcessTests {
     @Test func resultArrivesOnDescriptor3() throws {
-        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf 'result' >&3; echo noise"])
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf 'result' >&3; echo noise"])
         #expect(outcome.termination == .exited(0))
         #expect(outcome.result == Array("result".utf8))
         #expect(outcome.peakResidentBytes > 0)
@@ -66,7 +67,8 @@ struct WorkerProcessTests {
             progress: { counts.append($0) })
         #expect(asked.result == Array("done".utf8))
         #expect(counts.last == 3)
-        let notAsked = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf . >&4 || printf closed >&3"])
+        let notAsked = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf . >&4 || printf closed >&3"])
         #expect(notAsked.result == Array("closed".utf8))
     }
 
@@ -74,7 +76,8 @@ struct WorkerProcessTests {
         var last = 0
         let job = MeasureJob(parser: "expat", feed: TestPaths.top300, iterations: 4, warmup: 2, chunkSize: 0)
         let outcome = try WorkerProcess.run(
-            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120, progress: { last = $0 })
+            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120,
+            progress: { last = $0 })
         #expect(outcome.termination == .exited(0))
         #expect(last == 6)
     }
@@ -105,12 +108,14 @@ struct WorkerProgressDeadlineTests {
 
     @Test func aWorkerThatKeepsReportingIsNotStalled() throws {
         let outcome = try WorkerProcess.run(
-            executable: "/bin/sh", arguments: ["-c", "for i in 1 2 3 4 5 6; do printf . >&4; sleep 0.2; done"], idleTimeout: 2)
+            executable: "/bin/sh", arguments: ["-c", "for i in 1 2 3 4 5 6; do printf . >&4; sleep 0.2; done"],
+            idleTimeout: 2)
         #expect(outcome.termination == .exited(0))
     }
 
     @Test func aWorkerLearnsItsParent() throws {
-        let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "printf \"$\(WorkerProcess.parentVariable)\" >&3"])
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf \"$\(WorkerProcess.parentVariable)\" >&3"])
         let value = String(decoding: outcome.result, as: UTF8.self)
         #expect(value.count == 10 && pid_t(value) == getpid(), "\(value)")
     }
@@ -121,11 +126,22 @@ struct WorkerProgressDeadlineTests {
 struct WorkerJobTests {
     @Test func aJobRoundTripsAndEncodesToTheSameBytesEveryTime() throws {
         let jobs: [WorkerJob] = [
-            .measure(MeasureJob(parser: "expat", feed: "/a/feed.xml", iterations: 3, warmup: 1, chunkSize: 512, retryPreempted: true)),
-            .download(DownloadJob(parser: "libxml2", url: URL(string: "http://127.0.0.1:1/f.xml")!, iterations: 2, warmup: 0, timeout: 5, conditional: true)),
-            .practice(PracticeJob(practice: .queue(width: 2, pageSize: 25, cancel: true), parser: "expat", iterations: 1, warmup: 0, timeout: 5, entries: 300)),
+            .measure(
+                MeasureJob(
+                    parser: "expat", feed: "/a/feed.xml", iterations: 3, warmup: 1, chunkSize: 512, retryPreempted: true
+                )),
+            .download(
+                DownloadJob(
+                    parser: "libxml2", url: URL(string: "http://127.0.0.1:1/f.xml")!, iterations: 2, warmup: 0,
+                    timeout: 5, conditional: true)),
+            .practice(
+                PracticeJob(
+                    practice: .queue(width: 2, pageSize: 25, cancel: true), parser: "expat", iterations: 1, warmup: 0,
+                    timeout: 5, entries: 300)),
             .verify(VerifyJob(parser: "foundation", feed: "f.xml", chunkSizes: [1, 0])),
-            .conformance(ConformanceJob(parser: "expat", suite: "/x", paths: ["a.xml", "b.xml"], chunkSize: 0, memoryLimitMiB: nil)),
+            .conformance(
+                ConformanceJob(
+                    parser: "expat", suite: "/x", paths: ["a.xml", "b.xml"], chunkSize: 0, memoryLimitMiB: nil)),
             .catalog(CatalogJob(catalog: "/x/c.xml")),
             .allocationProbe(AllocationProbeJob(blocks: 1, bytes: 2, keep: true)),
         ]
@@ -139,7 +155,9 @@ struct WorkerJobTests {
 
     @Test func aWorkerWithoutAJobSaysSoAndFails() throws {
         let outcome = try WorkerProcess.run(
-            WorkerCommand(executable: TestPaths.benchExecutable, arguments: [WorkerCommand.workerArgument], input: Array("{}".utf8)),
+            WorkerCommand(
+                executable: TestPaths.benchExecutable, arguments: [WorkerCommand.workerArgument],
+                input: Array("{}".utf8)),
             timeout: 60)
         #expect(outcome.termination == .exited(1))
         #expect(outcome.standardError.contains("no worker job on standard input"))
@@ -158,6 +176,7 @@ struct WorkerJobTests {
         let outcome = try WorkerProcess.run(
             executable: "/bin/sh", arguments: ["-c", "wc -c >&3"], input: input, timeout: 30)
         #expect(outcome.termination == .exited(0))
-        #expect(String(decoding: outcome.result, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "200000")
+        #expect(
+            String(decoding: outcome.result, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "200000")
     }
 }

@@ -27,10 +27,12 @@ struct WorkersAndMemoryTests {
     }
 
     @Test func downloadWorkersAreSpreadOverTheRounds() {
-        let settings = RunSettings(iterations: 5, warmup: 1, rounds: 20, chunkSize: 16_384, timeoutSeconds: 30, downloadRounds: 5)
+        let settings = RunSettings(
+            iterations: 5, warmup: 1, rounds: 20, chunkSize: 16_384, timeoutSeconds: 30, downloadRounds: 5)
         #expect((1...20).filter { settings.runsDownloads(inRound: $0) } == [1, 5, 9, 13, 17])
         #expect(settings.downloadWorkers == 5)
-        let every = RunSettings(iterations: 5, warmup: 1, rounds: 3, chunkSize: 16_384, timeoutSeconds: 30, downloadRounds: 5)
+        let every = RunSettings(
+            iterations: 5, warmup: 1, rounds: 3, chunkSize: 16_384, timeoutSeconds: 30, downloadRounds: 5)
         #expect((1...3).allSatisfy { every.runsDownloads(inRound: $0) } && every.downloadWorkers == 3)
     }
 
@@ -50,13 +52,17 @@ struct WorkersAndMemoryTests {
         let clean = measured.iterations.filter { !$0.preempted }.count
         #expect(measured.iterations.count <= 4 * MeasureWorker.attemptsPerIteration)
         #expect(clean == 4 || measured.iterations.count == 4 * MeasureWorker.attemptsPerIteration)
-        #expect(measured.iterations.allSatisfy { $0.preempted == MeasureWorker.lostTheCPU(wallNs: $0.wallNs, cpuNs: $0.cpuNs) })
+        #expect(
+            measured.iterations.allSatisfy {
+                $0.preempted == MeasureWorker.lostTheCPU(wallNs: $0.wallNs, cpuNs: $0.cpuNs)
+            })
     }
 
     /// Every measured parse carries the calibration timed just before it.
     @Test func everyParseCarriesItsCalibration() throws {
         let feed = FeedGenerator(songs: 50).generate()
-        let measured = MeasureWorker.measure(ExpatFeedParser.self, bytes: feed.bytes, iterations: 3, warmup: 1, chunkSize: 4_096)
+        let measured = MeasureWorker.measure(
+            ExpatFeedParser.self, bytes: feed.bytes, iterations: 3, warmup: 1, chunkSize: 4_096)
         #expect(measured.iterations.allSatisfy { ($0.calibrationNs ?? 0) > 0 })
         // The workload runs no parser code and gives the same answer every time.
         let first = feed.bytes.withUnsafeBytes { Calibration.work($0) }
@@ -65,43 +71,47 @@ struct WorkersAndMemoryTests {
     }
 
     #if os(Linux)
-    @Test func aWindowMeasuresTheRiseAboveTheResidentSetAtItsStart() throws {
-        let window = try #require(PeakMemory.Window.open(), "/proc/self/clear_refs must be writable on Linux")
-        let bytes = 64 << 20
-        let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
-        // Touch every page so that it is resident.
-        for offset in stride(from: 0, to: bytes, by: 4096) { block.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
-        let rise = try #require(window.close())
-        block.deallocate()
-        #expect(rise >= bytes - (1 << 20))
-        // Other tests run in this process meanwhile: only a loose upper bound.
-        #expect(rise < bytes + (512 << 20))
-        #expect(window.lifetimePeakBefore > 0)
-    }
-
-    /// At 3,000 songs the songs alone take several MiB: a streaming parse shows them; the null parser,
-    /// which builds none, shows about nothing; nothing is negative. Measured in worker processes, as
-    /// `bench run` does (this test process runs other tests at the same time).
-    @Test func theParsesOwnPeakShowsTheSongsNotTheFeed() throws {
-        let directory = try TemporaryDirectory()
-        let feed = FeedGenerator(songs: 3_000).generate()
-        let path = try directory.write("songs-3000.rss.xml", feed.bytes)
-        func peak(_ parser: String) throws -> MeasureWorkerReport {
-            let job = MeasureJob(parser: parser, feed: path, iterations: 1, warmup: 1, chunkSize: 16_384)
-            let outcome = try WorkerProcess.run(
-                WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
-            #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
-            return try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
+        @Test func aWindowMeasuresTheRiseAboveTheResidentSetAtItsStart() throws {
+            let window = try #require(PeakMemory.Window.open(), "/proc/self/clear_refs must be writable on Linux")
+            let bytes = 64 << 20
+            let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)
+            // Touch every page so that it is resident.
+            for offset in stride(from: 0, to: bytes, by: 4096) {
+                block.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self)
+            }
+            let rise = try #require(window.close())
+            block.deallocate()
+            #expect(rise >= bytes - (1 << 20))
+            // Other tests run in this process meanwhile: only a loose upper bound.
+            #expect(rise < bytes + (512 << 20))
+            #expect(window.lifetimePeakBefore > 0)
         }
-        let null = try #require(try peak("null").parsePeakBytes)
-        let expat = try peak("expat")
-        let expatPeak = try #require(expat.parsePeakBytes)
-        #expect(null >= 0 && null < 1 << 20, "null: \(null) bytes")
-        #expect(expatPeak > 1 << 20, "expat: \(expatPeak) bytes for 3,000 songs")
-        // Far below the feed itself (9 MB): the feed was loaded before the window opened; the
-        // worker's whole-life peak includes it.
-        #expect(expatPeak < feed.bytes.count)
-        #expect((expat.peakResidentBytes ?? 0) > feed.bytes.count)
-    }
+
+        /// At 3,000 songs the songs alone take several MiB: a streaming parse shows them; the null parser,
+        /// which builds none, shows about nothing; nothing is negative.
+        ///
+        /// Measured in worker processes, as
+        /// `bench run` does (this test process runs other tests at the same time).
+        @Test func theParsesOwnPeakShowsTheSongsNotTheFeed() throws {
+            let directory = try TemporaryDirectory()
+            let feed = FeedGenerator(songs: 3_000).generate()
+            let path = try directory.write("songs-3000.rss.xml", feed.bytes)
+            func peak(_ parser: String) throws -> MeasureWorkerReport {
+                let job = MeasureJob(parser: parser, feed: path, iterations: 1, warmup: 1, chunkSize: 16_384)
+                let outcome = try WorkerProcess.run(
+                    WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
+                #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
+                return try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
+            }
+            let null = try #require(try peak("null").parsePeakBytes)
+            let expat = try peak("expat")
+            let expatPeak = try #require(expat.parsePeakBytes)
+            #expect(null >= 0 && null < 1 << 20, "null: \(null) bytes")
+            #expect(expatPeak > 1 << 20, "expat: \(expatPeak) bytes for 3,000 songs")
+            // Far below the feed itself (9 MB): the feed was loaded before the window opened; the
+            // worker's whole-life peak includes it.
+            #expect(expatPeak < feed.bytes.count)
+            #expect((expat.peakResidentBytes ?? 0) > feed.bytes.count)
+        }
     #endif
 }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Checks that a Markdown table is well-formed: a header, a rule with one cell per column, and
@@ -18,7 +18,9 @@ func checkMarkdownTables(_ markdown: String) -> Int {
     var tables = 0
     var index = 0
     while index < lines.count {
-        guard lines[index].hasPrefix("|"), index + 1 < lines.count, lines[index + 1].hasPrefix("|--") || lines[index + 1].hasPrefix("|---") else {
+        guard lines[index].hasPrefix("|"), index + 1 < lines.count,
+            lines[index + 1].hasPrefix("|--") || lines[index + 1].hasPrefix("|---")
+        else {
             index += 1
             continue
         }
@@ -61,11 +63,16 @@ struct CompareAndHTMLReportTests {
     static func comparison() -> RunComparison {
         let a = SyntheticRuns.run(
             id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z",
-            rounds: ["expat": Array(repeating: 1e7, count: 6), "libxml2": Array(repeating: 6e6, count: 6), "null": [400]],
+            rounds: [
+                "expat": Array(repeating: 1e7, count: 6), "libxml2": Array(repeating: 6e6, count: 6), "null": [400],
+            ],
             iterations: 9)
         var b = SyntheticRuns.run(
             id: "20261122T100100Z-bbbb", started: "2026-11-22T10:01:00Z",
-            rounds: ["expat": Array(repeating: 1.3e7, count: 6), "foundation": Array(repeating: 1.5e7, count: 6), "null": [400]],
+            rounds: [
+                "expat": Array(repeating: 1.3e7, count: 6), "foundation": Array(repeating: 1.5e7, count: 6),
+                "null": [400],
+            ],
             iterations: 9)
         b.settings.slowdownPercent = 10
         return RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
@@ -93,7 +100,8 @@ struct CompareAndHTMLReportTests {
 
     @Test func runMarkdownTablesAreWellFormed() {
         let run = SyntheticRuns.run(
-            id: "r", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]], iterations: 5)
+            id: "r", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6], "null": [400]],
+            iterations: 5)
         let markdown = RunReport.markdown(run)
         #expect(checkMarkdownTables(markdown) == 1)
         let counted = SyntheticRuns.run(
@@ -138,28 +146,40 @@ struct CompareAndHTMLReportTests {
     @Test func runHTMLIsWellFormedSelfContainedWithOneChartPerFigure() throws {
         let run = SyntheticRuns.run(
             id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z",
-            rounds: ["expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6], "foundation": [1.5e7, 1.4e7], "null": [400, 500]],
+            rounds: [
+                "expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6], "foundation": [1.5e7, 1.4e7], "null": [400, 500],
+            ],
             iterations: 6)
-        var history = run.samples.map { StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0) }
+        var history = run.samples.map {
+            StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
+        }
         let older = SyntheticRuns.run(
-            id: "20261121T100000Z-cccc", started: "2026-11-21T10:00:00Z", rounds: ["expat": [1.2e7], "libxml2": [7e6]], iterations: 6)
-        history += older.samples.map { StoredSample(runID: older.environment.runID, runStartedAt: older.environment.startedAt, sample: $0) }
+            id: "20261121T100000Z-cccc", started: "2026-11-21T10:00:00Z", rounds: ["expat": [1.2e7], "libxml2": [7e6]],
+            iterations: 6)
+        history += older.samples.map {
+            StoredSample(runID: older.environment.runID, runStartedAt: older.environment.startedAt, sample: $0)
+        }
         // A download on a 3G profile, with first songs.
         var download = run.samples[0]
         download.cell.scenario = "download"
         download.cell.network = "3g"
         download.firstSongNs = 322_000_000
-        history.append(StoredSample(runID: "20261120T100000Z-dddd", runStartedAt: "2026-11-20T10:00:00Z", sample: download))
+        history.append(
+            StoredSample(runID: "20261120T100000Z-dddd", runStartedAt: "2026-11-20T10:00:00Z", sample: download))
 
         var noisy = run
         noisy.noise = NoiseReport(
-            noisy: true, warnings: ["Other tasks were waiting for a CPU 40% of the time"], unranked: [], preemptedShare: 0.01,
+            noisy: true, warnings: ["Other tasks were waiting for a CPU 40% of the time"], unranked: [],
+            preemptedShare: 0.01,
             largestSpread: 0.1, load: nil)
         let html = HTMLReport.run(noisy, history: history)
         let elements = try Self.parse(html)
         Self.checkSelfContained(html, elements)
         let charts = Self.figures(elements)
-        #expect(charts == ["relative": 1, "parse-time": 1, "throughput": 1, "peak-memory": 1, "first-song": 1, "history": 1])
+        #expect(
+            charts == [
+                "relative": 1, "parse-time": 1, "throughput": 1, "peak-memory": 1, "first-song": 1, "history": 1,
+            ])
         #expect(html.contains("Noisy machine: Other tasks were waiting for a CPU 40% of the time"))
         #expect(html.contains("Time relative to libxml2"))
         // The same warning heads the terminal table and the Markdown.
@@ -174,8 +194,11 @@ struct CompareAndHTMLReportTests {
 
     @Test func storeHTMLAndAnEmptyStoreStayWellFormed() throws {
         let run = SyntheticRuns.run(
-            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6]], iterations: 6)
-        let history = run.samples.map { StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0) }
+            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6]],
+            iterations: 6)
+        let history = run.samples.map {
+            StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
+        }
         let html = HTMLReport.store(HistoryRow.aggregate(history), history: history)
         let charts = Self.figures(try Self.parse(html))
         #expect(charts.count == 5)

@@ -31,17 +31,21 @@ struct ParserKindReportTests {
         let header = try #require(lines.first { $0.contains("× fastest") })
         #expect(header.contains("kind") && header.contains("× floor") && header.contains("vs C"))
         let rows = lines.filter { $0.hasPrefix("  libxml2") || $0.hasPrefix("  c-libxml2") || $0.hasPrefix("  memchr") }
-        #expect(rows.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["c-libxml2", "libxml2", "memchr"])
+        #expect(
+            rows.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["c-libxml2", "libxml2", "memchr"])
         let libxml2 = try #require(rows.first { $0.hasPrefix("  libxml2") })
         // 1.05 × fastest and 1.05 vs C (every round the same ratio: the interval is a point, not shown).
-        #expect(libxml2.contains("push/event") && libxml2.components(separatedBy: " 1.05 ").count - 1 == 2, "\(libxml2)")
+        #expect(
+            libxml2.contains("push/event") && libxml2.components(separatedBy: " 1.05 ").count - 1 == 2, "\(libxml2)")
         #expect(rows.last?.contains("floor") == true)
     }
 
     @Test func theCSVJSONAndHTMLCarryThem() throws {
         let run = Self.run()
         let csv = RunReport.summaryCSV(run.cells)
-        let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = csv.split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = lines[0]
         let libxml2 = try #require(lines.first { $0.first == "libxml2" })
         let row = Dictionary(uniqueKeysWithValues: zip(header, libxml2))
@@ -49,7 +53,9 @@ struct ParserKindReportTests {
         #expect(abs((Double(row["c_tax"] ?? "") ?? 0) - 1.05) < 1e-3)
         #expect(abs((Double(row["floor_multiple"] ?? "") ?? 0) - 14) < 1e-2)
         let json = try RunReport.json(run)
-        #expect(json.contains("\"bindingTax\"") && json.contains("\"floorMultiple\"") && json.contains("\"kind\" : \"floor\""))
+        #expect(
+            json.contains("\"bindingTax\"") && json.contains("\"floorMultiple\"")
+                && json.contains("\"kind\" : \"floor\""))
         let html = HTMLReport.run(run, history: [])
         #expect(html.contains("id=\"binding-tax\"") && html.contains("id=\"floor\""))
         #expect(html.contains("libxml2 (push/event)") && html.contains("c-libxml2 (reference)"))

@@ -6,17 +6,20 @@ import Testing
 @Suite("Reports")
 struct ReportTests {
     static let cell = CellKey(
-        parser: "expat", scenario: "parse", feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc", feedBytes: 1_000_000,
+        parser: "expat", scenario: "parse", feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc",
+        feedBytes: 1_000_000,
         chunkSize: 16_384)
 
     static func summary(_ parser: String, median: Int?) -> CellSummary {
         var cell = cell
         cell.parser = parser
         let samples = [median].compactMap { $0 }.map {
-            Sample(cell: cell, songs: 300, round: 1, iteration: 1, wallNs: $0, cpuNs: $0, firstSongNs: 1_000,
-                   peakResidentBytes: 30 << 20, error: nil, debug: false)
+            Sample(
+                cell: cell, songs: 300, round: 1, iteration: 1, wallNs: $0, cpuNs: $0, firstSongNs: 1_000,
+                peakResidentBytes: 30 << 20, error: nil, debug: false)
         }
-        return CellSummary.summarise(cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
+        return CellSummary.summarise(
+            cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
     }
 
     @Test func csvQuotingFollowsRFC4180() {
@@ -32,11 +35,13 @@ struct ReportTests {
         let text = RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)])
         let rows = try Self.parseCSV(text)
         #expect(rows.count == 2)
-        #expect(Array(rows[0].prefix(22)) == [
-            "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms", "median_ms", "sd_ms",
-            "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
-            "peak_rss_mb", "peak_over_baseline_mb", "failed",
-        ])
+        #expect(
+            Array(rows[0].prefix(22)) == [
+                "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms",
+                "median_ms", "sd_ms",
+                "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
+                "peak_rss_mb", "peak_over_baseline_mb", "failed",
+            ])
         let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         #expect(row["feed"] == Self.cell.feedPath)  // comma, quotes and newline survive
         #expect(row["median_ms"] == "2.000")
@@ -48,8 +53,9 @@ struct ReportTests {
 
     @Test func samplesCSVHasOneRowPerSample() throws {
         let samples = (1...3).map {
-            Sample(cell: Self.cell, songs: 300, round: 1, iteration: $0, wallNs: $0 * 1_000, cpuNs: nil, firstSongNs: nil,
-                   peakResidentBytes: nil, error: $0 == 2 ? "failed, \"badly\"" : nil, debug: true)
+            Sample(
+                cell: Self.cell, songs: 300, round: 1, iteration: $0, wallNs: $0 * 1_000, cpuNs: nil, firstSongNs: nil,
+                peakResidentBytes: nil, error: $0 == 2 ? "failed, \"badly\"" : nil, debug: true)
         }
         let rows = try Self.parseCSV(RunReport.samplesCSV(samples, runID: "run-1"))
         #expect(rows.count == 4)
@@ -58,15 +64,19 @@ struct ReportTests {
     }
 
     @Test func theSummaryCSVCarriesTheNewFiguresAndTheNoiseVerdict() throws {
-        let noise = NoiseReport(noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1, load: nil)
+        let noise = NoiseReport(
+            noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1, load: nil)
         let rows = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)], noise: noise))
         #expect(rows[0].count == RunReport.summaryColumns.count)
-        #expect(Array(rows[0].suffix(23)) == [
-            "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high", "parse_peak_mb",
-            "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
-            "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
-            "floor_multiple_ci95_low", "floor_multiple_ci95_high",
-        ])
+        #expect(
+            Array(rows[0].suffix(23)) == [
+                "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high",
+                "parse_peak_mb",
+                "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes",
+                "kept_bytes",
+                "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
+                "floor_multiple_ci95_low", "floor_multiple_ci95_high",
+            ])
         let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         #expect(row["noisy"] == "1")
         #expect(row["workers"] == "1" && row["preempted"] == "0")
@@ -76,12 +86,17 @@ struct ReportTests {
     }
 
     @Test func tableAndMarkdownShowEveryParser() {
-        let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), Self.summary("foundation", median: nil)]
+        let cells = [
+            Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000),
+            Self.summary("foundation", median: nil),
+        ]
         let table = RunReport.table(cells)
         #expect(table.contains("expat") && table.contains("2.000") && table.contains("foundation"))
         let env = RunEnvironment(
-            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: "abc", host: "h",
-            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14", expatVersion: "2.5.0")
+            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: "abc",
+            host: "h",
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
         let settings = RunSettings(iterations: 5, warmup: 1, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
         let markdown = RunReport.markdown(RunResult(environment: env, settings: settings, cells: cells, samples: []))
         let tableLines = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
@@ -93,9 +108,11 @@ struct ReportTests {
     @Test func jsonRoundTrips() throws {
         let env = RunEnvironment(
             runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: nil, host: "h",
-            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14", expatVersion: "2.5.0")
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
         let result = RunResult(
-            environment: env, settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60),
+            environment: env,
+            settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60),
             cells: [Self.summary("expat", median: 5)], samples: [])
         let decoded = try JSONDecoder().decode(RunResult.self, from: Data(try RunReport.json(result).utf8))
         #expect(decoded == result)

@@ -8,7 +8,9 @@ import Testing
 struct SweepAndAllocationReportTests {
     /// A run whose expat cell has timed samples and two counted ones.
     static func runWithAllocations() -> RunResult {
-        var run = SyntheticRuns.run(id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7, 1.1e7]], iterations: 3)
+        var run = SyntheticRuns.run(
+            id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7, 1.1e7]], iterations: 3
+        )
         let cell = run.samples[0].cell
         for k in 0..<2 {
             var counted = Sample(
@@ -19,7 +21,10 @@ struct SweepAndAllocationReportTests {
             counted.keptBytes = 98_704
             run.samples.append(counted)
         }
-        run.cells = [CellSummary.summarise(cell, samples: run.samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)]
+        run.cells = [
+            CellSummary.summarise(
+                cell, samples: run.samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        ]
         return run
     }
 
@@ -67,7 +72,8 @@ struct SweepAndAllocationReportTests {
         let time = try #require(slopes.first { $0[0] == "libxml2" && $0[1] == "time" })
         #expect(time[4] == "7.0000" && time[6] == "1.00000")
         let text = SweepReport.table(result)
-        #expect(text.contains("Scale sweep") && text.contains("Chunk-size sweep") && text.contains("Growth with the feed"))
+        #expect(
+            text.contains("Scale sweep") && text.contains("Chunk-size sweep") && text.contains("Growth with the feed"))
         #expect(text.contains("whole"))
         #expect(SweepReport.header(result).contains("expat 2.5.0"))
         let json = try SweepReport.json(result)

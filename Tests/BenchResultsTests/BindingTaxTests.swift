@@ -11,7 +11,9 @@ struct BindingTaxTests {
     static func run(instructions: Bool = false) -> RunResult {
         let base = ["c-libxml2": 4e6, "libxml2": 4.16e6, "expat": 6e6, "memchr": 3e5, "null": 500]
         var rounds: [String: [Double]] = [:]
-        for (parser, value) in base { rounds[parser] = (instructions ? Array(repeating: 1, count: 3) : drift).map { value * $0 } }
+        for (parser, value) in base {
+            rounds[parser] = (instructions ? Array(repeating: 1, count: 3) : drift).map { value * $0 }
+        }
         return SyntheticRuns.run(id: "r", started: "2026-11-22T10:00:00Z", rounds: rounds, instructions: instructions)
     }
 
@@ -22,7 +24,8 @@ struct BindingTaxTests {
     @Test func theTaxIsTheAdapterOverItsReferenceRoundByRound() throws {
         let run = Self.run()
         var cells = run.cells
-        RelativeSpeed.divide(&cells, samples: run.samples, by: ["libxml2": "c-libxml2", "expat": "c-expat"], into: \.bindingTax)
+        RelativeSpeed.divide(
+            &cells, samples: run.samples, by: ["libxml2": "c-libxml2", "expat": "c-expat"], into: \.bindingTax)
         let tax = try #require(try Self.cell(cells, "libxml2").bindingTax)
         #expect(tax.reference == "c-libxml2")
         #expect(abs(tax.ratio - 1.04) < 1e-3, "the machine's drift cancels out: \(tax.ratio)")
@@ -41,7 +44,8 @@ struct BindingTaxTests {
         RelativeSpeed.divide(&cells, samples: run.samples, by: ["libxml2": "c-libxml2"], into: \.bindingTax)
         let tax = try #require(try Self.cell(cells, "libxml2").bindingTax)
         #expect(abs(tax.ratio - 1.04) < 1e-6)
-        #expect(tax.low.map { abs($0 - tax.ratio) < 1e-9 } == true && tax.high.map { abs($0 - tax.ratio) < 1e-9 } == true)
+        #expect(
+            tax.low.map { abs($0 - tax.ratio) < 1e-9 } == true && tax.high.map { abs($0 - tax.ratio) < 1e-9 } == true)
     }
 
     @Test func everyParserIsAMultipleOfTheFloor() throws {

@@ -168,7 +168,9 @@ struct ComparisonTests {
 
     @Test func thresholdEdges() {
         // Nearly no noise: the interval is tight, so the threshold decides.
-        for (change, expected) in [(1.04, Verdict.unchanged), (1.049, .unchanged), (1.052, .slower), (1.06, .slower), (0.94, .faster)] {
+        for (change, expected) in [
+            (1.04, Verdict.unchanged), (1.049, .unchanged), (1.052, .slower), (1.06, .slower), (0.94, .faster),
+        ] {
             let (baseline, current) = Self.sides(noise: 0.0005, change: ["libxml2": change])
             let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
             #expect(Self.verdict(comparison, "libxml2") == expected, "change \(change)")
@@ -200,8 +202,10 @@ struct ComparisonTests {
     }
 
     @Test func differentFeedsAreNotCompared() {
-        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9, feedSHA256: "one")
-        let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 9, feedSHA256: "two")
+        let a = SyntheticRuns.run(
+            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9, feedSHA256: "one")
+        let b = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 9, feedSHA256: "two")
         let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
         #expect(comparison.cells.count == 1)
         #expect(comparison.cells[0].verdict == nil)
@@ -220,7 +224,8 @@ struct ComparisonTests {
     @Test func debugBuildsAndLibraryVersionsAreWarnedAbout() {
         let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 9)
         let b = SyntheticRuns.run(
-            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [1e7]], iterations: 9, debug: true, libxml2: "2.12.0")
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [1e7]], iterations: 9, debug: true,
+            libxml2: "2.12.0")
         let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .wall, threshold: 0.05)
         #expect(comparison.warnings.contains { $0.contains("debug") && $0.contains("current") })
         #expect(comparison.warnings.contains { $0.contains("libxml2 version") && $0.contains("2.12.0") })
@@ -237,8 +242,12 @@ struct ComparisonTests {
             #expect(comparison.regressions.isEmpty)
         }
         // Ten workers a side, from one run each: judged on the workers.
-        let many = SyntheticRuns.run(id: "c", started: "2026-11-22T10:02:00Z", rounds: ["expat": SyntheticRuns.noisy(1e7, count: 10, noise: 0.05, seed: 3)])
-        let slower = SyntheticRuns.run(id: "d", started: "2026-11-22T10:03:00Z", rounds: ["expat": SyntheticRuns.noisy(1.3e7, count: 10, noise: 0.05, seed: 4)])
+        let many = SyntheticRuns.run(
+            id: "c", started: "2026-11-22T10:02:00Z",
+            rounds: ["expat": SyntheticRuns.noisy(1e7, count: 10, noise: 0.05, seed: 3)])
+        let slower = SyntheticRuns.run(
+            id: "d", started: "2026-11-22T10:03:00Z",
+            rounds: ["expat": SyntheticRuns.noisy(1.3e7, count: 10, noise: 0.05, seed: 4)])
         let judged = RunComparison.compare(baseline: [many], current: [slower], metric: .wall, threshold: 0.05)
         #expect(judged.cells[0].method == "10 vs 10 workers, Mann–Whitney")
         #expect(judged.cells[0].verdict == .slower)
@@ -262,18 +271,22 @@ struct ComparisonTests {
         #expect(throws: Never.self) { try JSONEncoder().encode(comparison) }
         // Some iterations failed: a failure too (the baseline had none).
         var flaky = current
-        flaky[3].samples[flaky[3].samples.firstIndex { $0.cell.parser == "libxml2" } ?? 0].error = "expat: no element found"
+        flaky[3].samples[flaky[3].samples.firstIndex { $0.cell.parser == "libxml2" } ?? 0].error =
+            "expat: no element found"
         let partly = RunComparison.compare(baseline: baseline, current: flaky, metric: .wall, threshold: 0.05)
         #expect(partly.failures.map(\.key.parser) == ["libxml2"])
         // Not timed at all (it disagreed): a failure.
         var wrong = current
         for run in wrong.indices {
             wrong[run].samples.removeAll { $0.cell.parser == "foundation" }
-            wrong[run].cells.append(CellSummary(
-                cell: CellKey(parser: "foundation", scenario: CellKey.notTimedScenario, feedPath: "Data/top300.rss.xml",
-                              feedSHA256: "feedsha", feedBytes: 901_440, chunkSize: 16_384),
-                songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil, peakOverBaselineBytes: nil,
-                failed: 0, outcome: "not timed: DISAGREE: 299 songs"))
+            wrong[run].cells.append(
+                CellSummary(
+                    cell: CellKey(
+                        parser: "foundation", scenario: CellKey.notTimedScenario, feedPath: "Data/top300.rss.xml",
+                        feedSHA256: "feedsha", feedBytes: 901_440, chunkSize: 16_384),
+                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                    peakOverBaselineBytes: nil,
+                    failed: 0, outcome: "not timed: DISAGREE: 299 songs"))
         }
         let disagreeing = RunComparison.compare(baseline: baseline, current: wrong, metric: .wall, threshold: 0.05)
         #expect(disagreeing.failures.map(\.key.parser) == ["foundation"])
@@ -288,12 +301,17 @@ struct ComparisonTests {
         for turn in 0..<12 {
             let drift = pow(1.06, Double(turn))
             let minute = String(format: "%02d", turn)
-            baseline.append(SyntheticRuns.run(id: "a\(minute)", started: "2026-11-22T10:\(minute):00Z", rounds: ["expat": [1e7 * drift]]))
-            current.append(SyntheticRuns.run(id: "b\(minute)", started: "2026-11-22T10:\(minute):30Z", rounds: ["expat": [1e7 * drift]]))
+            baseline.append(
+                SyntheticRuns.run(
+                    id: "a\(minute)", started: "2026-11-22T10:\(minute):00Z", rounds: ["expat": [1e7 * drift]]))
+            current.append(
+                SyntheticRuns.run(
+                    id: "b\(minute)", started: "2026-11-22T10:\(minute):30Z", rounds: ["expat": [1e7 * drift]]))
         }
         for index in baseline[2].samples.indices { baseline[2].samples[index].error = "worker timed out" }
         for index in current[8].samples.indices { current[8].samples[index].error = "worker timed out" }
-        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
+        let comparison = RunComparison.compare(
+            baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
         let cell = comparison.cells[0]
         #expect(cell.method == "10 workers paired by turn, Wilcoxon signed-rank")
         #expect(abs((cell.ratio ?? 0) - 1) < 0.005)
@@ -320,7 +338,8 @@ struct ComparisonTests {
         // but not in step (the sides ran at different moments); the current parser 10% slower.
         func run(_ id: String, minute: Int, factor: Double, slowPhase: Int) -> RunResult {
             var result = SyntheticRuns.run(
-                id: id, started: "2026-11-22T10:0\(minute):00Z", rounds: ["expat": Array(repeating: 1e7 * factor, count: 10)])
+                id: id, started: "2026-11-22T10:0\(minute):00Z",
+                rounds: ["expat": Array(repeating: 1e7 * factor, count: 10)])
             for index in result.samples.indices {
                 let speed = result.samples[index].round % 2 == slowPhase ? 1.5 : 1.0
                 result.samples[index].wallNs = Int(Double(result.samples[index].wallNs ?? 0) * speed)
@@ -330,7 +349,8 @@ struct ComparisonTests {
         }
         let baseline = run("a", minute: 0, factor: 1, slowPhase: 0)
         let current = run("b", minute: 1, factor: 1.1, slowPhase: 1)
-        let calibrated = RunComparison.compare(baseline: [baseline], current: [current], metric: .calibrated, threshold: 0.05)
+        let calibrated = RunComparison.compare(
+            baseline: [baseline], current: [current], metric: .calibrated, threshold: 0.05)
         let cell = try #require(calibrated.cells.first)
         #expect(cell.verdict == .slower)
         #expect(abs((cell.ratio ?? 0) - 1.1) < 0.01)
@@ -339,25 +359,31 @@ struct ComparisonTests {
         let wall = RunComparison.compare(baseline: [baseline], current: [current], metric: .wall, threshold: 0.05)
         #expect(wall.cells.first?.verdict == .unchanged)
         // No calibration (a run of an older build): no calibrated time.
-        #expect(Sample(
-            cell: baseline.samples[0].cell, songs: 1, round: 1, iteration: 1, wallNs: 3_000_000, cpuNs: nil, firstSongNs: nil,
-            peakResidentBytes: nil, error: nil, debug: false
-        ).calibratedTime == nil)
+        #expect(
+            Sample(
+                cell: baseline.samples[0].cell, songs: 1, round: 1, iteration: 1, wallNs: 3_000_000, cpuNs: nil,
+                firstSongNs: nil,
+                peakResidentBytes: nil, error: nil, debug: false
+            ).calibratedTime == nil)
     }
 
     /// 4. At 99%, 8 pairs are judged; with 7 the workers are compared unpaired (7 and 7 reach 99%).
     @Test func minimumSizesFollowTheConfidenceLevel() {
         let (baseline, current) = Self.sides(pairs: 8, noise: 0.001, change: ["libxml2": 1.2])
-        let eight = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
+        let eight = RunComparison.compare(
+            baseline: baseline, current: current, metric: .wall, threshold: 0.05, level: 0.99)
         #expect(eight.cells.first { $0.key.parser == "libxml2" }?.verdict == .slower)
         let (fewBaseline, fewCurrent) = Self.sides(pairs: 7, noise: 0.001, change: ["libxml2": 1.2])
-        let seven = RunComparison.compare(baseline: fewBaseline, current: fewCurrent, metric: .wall, threshold: 0.05, level: 0.99)
+        let seven = RunComparison.compare(
+            baseline: fewBaseline, current: fewCurrent, metric: .wall, threshold: 0.05, level: 0.99)
         #expect(seven.cells.first { $0.key.parser == "libxml2" }?.method == "7 vs 7 workers, Mann–Whitney")
     }
 
     @Test func tooFewValuesAreNotJudged() {
-        let a = SyntheticRuns.run(id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 3, instructions: true)
-        let b = SyntheticRuns.run(id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 3, instructions: true)
+        let a = SyntheticRuns.run(
+            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7]], iterations: 3, instructions: true)
+        let b = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["expat": [2e7]], iterations: 3, instructions: true)
         let comparison = RunComparison.compare(baseline: [a], current: [b], metric: .instructions, threshold: 0.01)
         #expect(comparison.cells[0].verdict == nil)
         #expect(comparison.cells[0].ratio != nil)
@@ -366,14 +392,21 @@ struct ComparisonTests {
 
     @Test func instructionCountsUseTheirOneRunASide() {
         let a = SyntheticRuns.run(
-            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001, instructions: true)
-        let same = SyntheticRuns.run(
-            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001, instructions: true)
-        let slower = SyntheticRuns.run(
-            id: "c", started: "2026-11-22T10:02:00Z", rounds: ["libxml2": [31_770_825 * 1.015]], iterations: 4, spread: 0.001,
+            id: "a", started: "2026-11-22T10:00:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001,
             instructions: true)
-        #expect(RunComparison.compare(baseline: [a], current: [same], metric: .instructions, threshold: 0.01).cells[0].verdict == .unchanged)
-        #expect(RunComparison.compare(baseline: [a], current: [slower], metric: .instructions, threshold: 0.01).cells[0].verdict == .slower)
+        let same = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z", rounds: ["libxml2": [31_770_825]], iterations: 4, spread: 0.001,
+            instructions: true)
+        let slower = SyntheticRuns.run(
+            id: "c", started: "2026-11-22T10:02:00Z", rounds: ["libxml2": [31_770_825 * 1.015]], iterations: 4,
+            spread: 0.001,
+            instructions: true)
+        #expect(
+            RunComparison.compare(baseline: [a], current: [same], metric: .instructions, threshold: 0.01).cells[0]
+                .verdict == .unchanged)
+        #expect(
+            RunComparison.compare(baseline: [a], current: [slower], metric: .instructions, threshold: 0.01).cells[0]
+                .verdict == .slower)
         // The wall metric finds nothing in instruction runs.
         #expect(RunComparison.compare(baseline: [a], current: [slower], metric: .wall, threshold: 0.05).cells.isEmpty)
     }
@@ -393,11 +426,13 @@ struct ComparisonTests {
 
     /// A run of one expat worker whose two counted parses allocated `count` times.
     static func allocationRun(_ id: String, count: Int) -> RunResult {
-        var run = SyntheticRuns.run(id: id, started: "2026-11-22T10:0\(id.count):00Z", rounds: ["expat": [1e7]], iterations: 2)
+        var run = SyntheticRuns.run(
+            id: id, started: "2026-11-22T10:0\(id.count):00Z", rounds: ["expat": [1e7]], iterations: 2)
         let cell = run.samples[0].cell
         for k in 0..<2 {
             var counted = Sample(
-                cell: cell, songs: 300, round: 0, iteration: 3 + k, wallNs: nil, cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil,
+                cell: cell, songs: 300, round: 0, iteration: 3 + k, wallNs: nil, cpuNs: nil, firstSongNs: nil,
+                peakResidentBytes: nil,
                 error: nil, debug: false)
             counted.allocations = count
             run.samples.append(counted)
@@ -408,7 +443,10 @@ struct ComparisonTests {
     @Test func allocationCountsAreExactAndJudgedWithoutNoise() {
         let base = Self.allocationRun("a", count: 743)
         let compare = { (other: RunResult) in
-            RunComparison.compare(baseline: [base], current: [other], metric: .allocations, threshold: ComparisonMetric.allocations.defaultThreshold).cells[0]
+            RunComparison.compare(
+                baseline: [base], current: [other], metric: .allocations,
+                threshold: ComparisonMetric.allocations.defaultThreshold
+            ).cells[0]
         }
         #expect(ComparisonMetric.allocations.isExact && ComparisonMetric.allocations.defaultThreshold == 0.01)
         #expect(compare(Self.allocationRun("bb", count: 743)).verdict == .unchanged)

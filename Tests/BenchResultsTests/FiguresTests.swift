@@ -54,7 +54,8 @@ struct FiguresTests {
     static func summaries(_ run: RunResult, reference: String? = nil) -> [CellSummary] {
         let cells = Dictionary(grouping: run.samples, by: \.cell)
         var summaries = cells.keys.sorted { $0.parser < $1.parser }.map { cell in
-            CellSummary.summarise(cell, samples: cells[cell] ?? [], peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+            CellSummary.summarise(
+                cell, samples: cells[cell] ?? [], peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
         }
         RelativeSpeed.rank(&summaries, samples: run.samples, reference: reference, baseline: "null")
         return summaries
@@ -92,7 +93,9 @@ struct FiguresTests {
 
     @Test func theParsesOwnPeakIsTheWorkersMedian() throws {
         var run = Self.drifting([1, 1, 1], base: ["expat": 6e6])
-        for index in run.samples.indices { run.samples[index].parsePeakBytes = [1 << 20, 3 << 20, 2 << 20][run.samples[index].round - 1] }
+        for index in run.samples.indices {
+            run.samples[index].parsePeakBytes = [1 << 20, 3 << 20, 2 << 20][run.samples[index].round - 1]
+        }
         #expect(Self.summaries(run).first?.parsePeakBytes == 2 << 20)
     }
 
@@ -102,7 +105,8 @@ struct FiguresTests {
         iterations: 5, warmup: 1, rounds: 10, chunkSize: 16_384, timeoutSeconds: 30, retryPreempted: true)
 
     @Test func aQuietRunIsNotNoisy() {
-        let run = Self.drifting([1, 1.05, 0.97, 1.02, 1, 0.99, 1.01, 1.03, 0.98, 1], base: ["libxml2": 4e6, "expat": 6e6])
+        let run = Self.drifting(
+            [1, 1.05, 0.97, 1.02, 1, 0.99, 1.01, 1.03, 0.98, 1], base: ["libxml2": 4e6, "expat": 6e6])
         let noise = NoiseReport.assess(
             cells: Self.summaries(run), samples: run.samples, settings: Self.settings,
             load: MachineLoad(cpuPressure: 0.01, loadAverage: 0.3, cores: 2), baseline: "null")
@@ -113,8 +117,10 @@ struct FiguresTests {
 
     @Test func eachSignPastItsLimitIsNamedWithWhatToDo() {
         // Parses that lost the CPU.
-        let busy = Self.drifting(Array(repeating: 1, count: 10), base: ["libxml2": 4e6, "expat": 6e6], preemptedEvery: 3)
-        let lost = NoiseReport.assess(cells: Self.summaries(busy), samples: busy.samples, settings: Self.settings, load: nil, baseline: "null")
+        let busy = Self.drifting(
+            Array(repeating: 1, count: 10), base: ["libxml2": 4e6, "expat": 6e6], preemptedEvery: 3)
+        let lost = NoiseReport.assess(
+            cells: Self.summaries(busy), samples: busy.samples, settings: Self.settings, load: nil, baseline: "null")
         #expect(lost.noisy)
         #expect(lost.warnings.contains { $0.contains("lost the CPU") && $0.contains("run again") })
         // Other tasks waiting for a CPU.
@@ -122,14 +128,18 @@ struct FiguresTests {
         let pressed = NoiseReport.assess(
             cells: Self.summaries(quiet), samples: quiet.samples, settings: Self.settings,
             load: MachineLoad(cpuPressure: 0.4, loadAverage: 3.1, cores: 2), baseline: "null")
-        #expect(pressed.noisy && pressed.warnings.contains { $0.contains("waiting for a CPU 40%") && $0.contains("3.10 on 2 cores") })
+        #expect(
+            pressed.noisy
+                && pressed.warnings.contains { $0.contains("waiting for a CPU 40%") && $0.contains("3.10 on 2 cores") })
         // Workers that disagree: half the rounds twice as slow, for one parser only.
         var disagreeing = Self.drifting(Array(repeating: 1, count: 10), base: ["libxml2": 4e6, "expat": 6e6])
-        for index in disagreeing.samples.indices where disagreeing.samples[index].cell.parser == "expat" && disagreeing.samples[index].round % 2 == 0 {
+        for index in disagreeing.samples.indices
+        where disagreeing.samples[index].cell.parser == "expat" && disagreeing.samples[index].round % 2 == 0 {
             disagreeing.samples[index].wallNs = 12_000_000
         }
         let spread = NoiseReport.assess(
-            cells: Self.summaries(disagreeing), samples: disagreeing.samples, settings: Self.settings, load: nil, baseline: "null")
+            cells: Self.summaries(disagreeing), samples: disagreeing.samples, settings: Self.settings, load: nil,
+            baseline: "null")
         #expect(spread.noisy && spread.warnings.contains { $0.contains("expat workers disagree") })
         // …and then the order of expat and libxml2 is not settled either: said as such.
         #expect(spread.warnings.contains { $0.hasPrefix("Too noisy to rank") } == !spread.unranked.isEmpty)
@@ -141,14 +151,17 @@ struct FiguresTests {
         let drift = [1, 1, 1, 1.5, 1.5, 1.5, 1.5, 1, 1, 1, 1, 1, 1.5, 1.5, 1, 1, 1, 1, 1.5, 1.5].map { $0 * 1.0 }
         let run = Self.drifting(drift, base: ["libxml2": 4e6, "expat": 6e6, "foundation": 9e6])
         let summaries = Self.summaries(run)
-        let noise = NoiseReport.assess(cells: summaries, samples: run.samples, settings: Self.settings, load: nil, baseline: "null")
+        let noise = NoiseReport.assess(
+            cells: summaries, samples: run.samples, settings: Self.settings, load: nil, baseline: "null")
         #expect(noise.noisy)
         let warning = try #require(noise.warnings.first { $0.contains("two speeds") })
         #expect(warning.contains("in 12 of 20 rounds every parser was 1.50× faster"))
         #expect(abs((summaries.first { $0.cell.parser == "expat" }?.relative?.ratio ?? 0) - 1.5) < 1e-3)
         // A machine that wanders by a few percent does not.
         let steady = Self.drifting((0..<20).map { 1 + 0.02 * Double($0 % 5) }, base: ["libxml2": 4e6, "expat": 6e6])
-        let quiet = NoiseReport.assess(cells: Self.summaries(steady), samples: steady.samples, settings: Self.settings, load: nil, baseline: "null")
+        let quiet = NoiseReport.assess(
+            cells: Self.summaries(steady), samples: steady.samples, settings: Self.settings, load: nil, baseline: "null"
+        )
         #expect(!quiet.warnings.contains { $0.contains("two speeds") })
     }
 
@@ -158,7 +171,8 @@ struct FiguresTests {
         for index in run.samples.indices where run.samples[index].cell.parser == "expat" {
             run.samples[index].wallNs = run.samples[index].round % 2 == 0 ? 4_200_000 : 3_800_000
         }
-        let noise = NoiseReport.assess(cells: Self.summaries(run), samples: run.samples, settings: Self.settings, load: nil, baseline: "null")
+        let noise = NoiseReport.assess(
+            cells: Self.summaries(run), samples: run.samples, settings: Self.settings, load: nil, baseline: "null")
         #expect(noise.unranked.count == 1)
         #expect(noise.unranked.first?.contains("interval") == true)
         #expect(!noise.noisy)

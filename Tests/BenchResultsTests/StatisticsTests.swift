@@ -57,13 +57,17 @@ struct StatisticsTests {
     }
 
     @Test func summaryLeavesFailedSamplesOut() throws {
-        let cell = CellKey(parser: "expat", scenario: "parse", feedPath: "f.xml", feedSHA256: "abc", feedBytes: 2_000_000, chunkSize: 16_384)
+        let cell = CellKey(
+            parser: "expat", scenario: "parse", feedPath: "f.xml", feedSHA256: "abc", feedBytes: 2_000_000,
+            chunkSize: 16_384)
         func sample(_ wall: Int?, error: String? = nil) -> Sample {
-            Sample(cell: cell, songs: 300, round: 1, iteration: 1, wallNs: wall, cpuNs: wall, firstSongNs: 100,
-                   peakResidentBytes: 50 << 20, error: error, debug: false)
+            Sample(
+                cell: cell, songs: 300, round: 1, iteration: 1, wallNs: wall, cpuNs: wall, firstSongNs: 100,
+                peakResidentBytes: 50 << 20, error: error, debug: false)
         }
         let summary = CellSummary.summarise(
-            cell, samples: [sample(1_000_000), sample(3_000_000), sample(2_000_000), sample(999_999_999, error: "boom")],
+            cell,
+            samples: [sample(1_000_000), sample(3_000_000), sample(2_000_000), sample(999_999_999, error: "boom")],
             peakResidentBytes: 50 << 20, baselinePeakBytes: 40 << 20, outcome: nil)
         #expect(summary.failed == 1)
         #expect(summary.wall?.count == 3)
@@ -74,18 +78,26 @@ struct StatisticsTests {
     }
 
     @Test func overlapIsTakenPerIteration() {
-        let cell = CellKey(parser: "x", scenario: "download", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 0, network: "3g")
+        let cell = CellKey(
+            parser: "x", scenario: "download", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 0, network: "3g"
+        )
         func sample(download: Int, parse: Int, total: Int) -> Sample {
-            Sample(cell: cell, songs: 1, round: 1, iteration: 1, wallNs: parse, cpuNs: nil, firstSongNs: nil,
-                   downloadNs: download, totalNs: total, peakResidentBytes: nil, error: nil, debug: false)
+            Sample(
+                cell: cell, songs: 1, round: 1, iteration: 1, wallNs: parse, cpuNs: nil, firstSongNs: nil,
+                downloadNs: download, totalNs: total, peakResidentBytes: nil, error: nil, debug: false)
         }
         // Parsed after the download every time: overlap 0, though the medians of the parts would say 40%.
-        let after = [sample(download: 100, parse: 10, total: 110), sample(download: 200, parse: 20, total: 220),
-                     sample(download: 150, parse: 30, total: 180)]
-        #expect(CellSummary.summarise(cell, samples: after, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil).overlap == 0)
+        let after = [
+            sample(download: 100, parse: 10, total: 110), sample(download: 200, parse: 20, total: 220),
+            sample(download: 150, parse: 30, total: 180),
+        ]
+        #expect(
+            CellSummary.summarise(cell, samples: after, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+                .overlap == 0)
         // All hidden: total = download.
         let hidden = [sample(download: 100, parse: 10, total: 100), sample(download: 90, parse: 12, total: 91)]
-        let summary = CellSummary.summarise(cell, samples: hidden, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        let summary = CellSummary.summarise(
+            cell, samples: hidden, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
         #expect(abs((summary.overlap ?? 0) - (1 + 11.0 / 12) / 2) < 1e-12)
     }
 }

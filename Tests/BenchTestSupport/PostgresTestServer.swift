@@ -1,6 +1,8 @@
 import Foundation
 
-/// The PostgreSQL server of the shared-store tests: `BENCH_TEST_POSTGRES_URL` names it (a role that
+/// The PostgreSQL server of the shared-store tests.
+///
+/// `BENCH_TEST_POSTGRES_URL` names it (a role that
 /// may create databases; its password in PGPASSWORD or PGPASSFILE), as
 /// `scripts/postgres-test-server.sh start` prints and `.ci/run` sets. Without it those tests are
 /// skipped with ``missing``.
@@ -49,7 +51,8 @@ public enum PostgresTestServer {
     /// Runs SQL with psql (unaligned, tuples only) and returns what it printed.
     @discardableResult
     public static func psql(_ url: String, _ sql: String) throws -> String {
-        let result = try runProgram("/usr/bin/env", ["psql", url, "-v", "ON_ERROR_STOP=1", "-X", "-q", "-A", "-t", "-c", sql])
+        let result = try runProgram(
+            "/usr/bin/env", ["psql", url, "-v", "ON_ERROR_STOP=1", "-X", "-q", "-A", "-t", "-c", sql])
         guard result.status == 0 else {
             throw Failure(description: "psql \(sql): \(result.standardError)")
         }

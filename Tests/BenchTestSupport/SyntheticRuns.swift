@@ -18,6 +18,7 @@ public enum SyntheticRuns {
 
     /// A parse run: for each parser, one worker per value of `rounds` (its median, in ns), each with
     /// `iterations` values spread ±`spread` around it (so the worker's median is exactly its value).
+    ///
     /// `metric` says which sample field holds the values; peak memory is `peak` bytes per worker.
     public static func run(
         id: String, started: String, rounds: [String: [Double]], iterations: Int = 5, spread: Double = 0.002,
@@ -37,7 +38,8 @@ public enum SyntheticRuns {
                     let number = Int((value * (1 + offset)).rounded())
                     let workerPeak = peak[parser].map { $0[index % $0.count] } ?? 30_000_000
                     var sample = Sample(
-                        cell: cell, songs: parser == "null" ? 0 : 300, round: index + 1, iteration: index * iterations + k + 1,
+                        cell: cell, songs: parser == "null" ? 0 : 300, round: index + 1,
+                        iteration: index * iterations + k + 1,
                         wallNs: instructions ? nil : number, cpuNs: instructions ? nil : number, firstSongNs: nil,
                         peakResidentBytes: instructions ? nil : workerPeak, error: nil, debug: debug)
                     if instructions { sample.instructions = number }
@@ -45,11 +47,15 @@ public enum SyntheticRuns {
                 }
             }
             samples += cellSamples
-            cells.append(CellSummary.summarise(cell, samples: cellSamples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil))
+            cells.append(
+                CellSummary.summarise(
+                    cell, samples: cellSamples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil))
         }
         let environment = RunEnvironment(
-            runID: id, startedAt: started, endedAt: started, commandLine: "bench run", buildConfiguration: debug ? "debug" : "release",
-            gitCommit: "abc", host: "test", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: libxml2,
+            runID: id, startedAt: started, endedAt: started, commandLine: "bench run",
+            buildConfiguration: debug ? "debug" : "release",
+            gitCommit: "abc", host: "test", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1",
+            libxml2Version: libxml2,
             expatVersion: "2.5.0", complete: true)
         if !instructions { RelativeSpeed.rank(&cells, samples: samples, reference: nil, baseline: "null") }
         let rounds = rounds.values.map(\.count).max() ?? 1

@@ -12,7 +12,8 @@ public enum TestPaths {
 
     /// `../shared/data` beside the package (or `BENCH_SHARED_DATA`), when it is there.
     public static var sharedData: URL? {
-        let candidate = ProcessInfo.processInfo.environment["BENCH_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+        let candidate =
+            ProcessInfo.processInfo.environment["BENCH_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
         return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
     }
@@ -30,12 +31,14 @@ public enum TestPaths {
     public static var benchExecutable: String {
         var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
         #if os(Linux)
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        }
+            if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            }
         #endif
         // On macOS the test binary sits inside a .xctest bundle.
-        for candidate in [directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()] {
+        for candidate in [
+            directory, directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent(),
+        ] {
             let path = candidate.appendingPathComponent("bench").path
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
@@ -93,7 +96,8 @@ public func runBench(
 
 /// Runs `executable` with `arguments` in `directory` and collects its output.
 public func runProgram(
-    _ executable: String, _ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:]
+    _ executable: String, _ arguments: [String], in directory: URL = TestPaths.packageRoot,
+    environment: [String: String] = [:]
 ) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -190,7 +194,9 @@ public final class ServedFeed {
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
-        url = text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces) ?? ""
+        url =
+            text.split(separator: "\n").first { $0.contains("http://127.0.0.1:") }?.trimmingCharacters(in: .whitespaces)
+            ?? ""
     }
 
     deinit {

@@ -15,13 +15,15 @@ struct ConformanceTests {
         let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
         #expect(songs.count == 300)
         if songs != Self.groundTruth.songs {
-            let difference = FeedVerifier.firstDifference(songs, Self.groundTruth.songs, parser: parser, reference: "generator")
+            let difference = FeedVerifier.firstDifference(
+                songs, Self.groundTruth.songs, parser: parser, reference: "generator")
             Issue.record("\(difference)")
         }
     }
 
     @Test(
-        "The real 2012 iTunes feed", .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
+        "The real 2012 iTunes feed",
+        .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
         arguments: songParsers, chunkSizes)
     func realFeed(parser: String, chunkSize: Int?) throws {
         let path = try #require(TestPaths.realITunesFeed)
@@ -96,7 +98,9 @@ struct ConformanceTests {
         #expect(songs == Self.groundTruth.songs)
     }
 
-    @Test("A C reference ends its parse with the fields in C, and makes the songs after", arguments: ["c-libxml2", "c-expat"])
+    @Test(
+        "A C reference ends its parse with the fields in C, and makes the songs after",
+        arguments: ["c-libxml2", "c-expat"])
     func cReferenceMakesSongsAfterTheParse(parser: String) throws {
         let instance = try parserType(parser).init(songEnded: SongEndSignal {})
         try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }

@@ -11,9 +11,9 @@ import Testing
 struct FoundationCrashTests {
     static var crashes: Bool {
         #if os(Linux)
-        true
+            true
         #else
-        false
+            false
         #endif
     }
 
@@ -55,7 +55,9 @@ struct FoundationCrashTests {
         #expect(!verification.allAgree)
         for verdict in verification.verdicts {
             if foundationBasedParsers.contains(verdict.parser) {
-                guard case .crashed = verdict.status else { Issue.record("\(verdict.parser): \(verdict.status)"); continue }
+                guard case .crashed = verdict.status else {
+                    Issue.record("\(verdict.parser): \(verdict.status)"); continue
+                }
             } else if !ParserRegistry.buildsSongs(verdict.parser) {
                 #expect(verdict.status.mayBeTimed, "\(verdict.parser)")
             } else {

@@ -53,10 +53,13 @@ func parse(_ name: String, _ text: String, chunkSize: Int? = nil) throws -> [Son
 }
 
 /// The error a parse throws, or a test failure when it succeeds or throws something else.
-func parseError(_ name: String, _ bytes: [UInt8], chunkSize: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> FeedParseError {
+func parseError(
+    _ name: String, _ bytes: [UInt8], chunkSize: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> FeedParseError {
     do {
         let songs = try parserType(name).parse(bytes, chunkSize: chunkSize)
-        Issue.record("\(name) accepted a malformed document and built \(songs.count) songs", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(name) accepted a malformed document and built \(songs.count) songs", sourceLocation: sourceLocation)
         throw CancellationError()
     } catch let error as FeedParseError {
         return error
@@ -64,7 +67,9 @@ func parseError(_ name: String, _ bytes: [UInt8], chunkSize: Int? = nil, sourceL
 }
 
 /// Runs one parser over a document in a worker process, as `bench verify` does.
-func verifyInWorker(_ name: String, _ bytes: [UInt8], chunkSizes: [Int] = [0], timeout: Double = 120) throws -> ParserVerdict {
+func verifyInWorker(_ name: String, _ bytes: [UInt8], chunkSizes: [Int] = [0], timeout: Double = 120) throws
+    -> ParserVerdict
+{
     let directory = try TemporaryDirectory()
     let path = try directory.write("doc.xml", bytes)
     let verification = try FeedVerifier.verify(

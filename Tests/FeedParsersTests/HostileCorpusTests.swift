@@ -10,7 +10,9 @@ import Testing
 /// committed), run against every parser that builds songs in worker processes with a limit of time
 /// (``timeLimit`` seconds without finishing a document) and of memory (``memoryLimitMiB`` of data per
 /// worker, `RLIMIT_DATA`: a parser that wants more gets no memory, and the worker's crash is then a
-/// failure here). Each document must end in a typed error or in a correct result, and the secret
+/// failure here).
+///
+/// Each document must end in a typed error or in a correct result, and the secret
 /// of the local file that two of them name must be in no song. For the parsers built on Foundation's
 /// `XMLParser`, a crash is an outcome pinned in ``pinnedCrashes`` (a new one, or one that goes
 /// away, fails the test so that it is noticed). One parser at a time: its workers take up to a core
@@ -41,7 +43,9 @@ struct HostileCorpusTests {
         Song(title: title, category: "", artist: artist, album: "", releaseDate: nil)
     }
 
-    static func feed(_ itemBody: String, prolog: String = "", declaration: String = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>") -> String {
+    static func feed(
+        _ itemBody: String, prolog: String = "", declaration: String = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+    ) -> String {
         "\(declaration)\(prolog)\n<rss version=\"2.0\" xmlns:itms=\"\(Samples.itms)\"><channel>\n<item>\(itemBody)</item>\n</channel></rss>\n"
     }
 
@@ -58,34 +62,48 @@ struct HostileCorpusTests {
         let dtd = try directory.write("evil.dtd", "<!ENTITY leak \"\(secret)\">")
         let fields = "<itms:artist>A</itms:artist>"
         var cases: [Case] = [
-            Case(name: "billion laughs", bytes: Array(Samples.billionLaughs(inTitle: true).utf8), expectation: .errorOrBounded),
+            Case(
+                name: "billion laughs", bytes: Array(Samples.billionLaughs(inTitle: true).utf8),
+                expectation: .errorOrBounded),
             Case(
                 name: "quadratic blow-up",
-                bytes: Array(feed(
-                    "<title>" + String(repeating: "&big;", count: 4_000) + "</title>\(fields)",
-                    prolog: "\n<!DOCTYPE rss [<!ENTITY big \"" + String(repeating: "x", count: 50_000) + "\">]>").utf8),
+                bytes: Array(
+                    feed(
+                        "<title>" + String(repeating: "&big;", count: 4_000) + "</title>\(fields)",
+                        prolog: "\n<!DOCTYPE rss [<!ENTITY big \"" + String(repeating: "x", count: 50_000) + "\">]>"
+                    ).utf8),
                 expectation: .errorOrBounded),
             Case(
                 name: "external entity in a song field",
-                bytes: Array(feed(
-                    "<title>before &xxe; after</title><itms:artist>&xxe;</itms:artist>",
-                    prolog: "\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file://\(secretFile)\">]>").utf8),
+                bytes: Array(
+                    feed(
+                        "<title>before &xxe; after</title><itms:artist>&xxe;</itms:artist>",
+                        prolog: "\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file://\(secretFile)\">]>"
+                    ).utf8),
                 expectation: .errorOrBounded),
             Case(
                 name: "external DTD whose entity is in a song field",
-                bytes: Array(feed("<title>&leak;</title>\(fields)", prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8),
+                bytes: Array(
+                    feed("<title>&leak;</title>\(fields)", prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8),
                 expectation: .errorOrBounded),
             Case(
                 name: "100,000-deep nesting",
-                bytes: Array(feed("<title>Deep</title>" + String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000) + fields).utf8),
+                bytes: Array(
+                    feed(
+                        "<title>Deep</title>" + String(repeating: "<a>", count: 100_000)
+                            + String(repeating: "</a>", count: 100_000) + fields
+                    ).utf8),
                 expectation: .errorOr([song("Deep")])),
             Case(
                 name: "10 MB element name",
-                bytes: Array(feed("<title>Name</title><" + String(repeating: "n", count: 10_000_000) + "/>" + fields).utf8),
+                bytes: Array(
+                    feed("<title>Name</title><" + String(repeating: "n", count: 10_000_000) + "/>" + fields).utf8),
                 expectation: .errorOr([song("Name")])),
             Case(
                 name: "10 MB attribute value",
-                bytes: Array(feed("<title>Value</title><a v=\"" + String(repeating: "v", count: 10_000_000) + "\"/>" + fields).utf8),
+                bytes: Array(
+                    feed("<title>Value</title><a v=\"" + String(repeating: "v", count: 10_000_000) + "\"/>" + fields)
+                        .utf8),
                 expectation: .errorOr([song("Value")])),
             Case(
                 name: "invalid UTF-8 in text",
@@ -97,12 +115,19 @@ struct HostileCorpusTests {
                 expectation: .error),
             Case(
                 name: "wrong encoding declaration",
-                bytes: Array(feed("<title>Caf\u{E9}</title>\(fields)", declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>").utf8),
+                bytes: Array(
+                    feed(
+                        "<title>Caf\u{E9}</title>\(fields)", declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+                    ).utf8),
                 expectation: .errorOr([song("Caf\u{E9}")])),
             Case(
                 name: "UTF-16 without BOM",
-                bytes: Array(feed("<title>Caf\u{E9}</title>\(fields)", declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>").utf16)
-                    .flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+                bytes: Array(
+                    feed(
+                        "<title>Caf\u{E9}</title>\(fields)", declaration: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+                    ).utf16
+                )
+                .flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
                 expectation: .errorOr([song("Caf\u{E9}")])),
             Case(
                 name: "a NUL byte",
@@ -112,7 +137,8 @@ struct HostileCorpusTests {
         // Truncation at every byte offset of the first 4 KiB of the feed.
         let feedBytes = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Data/top300.rss.xml"))
         for length in 0..<4_096 {
-            cases.append(Case(name: "truncated at \(length)", bytes: Array(feedBytes.prefix(length)), expectation: .error))
+            cases.append(
+                Case(name: "truncated at \(length)", bytes: Array(feedBytes.prefix(length)), expectation: .error))
         }
         return cases
     }
@@ -121,7 +147,11 @@ struct HostileCorpusTests {
     static func manyAttributes() -> Case {
         Case(
             name: "1,000,000 attributes",
-            bytes: Array(feed("<title>Many</title><a " + (0..<1_000_000).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/><itms:artist>A</itms:artist>").utf8),
+            bytes: Array(
+                feed(
+                    "<title>Many</title><a " + (0..<1_000_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+                        + "/><itms:artist>A</itms:artist>"
+                ).utf8),
             expectation: .errorOr([song("Many")]))
     }
 
@@ -139,7 +169,9 @@ struct HostileCorpusTests {
         "swxmlhash": ["100,000-deep nesting", "invalid UTF-8 in a name"],
     ]
 
-    /// Hangs of libxml2 2.9 (pinned, as they are the library's): it checks an element's attributes
+    /// Hangs of libxml2 2.9, pinned as they are the library's.
+    ///
+    /// It checks an element's attributes
     /// for duplicates pair by pair, in quadratic time (100,000 attributes take 7 s, 300,000 take 89 s
     /// here). Its push parser refuses a start tag of more than 10 MB before that ("Huge input
     /// lookup"); parsers handed the whole document at once do not.
@@ -156,12 +188,15 @@ struct HostileCorpusTests {
         for (index, item) in corpus.enumerated() {
             let path = "case-\(index).xml"
             try directory.write(path, item.bytes)
-            cases.append(ConformanceCase(id: item.name, expectation: .notWellFormed, path: path, sections: "", summary: item.name))
+            cases.append(
+                ConformanceCase(
+                    id: item.name, expectation: .notWellFormed, path: path, sections: "", summary: item.name))
         }
         var options = ConformanceRunner.Options(
             executable: TestPaths.benchExecutable, caseTimeout: Self.timeLimit, memoryLimitMiB: Self.memoryLimitMiB)
         options.reportSongs = true
-        var (table, songs) = ConformanceRunner.run(parser: parser, suite: directory.path(""), cases: cases, options: options)
+        var (table, songs) = ConformanceRunner.run(
+            parser: parser, suite: directory.path(""), cases: cases, options: options)
         // The attributes apart, with their own limit.
         let many = Self.manyAttributes()
         try directory.write("many.xml", many.bytes)
@@ -169,7 +204,10 @@ struct HostileCorpusTests {
         options.chunkSize = 1 << 20
         let (manyTable, manySongs) = ConformanceRunner.run(
             parser: parser, suite: directory.path(""),
-            cases: [ConformanceCase(id: many.name, expectation: .notWellFormed, path: "many.xml", sections: "", summary: many.name)],
+            cases: [
+                ConformanceCase(
+                    id: many.name, expectation: .notWellFormed, path: "many.xml", sections: "", summary: many.name)
+            ],
             options: options)
         let all = corpus + [many]
         table.results += manyTable.results
@@ -191,14 +229,20 @@ struct HostileCorpusTests {
                 #expect(result.detail?.contains(Self.secret) != true, "\(where_): the error shows the secret")
             case .accepted:
                 let built = songs[index] ?? []
-                #expect(!built.contains { $0.fieldValues.joined().contains(Self.secret) }, "\(where_): the secret was read")
+                #expect(
+                    !built.contains { $0.fieldValues.joined().contains(Self.secret) }, "\(where_): the secret was read")
                 switch item.expectation {
                 case .error:
-                    if !KnownDeviation.errorsNotDetected.contains(parser) { Issue.record("\(where_): accepted, \(built.count) songs") }
+                    if !KnownDeviation.errorsNotDetected.contains(parser) {
+                        Issue.record("\(where_): accepted, \(built.count) songs")
+                    }
                 case .errorOr(let expected):
                     if !KnownDeviation.errorsNotDetected.contains(parser) { #expect(built == expected, "\(where_)") }
                 case .errorOrBounded:
-                    #expect(built.allSatisfy { $0.fieldValues.allSatisfy { $0.utf8.count <= SongAssembler.maximumFieldBytes } }, "\(where_)")
+                    #expect(
+                        built.allSatisfy {
+                            $0.fieldValues.allSatisfy { $0.utf8.count <= SongAssembler.maximumFieldBytes }
+                        }, "\(where_)")
                 }
             }
         }
@@ -211,7 +255,9 @@ struct HostileCorpusTests {
 /// `scripts/fuzz.sh`'s libxml2-vs-expat target).
 @Suite("Known library differences")
 struct KnownLibraryDifferences {
-    /// XML 1.0 §2.11: a lone carriage return is read as a line feed. libxml2 2.9's push parser
+    /// XML 1.0 §2.11: a lone carriage return is read as a line feed.
+    ///
+    /// libxml2 2.9's push parser
     /// leaves carriage returns in CDATA sections as they are, CR LF included (its pull parser,
     /// xmllint's, does not); expat follows the rule.
     @Test func aLoneCarriageReturnInCDATA() throws {

@@ -14,8 +14,14 @@ struct MalformedInputTests {
     static let malformed: [(String, [UInt8])] = [
         ("unclosed element", Array(good.replacingOccurrences(of: "</channel>", with: "").utf8)),
         ("mismatched end tag", Array(good.replacingOccurrences(of: "</title>", with: "</titel>").utf8)),
-        ("undefined entity", Array(good.replacingOccurrences(of: "Harakiri</itms:album>", with: "&nosuch;</itms:album>").utf8)),
-        ("invalid UTF-8 in text", Array(good.utf8.split(separator: UInt8(ascii: "R"), maxSplits: 1).joined(separator: [0xFF, 0xFE]))),
+        (
+            "undefined entity",
+            Array(good.replacingOccurrences(of: "Harakiri</itms:album>", with: "&nosuch;</itms:album>").utf8)
+        ),
+        (
+            "invalid UTF-8 in text",
+            Array(good.utf8.split(separator: UInt8(ascii: "R"), maxSplits: 1).joined(separator: [0xFF, 0xFE]))
+        ),
         ("unbound prefix", Array(good.replacingOccurrences(of: "xmlns:itms", with: "xmlns:other").utf8)),
         ("two root elements", Array((good + "<rss/>").utf8)),
         ("empty document", []),
@@ -50,7 +56,8 @@ struct MalformedInputTests {
 
     @Test("Invalid UTF-8 in a name", arguments: inProcessParsers)
     func invalidUTF8InAName(parser: String) throws {
-        let bytes = Array(Self.good.utf8).replacingFirst(Array("<title>".utf8), with: [0x3C, 0x74, 0xFF, 0x74, 0x6C, 0x65, 0x3E])
+        let bytes = Array(Self.good.utf8).replacingFirst(
+            Array("<title>".utf8), with: [0x3C, 0x74, 0xFF, 0x74, 0x6C, 0x65, 0x3E])
         let error = try parseError(parser, bytes)
         #expect(error.parser == parser && error.line >= 1)
     }

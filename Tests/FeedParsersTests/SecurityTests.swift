@@ -13,7 +13,8 @@ struct SecurityTests {
     /// A document whose external entity names a local file holding ``secret``.
     static func externalEntityDocument(directory: TemporaryDirectory) throws -> [UInt8] {
         let file = try directory.write("secret.txt", secret)
-        let prolog = "\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file://\(file)\"><!ENTITY % pe SYSTEM \"file://\(file)\">]>"
+        let prolog =
+            "\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM \"file://\(file)\"><!ENTITY % pe SYSTEM \"file://\(file)\">]>"
         let item = Samples.item(title: "before &xxe; after", artist: "&xxe;")
         return Array(Samples.feed([item], prolog: prolog).utf8)
     }
@@ -52,7 +53,8 @@ struct SecurityTests {
         let directory = try TemporaryDirectory()
         let dtd = try directory.write("evil.dtd", "<!ENTITY leak \"\(Self.secret)\">")
         // The entity is referenced: a parser that read the DTD would put the secret in the title.
-        let bytes = Array(Samples.feed([Samples.item(title: "x &leak; y")], prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8)
+        let bytes = Array(
+            Samples.feed([Samples.item(title: "x &leak; y")], prolog: "\n<!DOCTYPE rss SYSTEM \"file://\(dtd)\">").utf8)
         do {
             let songs = try parserType(parser).parse(bytes)
             #expect(!songs.contains { $0.fieldValues.joined().contains(Self.secret) })

@@ -4,7 +4,9 @@ import SongFeed
 import Testing
 
 /// The same songs whatever the surface form: prefixes, default namespaces, comments, CDATA,
-/// character references, line ends. Every parser, several chunk sizes.
+/// character references, line ends.
+///
+/// Every parser, several chunk sizes.
 @Suite("Surface forms give the same songs")
 struct VariantTests {
     static let sizes: [Int?] = [1, 3, 7, 64, nil]
@@ -22,7 +24,8 @@ struct VariantTests {
                     songs != expected, "\(parser) now agrees here: update its summary and KnownDeviation",
                     sourceLocation: sourceLocation)
             } else {
-                #expect(songs == expected, "chunk size \(size.map(String.init) ?? "whole")", sourceLocation: sourceLocation)
+                #expect(
+                    songs == expected, "chunk size \(size.map(String.init) ?? "whole")", sourceLocation: sourceLocation)
             }
         }
     }
@@ -47,9 +50,11 @@ struct VariantTests {
     @Test(arguments: songParsers)
     func theLiteralPrefixAloneDoesNotMatch(parser: String) throws {
         // "itms:" bound to another namespace: not the iTunes elements.
-        let document = Samples.feed([Samples.item()]).replacingOccurrences(of: Samples.itms, with: "http://example.com/other/")
+        let document = Samples.feed([Samples.item()]).replacingOccurrences(
+            of: Samples.itms, with: "http://example.com/other/")
         try Self.check(
-            parser, document, [Song(title: Samples.harakiri.title, category: "Rock", artist: "", album: "", releaseDate: nil)],
+            parser, document,
+            [Song(title: Samples.harakiri.title, category: "Rock", artist: "", album: "", releaseDate: nil)],
             deviates: KnownDeviation.localNamesOnly)
     }
 
@@ -93,8 +98,12 @@ struct VariantTests {
         ]
         let expected = [
             Song(title: "Only a title", category: "", artist: "", album: "", releaseDate: nil),
-            Song(title: Samples.harakiri.title, category: "Rock", artist: "Serj Tankian", album: "Harakiri", releaseDate: nil),
-            Song(title: Samples.harakiri.title, category: "Rock", artist: "Serj Tankian", album: "Harakiri", releaseDate: nil),
+            Song(
+                title: Samples.harakiri.title, category: "Rock", artist: "Serj Tankian", album: "Harakiri",
+                releaseDate: nil),
+            Song(
+                title: Samples.harakiri.title, category: "Rock", artist: "Serj Tankian", album: "Harakiri",
+                releaseDate: nil),
             // releasedate without the itms namespace is not the iTunes element.
             Song(title: "", category: "", artist: "", album: "", releaseDate: nil),
         ]
@@ -114,8 +123,11 @@ struct VariantTests {
 
     @Test(arguments: songParsers)
     func whitespaceIsKeptAsXMLDefinesIt(parser: String) throws {
-        let item = "<title>  spaced\ttitle  </title><releasedate xmlns=\"\(Samples.itms)\">  July 10, 2012 </releasedate>"
-        let expected = Song(title: "  spaced\ttitle  ", category: "", artist: "", album: "", releaseDate: SongDate(year: 2012, month: 7, day: 10))
+        let item =
+            "<title>  spaced\ttitle  </title><releasedate xmlns=\"\(Samples.itms)\">  July 10, 2012 </releasedate>"
+        let expected = Song(
+            title: "  spaced\ttitle  ", category: "", artist: "", album: "",
+            releaseDate: SongDate(year: 2012, month: 7, day: 10))
         try Self.check(parser, Samples.feed([item]), [expected])
     }
 
@@ -139,19 +151,21 @@ struct VariantTests {
         expected.title = "Reprise Records"
         expected.album = "Reprise and Reprise"
         #if os(Linux)
-        try Self.check(parser, Self.entityDocument, [expected], deviates: Set(foundationBasedParsers))
+            try Self.check(parser, Self.entityDocument, [expected], deviates: Set(foundationBasedParsers))
         #endif
     }
 
     /// Pinned: Foundation's XMLParser on Linux, with `shouldResolveExternalEntities` off (the only
-    /// setting that cannot read external entities), drops the text of internal entities. `bench verify`
+    /// setting that cannot read external entities), drops the text of internal entities.
+    ///
+    /// `bench verify`
     /// reports it as disagreeing on such a feed. When this test fails, Foundation has changed.
     @Test func foundationDropsInternalEntityText() throws {
         var expected = Samples.harakiri
         expected.title = " Records"
         expected.album = " and "
         #if os(Linux)
-        try Self.check("foundation", Self.entityDocument, [expected])
+            try Self.check("foundation", Self.entityDocument, [expected])
         #endif
     }
 

@@ -6,7 +6,7 @@ import SongFeed
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Feed server and downloader", .serialized)
@@ -14,7 +14,9 @@ struct FeedTransportTests {
     static var feedBytes: [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))) ?? [] }
 
     @discardableResult
-    func withServer<T>(_ profile: NetworkProfile = .loopback, feeds: [String] = [TestPaths.top300], _ body: (FeedServer) throws -> T) throws -> T {
+    func withServer<T>(
+        _ profile: NetworkProfile = .loopback, feeds: [String] = [TestPaths.top300], _ body: (FeedServer) throws -> T
+    ) throws -> T {
         let server = try FeedServer.start(feeds: feeds, profile: profile)
         defer { try? server.stop() }
         return try body(server)
@@ -22,7 +24,8 @@ struct FeedTransportTests {
 
     @Test func servesTheFileByteForByteWithValidators() throws {
         try withServer { server in
-            let result = try FeedDownloader(timeout: 10).fetch(server.url(for: "top300.rss.xml"), parser: nil, keepBody: true)
+            let result = try FeedDownloader(timeout: 10).fetch(
+                server.url(for: "top300.rss.xml"), parser: nil, keepBody: true)
             #expect(result.body == Self.feedBytes)
             #expect(result.measurement.status == 200)
             #expect(result.measurement.bytes == 901_440)
@@ -42,7 +45,8 @@ struct FeedTransportTests {
             #expect(byDate.status == 304)
             let stale = try downloader.fetch(url, parser: nil, conditional: ("\"other\"", nil)).measurement
             #expect(stale.status == 200 && stale.bytes == 901_440)
-            let old = try downloader.fetch(url, parser: nil, conditional: (nil, "Sun, 06 Nov 1994 08:49:37 GMT")).measurement
+            let old = try downloader.fetch(url, parser: nil, conditional: (nil, "Sun, 06 Nov 1994 08:49:37 GMT"))
+                .measurement
             #expect(old.status == 200)
         }
     }
@@ -88,7 +92,8 @@ struct FeedTransportTests {
 
     @Test func foundationParsesOnlyOnceTheBodyIsComplete() throws {
         try withServer(.custom(bandwidthKbps: 20_000, rttMs: 5)) { server in
-            let result = try FeedDownloader(timeout: 10).fetch(server.url(for: "top300.rss.xml"), parser: FoundationFeedParser.self)
+            let result = try FeedDownloader(timeout: 10).fetch(
+                server.url(for: "top300.rss.xml"), parser: FoundationFeedParser.self)
             let firstSong = try #require(result.measurement.firstSongNs)
             #expect(firstSong >= result.measurement.downloadNs)
         }
@@ -128,13 +133,16 @@ struct FeedTransportTests {
 
     @Test func anUnknownFeedIs404() throws {
         try withServer { server in
-            #expect(throws: DownloadError.self) { try FeedDownloader(timeout: 10).fetch(server.url(for: "nope.xml"), parser: nil) }
+            #expect(throws: DownloadError.self) {
+                try FeedDownloader(timeout: 10).fetch(server.url(for: "nope.xml"), parser: nil)
+            }
         }
     }
 
     @Test func aStallLongerThanTheTimeLimitEndsTheDownload() throws {
         try withServer { server in
-            let url = try #require(URL(string: server.url(for: "top300.rss.xml").absoluteString + "?fault=stall&at=50000"))
+            let url = try #require(
+                URL(string: server.url(for: "top300.rss.xml").absoluteString + "?fault=stall&at=50000"))
             let started = Date()
             do {
                 _ = try FeedDownloader(timeout: 1.5).fetch(url, parser: ExpatFeedParser.self)

@@ -7,7 +7,7 @@ import Testing
 @testable import FeedTransport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The server's pages, field selections and gzip bodies, and the clients that fetch them: following
@@ -47,14 +47,17 @@ struct PagedFeedTests {
         try withServer { server in
             let downloader = FeedDownloader(timeout: 10)
             let first = try downloader.fetch(
-                server.url(for: "top300.rss.xml", query: "start-index=1&max-results=25"), parser: ExpatFeedParser.self, keepBody: true)
+                server.url(for: "top300.rss.xml", query: "start-index=1&max-results=25"), parser: ExpatFeedParser.self,
+                keepBody: true)
             #expect(first.songs == Array(whole[0..<25]))
             #expect(NextLink.find(in: first.body) == "/top300.rss.xml?start-index=26&max-results=25")
             let last = try downloader.fetch(
-                server.url(for: "top300.rss.xml", query: "start-index=276&max-results=25"), parser: ExpatFeedParser.self, keepBody: true)
+                server.url(for: "top300.rss.xml", query: "start-index=276&max-results=25"),
+                parser: ExpatFeedParser.self, keepBody: true)
             #expect(last.songs == Array(whole[275..<300]))
             #expect(NextLink.find(in: last.body) == nil)
-            let beyond = try downloader.fetch(server.url(for: "top300.rss.xml", query: "start-index=301"), parser: ExpatFeedParser.self)
+            let beyond = try downloader.fetch(
+                server.url(for: "top300.rss.xml", query: "start-index=301"), parser: ExpatFeedParser.self)
             #expect(beyond.songs.isEmpty)
             // Each page has its own validator, and revalidates on its own.
             #expect(first.measurement.etag != last.measurement.etag)
@@ -70,7 +73,8 @@ struct PagedFeedTests {
         let whole = try Self.wholeSongs
         try withServer { server in
             let (measured, songs) = try PagedFetch.followingNextLinks(
-                from: server.url(for: "top300.rss.xml", query: "max-results=\(pageSize)"), parser: LibXML2FeedParser.self,
+                from: server.url(for: "top300.rss.xml", query: "max-results=\(pageSize)"),
+                parser: LibXML2FeedParser.self,
                 downloader: FeedDownloader(timeout: 10))
             #expect(songs == whole)
             #expect(measured.requests == (300 + pageSize - 1) / pageSize)
@@ -83,7 +87,8 @@ struct PagedFeedTests {
         try withServer { server in
             let downloader = FeedDownloader(timeout: 10)
             let query = "fields=" + (Self.songFields.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            let selected = try downloader.fetch(server.url(for: "top300.rss.xml", query: query), parser: ExpatFeedParser.self, keepBody: true)
+            let selected = try downloader.fetch(
+                server.url(for: "top300.rss.xml", query: query), parser: ExpatFeedParser.self, keepBody: true)
             #expect(selected.songs == whole)
             #expect(selected.measurement.bytes * 10 < 901_440 * 3)
             let text = String(decoding: selected.body, as: UTF8.self)
@@ -107,7 +112,8 @@ struct PagedFeedTests {
     func aQueryThatCannotBeHonouredGets400WithAMessage(query: String, message: String) throws {
         try withServer { server in
             do {
-                _ = try FeedDownloader(timeout: 10).fetch(server.url(for: "top300.rss.xml", query: query), parser: ExpatFeedParser.self)
+                _ = try FeedDownloader(timeout: 10).fetch(
+                    server.url(for: "top300.rss.xml", query: query), parser: ExpatFeedParser.self)
                 Issue.record("\(query) was served")
             } catch let error as DownloadError {
                 #expect(error.kind == .httpStatus)
@@ -121,7 +127,8 @@ struct PagedFeedTests {
         let whole = try Self.wholeSongs
         try withServer { server in
             let downloader = FeedDownloader(timeout: 10)
-            let zipped = try downloader.fetch(server.url(for: "top300.rss.xml"), parser: LibXML2FeedParser.self, gzip: true)
+            let zipped = try downloader.fetch(
+                server.url(for: "top300.rss.xml"), parser: LibXML2FeedParser.self, gzip: true)
             #expect(zipped.songs == whole)
             #expect(zipped.measurement.contentEncoding == "gzip")
             #expect(zipped.measurement.bytes == 901_440)
@@ -136,7 +143,8 @@ struct PagedFeedTests {
         try withServer { server in
             do {
                 _ = try FeedDownloader(timeout: 10).fetch(
-                    server.url(for: "top300.rss.xml", query: "fault=short&at=20000"), parser: ExpatFeedParser.self, gzip: true)
+                    server.url(for: "top300.rss.xml", query: "fault=short&at=20000"), parser: ExpatFeedParser.self,
+                    gzip: true)
                 Issue.record("a cut gzip body was accepted")
             } catch let error as DownloadError {
                 #expect(error.kind == .truncated, "\(error)")
@@ -149,7 +157,8 @@ struct PagedFeedTests {
         try withServer { server in
             do {
                 _ = try PagedFetch.followingNextLinks(
-                    from: server.url(for: "top300.rss.xml", query: "max-results=50&fault=loop"), parser: ExpatFeedParser.self,
+                    from: server.url(for: "top300.rss.xml", query: "max-results=50&fault=loop"),
+                    parser: ExpatFeedParser.self,
                     downloader: FeedDownloader(timeout: 10))
                 Issue.record("a looping next link was followed for ever")
             } catch let error as DownloadError {
@@ -163,7 +172,8 @@ struct PagedFeedTests {
         try withServer { server in
             do {
                 _ = try PagedFetch.followingNextLinks(
-                    from: server.url(for: "top300.rss.xml", query: "max-results=50&fault=reset&at=20000&fault-start=51"),
+                    from: server.url(
+                        for: "top300.rss.xml", query: "max-results=50&fault=reset&at=20000&fault-start=51"),
                     parser: ExpatFeedParser.self, downloader: FeedDownloader(timeout: 10))
                 Issue.record("a reset page was accepted")
             } catch let error as DownloadError {
@@ -179,7 +189,8 @@ struct PagedFeedTests {
         try withServer { server in
             let pages = PagedFetch.pageURLs(server.url(for: "top300.rss.xml"), entries: 300, pageSize: 25)
             #expect(pages.count == 12)
-            let (measured, songs) = try PagedFetch.queued(pages, parser: ExpatFeedParser.self, maxConcurrent: width, timeout: 10)
+            let (measured, songs) = try PagedFetch.queued(
+                pages, parser: ExpatFeedParser.self, maxConcurrent: width, timeout: 10)
             #expect(songs == whole)
             #expect(measured.requests == 12)
             // Queued last, the first page starts among the first: its priority put it ahead (one at a

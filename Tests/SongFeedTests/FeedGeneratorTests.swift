@@ -17,12 +17,15 @@ struct FeedGeneratorTests {
     @Test func committedFeedIsTheGeneratorsOutput() throws {
         let committed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
         let generated = FeedGenerator(songs: 300, seed: FeedGenerator.defaultSeed).generate()
-        #expect(committed == generated.bytes, "regenerate with: swift run bench generate --songs 300 --output Data/top300.rss.xml")
+        #expect(
+            committed == generated.bytes,
+            "regenerate with: swift run bench generate --songs 300 --output Data/top300.rss.xml")
         #expect((850_000...950_000).contains(committed.count), "size \(committed.count)")
     }
 
     @Test func dataReadmeGivesTheCommittedSHA256() throws {
-        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Data/README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("Data/README.md"), encoding: .utf8)
         let committed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
         let sha = SongDigest.sha256(bytes: committed)
         #expect(readme.contains(sha), "Data/README.md must give the feed's SHA-256 \(sha)")

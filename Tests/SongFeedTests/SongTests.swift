@@ -55,7 +55,9 @@ struct SongTests {
     }
 
     @Test func sha256OfBytesMatchesAKnownVector() {
-        #expect(SongDigest.sha256(bytes: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SongDigest.sha256(bytes: Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SongDigest.sha256(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 }

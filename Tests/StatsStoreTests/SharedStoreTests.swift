@@ -8,18 +8,24 @@ import Testing
 /// What every stats store must do, whichever database holds it: the same checks on an SQLite
 /// file and on a PostgreSQL database.
 enum StoreContract {
-    static func environment(_ id: String, host: String = "alpha", cpu: String = "AMD EPYC 7763", minute: Int = 0) -> RunEnvironment {
+    static func environment(_ id: String, host: String = "alpha", cpu: String = "AMD EPYC 7763", minute: Int = 0)
+        -> RunEnvironment
+    {
         RunEnvironment(
-            runID: id, startedAt: String(format: "2026-11-22T10:%02d:00Z", minute), commandLine: "bench run", buildConfiguration: "release",
+            runID: id, startedAt: String(format: "2026-11-22T10:%02d:00Z", minute), commandLine: "bench run",
+            buildConfiguration: "release",
             gitCommit: "abc", host: host, os: "Linux", cpuModel: cpu, cores: 2, swiftVersion: "Swift version 6.3.1",
             libxml2Version: "2.9.14", expatVersion: "2.5.0")
     }
 
     static func samples(_ parser: String, walls: [Int], round: Int = 1) -> [Sample] {
-        let cell = CellKey(parser: parser, scenario: "parse", feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440, chunkSize: 16_384)
+        let cell = CellKey(
+            parser: parser, scenario: "parse", feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440,
+            chunkSize: 16_384)
         return walls.enumerated().map { index, wall in
             var sample = Sample(
-                cell: cell, songs: 300, round: round, iteration: index + 1, wallNs: wall, cpuNs: wall - 1, firstSongNs: 10,
+                cell: cell, songs: 300, round: round, iteration: index + 1, wallNs: wall, cpuNs: wall - 1,
+                firstSongNs: 10,
                 peakResidentBytes: 30 << 20, error: nil, debug: false)
             sample.preempted = index == 0 ? false : nil
             sample.allocations = 743
@@ -27,7 +33,8 @@ enum StoreContract {
         }
     }
 
-    static let settings = RunSettings(iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true)
+    static let settings = RunSettings(
+        iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true)
 
     /// Records a run as `bench run` does, reads it back whole, filters by machine.
     static func recordsAndReads(_ store: any StatsStoring) throws {
@@ -39,26 +46,37 @@ enum StoreContract {
             try store.record(samples("libxml2", walls: walls.map { $0 * 2 }, round: 2), runID: environment.runID)
         }
         let noise = NoiseReport(
-            noisy: true, warnings: ["the machine was busy"], unranked: [], preemptedShare: 0.25, largestSpread: 0.1, load: nil)
+            noisy: true, warnings: ["the machine was busy"], unranked: [], preemptedShare: 0.25, largestSpread: 0.1,
+            load: nil)
         try store.finishRun(a.runID, endedAt: "2026-11-22T10:00:30Z", noise: noise)
 
         let runs = try store.runs()
         #expect(runs.map(\.runID) == [b.runID, a.runID])
         #expect(runs.last?.complete == true && runs.first?.complete == false)
         let stored = try store.samples(matching: SampleFilter())
-        #expect(stored.map(\.sample) == samples("expat", walls: [3, 1, 2]) + samples("libxml2", walls: [6, 2, 4], round: 2)
-            + samples("expat", walls: [6, 5]) + samples("libxml2", walls: [12, 10], round: 2))
+        #expect(
+            stored.map(\.sample) == samples("expat", walls: [3, 1, 2]) + samples("libxml2", walls: [6, 2, 4], round: 2)
+                + samples("expat", walls: [6, 5]) + samples("libxml2", walls: [12, 10], round: 2))
         #expect(stored.first?.machine == Machine(a))
         #expect(stored.first?.runNoisy == true && stored.last?.runComplete == false)
         let details = try #require(try store.details(of: a.runID))
-        #expect(details.settings == RunSettings(
-            iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true))
+        #expect(
+            details.settings
+                == RunSettings(
+                    iterations: 3, warmup: 1, rounds: 2, chunkSize: 16_384, timeoutSeconds: 30.5, retryPreempted: true))
         #expect(details.noise?.warnings == ["the machine was busy"])
 
-        #expect(try store.samples(matching: SampleFilter(hosts: ["beta"])).map(\.runID) == Array(repeating: b.runID, count: 4))
-        #expect(try store.samples(matching: SampleFilter(cpus: ["epyc"])).map(\.runID) == Array(repeating: a.runID, count: 6))
+        #expect(
+            try store.samples(matching: SampleFilter(hosts: ["beta"])).map(\.runID)
+                == Array(repeating: b.runID, count: 4))
+        #expect(
+            try store.samples(matching: SampleFilter(cpus: ["epyc"])).map(\.runID)
+                == Array(repeating: a.runID, count: 6))
         #expect(try store.samples(matching: SampleFilter(excludeIncomplete: true, hosts: ["beta"])).isEmpty)
-        #expect(try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [12, 10])
+        #expect(
+            try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [
+                12, 10,
+            ])
     }
 
     /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
@@ -111,7 +129,8 @@ struct SQLiteStoreContractTests {
     @Test func importsRuns() throws {
         let directory = try TemporaryDirectory()
         try StoreContract.importsRuns(
-            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(directory.path("b.sqlite")))
+            from: try StatsStores.open(directory.path("a.sqlite")),
+            into: try StatsStores.open(directory.path("b.sqlite")))
     }
 }
 
@@ -122,7 +141,9 @@ struct PostgresLocationTests {
     }
 
     @Test func aPasswordInTheURLIsRefused() {
-        for url in ["postgres://bench:secret@127.0.0.1:1/bench", "postgresql://bench@127.0.0.1:1/bench?password=secret"] {
+        for url in [
+            "postgres://bench:secret@127.0.0.1:1/bench", "postgresql://bench@127.0.0.1:1/bench?password=secret",
+        ] {
             let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(url) }
             #expect(error?.description.contains("PGPASSWORD") == true)
             #expect(error?.description.contains("secret") == false)
@@ -133,14 +154,16 @@ struct PostgresLocationTests {
         let error = #expect(throws: StatsStoreError.self) {
             try StatsStores.open("postgres://bench@127.0.0.1:1/bench?connect_timeout=5")
         }
-        #expect(error?.description.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench") == true)
+        #expect(
+            error?.description.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench") == true)
         #expect(error?.description.contains("refused") == true)
         #expect(throws: StatsStoreError.self) { try StatsStores.open("mysql://bench@127.0.0.1/bench") }
     }
 }
 
 @Suite(
-    "Stats store contract: PostgreSQL", .serialized, .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+    "Stats store contract: PostgreSQL", .serialized,
+    .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
 struct PostgresStoreContractTests {
     @Test func recordsAndReads() throws {
         let database = try PostgresTestServer.Database()
@@ -150,9 +173,11 @@ struct PostgresStoreContractTests {
     @Test func importsRunsBothWays() throws {
         let database = try PostgresTestServer.Database()
         let directory = try TemporaryDirectory()
-        try StoreContract.importsRuns(from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url))
+        try StoreContract.importsRuns(
+            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url))
         let back = try PostgresTestServer.Database()
-        try StoreContract.importsRuns(from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
+        try StoreContract.importsRuns(
+            from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
     }
 
     @Test func theSameColumnsAsSQLite() throws {
@@ -197,6 +222,7 @@ struct PostgresStoreContractTests {
         #expect(outcomes.filter { $0 == .added }.count == 1)
         #expect(outcomes.filter { $0 == .alreadyThere }.count == 5)
         #expect(try database.psql("SELECT count(*) FROM samples") == "2")
-        #expect(try database.psql("SELECT count(*) FROM grdb_migrations") == String(PostgresStatsStore.migrations.count))
+        #expect(
+            try database.psql("SELECT count(*) FROM grdb_migrations") == String(PostgresStatsStore.migrations.count))
     }
 }

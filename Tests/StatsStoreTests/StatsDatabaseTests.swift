@@ -9,16 +9,22 @@ import Testing
 struct StatsDatabaseTests {
     static func environment(_ id: String, startedAt: String, configuration: String = "release") -> RunEnvironment {
         RunEnvironment(
-            runID: id, startedAt: startedAt, commandLine: "bench run", buildConfiguration: configuration, gitCommit: nil,
+            runID: id, startedAt: startedAt, commandLine: "bench run", buildConfiguration: configuration,
+            gitCommit: nil,
             host: "host", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
             expatVersion: "2.5.0")
     }
 
-    static func samples(parser: String, walls: [Int], debug: Bool = false, feed: String = "Data/top300.rss.xml", error: String? = nil) -> [Sample] {
-        let cell = CellKey(parser: parser, scenario: "parse", feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440, chunkSize: 16_384)
+    static func samples(
+        parser: String, walls: [Int], debug: Bool = false, feed: String = "Data/top300.rss.xml", error: String? = nil
+    ) -> [Sample] {
+        let cell = CellKey(
+            parser: parser, scenario: "parse", feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440,
+            chunkSize: 16_384)
         return walls.enumerated().map { index, wall in
-            Sample(cell: cell, songs: 300, round: 1, iteration: index + 1, wallNs: wall, cpuNs: wall - 1, firstSongNs: 10,
-                   peakResidentBytes: 30 << 20, error: error, debug: debug)
+            Sample(
+                cell: cell, songs: 300, round: 1, iteration: index + 1, wallNs: wall, cpuNs: wall - 1, firstSongNs: 10,
+                peakResidentBytes: 30 << 20, error: error, debug: debug)
         }
     }
 
@@ -32,7 +38,9 @@ struct StatsDatabaseTests {
         counted.wallNs = nil
         counted.cpuNs = nil
         counted.instructions = 61_815_951
-        let samples = Self.samples(parser: "expat", walls: [3, 1, 2]) + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
+        let samples =
+            Self.samples(parser: "expat", walls: [3, 1, 2])
+            + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
             + [counted]
         try store.record(samples, runID: "run-1")
         try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z", noise: nil)
@@ -75,8 +83,11 @@ struct StatsDatabaseTests {
         try store.record(Self.samples(parser: "expat", walls: [10, 20, 30]), runID: "r1")
         try store.record(Self.samples(parser: "libxml2", walls: [5, 6]), runID: "r1")
         try store.beginRun(Self.environment("r2", startedAt: "2026-11-22T10:00:00Z"), settings: nil)
-        try store.record(Self.samples(parser: "expat", walls: [40], error: nil) + Self.samples(parser: "expat", walls: [99], error: "crash"), runID: "r2")
-        try store.beginRun(Self.environment("r3", startedAt: "2026-11-23T10:00:00Z", configuration: "debug"), settings: nil)
+        try store.record(
+            Self.samples(parser: "expat", walls: [40], error: nil)
+                + Self.samples(parser: "expat", walls: [99], error: "crash"), runID: "r2")
+        try store.beginRun(
+            Self.environment("r3", startedAt: "2026-11-23T10:00:00Z", configuration: "debug"), settings: nil)
         try store.record(Self.samples(parser: "expat", walls: [1_000], debug: true), runID: "r3")
 
         let rows = HistoryRow.aggregate(try store.samples())
@@ -86,7 +97,10 @@ struct StatsDatabaseTests {
         #expect(expat.wall?.mean == 25 && expat.wall?.median == 25)
         #expect(rows.first { $0.parser == "libxml2" }?.wall?.median == 5.5)
 
-        #expect(HistoryRow.aggregate(try store.samples(matching: SampleFilter(includeDebug: true))).first { $0.parser == "expat" }?.runs == 3)
+        #expect(
+            HistoryRow.aggregate(try store.samples(matching: SampleFilter(includeDebug: true))).first {
+                $0.parser == "expat"
+            }?.runs == 3)
         #expect(try store.samples(matching: SampleFilter(parsers: ["libxml2"])).count == 2)
         #expect(try store.samples(matching: SampleFilter(since: "2026-11-21")).map(\.runID) == ["r2", "r2"])
         #expect(Set(try store.samples(matching: SampleFilter(lastRuns: 2)).map(\.runID)) == ["r2"])
@@ -129,7 +143,8 @@ struct StoredSettingsTests {
     @Test func aRunKeepsItsSettingsAndItsNoiseReport() throws {
         let store = try StatsDatabase(writer: DatabaseQueue())
         let settings = RunSettings(
-            iterations: 5, warmup: 1, rounds: 20, chunkSize: 4_096, timeoutSeconds: 30, counter: nil, slowdownPercent: nil,
+            iterations: 5, warmup: 1, rounds: 20, chunkSize: 4_096, timeoutSeconds: 30, counter: nil,
+            slowdownPercent: nil,
             reference: "expat", retryPreempted: true, downloadIterations: 3, downloadRounds: 5)
         try store.beginRun(StatsDatabaseTests.environment("r", startedAt: "2026-11-22T10:00:00Z"), settings: settings)
         var sample = StatsDatabaseTests.samples(parser: "expat", walls: [6_000_000])[0]
@@ -159,7 +174,8 @@ struct StoredSettingsTests {
         injected.slowdownPercent = 10
         try store.beginRun(StatsDatabaseTests.environment("real", startedAt: "2026-11-22T10:00:00Z"), settings: real)
         try store.record(StatsDatabaseTests.samples(parser: "expat", walls: [6_000_000]), runID: "real")
-        try store.beginRun(StatsDatabaseTests.environment("gate", startedAt: "2026-11-22T10:01:00Z"), settings: injected)
+        try store.beginRun(
+            StatsDatabaseTests.environment("gate", startedAt: "2026-11-22T10:01:00Z"), settings: injected)
         try store.record(StatsDatabaseTests.samples(parser: "expat", walls: [6_600_000]), runID: "gate")
         #expect(try store.samples().map(\.runID) == ["real"])
         #expect(try store.samples(matching: SampleFilter(includeGateTests: true)).map(\.runID) == ["real", "gate"])
@@ -168,13 +184,16 @@ struct StoredSettingsTests {
     @Test func historyNeverPoolsDifferentChunkSizesOrCounters() {
         func stored(_ chunk: Int, wall: Int?, instructions: Int? = nil) -> StoredSample {
             var sample = Sample(
-                cell: CellKey(parser: "expat", scenario: "parse", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: chunk),
+                cell: CellKey(
+                    parser: "expat", scenario: "parse", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: chunk),
                 songs: 1, round: 1, iteration: 1, wallNs: wall, cpuNs: wall, firstSongNs: nil, peakResidentBytes: nil,
                 error: nil, debug: false)
             sample.instructions = instructions
             return StoredSample(runID: "r\(chunk)", runStartedAt: "t", sample: sample)
         }
-        let rows = HistoryRow.aggregate([stored(512, wall: 9), stored(16_384, wall: 6), stored(16_384, wall: nil, instructions: 40)])
+        let rows = HistoryRow.aggregate([
+            stored(512, wall: 9), stored(16_384, wall: 6), stored(16_384, wall: nil, instructions: 40),
+        ])
         #expect(rows.count == 3)
         #expect(Set(rows.compactMap(\.chunkSize)) == [512, 16_384])
     }
