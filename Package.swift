@@ -132,6 +132,10 @@ let package = Package(
         ),
         .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
         .testTarget(
+            name: "SongStoreTests",
+            dependencies: ["SongStore", "SongFeed", "BenchTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "BenchCLITests",
             dependencies: [
                 "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
