@@ -72,8 +72,12 @@ let package = Package(
             dependencies: [
                 "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ]
+            ],
+            // The compiler's version, recorded with every run (EnvironmentProbe.swiftVersion()).
+            plugins: ["CompilerVersion"]
         ),
+        .executableTarget(name: "CompilerVersionTool"),
+        .plugin(name: "CompilerVersion", capability: .buildTool(), dependencies: ["CompilerVersionTool"]),
         .target(
             name: "FeedTransport",
             dependencies: [

@@ -54,11 +54,12 @@ public struct RunPlan: Sendable {
     }
 
     /// The scenario names of a scenario's cells.
-    func cellScenarios(_ scenario: Scenario) -> [String] {
+    func cellScenarios(_ scenario: Scenario) -> [CellScenario] {
         switch scenario {
-        case .parse, .download: return [scenario.rawValue]
-        case .conditional: return ["conditional-200", "conditional-304"]
-        default: return practices(of: scenario).map(\.cellName)
+        case .parse: return [.parse]
+        case .download: return [.download]
+        case .conditional: return [.conditional200, .conditional304]
+        default: return practices(of: scenario).map(\.cell)
         }
     }
 
@@ -220,8 +221,8 @@ public struct BenchRunner: Sendable {
         var runs: [CellRun] = []
         let settings = plan.settings
         // One worker measures both cells of `conditional`; the 304 cell rides with the 200 one.
-        let jobs = cells.filter { $0.scenario != "conditional-304" }
-        let parseCells = jobs.filter { $0.scenario == Scenario.parse.rawValue }
+        let jobs = cells.filter { $0.scenario != .conditional304 }
+        let parseCells = jobs.filter { $0.scenario == .parse }
         let parseJobs = parseCells.count
         let countsAllocations = settings.countsAllocations == true && plan.instructionCounter == nil
         let total =
@@ -229,7 +230,7 @@ public struct BenchRunner: Sendable {
             + (jobs.count - parseJobs) * settings.downloadWorkers
         var done = 0
         let needsServer = jobs.contains {
-            $0.scenario != Scenario.parse.rawValue && plan.remoteURLs[$0.feedPath] == nil
+            $0.scenario != .parse && plan.remoteURLs[$0.feedPath] == nil
         }
         let server = needsServer ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
@@ -268,13 +269,13 @@ public struct BenchRunner: Sendable {
         }
         for round in 1...max(1, settings.rounds) {
             let downloads = settings.runsDownloads(inRound: round)
-            for cell in Self.order(jobs, round: round) where downloads || cell.scenario == Scenario.parse.rawValue {
+            for cell in Self.order(jobs, round: round) where downloads || cell.scenario == .parse {
                 let step = RunProgress(
                     cellIndex: done + 1, cellCount: total, parser: cell.parser, feed: cell.feedPath, round: round,
                     iteration: 0)
                 progress(step)
                 let cellRuns: [CellRun]
-                if cell.scenario == Scenario.parse.rawValue {
+                if cell.scenario == .parse {
                     cellRuns = [
                         withoutActuallyEscaping(progress) { report in
                             measureCell(
@@ -290,7 +291,7 @@ public struct BenchRunner: Sendable {
                 } else {
                     let name = (cell.feedPath as NSString).lastPathComponent
                     let url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
-                    if let practice = Practice(cellName: cell.scenario, queuePageSize: plan.queuePageSize) {
+                    if let practice = Practice(cell: cell.scenario, queuePageSize: plan.queuePageSize) {
                         cellRuns = [
                             practiceCell(
                                 cell, practice: practice, url: url, entries: server?.entryCount(of: name) ?? 0,
@@ -440,9 +441,9 @@ public struct BenchRunner: Sendable {
     /// `conditional-304` twin).
     private func downloadCell(_ cell: CellKey, url: URL?, round: Int, reference: String?) -> [CellRun] {
         let settings = plan.settings
-        let conditional = cell.scenario == "conditional-200"
+        let conditional = cell.scenario == .conditional200
         var revalidationCell = cell
-        revalidationCell.scenario = "conditional-304"
+        revalidationCell.scenario = .conditional304
         func failed(_ message: String) -> [CellRun] {
             ([cell] + (conditional ? [revalidationCell] : [])).map { key in
                 let sample = Sample(

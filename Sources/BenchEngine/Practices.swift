@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import FeedTransport
 import Foundation
@@ -24,32 +25,31 @@ public enum Practice: Codable, Sendable, Equatable {
     /// The `fields=` selection that keeps every song field of an RSS item.
     public static let songFields = "item(title,category,itms:artist,itms:album,itms:releasedate)"
 
-    /// The cell's scenario name.
-    public var cellName: String {
+    /// The cell it is measured in.
+    public var cell: CellScenario {
         switch self {
-        case .paged(let size): return "paged-\(size)"
-        case .fields(let selected): return selected ? "fields-songs" : "fields-all"
-        case .gzip(let on): return on ? "gzip-on" : "gzip-off"
-        case .queue(let width, _, let cancel): return (cancel ? "cancel-" : "queue-") + String(width)
-        case .store(let plan): return plan.description
+        case .paged(let size): return CellScenario(.paged, choice: String(size))
+        case .fields(let selected): return CellScenario(.fields, choice: selected ? "songs" : "all")
+        case .gzip(let on): return CellScenario(.gzip, choice: on ? "on" : "off")
+        case .queue(let width, _, let cancel): return CellScenario(cancel ? .cancel : .queue, choice: String(width))
+        case .store(let plan): return CellScenario(name: plan.description)
         }
     }
 
-    /// The practice a cell's scenario name names (`pageSize` for the queue's pages), or `nil`.
-    public init?(cellName: String, queuePageSize: Int = 25) {
-        let parts = cellName.split(separator: "-", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        switch (parts[0], parts[1]) {
-        case ("paged", let n): guard let size = Int(n), size > 0 else { return nil }; self = .paged(pageSize: size)
-        case ("fields", "all"): self = .fields(selected: false)
-        case ("fields", "songs"): self = .fields(selected: true)
-        case ("gzip", "off"): self = .gzip(on: false)
-        case ("gzip", "on"): self = .gzip(on: true)
-        case ("queue", let n), ("cancel", let n):
-            guard let width = Int(n), width > 0 else { return nil }
-            self = .queue(width: width, pageSize: queuePageSize, cancel: parts[0] == "cancel")
-        case ("store", _):
-            guard let plan = SongStore.Plan(cellName: cellName) else { return nil }
+    /// The practice a cell measures (`pageSize` for the queue's pages), or `nil`.
+    public init?(cell: CellScenario, queuePageSize: Int = 25) {
+        guard let kind = cell.kind, let choice = cell.choice else { return nil }
+        switch kind {
+        case .paged:
+            guard let size = Int(choice), size > 0 else { return nil }
+            self = .paged(pageSize: size)
+        case .fields where choice == "all" || choice == "songs": self = .fields(selected: choice == "songs")
+        case .gzip where choice == "on" || choice == "off": self = .gzip(on: choice == "on")
+        case .queue, .cancel:
+            guard let width = Int(choice), width > 0 else { return nil }
+            self = .queue(width: width, pageSize: queuePageSize, cancel: kind == .cancel)
+        case .store:
+            guard let plan = SongStore.Plan(cellName: cell.name) else { return nil }
             self = .store(plan)
         default: return nil
         }
@@ -106,7 +106,7 @@ public enum PracticeWorker {
         let parserType = try ParserRegistry.worker(job.parser)
         let (practice, url, entries, timeout, warmup) = (job.practice, job.url, job.entries, job.timeout, job.warmup)
         try AllocationCounter.check(counting: false)
-        var report = PracticeWorkerReport(parser: job.parser, cell: practice.cellName, iterations: [])
+        var report = PracticeWorkerReport(parser: job.parser, cell: practice.cell.name, iterations: [])
         var expectedPrefix: [Song]?
         if case .queue(let width, let size, true) = practice, let url {
             // The cancelled fetches keep the first page: check it against the whole, uncancelled fetch.

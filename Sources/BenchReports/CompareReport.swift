@@ -125,8 +125,8 @@ public enum CompareReport {
     }
 
     static func describe(_ key: ComparisonKey) -> String {
-        var parts = [key.scenario, key.feed]
-        if key.scenario == "parse" { parts.append(key.chunkSize == 0 ? "whole feed" : "\(key.chunkSize) B chunks") }
+        var parts = [key.scenario.name, key.feed]
+        if key.scenario == .parse { parts.append(key.chunkSize == 0 ? "whole feed" : "\(key.chunkSize) B chunks") }
         if !key.network.isEmpty { parts.append(key.network) }
         return parts.joined(separator: ", ")
     }

@@ -14,7 +14,7 @@ public enum HistoryReport {
 
     static func row(_ row: HistoryRow) -> [String] {
         [
-            row.scenario, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples),
+            row.scenario.name, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples),
             String(row.failed),
             Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean),
             Format.ms(row.cpu?.median),
@@ -70,7 +70,7 @@ public enum HistoryReport {
         for row in rows {
             var title = "\(row.scenario): \(row.feedPath) (sha256 \(row.feedSHA256.prefix(12))…)"
             if severalMachines { title = "On \(row.machine?.label ?? "an unknown machine"): " + title }
-            if row.scenario == "parse", let chunk = row.chunkSize {
+            if row.scenario == .parse, let chunk = row.chunkSize {
                 title += chunk == 0 ? ", the whole feed at once" : ", chunks of \(chunk) bytes"
             }
             if row.instructions != nil { title += ", instructions counted" }

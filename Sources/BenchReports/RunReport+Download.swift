@@ -47,15 +47,15 @@ extension RunReport {
     ) -> (header: [String], rows: [[String]])? {
         guard let first = group.first?.cell else { return nil }
         switch first.scenario {
-        case "conditional-304":
+        case .conditional304:
             return nil
-        case "conditional-200":
+        case .conditional200:
             let twin = groups.first {
-                $0.first?.cell.scenario == "conditional-304" && $0.first?.cell.feedSHA256 == first.feedSHA256
+                $0.first?.cell.scenario == .conditional304 && $0.first?.cell.feedSHA256 == first.feedSHA256
                     && $0.first?.cell.network == first.network
             }
             return (conditionalHeader, conditionalRows(group, twin ?? []))
-        case "download":
+        case .download:
             return (downloadHeader, group.map(downloadRow))
         default:
             if group.contains(where: { $0.instructions != nil }) {

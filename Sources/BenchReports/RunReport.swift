@@ -41,7 +41,7 @@ public enum RunReport {
                 let workers = cell.estimate
                 let relative = cell.relative
                 return [
-                    cell.cell.parser, cell.cell.scenario, cell.cell.feedPath, String(cell.cell.feedBytes),
+                    cell.cell.parser, cell.cell.scenario.name, cell.cell.feedPath, String(cell.cell.feedBytes),
                     String(cell.songs),
                     String(cell.cell.chunkSize), cell.cell.network, String(wall?.count ?? 0), Format.ms(wall?.mean),
                     Format.ms(cell.time), Format.ms(wall?.standardDeviation), Format.ms(wall?.min),
@@ -94,7 +94,7 @@ public enum RunReport {
             header: sampleColumns,
             rows: samples.map { sample in
                 [
-                    runID, sample.cell.parser, sample.cell.scenario, sample.cell.feedPath, sample.cell.feedSHA256,
+                    runID, sample.cell.parser, sample.cell.scenario.name, sample.cell.feedPath, sample.cell.feedSHA256,
                     String(sample.cell.feedBytes), String(sample.songs), String(sample.cell.chunkSize),
                     sample.cell.network,
                     String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
@@ -208,9 +208,9 @@ public enum RunReport {
     static func title(_ group: [CellSummary]) -> String {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
-        let scenario = cell.scenario.hasPrefix("conditional") ? "conditional" : cell.scenario
+        let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) songs)"
-        if cell.scenario == "parse" {
+        if cell.scenario == .parse {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
@@ -254,7 +254,7 @@ public enum RunReport {
         text += "\(settings.rounds) worker\(settings.rounds == 1 ? "" : "s") per cell, run side by side in rounds; "
         text +=
             "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up"
-        if result.cells.contains(where: { $0.cell.scenario != "parse" && !$0.cell.network.isEmpty }) {
+        if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
             text += ", \(settings.downloadIterationsPerWorker) per download worker"
         }
         if settings.counter == RunSettings.instructionCounter {
@@ -319,7 +319,7 @@ public enum RunReport {
         }
         let counted = cells.contains { $0.instructions != nil }
         var legends = counted ? [instructionsLegend] : [legend]
-        if cells.contains(where: { ["download", "conditional-200"].contains($0.cell.scenario) }) {
+        if cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) }) {
             legends.append(downloadLegend)
         }
         if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) {

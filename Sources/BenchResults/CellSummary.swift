@@ -203,7 +203,7 @@ public enum WorkerValues {
     /// The `parse` samples by cell.
     static func parseSamplesByCell(_ samples: [Sample]) -> [CellKey: [Sample]] {
         var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario == "parse" { byCell[sample.cell, default: []].append(sample) }
+        for sample in samples where sample.cell.scenario == .parse { byCell[sample.cell, default: []].append(sample) }
         return byCell
     }
 
@@ -280,7 +280,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
                 counted ? sample.instructions.map(Double.init) : sample.wallNs.map(Double.init)
             }
         }
-        for index in summaries.indices where summaries[index].cell.scenario == "parse" {
+        for index in summaries.indices where summaries[index].cell.scenario == .parse {
             guard let referenceName = references[summaries[index].cell.parser] else { continue }
             var referenceCell = summaries[index].cell
             referenceCell.parser = referenceName
@@ -311,7 +311,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
         var tables: [Table: [Int]] = [:]
         for (index, summary) in summaries.enumerated()
-        where summary.cell.scenario == "parse" && summary.cell.parser != baseline
+        where summary.cell.scenario == .parse && summary.cell.parser != baseline
             && !unranked.contains(summary.cell.parser)
             && summary.time != nil
         {

@@ -72,12 +72,12 @@ public enum Verdict: String, Codable, Sendable {
 /// What identifies a cell across runs: the feed by its file name (the SHA-256 is checked apart).
 public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
     public var parser: String
-    public var scenario: String
+    public var scenario: CellScenario
     public var feed: String
     public var chunkSize: Int
     public var network: String
 
-    public init(parser: String, scenario: String, feed: String, chunkSize: Int, network: String) {
+    public init(parser: String, scenario: CellScenario, feed: String, chunkSize: Int, network: String) {
         self.parser = parser
         self.scenario = scenario
         self.feed = feed
@@ -92,7 +92,8 @@ public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
     }
 
     public static func < (a: ComparisonKey, b: ComparisonKey) -> Bool {
-        (a.scenario, a.feed, a.chunkSize, a.network, a.parser) < (b.scenario, b.feed, b.chunkSize, b.network, b.parser)
+        (a.scenario.name, a.feed, a.chunkSize, a.network, a.parser)
+            < (b.scenario.name, b.feed, b.chunkSize, b.network, b.parser)
     }
 }
 

@@ -65,7 +65,7 @@ public struct Machine: Codable, Sendable, Hashable, Comparable {
 /// with its library versions). Failed
 /// samples and parses that lost the CPU are left out of every figure.
 public struct HistoryRow: Codable, Sendable, Equatable {
-    public var scenario: String
+    public var scenario: CellScenario
     public var feedPath: String
     public var feedSHA256: String
     public var network: String
@@ -105,7 +105,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// parser, in first-seen order.
     public static func aggregate(_ stored: [StoredSample]) -> [HistoryRow] {
         struct Key: Hashable {
-            var scenario, feedSHA256, network, parser: String
+            var scenario: CellScenario
+            var feedSHA256, network, parser: String
             var chunkSize: Int
             var counted: Bool
             var machine: Machine?

@@ -37,27 +37,25 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var failed: Int
     public var outcome: String?
 
-    /// The practice and choice a cell's scenario names, or `nil` for another scenario.
-    public static func describe(scenario: String) -> (practice: String, choice: String, order: Int)? {
-        let parts = scenario.split(separator: "-", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        let rest = parts[1]
-        switch parts[0] {
-        case "paged":
+    /// The practice and choice of a practice cell, or `nil` for another scenario.
+    public static func describe(scenario cell: CellScenario) -> (practice: String, choice: String, order: Int)? {
+        guard let kind = cell.kind, let rest = cell.choice else { return nil }
+        switch kind {
+        case .paged:
             guard let size = Int(rest) else { return nil }
             return ("paging", "\(size) per page", size)
-        case "fields":
+        case .fields:
             return rest == "songs"
                 ? ("fields", "song fields only", 1) : rest == "all" ? ("fields", "every field", 0) : nil
-        case "gzip":
+        case .gzip:
             return rest == "on" ? ("compression", "gzip", 1) : rest == "off" ? ("compression", "identity", 0) : nil
-        case "queue":
+        case .queue:
             guard let width = Int(rest) else { return nil }
             return ("queue", "\(width) at once", width)
-        case "cancel":
+        case .cancel:
             guard let width = Int(rest) else { return nil }
             return ("cancel", "\(width) at once, cancel after page 1", width)
-        case "store":
+        case .store:
             let words = rest.split(separator: "-").map(String.init)
             guard words.count >= 2 else { return nil }
             let batch = words[0] == "batch"
@@ -67,7 +65,8 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
                 (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
                 + (cache ? ", cache sized" : "")
             return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
-        default: return nil
+        case .parse, .download, .conditional:
+            return nil
         }
     }
 
@@ -80,7 +79,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         practice = about.practice
         choice = about.choice
         order = about.order
-        scenario = cell.cell.scenario
+        scenario = cell.cell.scenario.name
         parser = cell.cell.parser
         network = cell.cell.network
         feedPath = cell.cell.feedPath

@@ -1,11 +1,11 @@
 /// What identifies a cell: one parser, scenario and feed (and chunk size and network profile).
 public struct CellKey: Codable, Sendable, Hashable {
     /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
-    public static let notTimedScenario = "not timed"
+    public static let notTimedScenario = CellScenario.notTimed
 
     public var parser: String
-    /// "parse" (bytes already in memory), later "download" and "conditional".
-    public var scenario: String
+    /// What the cell measures: its scenario and choice.
+    public var scenario: CellScenario
     public var feedPath: String
     public var feedSHA256: String
     public var feedBytes: Int
@@ -14,7 +14,7 @@ public struct CellKey: Codable, Sendable, Hashable {
     public var network: String
 
     public init(
-        parser: String, scenario: String, feedPath: String, feedSHA256: String, feedBytes: Int, chunkSize: Int,
+        parser: String, scenario: CellScenario, feedPath: String, feedSHA256: String, feedBytes: Int, chunkSize: Int,
         network: String = ""
     ) {
         self.parser = parser

@@ -211,7 +211,7 @@ public struct SweepResult: Codable, Sendable {
         _ counted: RunResult?
     ) -> SweepPoint {
         func isCell(_ summary: CellSummary) -> Bool {
-            summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == "parse"
+            summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == .parse
                 && summary.cell.chunkSize == chunkSize
         }
         let cell = timed.cells.first(where: isCell)

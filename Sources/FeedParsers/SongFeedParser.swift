@@ -138,10 +138,6 @@ extension SongFeedParser {
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///
     /// - Throws: the first ``FeedParseError`` of ``consume(_:)``; the chunks after it are not pushed.
-    ///
-    /// Inlined where it is called, so that the benchmark's counted parse runs the same loop it ran
-    /// before there was a helper (one call less per parse in the instruction counts).
-    @inlinable @inline(__always)
     public func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
         let step = max(1, step)
         var offset = 0

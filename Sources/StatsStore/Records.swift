@@ -153,7 +153,7 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
         id = nil
         self.runID = runID
         parser = sample.cell.parser
-        scenario = sample.cell.scenario
+        scenario = sample.cell.scenario.name
         feedPath = sample.cell.feedPath
         feedSHA256 = sample.cell.feedSHA256
         feedBytes = sample.cell.feedBytes
@@ -190,7 +190,8 @@ struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
     var sample: Sample {
         var sample = Sample(
             cell: CellKey(
-                parser: parser, scenario: scenario, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: feedBytes,
+                parser: parser, scenario: CellScenario(name: scenario), feedPath: feedPath, feedSHA256: feedSHA256,
+                feedBytes: feedBytes,
                 chunkSize: chunkSize, network: network),
             songs: songs, round: round, iteration: iteration, wallNs: wallNs, cpuNs: cpuNs, firstSongNs: firstSongNs,
             downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, bytes: bytes,

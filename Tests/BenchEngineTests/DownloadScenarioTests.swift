@@ -23,7 +23,7 @@ struct DownloadScenarioTests {
         let runner = BenchRunner(plan: Self.plan(iterations: 2, scenarios: [.download, .conditional]))
         let checks = try runner.checkAgreement()
         let cells = runner.cells(for: checks)
-        #expect(cells.map(\.scenario).filter { $0 == "download" }.count == 4)
+        #expect(cells.map(\.scenario).filter { $0 == .download }.count == 4)
         #expect(cells.allSatisfy { $0.network == "custom-40000kbps-5ms" && $0.chunkSize == 0 })
         let runs = try runner.measure(
             cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
@@ -36,7 +36,7 @@ struct DownloadScenarioTests {
             #expect(summary.wall?.count == 2)
             #expect((summary.downloadMedianNs ?? 0) > 0)
             switch summary.cell.scenario {
-            case "conditional-304":
+            case .conditional304:
                 #expect(summary.httpStatus == 304 && summary.bytesMedian == 0)
             default:
                 #expect(summary.httpStatus == 200 && summary.bytesMedian == 901_440)
@@ -44,13 +44,13 @@ struct DownloadScenarioTests {
                 // last byte (stamped when it arrives, before its parse) may land up to one slice early.
                 #expect((summary.downloadMedianNs ?? 0) >= 170e6)
             }
-            if summary.cell.scenario == "download", summary.cell.parser != "null" {
+            if summary.cell.scenario == .download, summary.cell.parser != "null" {
                 #expect(summary.songs == 300)
                 #expect((summary.totalMedianNs ?? 0) >= (summary.downloadMedianNs ?? 0))
             }
         }
         // The push parsers' first song arrives long before their last byte; Foundation's after it.
-        for summary in summaries where summary.cell.scenario == "download" && summary.cell.parser != "null" {
+        for summary in summaries where summary.cell.scenario == .download && summary.cell.parser != "null" {
             let firstSong = summary.firstSongMedianNs ?? 0
             let download = summary.downloadMedianNs ?? 0
             if summary.cell.parser == "foundation" {
@@ -71,7 +71,7 @@ struct DownloadScenarioTests {
         let feed = try FeedFile(path: TestPaths.top300)
         let cells = ["expat", "libxml2"].map {
             CellKey(
-                parser: $0, scenario: "download", feedPath: feed.path, feedSHA256: feed.sha256,
+                parser: $0, scenario: .download, feedPath: feed.path, feedSHA256: feed.sha256,
                 feedBytes: feed.bytes.count, chunkSize: 0, network: "remote")
         }
         var finished = 0

@@ -110,7 +110,7 @@ struct MeasurementTests {
             Samples.feed([Samples.item()], prolog: "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"))
         let feed = try FeedFile(path: path)
         let cell = CellKey(
-            parser: "foundation", scenario: "parse", feedPath: path, feedSHA256: feed.sha256,
+            parser: "foundation", scenario: .parse, feedPath: path, feedSHA256: feed.sha256,
             feedBytes: feed.bytes.count, chunkSize: 0)
         let runner = BenchRunner(
             plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 0, timeoutSeconds: 60)))
@@ -129,7 +129,7 @@ struct MeasurementTests {
                 RunSettings(iterations: 2_000, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 0.0005)))
         let top = try FeedFile(path: TestPaths.top300)
         let expatCell = CellKey(
-            parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
+            parser: "expat", scenario: .parse, feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
             chunkSize: 16_384)
         let timedOut = try slow.measure([expatCell], referenceDigests: [:], progress: { _ in }, cellFinished: { _ in })
         #expect(timedOut[0].samples.first?.error?.contains("time limit") == true)
@@ -138,7 +138,7 @@ struct MeasurementTests {
     @Test func songsThatDifferFromTheAgreedOnesAreFailedSamples() throws {
         let top = try FeedFile(path: TestPaths.top300)
         let cell = CellKey(
-            parser: "expat", scenario: "parse", feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
+            parser: "expat", scenario: .parse, feedPath: top.path, feedSHA256: top.sha256, feedBytes: top.bytes.count,
             chunkSize: 16_384)
         let runner = BenchRunner(
             plan: Self.plan(RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60)))

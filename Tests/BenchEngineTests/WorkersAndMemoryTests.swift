@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Workers side by side, parses that lose the CPU, the parse's own memory")
 struct WorkersAndMemoryTests {
-    static func cell(_ parser: String, _ scenario: String = "parse") -> CellKey {
+    static func cell(_ parser: String, _ scenario: CellScenario = .parse) -> CellKey {
         CellKey(parser: parser, scenario: scenario, feedPath: "f.xml", feedSHA256: "s", feedBytes: 1, chunkSize: 16_384)
     }
 
@@ -16,13 +16,13 @@ struct WorkersAndMemoryTests {
     /// reference's), and the order within a table turns by one each round.
     @Test func aRoundKeepsEachTableTogetherAndTurnsItsOrder() {
         let parse = ["null", "libxml2", "expat"].map { Self.cell($0) }
-        let download = ["null", "libxml2", "expat"].map { Self.cell($0, "download") }
+        let download = ["null", "libxml2", "expat"].map { Self.cell($0, .download) }
         let jobs = parse + download
         let first = BenchRunner.order(jobs, round: 1)
         #expect(first == jobs)
         let second = BenchRunner.order(jobs, round: 2)
         #expect(second.map(\.parser) == ["libxml2", "expat", "null", "libxml2", "expat", "null"])
-        #expect(second.prefix(3).allSatisfy { $0.scenario == "parse" })
+        #expect(second.prefix(3).allSatisfy { $0.scenario == .parse })
         #expect(BenchRunner.order(jobs, round: 4) == first)
     }
 

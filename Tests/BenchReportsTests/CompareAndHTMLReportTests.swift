@@ -161,7 +161,7 @@ struct CompareAndHTMLReportTests {
         }
         // A download on a 3G profile, with first songs.
         var download = run.samples[0]
-        download.cell.scenario = "download"
+        download.cell.scenario = .download
         download.cell.network = "3g"
         download.firstSongNs = 322_000_000
         history.append(

@@ -6,7 +6,7 @@ import Testing
 @Suite("Reports")
 struct ReportTests {
     static let cell = CellKey(
-        parser: "expat", scenario: "parse", feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc",
+        parser: "expat", scenario: .parse, feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc",
         feedBytes: 1_000_000,
         chunkSize: 16_384)
 

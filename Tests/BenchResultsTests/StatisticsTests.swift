@@ -58,7 +58,7 @@ struct StatisticsTests {
 
     @Test func summaryLeavesFailedSamplesOut() throws {
         let cell = CellKey(
-            parser: "expat", scenario: "parse", feedPath: "f.xml", feedSHA256: "abc", feedBytes: 2_000_000,
+            parser: "expat", scenario: .parse, feedPath: "f.xml", feedSHA256: "abc", feedBytes: 2_000_000,
             chunkSize: 16_384)
         func sample(_ wall: Int?, error: String? = nil) -> Sample {
             Sample(
@@ -79,7 +79,7 @@ struct StatisticsTests {
 
     @Test func overlapIsTakenPerIteration() {
         let cell = CellKey(
-            parser: "x", scenario: "download", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 0, network: "3g"
+            parser: "x", scenario: .download, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 0, network: "3g"
         )
         func sample(download: Int, parse: Int, total: Int) -> Sample {
             Sample(

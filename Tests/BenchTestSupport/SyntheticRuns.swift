@@ -29,7 +29,7 @@ public enum SyntheticRuns {
         var cells: [CellSummary] = []
         for parser in rounds.keys.sorted() {
             let cell = CellKey(
-                parser: parser, scenario: "parse", feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: 901_440,
+                parser: parser, scenario: .parse, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: 901_440,
                 chunkSize: 16_384)
             var cellSamples: [Sample] = []
             for (index, value) in (rounds[parser] ?? []).enumerated() {

@@ -15,7 +15,7 @@ public enum SyntheticSweep {
             for parser in costs.keys.sorted() {
                 for chunk in [16_384] + (index == 0 ? chunkSizes : []) {
                     let key = CellKey(
-                        parser: parser, scenario: "parse", feedPath: feed, feedSHA256: "sha\(index)",
+                        parser: parser, scenario: .parse, feedPath: feed, feedSHA256: "sha\(index)",
                         feedBytes: size.bytes, chunkSize: chunk)
                     if parser == "foundation" && index == sizes.count - 1 {
                         cells.append(

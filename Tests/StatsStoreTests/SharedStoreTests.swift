@@ -20,7 +20,7 @@ enum StoreContract {
 
     static func samples(_ parser: String, walls: [Int], round: Int = 1) -> [Sample] {
         let cell = CellKey(
-            parser: parser, scenario: "parse", feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440,
+            parser: parser, scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440,
             chunkSize: 16_384)
         return walls.enumerated().map { index, wall in
             var sample = Sample(

@@ -19,7 +19,7 @@ struct StatsDatabaseTests {
         parser: String, walls: [Int], debug: Bool = false, feed: String = "Data/top300.rss.xml", error: String? = nil
     ) -> [Sample] {
         let cell = CellKey(
-            parser: parser, scenario: "parse", feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440,
+            parser: parser, scenario: .parse, feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440,
             chunkSize: 16_384)
         return walls.enumerated().map { index, wall in
             Sample(
@@ -185,7 +185,7 @@ struct StoredSettingsTests {
         func stored(_ chunk: Int, wall: Int?, instructions: Int? = nil) -> StoredSample {
             var sample = Sample(
                 cell: CellKey(
-                    parser: "expat", scenario: "parse", feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: chunk),
+                    parser: "expat", scenario: .parse, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: chunk),
                 songs: 1, round: 1, iteration: 1, wallNs: wall, cpuNs: wall, firstSongNs: nil, peakResidentBytes: nil,
                 error: nil, debug: false)
             sample.instructions = instructions

@@ -1,0 +1,81 @@
+/// The scenarios the suite measures: what one iteration of a cell does (see the engine's scenario types).
+public enum ScenarioID: String, CaseIterable, Codable, Sendable {
+    /// The feed's bytes are in memory; a fresh parser consumes them in chunks.
+    case parse
+    /// The feed is fetched over HTTP; a push parser consumes each chunk as it arrives.
+    case download
+    /// A download, then a second request with validators that gets 304.
+    case conditional
+    /// The feed in pages, following next links.
+    case paged
+    /// The whole feed, and the same with only the song fields.
+    case fields
+    /// The whole feed, identity and gzip.
+    case gzip
+    /// Every page through a bounded queue.
+    case queue
+    /// Every page through a bounded queue, cancelled once the first page is in.
+    case cancel
+    /// The feed parsed, then its songs written to SQLite.
+    case store
+}
+
+/// What a cell measures: its scenario and, where the scenario has several cells, the choice.
+///
+/// Runs, stores and reports write it as its ``name``: "parse", "download", "conditional-304",
+/// "paged-25", "cancel-2", "store-batch-ordered"; the name is the scenario, then a dash and the
+/// choice. ``init(name:)`` is the one place that reads a name; everything else tests ``kind`` or compares with the constants (``parse``).
+///
+/// ```swift
+/// let cell = CellScenario(.paged, choice: "25")   // "paged-25"
+/// if cell.kind == .paged { … }                  // or: cell == .parse
+/// ```
+public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The scenario; `nil` for ``notTimed`` and for a name this build does not know (a store
+    /// written by a newer build).
+    public let kind: ScenarioID?
+    /// The name runs record.
+    public let name: String
+
+    /// The cell of `scenario` for `choice` ("200", "25", "on", "batch-ordered"), or its only cell.
+    public init(_ scenario: ScenarioID, choice: String? = nil) {
+        self.kind = scenario
+        self.name = choice.map { "\(scenario.rawValue)-\($0)" } ?? scenario.rawValue
+    }
+
+    /// The cell a recorded name names: its scenario is the name up to the first dash.
+    public init(name: String) {
+        self.name = name
+        let prefix = name.split(separator: "-", maxSplits: 1).first.map(String.init) ?? name
+        self.kind = ScenarioID(rawValue: prefix)
+    }
+
+    /// The choice within the scenario: the name after the scenario and its dash; `nil` for a
+    /// scenario's only cell.
+    public var choice: String? {
+        guard let kind, name.count > kind.rawValue.count + 1 else { return nil }
+        return String(name.dropFirst(kind.rawValue.count + 1))
+    }
+
+    public var description: String { name }
+
+    /// The `parse` scenario's cells.
+    public static let parse = CellScenario(.parse)
+    /// The `download` scenario's cells.
+    public static let download = CellScenario(.download)
+    /// The first request of `conditional` (a 200).
+    public static let conditional200 = CellScenario(.conditional, choice: "200")
+    /// The revalidation of `conditional` (a 304).
+    public static let conditional304 = CellScenario(.conditional, choice: "304")
+    /// The summary of a parser that was not timed: it disagreed or failed.
+    public static let notTimed = CellScenario(name: "not timed")
+
+    public init(from decoder: any Decoder) throws {
+        self.init(name: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
