@@ -16,7 +16,7 @@ public struct RunPlan: Sendable {
     /// Whether this is a debug build (its samples are marked).
     public var debugBuild: Bool
     /// What to measure.
-    public var scenarios: [Scenario]
+    public var scenarios: [ScenarioID]
     /// The embedded server's network profile.
     public var network: NetworkProfile
     /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
@@ -39,8 +39,9 @@ public struct RunPlan: Sendable {
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
 
-    /// The practices a practice scenario measures, one cell each (empty for the others).
-    public func practices(of scenario: Scenario) -> [Practice] {
+    /// The practices a practice scenario measures, one cell each (empty for the others); `queue`
+    /// includes its `cancel` cells.
+    public func practices(of scenario: ScenarioID) -> [Practice] {
         switch scenario {
         case .parse, .download, .conditional: return []
         case .paged: return pageSizes.map { .paged(pageSize: $0) }
@@ -48,13 +49,14 @@ public struct RunPlan: Sendable {
         case .gzip: return [.gzip(on: false), .gzip(on: true)]
         case .queue:
             return queueWidths.map { .queue(width: $0, pageSize: queuePageSize, cancel: false) }
-                + queueWidths.map { .queue(width: $0, pageSize: queuePageSize, cancel: true) }
+                + practices(of: .cancel)
+        case .cancel: return queueWidths.map { .queue(width: $0, pageSize: queuePageSize, cancel: true) }
         case .store: return storePlans.map { .store($0) }
         }
     }
 
     /// The scenario names of a scenario's cells.
-    func cellScenarios(_ scenario: Scenario) -> [CellScenario] {
+    func cellScenarios(_ scenario: ScenarioID) -> [CellScenario] {
         switch scenario {
         case .parse: return [.parse]
         case .download: return [.download]
@@ -70,7 +72,7 @@ public struct RunPlan: Sendable {
 
     public init(
         parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
-        scenarios: [Scenario] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
+        scenarios: [ScenarioID] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
         instructionCounter: InstructionCounter? = nil
     ) {
         self.parsers = parsers
@@ -83,29 +85,6 @@ public struct RunPlan: Sendable {
         self.remoteURLs = remoteURLs
         self.instructionCounter = instructionCounter
     }
-}
-
-/// What one cell measures.
-public enum Scenario: String, CaseIterable, Sendable {
-    /// The feed's bytes are in memory; a fresh parser consumes them in chunks.
-    case parse
-    /// The feed is fetched over HTTP; a push parser consumes each chunk as it arrives.
-    case download
-    /// A download, then a second request with `If-None-Match`/`If-Modified-Since` that gets 304.
-    case conditional
-    /// The feed in pages, following next links (``Practice``: one cell per page size).
-    case paged
-    /// The whole feed, and the same with only the song fields (`?fields=`).
-    case fields
-    /// The whole feed, identity and gzip.
-    case gzip
-    /// Every page through a bounded queue, and a cancel once the first page is in.
-    case queue
-    /// The feed parsed, then its songs written to SQLite.
-    case store
-
-    /// Whether its cells are timed by a parse worker (`parse`) rather than a fetching one.
-    var isPractice: Bool { ![.parse, .download, .conditional].contains(self) }
 }
 
 /// One worker's outcome for one cell in one round.
@@ -180,18 +159,18 @@ public struct BenchRunner: Sendable {
     /// A `download` cell's chunk size is 0: chunks are as the network
     /// delivers them.
     public func cells(for checks: [FeedCheck]) -> [CellKey] {
-        checks.flatMap { check in
-            plan.scenarios.flatMap { scenario in
-                plan.cellScenarios(scenario).flatMap { name in
-                    (scenario == .parse ? plan.chunkSizes(for: check.feed.path) : [0]).flatMap { chunkSize in
-                        ((plan.includesBaseline ? [ParserRegistry.baseline.name] : []) + check.agreeing).map { parser in
-                            CellKey(
-                                parser: parser, scenario: name, feedPath: check.feed.path,
-                                feedSHA256: check.feed.sha256,
-                                feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
-                                network: scenario == .parse || scenario == .store
-                                    ? "" : networkName(for: check.feed.path))
-                        }
+        // Each cell once, in the order asked (`queue,cancel` names the cancel cells twice).
+        var seen: Set<CellScenario> = []
+        let named = plan.scenarios.flatMap(plan.cellScenarios).filter { seen.insert($0).inserted }
+        return checks.flatMap { check in
+            named.flatMap { name in
+                (name == .parse ? plan.chunkSizes(for: check.feed.path) : [0]).flatMap { chunkSize in
+                    ((plan.includesBaseline ? [ParserRegistry.baseline.name] : []) + check.agreeing).map { parser in
+                        CellKey(
+                            parser: parser, scenario: name, feedPath: check.feed.path,
+                            feedSHA256: check.feed.sha256,
+                            feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
+                            network: name == .parse || name.kind == .store ? "" : networkName(for: check.feed.path))
                     }
                 }
             }

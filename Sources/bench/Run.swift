@@ -81,7 +81,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
         help: ArgumentHelp(
-            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue, store. Default: parse and download.",
+            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store. Default: parse and download.",
             discussion: """
                 paged: follow next links, one cell per --page-size; fields: the whole feed and the same with only the song fields (?fields=); \
                 gzip: identity and gzip bodies; queue: every page (--queue-page-size songs each) through a bounded queue of each \
@@ -130,18 +130,18 @@ struct Run: ParsableCommand {
     /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
     static let defaultIterations = (parse: 5, download: 3)
 
-    var selectedScenarios: [Scenario] {
+    var selectedScenarios: [ScenarioID] {
         let names = ListArgument.split(scenarios)
         if names.isEmpty { return counter == .instructions ? [.parse] : [.parse, .download] }
-        return Scenario.allCases.filter { names.contains($0.rawValue) }
+        return ScenarioID.allCases.filter { names.contains($0.rawValue) }
     }
 
     var profile: NetworkProfile? { networkOptions.profile(default: .wifi) }
 
     func validate() throws {
-        for name in ListArgument.split(scenarios) where Scenario(rawValue: name) == nil {
+        for name in ListArgument.split(scenarios) where ScenarioID(rawValue: name) == nil {
             throw ValidationError(
-                "unknown scenario '\(name)'; known: \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+                "unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let url {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -165,7 +165,7 @@ struct Run: ParsableCommand {
         _ = try Self.positiveList(pageSizes, option: "--page-size")
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
         guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
-        let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue].contains($0) }
+        let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue, .cancel].contains($0) }
         if url != nil, !practices.isEmpty {
             throw ValidationError(
                 "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("The download scenario in the runner")
 struct DownloadScenarioTests {
-    static func plan(iterations: Int, scenarios: [Scenario], remote: [String: URL] = [:], timeout: Double = 30)
+    static func plan(iterations: Int, scenarios: [ScenarioID], remote: [String: URL] = [:], timeout: Double = 30)
         -> RunPlan
     {
         RunPlan(
