@@ -23,7 +23,7 @@ public enum Practice: Codable, Sendable, Equatable {
     case store(SongStore.Plan)
 
     /// The `fields=` selection that keeps every song field of an RSS item.
-    public static let songFields = "item(title,category,itms:artist,itms:album,itms:releasedate)"
+    public static let songFields = FieldsScenario.songFields
 
     /// The cell it is measured in.
     public var cell: CellScenario {
@@ -99,22 +99,27 @@ public struct StoreMeasurement: Codable, Sendable, Equatable {
     public var songs: Int
 }
 
-/// The worker side of the practice cells.
+/// The worker side of the practice cells; what one iteration does is in each practice's scenario
+/// type (``PagedScenario``, ``FieldsScenario``, ``GzipScenario``, ``QueueScenario``,
+/// ``CancelScenario``, ``StoreScenario``).
 public enum PracticeWorker {
     /// Runs `warmup` + `iterations` iterations of the practice and reports the last `iterations`.
+    ///
+    /// - Parameter job: the practice, the parser and where the feed is.
+    /// - Returns: one entry per measured iteration; an iteration that failed has its error.
+    /// - Throws: an unknown parser, an unreadable feed, or (for `cancel`) a failed uncancelled fetch.
     public static func run(_ job: PracticeJob) throws -> PracticeWorkerReport {
         let parserType = try ParserRegistry.worker(job.parser)
-        let (practice, url, entries, timeout, warmup) = (job.practice, job.url, job.entries, job.timeout, job.warmup)
         try AllocationCounter.check(counting: false)
-        var report = PracticeWorkerReport(parser: job.parser, cell: practice.cell.name, iterations: [])
-        var expectedPrefix: [Song]?
-        if case .queue(let width, let size, true) = practice, let url {
+        var report = PracticeWorkerReport(parser: job.parser, cell: job.practice.cell.name, iterations: [])
+        var firstPage: [Song]?
+        if case .queue(let width, let size, true) = job.practice, let url = job.url {
             // The cancelled fetches keep the first page: check it against the whole, uncancelled fetch.
-            let whole = try PagedFetch.queued(
-                PagedFetch.pageURLs(url, entries: entries, pageSize: size), parser: parserType, maxConcurrent: width,
-                timeout: timeout)
-            report.digest = SongDigest.sha256(of: whole.songs)
-            expectedPrefix = Array(whole.songs.prefix(size))
+            let whole = try CancelScenario.firstPage(
+                width: width, pageSize: size, parser: parserType, url: url, entries: job.entries,
+                timeout: job.timeout)
+            report.digest = whole.digest
+            firstPage = whole.firstPage
         }
         let feedBytes = try job.feed.map { path -> [UInt8] in
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -122,102 +127,78 @@ public enum PracticeWorker {
             }
             return [UInt8](data)
         }
-        for index in 0..<(max(0, warmup) + max(0, job.iterations)) {
+        for index in 0..<(max(0, job.warmup) + max(0, job.iterations)) {
             var iteration = PracticeWorkerReport.Iteration()
             do {
-                switch practice {
-                case .store(let plan):
+                let songs: [Song]
+                if case .store(let plan) = job.practice {
                     guard let feedBytes else {
                         throw VerifyWorkerError(description: "a store cell needs the feed's file")
                     }
-                    let path = (job.scratchDirectory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
-                    defer {
-                        for suffix in ["", "-journal", "-wal"] {
-                            try? FileManager.default.removeItem(atPath: path + suffix)
-                        }
-                    }
-                    let (measurement, songs, settings) = try store(
-                        feedBytes, parser: parserType, plan: plan, path: path)
-                    iteration.store = measurement
-                    report.storeSettings = settings
+                    let stored = try store(feedBytes, parser: parserType, plan: plan, in: job.scratchDirectory)
+                    iteration.store = stored.0
+                    songs = stored.1
+                    report.storeSettings = stored.2
+                } else {
+                    let fetched = try fetch(job, parser: parserType)
+                    iteration.fetch = fetched.0
+                    songs = fetched.1
+                }
+                if let firstPage {
+                    iteration.error = CancelScenario.check(kept: songs, firstPage: firstPage)
+                } else {
                     report.digest = SongDigest.sha256(of: songs)
-                default:
-                    guard let url else { throw VerifyWorkerError(description: "a network cell needs the feed's URL") }
-                    let (measurement, songs) = try fetch(
-                        practice, parser: parserType, url: url, entries: entries, timeout: timeout)
-                    iteration.fetch = measurement
-                    if let expectedPrefix {
-                        if songs != expectedPrefix {
-                            iteration.error =
-                                "after the cancel, the kept songs are not the first page's (\(songs.count) songs kept)"
-                        }
-                    } else {
-                        report.digest = SongDigest.sha256(of: songs)
-                    }
                 }
             } catch {
                 iteration.error = "\(error)"
             }
-            if index >= warmup { report.iterations.append(iteration) }
+            if index >= job.warmup { report.iterations.append(iteration) }
         }
         report.peakResidentBytes = PeakMemory.currentProcessPeakBytes()
         return report
     }
 
-    static func fetch(
-        _ practice: Practice, parser: any SongFeedParser.Type, url: URL, entries: Int, timeout: Double
-    ) throws -> (PagedFetchMeasurement, [Song]) {
-        switch practice {
-        case .paged(let size):
-            let first = PagedFetch.pageURLs(url, entries: 1, pageSize: size)[0]
-            return try PagedFetch.followingNextLinks(
-                from: first, parser: parser, downloader: FeedDownloader(timeout: timeout))
-        case .fields(let selected), .gzip(let selected):
-            var target = url
-            var gzip = false
-            if case .fields = practice, selected {
-                var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-                components?.queryItems = [URLQueryItem(name: "fields", value: Practice.songFields)]
-                target = components?.url ?? url
+    /// One `store` iteration into a fresh database in `directory`, removed afterwards.
+    static func store(
+        _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, in directory: String
+    ) throws -> (StoreMeasurement, [Song], SongStore.Settings) {
+        let path = (directory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
             }
-            if case .gzip = practice { gzip = selected }
-            let result = try FeedDownloader(timeout: timeout).fetch(target, parser: parser, gzip: gzip)
-            let m = result.measurement
-            return (
-                PagedFetchMeasurement(
-                    requests: 1, bytes: m.bytes, wireBytes: m.wireBytes ?? m.bytes, downloadNs: m.downloadNs,
-                    parseNs: m.parseNs,
-                    totalNs: m.totalNs, firstSongNs: m.firstSongNs, songs: result.songs.count), result.songs
-            )
+        }
+        return try StoreScenario.store(bytes, parser: parser, plan: plan, path: path)
+    }
+
+    /// One iteration of a network practice.
+    static func fetch(_ job: PracticeJob, parser: any SongFeedParser.Type) throws -> (PagedFetchMeasurement, [Song]) {
+        guard let url = job.url else { throw VerifyWorkerError(description: "a network cell needs the feed's URL") }
+        switch job.practice {
+        case .paged(let size):
+            return try PagedScenario.fetch(pageSize: size, parser: parser, url: url, timeout: job.timeout)
+        case .fields(let selected):
+            return try FieldsScenario.fetch(selected: selected, parser: parser, url: url, timeout: job.timeout)
+        case .gzip(let on): return try GzipScenario.fetch(on: on, parser: parser, url: url, timeout: job.timeout)
         case .queue(let width, let size, let cancel):
-            return try PagedFetch.queued(
-                PagedFetch.pageURLs(url, entries: entries, pageSize: size), parser: parser, maxConcurrent: width,
-                cancelAfterFirstPage: cancel, timeout: timeout)
-        case .store:
-            throw VerifyWorkerError(description: "store cells do not fetch")
+            return try QueueScenario.fetch(
+                width: width, pageSize: size, cancel: cancel, parser: parser, url: url, entries: job.entries,
+                timeout: job.timeout)
+        case .store: throw VerifyWorkerError(description: "store cells do not fetch")
         }
     }
 
-    /// Parses the feed from memory, then writes its songs as the plan says, into a fresh store.
-    static func store(
-        _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, path: String
-    ) throws -> (StoreMeasurement, [Song], SongStore.Settings) {
-        let parseStart = monotonicNanoseconds()
-        let songs = try parser.parse(bytes, chunkSize: 16_384)
-        let parseNs = Int(monotonicNanoseconds() - parseStart)
-        // Untimed: a fresh database and its table, and the songs put in the plan's order.
-        let queue = try SongStore.create(at: path, plan: plan, songs: songs.count)
-        let ordered = SongStore.ordered(songs, plan: plan)
-        let storeStart = monotonicNanoseconds()
-        try SongStore.write(ordered, to: queue, plan: plan)
-        let storeNs = Int(monotonicNanoseconds() - storeStart)
-        let written = try SongStore.count(queue)
-        guard written == songs.count else {
-            throw VerifyWorkerError(description: "the store holds \(written) songs, not \(songs.count)")
-        }
+    /// The whole feed in one request, as a one-page fetch.
+    static func fetchWhole(
+        _ url: URL, parser: any SongFeedParser.Type, gzip: Bool, timeout: Double
+    ) throws -> (PagedFetchMeasurement, [Song]) {
+        let result = try FeedDownloader(timeout: timeout).fetch(url, parser: parser, gzip: gzip)
+        let m = result.measurement
         return (
-            StoreMeasurement(parseNs: parseNs, storeNs: storeNs, songs: songs.count), songs,
-            try SongStore.settings(queue)
+            PagedFetchMeasurement(
+                requests: 1, bytes: m.bytes, wireBytes: m.wireBytes ?? m.bytes, downloadNs: m.downloadNs,
+                parseNs: m.parseNs, totalNs: m.totalNs, firstSongNs: m.firstSongNs, songs: result.songs.count),
+            result.songs
         )
     }
 }

@@ -1,4 +1,4 @@
-import BenchEngine
+@testable import BenchEngine
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -58,7 +58,7 @@ struct RunCommandTests {
             samplesInRows += n + preempted
             if row["scenario"] == "parse" {
                 // One more worker per parse cell counts the allocations of two parses: exactly.
-                samplesInRows += BenchRunner.allocationIterations
+                samplesInRows += ParseScenario.allocationIterations
                 let allocations = Int(row["allocations"] ?? "") ?? -1
                 #expect(row["allocations_min"] == row["allocations_max"], "\(row)")
                 if row["parser"] == "null" || row["parser"] == "memchr" {

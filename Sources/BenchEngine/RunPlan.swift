@@ -1,0 +1,106 @@
+import BenchResults
+import FeedParsers
+import FeedTransport
+import Foundation
+import SongStore
+
+/// What `bench run` measures: parsers × feeds × scenarios, with the measuring settings.
+public struct RunPlan: Sendable {
+    public var parsers: [String]
+    /// Feed files; for the network scenarios they are served by the embedded server.
+    public var feeds: [String]
+    public var settings: RunSettings
+    /// The `bench` executable to run as the workers.
+    public var executable: String
+    /// Whether this is a debug build (its samples are marked).
+    public var debugBuild: Bool
+    /// What to measure; each scenario's cells come from its type (``ScenarioID/engine``).
+    public var scenarios: [ScenarioID]
+    /// The embedded server's network profile.
+    public var network: NetworkProfile
+    /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
+    /// path (a real remote feed, downloaded once to a local file for the agreement check).
+    public var remoteURLs: [String: URL]
+    /// When set, `parse` cells count instructions under callgrind instead of timing (settings.counter
+    /// is then "instructions").
+    public var instructionCounter: InstructionCounter?
+    /// The chunk sizes of the `parse` cells of a feed (a chunk-size sweep), by feed path; a feed not
+    /// named here is pushed `settings.chunkSize` bytes at a time.
+    public var chunkSizesByFeed: [String: [Int]] = [:]
+    /// Whether the `null` baseline gets cells (a sweep's instruction counts leave it out: under
+    /// valgrind each worker costs seconds to start, and the baseline's count is not fitted).
+    public var includesBaseline = true
+    /// The `paged` practice's page sizes (songs per page).
+    public var pageSizes: [Int] = [25, 100, 300]
+    /// The `queue` practice's widths (requests at once).
+    public var queueWidths: [Int] = [1, 2, 4]
+    /// The `queue` practice's page size (songs per page).
+    public var queuePageSize = 25
+    /// The `store` practice's ways of writing the songs.
+    public var storePlans: [SongStore.Plan] = SongStore.Plan.all
+
+    /// The practices a practice scenario measures, one cell each (empty for the others).
+    ///
+    /// - Parameter scenario: the scenario asked for; `queue` includes its `cancel` cells.
+    /// - Returns: the practices, in the order their cells are measured.
+    public func practices(of scenario: ScenarioID) -> [Practice] {
+        (scenario.engine as? any PracticeScenario)?.practices(in: self) ?? []
+    }
+
+    /// The chunk sizes the `parse` cells of `feed` are timed with.
+    public func chunkSizes(for feed: String) -> [Int] {
+        chunkSizesByFeed[feed] ?? [settings.chunkSize]
+    }
+
+    /// The network profile's name in the cells of `path` ("remote" for a `--url` feed).
+    func networkName(for path: String) -> String {
+        remoteURLs[path] == nil ? network.name : "remote"
+    }
+
+    public init(
+        parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
+        scenarios: [ScenarioID] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
+        instructionCounter: InstructionCounter? = nil
+    ) {
+        self.parsers = parsers
+        self.feeds = feeds
+        self.settings = settings
+        self.executable = executable
+        self.debugBuild = debugBuild
+        self.scenarios = scenarios
+        self.network = network
+        self.remoteURLs = remoteURLs
+        self.instructionCounter = instructionCounter
+    }
+}
+
+/// One worker's outcome for one cell in one round.
+public struct CellRun: Sendable {
+    public var cell: CellKey
+    public var round: Int
+    /// The measured samples; a worker that crashed or timed out leaves one failed sample.
+    public var samples: [Sample]
+    public var peakResidentBytes: Int?
+    /// What went wrong with the worker as a whole, if anything.
+    public var outcome: String?
+
+    public init(cell: CellKey, round: Int, samples: [Sample], peakResidentBytes: Int?, outcome: String?) {
+        self.cell = cell
+        self.round = round
+        self.samples = samples
+        self.peakResidentBytes = peakResidentBytes
+        self.outcome = outcome
+    }
+}
+
+/// Where the runner is, for a progress line.
+public struct RunProgress: Sendable {
+    public var cellIndex: Int
+    public var cellCount: Int
+    public var parser: String
+    public var feed: String
+    /// The round; 0 for the allocation-counting workers that follow the rounds.
+    public var round: Int
+    /// Iterations finished in this cell so far, warm-up included.
+    public var iteration: Int
+}

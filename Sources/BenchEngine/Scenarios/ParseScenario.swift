@@ -1,0 +1,109 @@
+import BenchResults
+import Foundation
+
+/// `parse`: the feed's bytes in memory, consumed by a fresh parser in chunks.
+///
+/// The worker is a ``MeasureWorker``. One cell per chunk size, no network.
+///
+/// Its cells are also the ones counted: under callgrind (`--counter instructions`) the same worker
+/// counts instructions instead of timing, and after the rounds one worker per cell counts
+/// allocations (round 0).
+struct ParseScenario: BenchScenario {
+    /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
+    static let allocationIterations = 2
+
+    func cells(in plan: RunPlan) -> [CellScenario] { [.parse] }
+
+    func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
+
+    var fetchesFeed: Bool { false }
+
+    var runsEveryRound: Bool { true }
+
+    /// The worker's job: round 0 counts allocations; a plan with an instruction counter counts instructions.
+    func job(_ cell: CellKey, in context: CellContext) -> MeasureJob {
+        let settings = context.settings
+        let countingAllocations = context.round == 0
+        let counting = context.plan.instructionCounter != nil
+        return MeasureJob(
+            parser: cell.parser, feed: cell.feedPath,
+            iterations: countingAllocations ? Self.allocationIterations : settings.iterations,
+            // Counted parses come after a warm-up: the first parse of a process allocates its caches.
+            warmup: countingAllocations ? max(1, settings.warmup) : settings.warmup, chunkSize: cell.chunkSize,
+            slowdownPercent: max(0, settings.slowdownPercent ?? 0),
+            retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
+            countingOnly: counting, countAllocations: countingAllocations)
+    }
+
+    func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {
+        let plan = context.plan
+        let job = job(cell, in: context)
+        var command = WorkerCommand(
+            executable: plan.executable, job: .measure(job),
+            environment: job.countAllocations ? AllocationCounter.countingEnvironment(executable: plan.executable) : [:]
+        )
+        var dumps: String?
+        if let counter = plan.instructionCounter {
+            let prefix = (counter.directory as NSString).appendingPathComponent(
+                "callgrind-\(cell.parser)-\(context.round)")
+            command = counter.command(job, outputPrefix: prefix)
+            dumps = prefix
+        }
+        let attempts = context.settings.retryPreempted == true ? MeasureWorker.attemptsPerIteration : 1
+        let report: MeasureWorkerReport
+        switch context.runWorker(
+            MeasureWorkerReport.self, command,
+            timeout: context.settings.workerLimit(iterations: job.iterations * attempts, requestsPerIteration: 1),
+            progress: context.iterations)
+        {
+        case .success(let decoded): report = decoded
+        case .failure(let failure): return [context.failed(cell, failure.message)]
+        }
+        // Under callgrind, times and memory mean nothing: keep only the counts of the measured parses.
+        var counts: [Int]?
+        if let dumps {
+            do {
+                let measured = report.iterations.count
+                counts = Array(
+                    try InstructionCounter.counts(outputPrefix: dumps, count: job.warmup + measured).suffix(measured))
+            } catch {
+                return [context.failed(cell, "\(error)")]
+            }
+        }
+        return [run(cell, report: report, counts: counts, countingAllocations: job.countAllocations, in: context)]
+    }
+
+    /// The worker's report as samples: times, or instruction counts, or allocation counts.
+    func run(
+        _ cell: CellKey, report: MeasureWorkerReport, counts: [Int]?, countingAllocations: Bool,
+        in context: CellContext
+    ) -> CellRun {
+        let peak = counts == nil && !countingAllocations ? report.peakResidentBytes : nil
+        let disagreement = context.disagreement(cell, digest: report.digest)
+        let timed = counts == nil
+        let samples = report.iterations.enumerated().map { offset, iteration in
+            var sample = Sample(
+                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1,
+                wallNs: timed ? iteration.wallNs : nil, cpuNs: timed ? iteration.cpuNs : nil,
+                firstSongNs: timed ? iteration.firstSongNs : nil,
+                peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: context.plan.debugBuild)
+            if let counts, offset < counts.count { sample.instructions = counts[offset] }
+            if let allocations = iteration.allocations {
+                // The interposer changes times and memory: keep only the counts.
+                sample.wallNs = nil
+                sample.cpuNs = nil
+                sample.firstSongNs = nil
+                sample.allocations = allocations.allocations
+                sample.allocatedBytes = allocations.bytes
+                sample.keptBytes = allocations.keptBytes
+            } else if timed {
+                sample.preempted = iteration.preempted
+                sample.parsePeakBytes = report.parsePeakBytes
+                sample.calibrationNs = iteration.calibrationNs
+            }
+            return sample
+        }
+        return CellRun(
+            cell: cell, round: context.round, samples: samples, peakResidentBytes: peak, outcome: disagreement)
+    }
+}
