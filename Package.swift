@@ -134,7 +134,10 @@ let package = Package(
                 "StatsStore", "BenchResults", "BenchTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"]),
+        .testTarget(
+            name: "BenchReportsTests", dependencies: ["BenchReports", "BenchResults", "BenchTestSupport"],
+            // The golden files are read from the source tree (#filePath), not bundled.
+            exclude: ["Golden"]),
         .testTarget(
             name: "SongStoreTests",
             dependencies: ["SongStore", "SongFeed", "BenchTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
