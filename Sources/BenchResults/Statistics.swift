@@ -120,7 +120,7 @@ public struct RunEstimate: Codable, Sendable, Equatable {
         high = sorted[ranks.upper - 1]
         coverage = ranks.coverage
         workers = k
-        spread = WorkerValues.logSpread(values)
+        spread = WorkerValues.logSpread(sorted)  // in order: the same workers give the same bits
     }
 
     /// The ranks (l, K − l + 1) of the prediction interval for the median of a next sample of

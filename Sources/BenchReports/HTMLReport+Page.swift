@@ -1,0 +1,73 @@
+import BenchResults
+import Foundation
+
+extension HTMLReport {
+    /// How to read a run's page: what is measured and what each figure means.
+    static let introduction = """
+        <section class="intro"><h2>How to read this</h2>
+        <p>Each parser (libxml2's SAX push parser, expat, Foundation's XMLParser, and with \
+        <code>--parsers all</code> libxml2's reader and tree, XMLCoder and SWXMLHash) builds the same songs from \
+        the same iTunes Store RSS feed, checked to be identical before anything is timed. A parse is one fresh \
+        parser fed the feed's bytes in chunks, as they would arrive from the network. Each parser runs in \
+        several worker processes, one per round, side by side with the other parsers' workers. \
+        <strong>Shorter bars are better</strong>, except for throughput. The first figure gives each parser's \
+        time as a multiple of the fastest one's, estimated from workers that ran in the same round: it holds \
+        when the whole machine speeds up or slows down. The black whiskers are 95% intervals taken over the \
+        worker processes: on the parse-time figure, the interval the next run's figure should fall in (it \
+        includes the noise between processes); on the relative-speed figure, the interval of the ratio — when \
+        it stays clear of 1, the order of the two parsers is not noise. A yellow box means the harness found the machine too busy for the figures to hold. \
+        <code>null</code> is a baseline that parses nothing: the harness's own cost. Each parser has a \
+        <em>kind</em> (in the table and the bar labels): push/event (SAX-style callbacks), pull (a reader asked \
+        for the next node), tree (the whole document, then lookups), Codable (decoded into types), reference \
+        (the Swift adapters' extraction written in plain C: <code>c-libxml2</code>, <code>c-expat</code>) and \
+        floor (<code>memchr</code> over the bytes, no parsing: the lower bound). The <em>binding tax</em> is a \
+        Swift adapter's time (or instruction count) over its C reference's; <em>× floor</em> is every \
+        parser's over the floor's.</p></section>
+
+        """
+
+    /// A self-contained page around `body` (inline CSS; no scripts, fonts or links).
+    static func page(title: String, body: String, wide: Bool = false) -> String {
+        """
+        <!DOCTYPE html>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(e(title))</title>
+        <style>
+        body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 820px; padding: 0 1em; color: #222; line-height: 1.45; }
+        h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+        h2 { font-size: 1.15em; margin-top: 1.6em; }
+        .about { color: #555; font-size: 0.9em; }
+        .warning { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.5em 0.8em; border-radius: 4px; }
+        .intro { background: #f5f7fa; padding: 0.2em 1em 0.6em; border-radius: 6px; }
+        figure { margin: 1.8em 0; }
+        figcaption { color: #444; font-size: 0.9em; margin-top: 0.3em; }
+        svg.chart { max-width: 100%; height: auto; background: #fff; }
+        pre { font-size: 0.75em; overflow-x: auto; background: #f7f7f7; padding: 0.8em; }
+        code { background: #eef; padding: 0 0.2em; }
+        body.wide { max-width: 1400px; }
+        figure.pair { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; max-width: 100%; }
+        figure.pair > svg { flex: 0 1 760px; min-width: 0; }
+        figure.pair > figcaption { flex: 1 1 100%; }
+        table { border-collapse: collapse; font-size: 0.8em; }
+        th, td { border-bottom: 1px solid #e3e3e3; padding: 0.15em 0.5em; text-align: right; }
+        th:first-child, td:first-child { text-align: left; }
+        </style>
+        </head>
+        <body\(wide ? " class=\"wide\"" : "")>
+        \(body)</body>
+        </html>
+
+        """
+    }
+
+    static func empty(_ id: String, _ message: String) -> String {
+        SVGChart.svg(
+            id: id, title: message, height: 60,
+            body: SVGChart.text(x: 20, y: 35, message, attributes: ##"fill="#666""##))
+    }
+
+    static func e(_ text: String) -> String { SVGChart.escape(text) }
+}

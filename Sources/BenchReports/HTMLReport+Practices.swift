@@ -1,0 +1,93 @@
+import BenchResults
+import Foundation
+
+extension HTMLReport {
+    static let practiceTitles: [String: (heading: String, question: String)] = [
+        "paging": (
+            "Paging",
+            "Which page size? Each page costs a round trip; a parser that waits for the whole body shows its first song sooner with small pages, a push parser already streams it."
+        ),
+        "fields": ("Partial response", "Ask only for the song fields (?fields=)? Fewer bytes to send and to parse."),
+        "compression": ("Compression", "Ask for gzip? Fewer bytes on the wire, some CPU to inflate them."),
+        "queue": (
+            "A bounded fetch queue",
+            "How many requests at once? The link's bandwidth is shared; only the round trips overlap."
+        ),
+        "cancel": (
+            "Cancel when the user leaves",
+            "What still happens after cancel-all, once the first page is in: requests started, bytes delivered, parser time (the goal is none beyond what was in flight)."
+        ),
+        "store": (
+            "Storing the songs",
+            "One transaction per song or one for the batch; in the index's order or shuffled (SQLite through GRDB, an app's defaults)."
+        ),
+    ]
+
+    /// One section per practice: the choices against the total time (with the next run's interval),
+    /// the first song, the bytes on the wire and the requests, a group per network profile.
+    static func practiceSections(_ figures: [PracticeFigures], figure: (String, String) -> Void, text: (String) -> Void)
+    {
+        let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom"]
+        for practice in PracticeFigures.practiceOrder {
+            let mine = figures.filter { $0.practice == practice && $0.parser != "null" && $0.totalNs != nil }
+            guard !mine.isEmpty, let title = practiceTitles[practice] else { continue }
+            text("<h2>\(e(title.heading))</h2>\n<p>\(e(title.question))</p>\n")
+            let networks = Set(mine.map(\.network)).sorted {
+                (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
+            }
+            func groups(_ value: (PracticeFigures) -> Double?, _ text: (PracticeFigures) -> String, interval: Bool)
+                -> [SVGChart.Group]
+            {
+                networks.map { network in
+                    let rows = mine.filter { $0.network == network }.sorted {
+                        ($0.order, $0.parser) < ($1.order, $1.parser)
+                    }
+                    return .init(
+                        title: network.isEmpty ? "on this machine's disk" : "network profile: \(network)",
+                        bars: rows.compactMap { f in
+                            guard let v = value(f) else { return nil }
+                            return .init(
+                                label: "\(f.choice) · \(f.parser)", value: v / 1e6,
+                                low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
+                                high: interval ? f.totalHighNs.map { $0 / 1e6 } : nil,
+                                text: text(f), key: f.parser)
+                        })
+                }
+            }
+            func kb(_ bytes: Double?) -> String { bytes.map { Format.number($0 / 1_000, decimals: 0) + " KB" } ?? "" }
+            if practice == "store" {
+                figure(
+                    SVGChart.bars(
+                        id: "practice-store", title: "Storing the songs: parse + store time",
+                        groups: groups(
+                            \.totalNs,
+                            { "\(Format.ms($0.totalNs)) ms (store \(Format.ms($0.storeNs)) ms, \($0.songs) songs)" },
+                            interval: true),
+                        axisLabel: "milliseconds, parse then store (shorter is better)"),
+                    "Storing the songs: each way of writing them against the time to parse the feed and write every song (store time in brackets); whiskers: the next run's 95% interval."
+                )
+                continue
+            }
+            figure(
+                SVGChart.bars(
+                    id: "practice-\(practice)-total", title: "\(title.heading): total time, bytes and requests",
+                    groups: groups(
+                        \.totalNs,
+                        { f in
+                            var text =
+                                "\(Format.ms(f.totalNs)) ms · \(kb(f.wireBytes)) · \(Format.number(f.requests, decimals: 0)) req"
+                            if practice == "cancel" { text += " · \(f.afterCancelBytes ?? 0) B after" }
+                            return text
+                        }, interval: true),
+                    axisLabel: "milliseconds until every kept song is ready (shorter is better)"),
+                "\(title.heading): each choice's total time (start to every kept song ready; whiskers: the next run's 95% interval), with the bytes on the wire and the requests; medians over the stored runs, per network profile."
+            )
+            figure(
+                SVGChart.bars(
+                    id: "practice-\(practice)-first-song", title: "\(title.heading): time to the first song",
+                    groups: groups(\.firstSongNs, { "\(Format.ms($0.firstSongNs)) ms" }, interval: false),
+                    axisLabel: "milliseconds to the first song of the first page (shorter is better)"),
+                "\(title.heading): time from the first request to the first song the user can see.")
+        }
+    }
+}
