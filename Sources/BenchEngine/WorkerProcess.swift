@@ -8,41 +8,6 @@ import Foundation
     import Darwin
 #endif
 
-/// A worker to start: its program, arguments, standard input and environment.
-///
-/// A `bench` worker is `bench worker` with its ``WorkerJob`` as JSON on standard input
-/// (``init(executable:job:environment:)``); other programs (a tool under test, valgrind wrapping a
-/// worker) take arguments.
-public struct WorkerCommand: Sendable {
-    public var executable: String
-    public var arguments: [String]
-    /// What the worker reads on its standard input (then end of file); `nil` is `/dev/null`.
-    public var input: [UInt8]?
-    /// Variables set on top of the caller's, or the only ones when `inheritsEnvironment` is `false`.
-    public var environment: [String: String]
-    public var inheritsEnvironment: Bool
-
-    /// The one argument that makes `bench` a worker.
-    public static let workerArgument = "worker"
-
-    public init(
-        executable: String, arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:],
-        inheritsEnvironment: Bool = true
-    ) {
-        self.executable = executable
-        self.arguments = arguments
-        self.input = input
-        self.environment = environment
-        self.inheritsEnvironment = inheritsEnvironment
-    }
-
-    /// The `bench` at `executable` as a worker running `job`.
-    public init(executable: String, job: WorkerJob, environment: [String: String] = [:]) {
-        self.init(
-            executable: executable, arguments: [Self.workerArgument], input: job.encoded(), environment: environment)
-    }
-}
-
 /// Runs a program as a worker process and collects what it reports and how it ended.
 ///
 /// The benchmark runs every parser in a worker (the `bench` executable re-running itself as `bench
@@ -164,6 +129,43 @@ public enum WorkerProcess {
         inheritsEnvironment: Bool = true, timeout: Double? = nil, idleTimeout: Double? = nil,
         progress: ((Int) -> Void)? = nil
     ) throws -> Outcome {
+        let variables = workerEnvironment(environment, inheritsEnvironment: inheritsEnvironment)
+        let started = monotonicNanoseconds()
+        let worker = try start(
+            executable: executable, arguments: arguments, input: input, environment: variables,
+            progressPipe: progress != nil || idleTimeout != nil)
+        var reading = WorkerOutputs(
+            worker, started: started, deadline: timeout.map { started + UInt64(max(0, $0) * 1e9) },
+            idleNanoseconds: idleTimeout.map { UInt64(max(0, $0) * 1e9) })
+        reading.readUntilClosed(progress: progress)
+        var ended = reap(worker.pid, killing: reading.timedOut || reading.stalled, deadline: reading.deadline)
+        ended.timedOut = ended.timedOut || reading.timedOut
+        for fd in reading.open { close(fd) }
+        if activeWorker == worker.pid { activeWorker = 0 }
+        let termination: Termination
+        if reading.stalled {
+            termination = .stalled(seconds: idleTimeout ?? 0)
+        } else if ended.timedOut {
+            termination = .timedOut(seconds: timeout ?? 0)
+        } else if ended.status & 0x7F == 0 {
+            termination = .exited((ended.status >> 8) & 0xFF)
+        } else {
+            termination = .signaled(ended.status & 0x7F)
+        }
+        #if canImport(Darwin)
+            let peak = Int(ended.usage.ru_maxrss)  // bytes on Darwin
+        #else
+            let peak = Int(ended.usage.ru_maxrss) * 1024  // KiB on Linux
+        #endif
+        return Outcome(
+            termination: termination, result: reading.result,
+            standardError: String(decoding: reading.errorTail.suffix(standardErrorLimit), as: UTF8.self),
+            peakResidentBytes: peak, elapsedNanoseconds: monotonicNanoseconds() - started)
+    }
+
+    /// The worker's environment: this process's (unless not inherited), its parent's id, libc's
+    /// malloc first, then `extra`.
+    private static func workerEnvironment(_ extra: [String: String], inheritsEnvironment: Bool) -> [String: String] {
         var variables = inheritsEnvironment ? environmentVariables() : [:]
         variables["SWIFT_BACKTRACE"] = "enable=no"
         // Ten digits whatever the id: a counted worker's start must not depend on its length.
@@ -176,107 +178,68 @@ public enum WorkerProcess {
             variables["LD_PRELOAD"] = AllocationCounter.plainPreload(
                 before: inherited.filter { !$0.hasSuffix(AllocationCounter.libraryName) })
         }
-        for (key, value) in environment { variables[key] = value }
+        for (key, value) in extra { variables[key] = value }
+        return variables
+    }
 
+    /// A started worker: its process id and the read ends of its result, standard error and
+    /// (when asked) progress pipes.
+    struct StartedWorker {
+        var pid: pid_t
+        var result: Int32
+        var standardError: Int32
+        var progress: Int32?
+    }
+
+    /// Starts the worker with its pipes; the whole of `input` is in its standard input's pipe first.
+    private static func start(
+        executable: String, arguments: [String], input: [UInt8]?, environment: [String: String], progressPipe: Bool
+    ) throws -> StartedWorker {
         // Pipes are made close-on-exec with pipe() then fcntl(), which is not atomic: the lock keeps
         // a worker started from another thread meanwhile from inheriting this worker's pipe ends
         // (its reader would then wait for that other worker to exit).
         spawnLock.lock()
+        defer { spawnLock.unlock() }
         var pipes: [(read: Int32, write: Int32)] = []
-        let pid: pid_t
-        let started = monotonicNanoseconds()
         var inputPipe: (read: Int32, write: Int32)?
         do {
-            for _ in 0..<(progress == nil && idleTimeout == nil ? 2 : 3) { pipes.append(try makePipe()) }
+            for _ in 0..<(progressPipe ? 3 : 2) { pipes.append(try makePipe()) }
             if let input {
                 let pipe = try makePipe()
                 inputPipe = pipe
                 try fill(pipe.write, with: input)
                 close(pipe.write)
             }
-            pid = try spawn(
-                executable: executable, arguments: arguments, environment: variables, input: inputPipe?.read,
+            let pid = try spawn(
+                executable: executable, arguments: arguments, environment: environment, input: inputPipe?.read,
                 descriptors: [(pipes[0].write, resultDescriptor), (pipes[1].write, 2)]
                     + (pipes.count > 2 ? [(pipes[2].write, progressDescriptor)] : []))
             for pipe in pipes { close(pipe.write) }
             if let inputPipe { close(inputPipe.read) }
             activeWorker = pid
-            spawnLock.unlock()
+            return StartedWorker(
+                pid: pid, result: pipes[0].read, standardError: pipes[1].read,
+                progress: pipes.count > 2 ? pipes[2].read : nil)
         } catch {
             for pipe in pipes {
                 close(pipe.read)
                 close(pipe.write)
             }
             if let inputPipe { close(inputPipe.read) }
-            spawnLock.unlock()
             throw error
         }
-        let resultPipe = pipes[0]
-        let progressRead = pipes.count > 2 ? pipes[2].read : -1
-        var progressCount = 0
+    }
 
-        let deadline = timeout.map { started + UInt64(max(0, $0) * 1e9) }
-        let idleNanoseconds = idleTimeout.map { UInt64(max(0, $0) * 1e9) }
-        var lastProgress = started
-        var result: [UInt8] = []
-        var errorTail: [UInt8] = []
-        var timedOut = false
-        var stalled = false
-        var open = pipes.map(\.read)
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-
-        // Read both pipes until the worker closes them, or until the deadline.
-        while !open.isEmpty {
-            var waitMilliseconds: Int32 = -1
-            let now = monotonicNanoseconds()
-            if let deadline {
-                if now >= deadline {
-                    timedOut = true
-                    break
-                }
-                waitMilliseconds = Int32(min(1_000, (deadline - now) / 1_000_000 + 1))
-            }
-            if let idleNanoseconds {
-                if now >= lastProgress + idleNanoseconds {
-                    stalled = true
-                    break
-                }
-                let left = Int32(min(1_000, (lastProgress + idleNanoseconds - now) / 1_000_000 + 1))
-                waitMilliseconds = waitMilliseconds < 0 ? left : min(waitMilliseconds, left)
-            }
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), waitMilliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for entry in fds where entry.revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    if entry.fd == resultPipe.read {
-                        result.append(contentsOf: chunk[0..<count])
-                    } else if entry.fd == progressRead {
-                        progressCount += count
-                        lastProgress = monotonicNanoseconds()
-                        progress?(progressCount)
-                    } else {
-                        errorTail.append(contentsOf: chunk[0..<count])
-                        if errorTail.count > 2 * standardErrorLimit {
-                            errorTail.removeFirst(errorTail.count - standardErrorLimit)
-                        }
-                    }
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    close(entry.fd)
-                    open.removeAll { $0 == entry.fd }
-                }
-            }
-        }
-
-        // Reap the worker; kill it if it outlives the deadline.
+    /// Reaps the worker, killing it first when `killing`, or when it outlives `deadline`.
+    private static func reap(
+        _ pid: pid_t, killing: Bool, deadline: UInt64?
+    ) -> (status: Int32, usage: rusage, timedOut: Bool) {
         var status: Int32 = 0
         var usage = rusage()
+        var mustKill = killing
+        var timedOut = false
         while true {
-            if timedOut || stalled {
+            if mustKill {
                 kill(pid, SIGKILL)
                 while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
                 break
@@ -286,130 +249,13 @@ public enum WorkerProcess {
             if reaped < 0 && errno != EINTR { break }
             if let deadline, monotonicNanoseconds() >= deadline {
                 timedOut = true
+                mustKill = true
                 continue
             }
             usleep(1_000)
         }
-        for fd in open { close(fd) }
-        if activeWorker == pid { activeWorker = 0 }
-        let elapsed = monotonicNanoseconds() - started
-
-        if errorTail.count > standardErrorLimit { errorTail.removeFirst(errorTail.count - standardErrorLimit) }
-        let termination: Termination
-        if stalled {
-            termination = .stalled(seconds: idleTimeout ?? 0)
-        } else if timedOut {
-            termination = .timedOut(seconds: timeout ?? 0)
-        } else if status & 0x7F == 0 {
-            termination = .exited((status >> 8) & 0xFF)
-        } else {
-            termination = .signaled(status & 0x7F)
-        }
-        #if canImport(Darwin)
-            let peak = Int(usage.ru_maxrss)  // bytes on Darwin
-        #else
-            let peak = Int(usage.ru_maxrss) * 1024  // KiB on Linux
-        #endif
-        return Outcome(
-            termination: termination, result: result, standardError: String(decoding: errorTail, as: UTF8.self),
-            peakResidentBytes: peak, elapsedNanoseconds: elapsed)
+        return (status, usage, timedOut)
     }
-
-    /// Makes SIGINT and SIGTERM kill the running worker, remove what was registered with
-    /// ``removeOnInterrupt(_:)``, then end this process by the same signal, so that interrupting
-    /// `bench` never leaves a worker running on its own, nor a temporary file behind.
-    ///
-    /// For a command that runs one worker at a time (`bench run`, `bench verify`). The handler only
-    /// kills the worker and writes the signal's number to a pipe (both async-signal-safe); a thread
-    /// waiting on that pipe does the rest.
-    public static func killWorkerOnInterrupt() {
-        interruptSetup.lock()
-        defer { interruptSetup.unlock() }
-        if interruptPipe.write < 0 {
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-            interruptPipe = (fds[0], fds[1])
-            let reader = fds[0]
-            let thread = Thread {
-                var byte: UInt8 = 0
-                while read(reader, &byte, 1) < 0 && errno == EINTR {}
-                for path in pendingRemovals.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
-                signal(Int32(byte), SIG_DFL)
-                kill(getpid(), Int32(byte))
-            }
-            thread.start()
-        }
-        signal(SIGINT, interruptHandler)
-        signal(SIGTERM, interruptHandler)
-        unblockTerminationSignals()
-    }
-
-    /// Removes `path` if the process is interrupted (see ``killWorkerOnInterrupt()``) before
-    /// ``forgetOnInterrupt(_:)``.
-    public static func removeOnInterrupt(_ path: String) {
-        _ = pendingRemovals.withLock { $0.insert(path) }
-    }
-
-    /// Undoes ``removeOnInterrupt(_:)`` (once the caller has removed `path` itself).
-    public static func forgetOnInterrupt(_ path: String) {
-        _ = pendingRemovals.withLock { $0.remove(path) }
-    }
-
-    /// Lets SIGINT and SIGTERM through: a process started from a Dispatch worker thread inherits a
-    /// mask that blocks every signal, and would then ignore Ctrl-C and `kill`.
-    public static func unblockTerminationSignals() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    }
-
-    private static let interruptHandler: @convention(c) (Int32) -> Void = { sig in
-        // Only async-signal-safe calls here.
-        let pid = WorkerProcess.activeWorker
-        if pid > 0 { kill(pid, SIGKILL) }
-        var byte = UInt8(truncatingIfNeeded: sig)
-        if write(WorkerProcess.interruptPipe.write, &byte, 1) != 1 {
-            signal(sig, SIG_DFL)
-            raise(sig)
-        }
-    }
-
-    /// The pipe from the signal handler to the thread that cleans up.
-    nonisolated(unsafe) private static var interruptPipe: (read: Int32, write: Int32) = (-1, -1)
-    private static let interruptSetup = NSLock()
-    private static let pendingRemovals = LockedPaths()
-
-    // MARK: The worker's side
-
-    /// The variable that tells a worker its parent's process id.
-    public static let parentVariable = "BENCH_PARENT_PID"
-
-    /// In a worker: ends this process as soon as the parent that started it ends (Linux's
-    /// parent-death signal, SIGKILL), so that a killed `bench run` does not leave its worker finishing
-    /// a cell for seconds.
-    ///
-    /// Ends at once if that parent is already gone.
-    public static func endWithParent() {
-        guard let value = getenv(parentVariable), let parent = pid_t(String(cString: value)) else { return }
-        #if os(Linux)
-            // prctl(2) is variadic in C, which Swift does not import; its four arguments after the
-            // option are integers (`unsigned long`), which the Linux ABIs pass as fixed arguments.
-            typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-            let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") {
-                _ = unsafeBitCast(symbol, to: Prctl.self)(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
-            }
-        #endif
-        if getppid() != parent { _exit(137) }
-    }
-
-    /// The worker being waited for, if any (read by the signal handler; one word, written by the
-    /// spawning thread).
-    nonisolated(unsafe) private static var activeWorker: pid_t = 0
 
     // MARK: Helpers
 
