@@ -31,8 +31,8 @@ public struct BenchSession: Sendable {
     public struct Outcome: Sendable {
         /// The run: environment (complete), settings, summaries, samples, noise.
         public var result: RunResult
-        /// What went wrong, one line each: parsers not timed, failed iterations.
-        public var problems: [String]
+        /// What went wrong: parsers not timed, failed iterations.
+        public var problems: [RunProblem]
         /// Why the recorder stopped recording partway (a lost connection to a shared store, a full
         /// disk): the run went on, every sample is in ``result``; the recorder kept the cells
         /// recorded before, under an incomplete run.
@@ -63,12 +63,13 @@ public struct BenchSession: Sendable {
 
         checking()
         let checks = try runner.checkAgreement()
-        var problems: [String] = []
+        var problems: [RunProblem] = []
         var notTimed: [CellSummary] = []
         for check in checks {
             for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
                 let reason = "not timed: \(verdict.status)"
-                problems.append("\(verdict.parser) on \(check.feed.path): \(reason)")
+                problems.append(
+                    RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
                 notTimed.append(
                     CellSummary(
                         cell: CellKey(
@@ -107,8 +108,9 @@ public struct BenchSession: Sendable {
         Self.describeParsers(&timed, samples: samples)
         for summary in timed where summary.failed > 0 {
             problems.append(
-                "\(summary.cell.parser) on \(summary.cell.feedPath): \(summary.failed) failed iteration(s)"
-                    + (summary.outcome.map { ": \($0)" } ?? ""))
+                RunProblem(
+                    parser: summary.cell.parser, feed: summary.cell.feedPath,
+                    kind: .failedIterations(summary.failed, outcome: summary.outcome)))
         }
         let noise =
             plan.settings.counter == nil

@@ -192,23 +192,13 @@ struct Run: ParsableCommand {
             "WARNING: this is a debug build: its timings are not representative and its samples are stored as debug. "
                 + "Measure with: swift run -c release bench")
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
-
-        let environment = EnvironmentProbe.newRun()
-        var settings = RunSettings(
-            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
-            chunkSize: chunkSize,
-            timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
-            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
-            retryPreempted: counter == .time && !keepPreempted,
-            downloadIterations: iterations ?? Self.defaultIterations.download,
-            downloadRounds: downloadRounds)
-        settings.countsAllocations = counter == .time && !noAllocationCounts && selectedScenarios.contains(.parse)
         if injectSlowdown > 0 {
             printError(
                 terminal.warning(
                     "WARNING: --inject-slowdown \(injectSlowdown): every parse does \(injectSlowdown)% extra work (a gate test, not a measurement)."
                 ))
         }
+        let environment = EnvironmentProbe.newRun()
         let instructionCounter: InstructionCounter?
         do {
             instructionCounter =
@@ -220,43 +210,14 @@ struct Run: ParsableCommand {
         defer { instructionCounter?.remove() }
         let files = RunFiles(directory: outputDirectory)
         try files.checkWritable()
-        var feedPaths = try self.feedPaths()
-        var remoteURLs: [String: URL] = [:]
-        if let url, let remote = URL(string: url) {
-            let path = try fetchRemoteFeed(remote)
-            feedPaths = [path]
-            remoteURLs[path] = remote
-        }
-        var plan = RunPlan(
-            parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
-            settings: settings, executable: WorkerProcess.currentExecutable(),
-            debugBuild: EnvironmentProbe.isDebugBuild,
-            scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
-            instructionCounter: instructionCounter)
-        if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
-        if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
-        plan.queuePageSize = queuePageSize
-        let session = BenchSession(plan: plan)
+        let session = BenchSession(plan: try plan(instructionCounter: instructionCounter))
         let database = try noStore ? nil : storeOptions.open()
-
         let outcome = try session.run(
             environment: environment, recorder: database,
             checking: { terminal.progress("checking that the parsers agree…") },
-            progress: { step in
-                var line =
-                    "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
-                    + (step.round == 0 ? ", counting allocations" : ", round \(step.round) of \(rounds)")
-                if step.iteration > 0 {
-                    line +=
-                        step.iteration <= warmup
-                        ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
-                }
-                terminal.progress(line)
-            },
-            iterationProgress: terminal.progressEnabled)
+            progress: { terminal.progress(progressLine($0)) }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
         let result = outcome.result
-
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
@@ -270,7 +231,69 @@ struct Run: ParsableCommand {
                 : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
             throw CommandFailure(description: "\(error); \(kept)")
         }
+        try show(result, html: html, terminal: terminal)
+        if !quiet {
+            let lines =
+                ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
+                + (database == nil
+                    ? ["Not recorded in a stats store (--no-store)."]
+                    : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
+            if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
+        }
+        if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+        try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
+    }
 
+    /// The measuring settings the options say.
+    private func settings() -> RunSettings {
+        var settings = RunSettings(
+            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
+            chunkSize: chunkSize,
+            timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
+            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
+            retryPreempted: counter == .time && !keepPreempted,
+            downloadIterations: iterations ?? Self.defaultIterations.download,
+            downloadRounds: downloadRounds)
+        settings.countsAllocations = counter == .time && !noAllocationCounts && selectedScenarios.contains(.parse)
+        return settings
+    }
+
+    /// The plan the options say: parsers, feeds (a --url fetched once), scenarios and their choices.
+    private func plan(instructionCounter: InstructionCounter?) throws -> RunPlan {
+        var feedPaths = try self.feedPaths()
+        var remoteURLs: [String: URL] = [:]
+        if let url, let remote = URL(string: url) {
+            let path = try fetchRemoteFeed(remote)
+            feedPaths = [path]
+            remoteURLs[path] = remote
+        }
+        var plan = RunPlan(
+            parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
+            settings: settings(), executable: WorkerProcess.currentExecutable(),
+            debugBuild: EnvironmentProbe.isDebugBuild,
+            scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
+            instructionCounter: instructionCounter)
+        if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
+        if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
+        plan.queuePageSize = queuePageSize
+        return plan
+    }
+
+    /// The terminal's progress line for a worker.
+    private func progressLine(_ step: RunProgress) -> String {
+        var line =
+            "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
+            + (step.round == 0 ? ", counting allocations" : ", round \(step.round) of \(rounds)")
+        if step.iteration > 0 {
+            line +=
+                step.iteration <= warmup
+                ? ", warm-up \(step.iteration) of \(warmup)" : ", parse \(step.iteration - warmup)"
+        }
+        return line
+    }
+
+    /// Prints the run in the asked format (and a noisy machine's warnings where the format has none).
+    private func show(_ result: RunResult, html: String, terminal: Terminal) throws {
         switch format {
         case .table:
             print(RunReport.header(result))
@@ -284,26 +307,20 @@ struct Run: ParsableCommand {
             // The table says it at its top; other formats go to files or pipes: say it here too.
             for warning in noise.warnings { printError(terminal.warning("NOISY MACHINE: " + warning)) }
         }
-        if !quiet {
-            let lines =
-                ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
-                + (database == nil
-                    ? ["Not recorded in a stats store (--no-store)."]
-                    : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
-            if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
-        }
-        if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+    }
+
+    /// Fails the command when the store failed or a parser did not succeed (the figures are kept).
+    private func fail(_ outcome: BenchSession.Outcome, database: (any StatsStoring)?, runFile: String) throws {
         if let failure = outcome.recorderFailure, let database {
             throw CommandFailure(
                 description: StoreOptions.recorderFailure(
-                    failure, runID: environment.runID, store: database,
-                    runFiles: [files.path(of: "\(environment.runID).json")]))
+                    failure, runID: outcome.result.environment.runID, store: database, runFiles: [runFile]))
         }
         if !outcome.problems.isEmpty {
             let kept = database == nil ? "written" : "written and recorded"
             throw CommandFailure(
                 description: "the run's figures are \(kept), but not every parser succeeded:\n  "
-                    + outcome.problems.joined(separator: "\n  "))
+                    + outcome.problems.map(\.description).joined(separator: "\n  "))
         }
     }
 

@@ -116,92 +116,43 @@ struct Sweep: ParsableCommand {
         }
         let sizes = Array(Set(try songCounts)).sorted()
         let chunks = try chunkSizeList
-        let plan = SweepPlan(
-            songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
-            instructionsUpToSongs: instructionsUpTo)
-
         terminal.progress("generating the feeds…")
         var scaleFeeds: [Int: String] = [:]
-        var songsOfFeed: [String: Int] = [:]
         for count in sizes {
-            let path = try GeneratedFeed.path(songs: count, outputDirectory: outputDirectory)
-            scaleFeeds[count] = path
-            songsOfFeed[path] = count
+            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: outputDirectory)
         }
-        let chunkFeed =
-            chunks.isEmpty ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory)
-        if let chunkFeed { songsOfFeed[chunkFeed] = chunkSongs }
-        var feeds = sizes.compactMap { scaleFeeds[$0] }
-        var chunkSizesByFeed: [String: [Int]] = [:]
-        for feed in feeds { chunkSizesByFeed[feed] = [chunkSize] }
-        if let chunkFeed {
-            if !feeds.contains(chunkFeed) { feeds.insert(chunkFeed, at: 0) }
-            var both = chunks
-            if chunkSizesByFeed[chunkFeed] != nil && !both.contains(chunkSize) { both.append(chunkSize) }
-            chunkSizesByFeed[chunkFeed] = both
-        }
-        let parsers = parserOptions.names(default: ParserRegistry.classicNames)
+        let sweep = SweepSession(
+            plan: SweepPlan(
+                songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
+                instructionsUpToSongs: instructionsUpTo),
+            parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
+            chunkFeed: chunks.isEmpty
+                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory),
+            iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
+            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
         let database = try noStore ? nil : storeOptions.open()
-
-        var settings = RunSettings(
-            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize, timeoutSeconds: timeout,
-            retryPreempted: true)
-        settings.countsAllocations = true
-        var timingPlan = RunPlan(
-            parsers: parsers, feeds: feeds, settings: settings, executable: WorkerProcess.currentExecutable(),
-            debugBuild: EnvironmentProbe.isDebugBuild, scenarios: [.parse])
-        timingPlan.chunkSizesByFeed = chunkSizesByFeed
-        let timed = try session(timingPlan, label: "timing", terminal: terminal, database: database)
-
-        var counted: BenchSession.Outcome?
-        let countedFeeds = feeds.filter { (songsOfFeed[$0] ?? Int.max) <= instructionsUpTo }
-        if instructionsUpTo > 0 && !countedFeeds.isEmpty {
-            do {
-                let counter = try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable())
-                defer { counter.remove() }
-                // One counted parse per cell, after one warm-up: a first parse's count moves from
-                // run to run (Foundation's by 0.5%: the heap it starts from differs); the second's
-                // repeats exactly.
-                let countSettings = RunSettings(
-                    iterations: 1, warmup: 1, rounds: 1, chunkSize: chunkSize, timeoutSeconds: timeout * 50,
-                    counter: RunSettings.instructionCounter)
-                var countingPlan = RunPlan(
-                    parsers: parsers, feeds: countedFeeds, settings: countSettings,
-                    executable: WorkerProcess.currentExecutable(),
-                    debugBuild: EnvironmentProbe.isDebugBuild, scenarios: [.parse], instructionCounter: counter)
-                countingPlan.chunkSizesByFeed = chunkSizesByFeed.filter { countedFeeds.contains($0.key) }
-                countingPlan.includesBaseline = false
-                // A store that failed during the timing session is not asked again.
-                counted = try session(
-                    countingPlan, label: "instructions", terminal: terminal,
-                    database: timed.recorderFailure == nil ? database : nil)
-            } catch let unavailable as InstructionCounter.Unavailable {
-                printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
-            }
-        }
+        let outcome = try sweep.run(
+            recorder: database, environment: EnvironmentProbe.newRun,
+            checking: { label, feeds in
+                terminal.progress("\(label): checking that the parsers agree on \(feeds) feed(s)…")
+            },
+            progress: { label, step in
+                let round = step.round == 0 ? "allocation count" : "round \(step.round) of \(rounds)"
+                terminal.progress(
+                    "\(label): cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed)), \(round)"
+                )
+            })
         terminal.clearProgress()
-
-        let result = SweepResult.analyse(
-            plan: plan, timed: timed.result, counted: counted?.result, scaleFeeds: scaleFeeds, chunkFeed: chunkFeed,
-            parsers: parsers + [ParserRegistry.baseline.name])
-        let runFiles = RunFiles(directory: outputDirectory)
-        var written = try runFiles.write(timed.result, html: HTMLReport.run(timed.result, history: []))
-        if let counted {
-            written += try runFiles.write(counted.result, html: HTMLReport.run(counted.result, history: []))
+        if let unavailable = outcome.countsUnavailable {
+            printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
         }
-        let runID = result.environment.runID
-        written += try [
-            ("\(runID)-sweep.csv", SweepReport.pointsCSV(result)),
-            ("\(runID)-slopes.csv", SweepReport.slopesCSV(result)),
-            ("\(runID)-sweep.json", try SweepReport.json(result)), ("\(runID)-sweep.html", SweepReport.html(result)),
-        ].map { try runFiles.write($0.1, to: $0.0) }
-        print(SweepReport.header(result))
-        print(SweepReport.table(result))
-        if let database, let failed = [timed, counted].compactMap({ $0 }).first(where: { $0.recorderFailure != nil }),
-            let failure = failed.recorderFailure
-        {
+        let runFiles = RunFiles(directory: outputDirectory)
+        let written = try write(outcome, to: runFiles)
+        print(SweepReport.header(outcome.result))
+        print(SweepReport.table(outcome.result))
+        if let database, let (failed, failure) = outcome.recorderFailure {
             // The run that failed, and the counted one after it when the timing run's store failed.
-            let unrecorded = [timed, counted].compactMap { $0 }.drop {
+            let unrecorded = [outcome.timed, outcome.counted].compactMap { $0 }.drop {
                 $0.result.environment.runID != failed.result.environment.runID
             }
             throw CommandFailure(
@@ -210,39 +161,30 @@ struct Sweep: ParsableCommand {
                     runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
         if !quiet {
-            print("Sweep \(runID): wrote " + written.joined(separator: ", "))
-            if database == nil {
-                print("Not recorded in a stats store (--no-store).")
-            } else if timed.recorderFailure == nil && counted?.recorderFailure == nil {
-                print("Recorded in \(storeOptions.store).")
-            }
+            print("Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "))
+            print(
+                database == nil ? "Not recorded in a stats store (--no-store)." : "Recorded in \(storeOptions.store).")
         }
-        // A parser that refuses a feed (or crashes on it) has that as its outcome at that size: the
-        // sweep shows it. Songs that differ, or parses that failed once timed, are errors.
-        let problems = (timed.problems + (counted?.problems ?? [])).filter {
-            !$0.contains("not timed: FAILED") && !$0.contains("not timed: CRASHED")
-        }
-        if !problems.isEmpty {
+        if !outcome.problems.isEmpty {
             throw CommandFailure(
                 description: "the sweep's figures are written, but not every parser succeeded:\n  "
-                    + problems.joined(separator: "\n  "))
+                    + outcome.problems.map(\.description).joined(separator: "\n  "))
         }
     }
 
-    /// Runs one session of the sweep with a progress line.
-    private func session(_ plan: RunPlan, label: String, terminal: Terminal, database: (any StatsStoring)?) throws
-        -> BenchSession.Outcome
-    {
-        return try BenchSession(plan: plan).run(
-            environment: EnvironmentProbe.newRun(), recorder: database,
-            checking: {
-                terminal.progress("\(label): checking that the parsers agree on \(plan.feeds.count) feed(s)…")
-            },
-            progress: { step in
-                let round = step.round == 0 ? "allocation count" : "round \(step.round) of \(plan.settings.rounds)"
-                terminal.progress(
-                    "\(label): cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed)), \(round)"
-                )
-            })
+    /// Writes both runs' files and the sweep's own (points, slopes, JSON, page).
+    private func write(_ outcome: SweepSession.Outcome, to runFiles: RunFiles) throws -> [String] {
+        var written = try runFiles.write(outcome.timed.result, html: HTMLReport.run(outcome.timed.result, history: []))
+        if let counted = outcome.counted {
+            written += try runFiles.write(counted.result, html: HTMLReport.run(counted.result, history: []))
+        }
+        let result = outcome.result
+        let runID = result.environment.runID
+        written += try [
+            ("\(runID)-sweep.csv", SweepReport.pointsCSV(result)),
+            ("\(runID)-slopes.csv", SweepReport.slopesCSV(result)),
+            ("\(runID)-sweep.json", try SweepReport.json(result)), ("\(runID)-sweep.html", SweepReport.html(result)),
+        ].map { try runFiles.write($0.1, to: $0.0) }
+        return written
     }
 }

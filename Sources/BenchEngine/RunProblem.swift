@@ -1,0 +1,41 @@
+import BenchResults
+
+/// Something that went wrong for one parser on one feed during a run: it was not timed, or some of
+/// its iterations failed.
+public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// The agreement check kept the parser from being timed on the feed.
+        case notTimed(ParserVerdict.Status)
+        /// Timed iterations failed (a crash, a time-out, songs that differ): how many, and why.
+        case failedIterations(Int, outcome: String?)
+    }
+
+    public var parser: String
+    public var feed: String
+    public var kind: Kind
+
+    public init(parser: String, feed: String, kind: Kind) {
+        self.parser = parser
+        self.feed = feed
+        self.kind = kind
+    }
+
+    /// Whether the parser refused the feed or crashed on it: what a sweep shows as the parser's
+    /// outcome at that size, not an error of the sweep.
+    public var isRefusal: Bool {
+        switch kind {
+        case .notTimed(.failed), .notTimed(.crashed): return true
+        default: return false
+        }
+    }
+
+    /// One line: "expat on feed.xml: not timed: FAILED: …".
+    public var description: String {
+        switch kind {
+        case .notTimed(let status): return "\(parser) on \(feed): not timed: \(status)"
+        case .failedIterations(let count, let outcome):
+            return "\(parser) on \(feed): \(count) failed iteration(s)" + (outcome.map { ": \($0)" } ?? "")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import BenchResults
+import FeedParsers
+import Foundation
+
+/// A sweep as `bench sweep` makes it: one timing run over every feed and chunk size, then (up to
+/// a size) one run counting instructions, then the fitted slopes (``SweepResult``).
+///
+/// The feeds are files the caller made (generated, deterministic); the sweep only measures them.
+public struct SweepSession: Sendable {
+    public var plan: SweepPlan
+    public var parsers: [String]
+    /// The scale sweep's feed of each size, by songs.
+    public var scaleFeeds: [Int: String]
+    /// The chunk sweep's feed, if there is a chunk sweep.
+    public var chunkFeed: String?
+    public var iterations: Int
+    public var warmup: Int
+    public var rounds: Int
+    /// Seconds one timed parse may take (a counted parse under valgrind may take 50 times as long).
+    public var timeoutSeconds: Double
+    /// The `bench` executable to run as the workers.
+    public var executable: String
+    public var debugBuild: Bool
+
+    public init(
+        plan: SweepPlan, parsers: [String], scaleFeeds: [Int: String], chunkFeed: String?, iterations: Int,
+        warmup: Int, rounds: Int, timeoutSeconds: Double, executable: String, debugBuild: Bool
+    ) {
+        self.plan = plan
+        self.parsers = parsers
+        self.scaleFeeds = scaleFeeds
+        self.chunkFeed = chunkFeed
+        self.iterations = iterations
+        self.warmup = warmup
+        self.rounds = rounds
+        self.timeoutSeconds = timeoutSeconds
+        self.executable = executable
+        self.debugBuild = debugBuild
+    }
+
+    /// What a sweep produced.
+    public struct Outcome: Sendable {
+        public var result: SweepResult
+        /// The timing run.
+        public var timed: BenchSession.Outcome
+        /// The counting run, when there was one.
+        public var counted: BenchSession.Outcome?
+        /// Why there are no instruction counts, when they were asked for and cannot be made.
+        public var countsUnavailable: String?
+
+        /// The problems that are errors of the sweep: songs that differ, parses that failed once timed
+        /// (a parser that refuses a feed, or crashes on it, has that as its outcome at that size).
+        public var problems: [RunProblem] {
+            (timed.problems + (counted?.problems ?? [])).filter { !$0.isRefusal }
+        }
+
+        /// The first run whose recorder failed, and that failure.
+        public var recorderFailure: (run: BenchSession.Outcome, error: any Error)? {
+            for run in [timed] + (counted.map { [$0] } ?? []) {
+                if let error = run.recorderFailure { return (run, error) }
+            }
+            return nil
+        }
+    }
+
+    /// The feeds in the order they are measured, and each feed's chunk sizes.
+    func feeds() -> (feeds: [String], chunkSizes: [String: [Int]]) {
+        var feeds = plan.songs.compactMap { scaleFeeds[$0] }
+        var chunkSizesByFeed: [String: [Int]] = [:]
+        for feed in feeds { chunkSizesByFeed[feed] = [plan.chunkSize] }
+        if let chunkFeed {
+            if !feeds.contains(chunkFeed) { feeds.insert(chunkFeed, at: 0) }
+            var both = plan.chunkSizes
+            if chunkSizesByFeed[chunkFeed] != nil && !both.contains(plan.chunkSize) { both.append(plan.chunkSize) }
+            chunkSizesByFeed[chunkFeed] = both
+        }
+        return (feeds, chunkSizesByFeed)
+    }
+
+    /// Runs the sweep.
+    ///
+    /// - Parameters:
+    ///   - recorder: where both runs are recorded, if anywhere (a recorder that fails in the timing
+    ///     run is not asked again).
+    ///   - environment: makes each run's environment (its ID, start time).
+    ///   - checking: called with "timing" or "instructions" before each run's agreement check.
+    ///   - progress: called with the run's label before each worker.
+    /// - Returns: both runs and the analysis.
+    /// - Throws: what a run throws when it begins.
+    public func run(
+        recorder: (any RunRecorder)?, environment: () -> RunEnvironment, checking: (String, Int) -> Void = { _, _ in },
+        progress: (String, RunProgress) -> Void = { _, _ in }
+    ) throws -> Outcome {
+        let (feeds, chunkSizesByFeed) = feeds()
+        var settings = RunSettings(
+            iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: plan.chunkSize,
+            timeoutSeconds: timeoutSeconds, retryPreempted: true)
+        settings.countsAllocations = true
+        var timingPlan = RunPlan(
+            parsers: parsers, feeds: feeds, settings: settings, executable: executable, debugBuild: debugBuild,
+            scenarios: [.parse])
+        timingPlan.chunkSizesByFeed = chunkSizesByFeed
+        let timed = try BenchSession(plan: timingPlan).run(
+            environment: environment(), recorder: recorder, checking: { checking("timing", feeds.count) },
+            progress: { progress("timing", $0) })
+        var counted: BenchSession.Outcome?
+        var unavailable: String?
+        do {
+            // A store that failed during the timing run is not asked again.
+            counted = try count(
+                feeds, chunkSizes: chunkSizesByFeed, recorder: timed.recorderFailure == nil ? recorder : nil,
+                environment: environment, checking: checking, progress: progress)
+        } catch let error as InstructionCounter.Unavailable {
+            unavailable = "\(error)"
+        }
+        let result = SweepResult.analyse(
+            plan: plan, timed: timed.result, counted: counted?.result, scaleFeeds: scaleFeeds, chunkFeed: chunkFeed,
+            parsers: parsers + [ParserRegistry.baseline.name])
+        return Outcome(result: result, timed: timed, counted: counted, countsUnavailable: unavailable)
+    }
+
+    /// The counting run over the feeds of at most ``SweepPlan/instructionsUpToSongs`` songs, if any.
+    private func count(
+        _ feeds: [String], chunkSizes: [String: [Int]], recorder: (any RunRecorder)?,
+        environment: () -> RunEnvironment, checking: (String, Int) -> Void, progress: (String, RunProgress) -> Void
+    ) throws -> BenchSession.Outcome? {
+        var songsOfFeed: [String: Int] = [:]
+        for (songs, path) in scaleFeeds { songsOfFeed[path] = songs }
+        if let chunkFeed { songsOfFeed[chunkFeed] = plan.chunkSongs }
+        let countedFeeds = feeds.filter { (songsOfFeed[$0] ?? Int.max) <= plan.instructionsUpToSongs }
+        guard plan.instructionsUpToSongs > 0, !countedFeeds.isEmpty else { return nil }
+        let counter = try InstructionCounter.prepare(executable: executable)
+        defer { counter.remove() }
+        // One counted parse per cell, after one warm-up: a first parse's count moves from run to
+        // run (Foundation's by 0.5%: the heap it starts from differs); the second's repeats exactly.
+        let settings = RunSettings(
+            iterations: 1, warmup: 1, rounds: 1, chunkSize: plan.chunkSize, timeoutSeconds: timeoutSeconds * 50,
+            counter: RunSettings.instructionCounter)
+        var countingPlan = RunPlan(
+            parsers: parsers, feeds: countedFeeds, settings: settings, executable: executable,
+            debugBuild: debugBuild, scenarios: [.parse], instructionCounter: counter)
+        countingPlan.chunkSizesByFeed = chunkSizes.filter { countedFeeds.contains($0.key) }
+        countingPlan.includesBaseline = false
+        return try BenchSession(plan: countingPlan).run(
+            environment: environment(), recorder: recorder, checking: { checking("instructions", countedFeeds.count) },
+            progress: { progress("instructions", $0) })
+    }
+}
