@@ -175,7 +175,7 @@ public enum ParserRegistry {
     public static var names: [String] { all.map { $0.name } }
 
     /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
-    /// three, the C references that give their binding's cost, and the floor (see the README's table
+    /// three, the C references that give their binding's cost, and the floor (see docs/parsers.md's table
     /// of parsers for why).
     public static var defaultNames: [String] {
         [

@@ -6,7 +6,7 @@ import Testing
 
 /// Known crashes of Foundation's `XMLParser` on Linux, pinned so that a fix upstream is noticed:
 /// when one of these tests fails because Foundation no longer crashes, update the pin and the
-/// notes in README.md and DESIGN.md.
+/// notes in docs/parsers.md and DESIGN.md.
 @Suite("Foundation's known crashes (pinned)")
 struct FoundationCrashTests {
     static var crashes: Bool {
