@@ -22,9 +22,6 @@ public enum Practice: Codable, Sendable, Equatable {
     case queue(width: Int, pageSize: Int, cancel: Bool)
     case store(SongStore.Plan)
 
-    /// The `fields=` selection that keeps every song field of an RSS item.
-    public static let songFields = FieldsScenario.songFields
-
     /// The cell it is measured in.
     public var cell: CellScenario {
         switch self {

@@ -39,14 +39,6 @@ public struct RunPlan: Sendable {
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
 
-    /// The practices a practice scenario measures, one cell each (empty for the others).
-    ///
-    /// - Parameter scenario: the scenario asked for; `queue` includes its `cancel` cells.
-    /// - Returns: the practices, in the order their cells are measured.
-    public func practices(of scenario: ScenarioID) -> [Practice] {
-        (scenario.engine as? any PracticeScenario)?.practices(in: self) ?? []
-    }
-
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {
         chunkSizesByFeed[feed] ?? [settings.chunkSize]

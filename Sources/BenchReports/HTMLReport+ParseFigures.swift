@@ -29,20 +29,16 @@ extension HTMLReport {
                 SVGChart.bars(
                     id: "relative\(suffix)",
                     title: "Time relative to \(reference) on \(name), with its 95% interval",
-                    groups: [
-                        .init(
-                            title: nil,
-                            bars: ranked.map { f in
-                                let r = f.relative
-                                let interval =
-                                    r?.low.flatMap { low in
-                                        r?.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" }
-                                    } ?? ""
-                                return .init(
-                                    label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
-                                    text: "\(RunReport.ratio(r?.ratio ?? 1))×\(interval)", key: f.parser)
-                            })
-                    ],
+                    bars: ranked.map { f in
+                        let r = f.relative
+                        let interval =
+                            r?.low.flatMap { low in
+                                r?.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" }
+                            } ?? ""
+                        return .init(
+                            label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
+                            text: "\(RunReport.ratio(r?.ratio ?? 1))×\(interval)", key: f.parser)
+                    },
                     axisLabel: "time ÷ \(reference)'s time, from workers side by side (shorter is better)"),
                 caption:
                     "Relative speed on \(name): each parser's time over \(reference)'s, paired round by round (Hodges–Lehmann), with the 95% Wilcoxon interval over the rounds."
@@ -75,17 +71,13 @@ extension HTMLReport {
                 ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
                 : SVGChart.bars(
                     id: "parse-time\(suffix)", title: "Parse time on \(name), with the next run's 95% interval",
-                    groups: [
+                    bars: timed.map { f in
                         .init(
-                            title: nil,
-                            bars: timed.map { f in
-                                .init(
-                                    label: label(f), value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 },
-                                    high: f.high.map { $0 / 1e6 },
-                                    text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]",
-                                    key: f.parser)
-                            })
-                    ],
+                            label: label(f), value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 },
+                            high: f.high.map { $0 / 1e6 },
+                            text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]",
+                            key: f.parser)
+                    },
                     axisLabel: "milliseconds per parse (shorter is better)"),
             caption:
                 "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times; the whiskers are the 95% interval the next run's figure should fall in (distribution-free, from the workers), unless a yellow box says the machine changed speed."
@@ -95,16 +87,12 @@ extension HTMLReport {
                 ? empty("throughput\(suffix)", "No times")
                 : SVGChart.bars(
                     id: "throughput\(suffix)", title: "Throughput on \(name)",
-                    groups: [
-                        .init(
-                            title: nil,
-                            bars: timed.filter { $0.kind != "floor" }.map { f in
-                                let mbps = Double(f.feedBytes) / ((f.median ?? 1) / 1e9) / 1e6
-                                return .init(
-                                    label: label(f), value: mbps, text: "\(Format.number(mbps)) MB/s", key: f.parser
-                                )
-                            })
-                    ],
+                    bars: timed.filter { $0.kind != "floor" }.map { f in
+                        let mbps = Double(f.feedBytes) / ((f.median ?? 1) / 1e9) / 1e6
+                        return .init(
+                            label: label(f), value: mbps, text: "\(Format.number(mbps)) MB/s", key: f.parser
+                        )
+                    },
                     axisLabel: "megabytes (10⁶ bytes) per second (longer is better)"),
             caption:
                 "Throughput on \(name): feed bytes divided by the median parse time (the memchr floor, an order of magnitude above any parser, is left out: see the distance to the floor)."
@@ -119,17 +107,13 @@ extension HTMLReport {
                 ? empty("peak-memory\(suffix)", "No peak memory (an instruction-count run?)")
                 : SVGChart.bars(
                     id: "peak-memory\(suffix)", title: "Memory of the parse on \(name)",
-                    groups: [
-                        .init(
-                            title: nil,
-                            bars: withPeak.map { f in
-                                var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
-                                if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
-                                return .init(
-                                    label: label(f), value: (f.parsePeak ?? 0) / 1_048_576, text: text,
-                                    key: f.parser)
-                            })
-                    ],
+                    bars: withPeak.map { f in
+                        var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
+                        if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
+                        return .init(
+                            label: label(f), value: (f.parsePeak ?? 0) / 1_048_576, text: text,
+                            key: f.parser)
+                    },
                     axisLabel: "MiB the parse itself needed (shorter is better)"),
             caption:
                 "Memory on \(name): the parse's own peak, how far the worker's resident set rose above its level just before its first parse (the feed already loaded); in brackets, the worker process's whole-life peak, loading the feed included."
@@ -139,17 +123,13 @@ extension HTMLReport {
             list.add(
                 SVGChart.bars(
                     id: "allocations\(suffix)", title: "Allocations per parse on \(name)",
-                    groups: [
+                    bars: counted.map { f in
                         .init(
-                            title: nil,
-                            bars: counted.map { f in
-                                .init(
-                                    label: label(f), value: f.allocations ?? 0,
-                                    text:
-                                        "\(Format.number(f.allocations, decimals: 0)) (\(Format.mib(f.allocatedBytes, decimals: 2)) MiB asked)",
-                                    key: f.parser)
-                            })
-                    ],
+                            label: label(f), value: f.allocations ?? 0,
+                            text:
+                                "\(Format.number(f.allocations, decimals: 0)) (\(Format.mib(f.allocatedBytes, decimals: 2)) MiB asked)",
+                            key: f.parser)
+                    },
                     axisLabel: "malloc-family calls in one parse (shorter is better)"),
                 caption:
                     "Allocations on \(name): malloc-family calls of one parse, Swift's and the C library's alike, and the bytes they asked for, counted in a worker with the allocation interposer loaded (exact: the same binary and feed count the same)."
@@ -169,17 +149,13 @@ extension HTMLReport {
         list.add(
             SVGChart.bars(
                 id: id, title: title,
-                groups: [
-                    .init(
-                        title: nil,
-                        bars: sorted.map { f in
-                            let r = f[keyPath: field]
-                            let interval = RunReport.ratioWithInterval(r)
-                            return .init(
-                                label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
-                                text: "\(interval)×", key: f.parser)
-                        })
-                ],
+                bars: sorted.map { f in
+                    let r = f[keyPath: field]
+                    let interval = RunReport.ratioWithInterval(r)
+                    return .init(
+                        label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
+                        text: "\(interval)×", key: f.parser)
+                },
                 axisLabel: axis),
             caption: caption)
     }

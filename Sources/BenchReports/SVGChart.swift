@@ -47,6 +47,11 @@ enum SVGChart {
         }
     }
 
+    /// A bar chart of one untitled group of bars.
+    static func bars(id: String, title: String, bars: [Bar], axisLabel: String) -> String {
+        self.bars(id: id, title: title, groups: [Group(title: nil, bars: bars)], axisLabel: axisLabel)
+    }
+
     /// Horizontal bars, one group after the other, each group scaled to its own largest value.
     static func bars(id: String, title: String, groups: [Group], axisLabel: String) -> String {
         let rows = groups.reduce(0) { $0 + $1.bars.count + ($1.title == nil ? 0 : 1) + 1 }
