@@ -106,9 +106,11 @@ public struct InstructionCounter: Sendable {
     /// in ``directory``, named in a job whose bytes are then the same every time.
     /// (libfaketime adds `FAKETIME_SHARED`, which names the worker's process id: a count can still move
     /// by a few instructions when the ids gain a digit.)
-    public func command(_ job: MeasureJob, outputPrefix: String) -> WorkerCommand {
+    ///
+    /// - Throws: ``Unavailable`` when the feed's link cannot be made.
+    public func command(_ job: MeasureJob, outputPrefix: String) throws -> WorkerCommand {
         var job = job
-        job.feed = (try? feedLink(job.feed)) ?? job.feed
+        job.feed = try feedLink(job.feed)
         let callgrind = [
             valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)",
             "--dump-after=\(symbol)",
@@ -131,14 +133,24 @@ public struct InstructionCounter: Sendable {
     }
 
     /// A link of fixed length in ``directory`` to `feed` (made once per feed).
+    ///
+    /// Cells run in parallel and ask for the same feed's link at once. Each makes its own link under
+    /// a fresh name and renames it into place (`rename(2)` replaces atomically), so none finds the
+    /// link missing or half made. (Removing and re-creating the link raced: the loser got an error,
+    /// and its worker read the feed by its own path, a different length that moved the count.)
+    ///
+    /// - Throws: ``Unavailable`` when the link cannot be made.
     func feedLink(_ feed: String) throws -> String {
         let absolute = feed.hasPrefix("/") ? feed : FileManager.default.currentDirectoryPath + "/" + feed
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in absolute.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let link = (directory as NSString).appendingPathComponent("feed-" + Self.hex16(hash))
-        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != absolute {
-            try? FileManager.default.removeItem(atPath: link)
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: absolute)
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == absolute { return link }
+        let fresh = link + "-" + Self.hex16(UInt64.random(in: 0...UInt64.max))
+        guard symlink(absolute, fresh) == 0, rename(fresh, link) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(fresh)
+            throw Unavailable(description: "cannot link the feed \(absolute) at \(link): \(reason)")
         }
         return link
     }

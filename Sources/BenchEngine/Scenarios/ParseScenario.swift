@@ -46,7 +46,11 @@ struct ParseScenario: BenchScenario {
         if let counter = plan.instructionCounter {
             let prefix = (counter.directory as NSString).appendingPathComponent(
                 "callgrind-\(cell.parser)-\(context.round)")
-            command = counter.command(job, outputPrefix: prefix)
+            do {
+                command = try counter.command(job, outputPrefix: prefix)
+            } catch {
+                return [context.failed(cell, "\(error)")]
+            }
             dumps = prefix
         }
         let attempts = context.settings.retryPreempted == true ? MeasureWorker.attemptsPerIteration : 1
