@@ -33,9 +33,9 @@ public enum CompareReport {
             + (faster > 0 ? ", \(faster) faster" : "") + " (\(what))."
     }
 
-    /// A verdict in words: for peak memory, "slower" and "faster" read "higher" and "lower".
+    /// A verdict in words: for memory, "slower" and "faster" read "higher" and "lower".
     static func word(_ verdict: Verdict, _ metric: ComparisonMetric) -> String {
-        guard metric == .peakMemory else { return verdict.rawValue }
+        guard metric.metric.traits.unit == .bytes else { return verdict.rawValue }
         switch verdict {
         case .slower: return "higher"
         case .faster: return "lower"
@@ -132,11 +132,12 @@ public enum CompareReport {
     }
 
     static func value(_ value: Double?, _ metric: ComparisonMetric) -> String {
-        switch metric {
-        case .wall, .cpu: return value.map { Format.ms($0) + " ms" } ?? ""
-        case .instructions, .allocations: return value.map { Format.number($0, decimals: 0) } ?? ""
-        case .calibrated: return value.map { Format.number($0, decimals: 3) + "×" } ?? ""
-        case .peakMemory: return value.map { Format.mib($0) + " MiB" } ?? ""
+        guard let value else { return "" }
+        switch metric.metric.traits.unit {
+        case .nanoseconds: return Format.ms(value) + " ms"
+        case .count, .status: return Format.number(value, decimals: 0)
+        case .ratio: return Format.number(value, decimals: 3) + "×"
+        case .bytes: return Format.mib(value) + " MiB"
         }
     }
 

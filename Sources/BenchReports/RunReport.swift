@@ -16,15 +16,39 @@ public enum RunReport {
         "floor_multiple_ci95_low", "floor_multiple_ci95_high",
     ]
 
-    /// The columns of `<run-id>-samples.csv`, in order.
-    public static let sampleColumns = [
-        "run_id", "parser", "scenario", "feed", "feed_sha256", "feed_bytes", "songs", "chunk_size", "network", "round",
-        "iteration", "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_rss_bytes", "error",
-        "debug",
-        "bytes", "http_status", "instructions", "preempted", "parse_peak_bytes", "calibration_ns",
-        "allocations", "allocated_bytes", "kept_bytes", "requests", "wire_bytes", "store_ns", "after_cancel_bytes",
-        "after_cancel_parse_ns", "started_after_cancel",
-    ]
+    /// The columns of `<run-id>-samples.csv`, in order: the cell and the iteration, then every
+    /// stored ``Metric`` in its order, with `error` and `debug` after the peak and `preempted` after
+    /// the instructions, where the first versions had them (a new metric is a new last column).
+    public static let sampleColumns = ["run_id"] + sampleFields.map(\.name)
+
+    /// A column of the samples CSV and its value.
+    struct SampleField: Sendable {
+        var name: String
+        var value: @Sendable (Sample) -> String
+    }
+
+    static let sampleFields: [SampleField] = {
+        func text(_ name: String, _ value: @escaping @Sendable (Sample) -> String) -> SampleField {
+            SampleField(name: name, value: value)
+        }
+        var fields = [
+            text("parser") { $0.cell.parser }, text("scenario") { $0.cell.scenario.name },
+            text("feed") { $0.cell.feedPath }, text("feed_sha256") { $0.cell.feedSHA256 },
+            text("feed_bytes") { String($0.cell.feedBytes) }, text("songs") { String($0.songs) },
+            text("chunk_size") { String($0.cell.chunkSize) }, text("network") { $0.cell.network },
+            text("round") { String($0.round) }, text("iteration") { String($0.iteration) },
+        ]
+        for metric in Metric.stored {
+            fields.append(text(metric.csvColumn) { $0[metric].map(String.init) ?? "" })
+            if metric == .peakResidentBytes {
+                fields += [text("error") { $0.error ?? "" }, text("debug") { $0.debug ? "1" : "0" }]
+            }
+            if metric == .instructions {
+                fields.append(text("preempted") { $0.preempted.map { $0 ? "1" : "0" } ?? "" })
+            }
+        }
+        return fields
+    }()
 
     /// One row per cell.
     ///
@@ -89,27 +113,9 @@ public enum RunReport {
 
     /// One row per measured iteration.
     public static func samplesCSV(_ samples: [Sample], runID: String) -> String {
-        func value(_ number: Int?) -> String { number.map(String.init) ?? "" }
-        return CSV.document(
+        CSV.document(
             header: sampleColumns,
-            rows: samples.map { sample in
-                [
-                    runID, sample.cell.parser, sample.cell.scenario.name, sample.cell.feedPath, sample.cell.feedSHA256,
-                    String(sample.cell.feedBytes), String(sample.songs), String(sample.cell.chunkSize),
-                    sample.cell.network,
-                    String(sample.round), String(sample.iteration), value(sample.wallNs), value(sample.cpuNs),
-                    value(sample.firstSongNs), value(sample.downloadNs), value(sample.totalNs),
-                    value(sample.peakResidentBytes),
-                    sample.error ?? "", sample.debug ? "1" : "0", value(sample.bytes), value(sample.httpStatus),
-                    value(sample.instructions), sample.preempted.map { $0 ? "1" : "0" } ?? "",
-                    value(sample.parsePeakBytes),
-                    value(sample.calibrationNs), value(sample.allocations), value(sample.allocatedBytes),
-                    value(sample.keptBytes),
-                    value(sample.requests), value(sample.wireBytes), value(sample.storeNs),
-                    value(sample.afterCancelBytes),
-                    value(sample.afterCancelParseNs), value(sample.startedAfterCancel),
-                ]
-            })
+            rows: samples.map { sample in [runID] + sampleFields.map { $0.value(sample) } })
     }
 
     /// The whole run as JSON (the input of `bench compare`).

@@ -145,16 +145,17 @@ public struct CellSummary: Codable, Sendable, Equatable {
     ) -> CellSummary {
         let good = samples.filter { $0.error == nil }
         let clean = good.filter(\.isClean)
-        func median(_ values: [Int?]) -> Double? { Statistics(values.compactMap { $0.map(Double.init) })?.median }
+        func figure(_ metric: Metric) -> Double? { metric.cellFigure(samples) }
+        func count(_ metric: Metric) -> Int? { figure(metric).map { Int($0) } }
         var summary = CellSummary(
             cell: cell, songs: good.first?.songs ?? 0,
             wall: Statistics(clean.compactMap { $0.wallNs.map(Double.init) }),
-            cpuMedianNs: median(clean.map(\.cpuNs)), firstSongMedianNs: median(clean.map(\.firstSongNs)),
-            downloadMedianNs: median(clean.map(\.downloadNs)), totalMedianNs: median(clean.map(\.totalNs)),
+            cpuMedianNs: figure(.cpuNs), firstSongMedianNs: figure(.firstSongNs),
+            downloadMedianNs: figure(.downloadNs), totalMedianNs: figure(.totalNs),
             peakResidentBytes: peakResidentBytes,
             peakOverBaselineBytes: peakResidentBytes.flatMap { peak in baselinePeakBytes.map { peak - $0 } },
             failed: samples.count - good.count, outcome: outcome)
-        summary.bytesMedian = median(clean.map(\.bytes))
+        summary.bytesMedian = figure(.bytes)
         summary.overlap = Statistics(clean.compactMap(CellSummary.overlap))?.median
         summary.httpStatus = good.compactMap(\.httpStatus).first
         summary.instructions = Statistics(good.compactMap { $0.instructions.map(Double.init) })
@@ -165,18 +166,18 @@ public struct CellSummary: Codable, Sendable, Equatable {
         }
         summary.preempted = good.filter { $0.preempted == true }.count
         summary.allocations = Statistics(good.compactMap { $0.allocations.map(Double.init) })
-        summary.allocatedBytes = median(good.map(\.allocatedBytes))
-        summary.keptBytes = median(good.map(\.keptBytes))
-        summary.requestsMedian = median(clean.map(\.requests))
-        summary.wireBytesMedian = median(clean.map(\.wireBytes))
-        summary.storeMedianNs = median(clean.map(\.storeNs))
+        summary.allocatedBytes = figure(.allocatedBytes)
+        summary.keptBytes = figure(.keptBytes)
+        summary.requestsMedian = figure(.requests)
+        summary.wireBytesMedian = figure(.wireBytes)
+        summary.storeMedianNs = figure(.storeNs)
         if clean.contains(where: { $0.requests != nil || $0.storeNs != nil }) {
             summary.totalEstimate = RunEstimate(
                 workerMedians: Array(WorkerValues.medians(samples) { $0.totalNs.map(Double.init) }.values))
         }
-        summary.afterCancelBytesMax = good.compactMap(\.afterCancelBytes).max()
-        summary.afterCancelParseNsMax = good.compactMap(\.afterCancelParseNs).max()
-        summary.startedAfterCancelMax = good.compactMap(\.startedAfterCancel).max()
+        summary.afterCancelBytesMax = count(.afterCancelBytes)
+        summary.afterCancelParseNsMax = count(.afterCancelParseNs)
+        summary.startedAfterCancelMax = count(.startedAfterCancel)
         return summary
     }
 }

@@ -23,35 +23,34 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
     /// `malloc`-family calls of the parse (``Sample/allocations``, from a run's allocation workers).
     case allocations
 
+    /// The figure compared: every trait (unit, exactness, one value per worker) is the metric's.
+    public var metric: Metric {
+        // The one place that ties a name to its metric; ``Metric/Traits/comparedAs`` says the same.
+        Metric.allCases.first { $0.traits.comparedAs == rawValue } ?? .wallNs
+    }
+
     /// Whether the same binary and feed give the same value every time (a count, not a measurement).
-    public var isExact: Bool { self == .instructions || self == .allocations }
+    public var isExact: Bool { metric.traits.exact }
 
     /// Whether it is a time (wall, CPU or calibrated), as opposed to a count or memory.
-    public var isTime: Bool { self == .wall || self == .cpu || self == .calibrated }
+    public var isTime: Bool { metric.isTime }
+
+    /// Whether each worker process has one value, repeated on its samples (a peak).
+    public var isPerWorker: Bool { metric.traits.cellFigure == .perWorker }
 
     /// The default regression threshold: 5%, or 1% for exact counts (instructions, allocations).
     public var defaultThreshold: Double { isExact ? 0.01 : 0.05 }
 
     /// The sample's value for this metric, if it has one.
-    public func value(_ sample: Sample) -> Double? {
-        switch self {
-        case .wall: return sample.wallNs.map(Double.init)
-        case .cpu: return sample.cpuNs.map(Double.init)
-        case .calibrated: return sample.calibratedTime
-        case .instructions: return sample.instructions.map(Double.init)
-        case .peakMemory: return sample.peakResidentBytes.map(Double.init)
-        case .allocations: return sample.allocations.map(Double.init)
-        }
-    }
+    public func value(_ sample: Sample) -> Double? { metric.value(sample) }
 
     /// A unit label for reports.
     public var unit: String {
-        switch self {
-        case .wall, .cpu: return "ms"
-        case .calibrated: return "× calibration"
-        case .instructions: return "instructions"
-        case .peakMemory: return "MiB"
-        case .allocations: return "allocations"
+        switch metric.traits.unit {
+        case .nanoseconds: return "ms"
+        case .ratio: return "× calibration"
+        case .bytes: return "MiB"
+        case .count, .status: return rawValue
         }
     }
 }
@@ -450,7 +449,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 // Peak memory is one value per worker, repeated on its samples.
                 let workers = byTurn.compactMapValues { Statistics($0)?.median }
                 let all =
-                    metric == .peakMemory
+                    metric.isPerWorker
                     ? workers.keys.sorted().compactMap { workers[$0] }
                     : byTurn.keys.sorted().flatMap { byTurn[$0] ?? [] }
                 guard let median = Statistics(Array(workers.values))?.median else { continue }

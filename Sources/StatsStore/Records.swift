@@ -97,118 +97,51 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of `samples`.
-struct SampleRecord: Codable, FetchableRecord, PersistableRecord {
+/// A row of `samples`: the cell and the iteration, then a column per stored ``Metric`` (its
+/// ``Metric/column``).
+struct SampleRecord: FetchableRecord, PersistableRecord {
     static let databaseTableName = "samples"
 
     var id: Int64?
     var runID: String
-    var parser: String
-    var scenario: String
-    var feedPath: String
-    var feedSHA256: String
-    var feedBytes: Int
-    var songs: Int
-    var chunkSize: Int
-    var network: String
-    var round: Int
-    var iteration: Int
-    var wallNs: Int?
-    var cpuNs: Int?
-    var firstSongNs: Int?
-    var downloadNs: Int?
-    var totalNs: Int?
-    var peakResidentBytes: Int?
-    var bytes: Int?
-    var httpStatus: Int?
-    var error: String?
-    var debug: Bool
-    var instructions: Int?
-    var preempted: Bool?
-    var parsePeakBytes: Int?
-    var calibrationNs: Int?
-    var allocations: Int?
-    var allocatedBytes: Int?
-    var keptBytes: Int?
-    var requests: Int?
-    var wireBytes: Int?
-    var storeNs: Int?
-    var afterCancelBytes: Int?
-    var afterCancelParseNs: Int?
-    var startedAfterCancel: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case id, runID = "run_id", parser, scenario, feedPath = "feed_path", feedSHA256 = "feed_sha256"
-        case feedBytes = "feed_bytes", songs, chunkSize = "chunk_size", network, round, iteration
-        case wallNs = "wall_ns", cpuNs = "cpu_ns", firstSongNs = "first_song_ns", downloadNs = "download_ns"
-        case totalNs = "total_ns", peakResidentBytes = "peak_resident_bytes", bytes, httpStatus = "http_status"
-        case error, debug, instructions, preempted, parsePeakBytes = "parse_peak_bytes", calibrationNs =
-            "calibration_ns"
-        case allocations, allocatedBytes = "allocated_bytes", keptBytes = "kept_bytes"
-        case requests, wireBytes = "wire_bytes", storeNs = "store_ns", afterCancelBytes = "after_cancel_bytes"
-        case afterCancelParseNs = "after_cancel_parse_ns", startedAfterCancel = "started_after_cancel"
-    }
+    var sample: Sample
 
     init(_ sample: Sample, runID: String) {
         id = nil
         self.runID = runID
-        parser = sample.cell.parser
-        scenario = sample.cell.scenario.name
-        feedPath = sample.cell.feedPath
-        feedSHA256 = sample.cell.feedSHA256
-        feedBytes = sample.cell.feedBytes
-        songs = sample.songs
-        chunkSize = sample.cell.chunkSize
-        network = sample.cell.network
-        round = sample.round
-        iteration = sample.iteration
-        wallNs = sample.wallNs
-        cpuNs = sample.cpuNs
-        firstSongNs = sample.firstSongNs
-        downloadNs = sample.downloadNs
-        totalNs = sample.totalNs
-        peakResidentBytes = sample.peakResidentBytes
-        bytes = sample.bytes
-        httpStatus = sample.httpStatus
-        error = sample.error
-        debug = sample.debug
-        instructions = sample.instructions
-        preempted = sample.preempted
-        parsePeakBytes = sample.parsePeakBytes
-        calibrationNs = sample.calibrationNs
-        allocations = sample.allocations
-        allocatedBytes = sample.allocatedBytes
-        keptBytes = sample.keptBytes
-        requests = sample.requests
-        wireBytes = sample.wireBytes
-        storeNs = sample.storeNs
-        afterCancelBytes = sample.afterCancelBytes
-        afterCancelParseNs = sample.afterCancelParseNs
-        startedAfterCancel = sample.startedAfterCancel
+        self.sample = sample
     }
 
-    var sample: Sample {
-        var sample = Sample(
+    init(row: Row) throws {
+        id = row["id"]
+        runID = row["run_id"]
+        sample = Sample(
             cell: CellKey(
-                parser: parser, scenario: CellScenario(name: scenario), feedPath: feedPath, feedSHA256: feedSHA256,
-                feedBytes: feedBytes,
-                chunkSize: chunkSize, network: network),
-            songs: songs, round: round, iteration: iteration, wallNs: wallNs, cpuNs: cpuNs, firstSongNs: firstSongNs,
-            downloadNs: downloadNs, totalNs: totalNs, peakResidentBytes: peakResidentBytes, bytes: bytes,
-            httpStatus: httpStatus, error: error, debug: debug)
-        sample.instructions = instructions
-        sample.preempted = preempted
-        sample.parsePeakBytes = parsePeakBytes
-        sample.calibrationNs = calibrationNs
-        sample.allocations = allocations
-        sample.allocatedBytes = allocatedBytes
-        sample.keptBytes = keptBytes
-        sample.requests = requests
-        sample.wireBytes = wireBytes
-        sample.storeNs = storeNs
-        sample.afterCancelBytes = afterCancelBytes
-        sample.afterCancelParseNs = afterCancelParseNs
-        sample.startedAfterCancel = startedAfterCancel
-        return sample
+                parser: row["parser"], scenario: CellScenario(name: row["scenario"]), feedPath: row["feed_path"],
+                feedSHA256: row["feed_sha256"], feedBytes: row["feed_bytes"], chunkSize: row["chunk_size"],
+                network: row["network"]),
+            songs: row["songs"], round: row["round"], iteration: row["iteration"], wallNs: nil, cpuNs: nil,
+            firstSongNs: nil, peakResidentBytes: nil, error: row["error"], debug: row["debug"])
+        sample.preempted = row["preempted"]
+        for metric in Metric.stored { sample[metric] = row[metric.column] }
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["run_id"] = runID
+        container["parser"] = sample.cell.parser
+        container["scenario"] = sample.cell.scenario.name
+        container["feed_path"] = sample.cell.feedPath
+        container["feed_sha256"] = sample.cell.feedSHA256
+        container["feed_bytes"] = sample.cell.feedBytes
+        container["songs"] = sample.songs
+        container["chunk_size"] = sample.cell.chunkSize
+        container["network"] = sample.cell.network
+        container["round"] = sample.round
+        container["iteration"] = sample.iteration
+        container["error"] = sample.error
+        container["debug"] = sample.debug
+        container["preempted"] = sample.preempted
+        for metric in Metric.stored { container[metric.column] = sample[metric] }
     }
 }

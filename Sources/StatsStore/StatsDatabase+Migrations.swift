@@ -1,3 +1,4 @@
+import BenchResults
 import GRDB
 
 extension StatsDatabase {
@@ -102,6 +103,26 @@ extension StatsDatabase {
                 t.add(column: "started_after_cancel", .integer)
             }
         }
+        for metric in newMetrics {
+            migrator.registerMigration(migrationName(metric)) { db in
+                try db.alter(table: "samples") { t in t.add(column: metric.column, .integer) }
+            }
+        }
         return migrator
     }
+
+    /// The sample columns the named migrations above create, v1 to v6.
+    static let columnsOfTheNamedMigrations: Set<String> = [
+        "wall_ns", "cpu_ns", "first_song_ns", "download_ns", "total_ns", "peak_resident_bytes", "bytes",
+        "http_status", "instructions", "parse_peak_bytes", "calibration_ns", "allocations", "allocated_bytes",
+        "kept_bytes", "requests", "wire_bytes", "store_ns", "after_cancel_bytes", "after_cancel_parse_ns",
+        "started_after_cancel",
+    ]
+
+    /// The metrics added to ``Metric`` since: each gets its column by a step of its own, named after
+    /// it, in both stores (``migrationName(_:)``), so that adding a metric needs no migration by hand.
+    static var newMetrics: [Metric] { Metric.stored.filter { !columnsOfTheNamedMigrations.contains($0.column) } }
+
+    /// The name of the step that adds a new metric's column.
+    static func migrationName(_ metric: Metric) -> String { "metric: \(metric.column)" }
 }

@@ -111,7 +111,7 @@ enum StoreContract {
         #expect(throws: StatsStoreError.self) { try target.importRun(impostor) }
         // The same ID and machine, a sample that differs: refused.
         var altered = run
-        altered.sampleRecords[0].wallNs = 99
+        altered.sampleRecords[0].sample.wallNs = 99
         let error = #expect(throws: StatsStoreError.self) { try target.importRun(altered) }
         #expect(error?.description.contains("differs") == true)
         #expect(try target.storedRun(id)?.samples == run.samples)

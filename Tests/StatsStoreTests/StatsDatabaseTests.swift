@@ -65,6 +65,20 @@ struct StatsDatabaseTests {
         #expect(try store.samples().map(\.sample) == [counted])
     }
 
+    /// Every stored metric has its column, and a sample with every metric set comes back whole
+    /// (the record reads and writes the columns from ``Metric``'s table).
+    @Test func everyMetricRoundTrips() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        try store.beginRun(Self.environment("run-m", startedAt: "2026-11-22T10:00:00Z"), settings: nil)
+        var sample = Self.samples(parser: "expat", walls: [1])[0]
+        for (index, metric) in Metric.stored.enumerated() { sample[metric] = 1_000 + index }
+        sample.preempted = true
+        #expect(Metric.stored.allSatisfy { sample[$0] != nil })
+        try store.record([sample], runID: "run-m")
+        #expect(try store.samples().map(\.sample) == [sample])
+        #expect(Set(Metric.stored.map(\.column)).count == Metric.stored.count)
+    }
+
     @Test func reopeningAFileKeepsItsRunsAndAppliesNoMigrationTwice() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("nested/stats.sqlite")

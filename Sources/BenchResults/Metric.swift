@@ -1,0 +1,191 @@
+/// A figure an iteration can carry: its unit, which way is better, how a cell sums it up, its names,
+/// and whether `bench compare` may judge it.
+///
+/// The one table of the figures: ``Sample``'s subscript, the samples CSV, the stores' columns (and
+/// their migrations), the cell summaries' plain figures, `bench compare` and the formatting of a
+/// value all read it. A new figure is its case here (a line of ``traits``), its field on ``Sample``,
+/// and the worker code that records it.
+public enum Metric: String, CaseIterable, Codable, Sendable {
+    // The order is the samples CSV's (new ones only at the end).
+    case wallNs, cpuNs, firstSongNs, downloadNs, totalNs, peakResidentBytes, bytes, httpStatus, instructions
+    case parsePeakBytes, calibrationNs, allocations, allocatedBytes, keptBytes, requests, wireBytes, storeNs
+    case afterCancelBytes, afterCancelParseNs, startedAfterCancel
+    /// Wall time over the calibration workload's (``Sample/calibratedTime``): derived, not stored.
+    case calibratedTime
+
+    /// What a value counts.
+    public enum Unit: String, Codable, Sendable {
+        case nanoseconds, bytes, count, ratio
+        /// An HTTP status code: a label, not a quantity.
+        case status
+    }
+
+    /// Which way a change is an improvement.
+    public enum Polarity: String, Codable, Sendable {
+        case lowerIsBetter, higherIsBetter
+        /// Neither: a fact about the machine or the exchange (the calibration's time, an HTTP status).
+        case neither
+    }
+
+    /// How a cell sums up its samples' values.
+    public enum CellFigure: Sendable {
+        /// The median over the clean samples (succeeded, kept the CPU).
+        case medianOfClean
+        /// The median over the successful samples (exact counts: losing the CPU does not move them).
+        case medianOfSuccessful
+        /// The largest value over the successful samples (what a cancel let through, at worst).
+        case maximum
+        /// One value per worker, repeated on its samples (peaks): summed up by the cell apart.
+        case perWorker
+        /// Summed up by the cell apart (its headline statistics, or a label).
+        case apart
+    }
+
+    /// A metric's entry in the table.
+    public struct Traits {
+        /// The ``Sample`` field that holds it; `nil` for a derived figure.
+        public var field: WritableKeyPath<Sample, Int?>?
+        /// The column in the stores (SQLite and PostgreSQL) and, unless ``csvColumn`` says otherwise,
+        /// in the samples CSV; `nil` for a derived figure.
+        public var column: String?
+        public var unit: Unit
+        public var polarity: Polarity
+        public var cellFigure: CellFigure
+        /// The same binary and feed give the same value every time (a count, not a measurement).
+        public var exact: Bool = false
+        /// Its name for `bench compare --metric`, when compare may judge it.
+        public var comparedAs: String? = nil
+        /// The samples CSV's name, where it differs from ``column``.
+        public var csvColumn: String? = nil
+    }
+
+    /// The table: one entry per metric.
+    public var traits: Traits {
+        switch self {
+        case .wallNs:
+            Traits(
+                field: \.wallNs, column: "wall_ns", unit: .nanoseconds, polarity: .lowerIsBetter, cellFigure: .apart,
+                comparedAs: "wall")
+        case .cpuNs:
+            Traits(
+                field: \.cpuNs, column: "cpu_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean, comparedAs: "cpu")
+        case .firstSongNs:
+            Traits(
+                field: \.firstSongNs, column: "first_song_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .downloadNs:
+            Traits(
+                field: \.downloadNs, column: "download_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .totalNs:
+            Traits(
+                field: \.totalNs, column: "total_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .peakResidentBytes:
+            Traits(
+                field: \.peakResidentBytes, column: "peak_resident_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .perWorker, comparedAs: "peak-memory", csvColumn: "peak_rss_bytes")
+        case .bytes:
+            Traits(field: \.bytes, column: "bytes", unit: .bytes, polarity: .lowerIsBetter, cellFigure: .medianOfClean)
+        case .httpStatus:
+            Traits(field: \.httpStatus, column: "http_status", unit: .status, polarity: .neither, cellFigure: .apart)
+        case .instructions:
+            Traits(
+                field: \.instructions, column: "instructions", unit: .count, polarity: .lowerIsBetter,
+                cellFigure: .apart, exact: true, comparedAs: "instructions")
+        case .parsePeakBytes:
+            Traits(
+                field: \.parsePeakBytes, column: "parse_peak_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .perWorker)
+        case .calibrationNs:
+            Traits(
+                field: \.calibrationNs, column: "calibration_ns", unit: .nanoseconds, polarity: .neither,
+                cellFigure: .apart)
+        case .allocations:
+            Traits(
+                field: \.allocations, column: "allocations", unit: .count, polarity: .lowerIsBetter, cellFigure: .apart,
+                exact: true, comparedAs: "allocations")
+        case .allocatedBytes:
+            Traits(
+                field: \.allocatedBytes, column: "allocated_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .medianOfSuccessful, exact: true)
+        case .keptBytes:
+            Traits(
+                field: \.keptBytes, column: "kept_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .medianOfSuccessful, exact: true)
+        case .requests:
+            Traits(
+                field: \.requests, column: "requests", unit: .count, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .wireBytes:
+            Traits(
+                field: \.wireBytes, column: "wire_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .storeNs:
+            Traits(
+                field: \.storeNs, column: "store_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
+        case .afterCancelBytes:
+            Traits(
+                field: \.afterCancelBytes, column: "after_cancel_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                cellFigure: .maximum)
+        case .afterCancelParseNs:
+            Traits(
+                field: \.afterCancelParseNs, column: "after_cancel_parse_ns", unit: .nanoseconds,
+                polarity: .lowerIsBetter, cellFigure: .maximum)
+        case .startedAfterCancel:
+            Traits(
+                field: \.startedAfterCancel, column: "started_after_cancel", unit: .count, polarity: .lowerIsBetter,
+                cellFigure: .maximum)
+        case .calibratedTime:
+            Traits(
+                field: nil, column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
+                comparedAs: "calibrated")
+        }
+    }
+
+    /// The metrics a sample stores (every one but the derived), in the samples CSV's order.
+    public static let stored = allCases.filter { $0.traits.field != nil }
+
+    /// Whether it is a time: a sample that lost the CPU has it inflated by the other work (left out
+    /// of every figure), and times of runs made apart on a noisy machine are not judged.
+    public var isTime: Bool {
+        traits.unit == .nanoseconds || self == .calibratedTime
+    }
+
+    /// The column in the stores, for a stored metric.
+    public var column: String { traits.column ?? rawValue }
+
+    /// The column in the samples CSV.
+    public var csvColumn: String { traits.csvColumn ?? column }
+
+    /// The sample's value, if it has one (a derived figure computed from the stored ones).
+    public func value(_ sample: Sample) -> Double? {
+        if self == .calibratedTime { return sample.calibratedTime }
+        return sample[self].map(Double.init)
+    }
+
+    /// The cell's figure from its samples, for a metric summed up by ``Traits/cellFigure`` (else `nil`).
+    public func cellFigure(_ samples: [Sample]) -> Double? {
+        func values(_ chosen: [Sample]) -> [Double] { chosen.compactMap { value($0) } }
+        switch traits.cellFigure {
+        case .medianOfClean: return Statistics(values(samples.filter(\.isClean)))?.median
+        case .medianOfSuccessful: return Statistics(values(samples.filter { $0.error == nil }))?.median
+        case .maximum: return values(samples.filter { $0.error == nil }).max()
+        case .perWorker, .apart: return nil
+        }
+    }
+}
+
+extension Sample {
+    /// The value of a stored metric; a derived one (``Metric/calibratedTime``) reads `nil` and
+    /// ignores writes: use ``Metric/value(_:)``.
+    public subscript(metric: Metric) -> Int? {
+        get { metric.traits.field.flatMap { self[keyPath: $0] } }
+        set {
+            guard let field = metric.traits.field else { return }
+            self[keyPath: field] = newValue
+        }
+    }
+}

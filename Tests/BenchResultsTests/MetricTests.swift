@@ -1,0 +1,57 @@
+import BenchResults
+import Testing
+
+@Suite("Metric: the one table of the figures")
+struct MetricTests {
+    /// `bench compare --metric` names exactly the metrics the table marks as judged, each its own.
+    @Test func everyComparedMetricIsInTheTable() {
+        for compared in ComparisonMetric.allCases {
+            #expect(compared.metric.traits.comparedAs == compared.rawValue)
+        }
+        let judged = Metric.allCases.compactMap(\.traits.comparedAs)
+        #expect(Set(judged) == Set(ComparisonMetric.allCases.map(\.rawValue)))
+        #expect(judged.count == ComparisonMetric.allCases.count)
+    }
+
+    /// A stored metric reads and writes its own field; names never collide.
+    @Test func storedMetricsHaveTheirOwnFieldAndNames() {
+        var sample = Sample(
+            cell: CellKey(
+                parser: "p", scenario: .parse, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 1),
+            songs: 1, round: 1, iteration: 1, wallNs: nil, cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil,
+            error: nil, debug: false)
+        for (index, metric) in Metric.stored.enumerated() { sample[metric] = index + 1 }
+        #expect(Metric.stored.enumerated().allSatisfy { sample[$1] == $0 + 1 })
+        #expect(sample.wallNs == 1 && sample.startedAfterCancel == Metric.stored.count)
+        #expect(Set(Metric.stored.map(\.column)).count == Metric.stored.count)
+        #expect(Set(Metric.stored.map(\.csvColumn)).count == Metric.stored.count)
+        // The derived one is not stored, and reads from the stored ones.
+        #expect(!Metric.stored.contains(.calibratedTime))
+        sample.calibrationNs = 4
+        sample.wallNs = 10
+        #expect(Metric.calibratedTime.value(sample) == 2.5)
+    }
+
+    /// A time of a parse that lost the CPU is left out of the cell's median; an exact count is not.
+    @Test func cellFiguresFollowTheirRule() {
+        func sample(_ cpu: Int, kept: Int, preempted: Bool, error: String? = nil) -> Sample {
+            var sample = Sample(
+                cell: CellKey(
+                    parser: "p", scenario: .parse, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 1),
+                songs: 1, round: 1, iteration: 1, wallNs: cpu, cpuNs: cpu, firstSongNs: nil, peakResidentBytes: nil,
+                error: error, debug: false)
+            sample.keptBytes = kept
+            sample.afterCancelBytes = kept
+            sample.preempted = preempted
+            return sample
+        }
+        let samples = [
+            sample(10, kept: 5, preempted: false), sample(12, kept: 5, preempted: false),
+            sample(90, kept: 7, preempted: true), sample(1, kept: 100, preempted: false, error: "broke"),
+        ]
+        #expect(Metric.cpuNs.cellFigure(samples) == 11)
+        #expect(Metric.keptBytes.cellFigure(samples) == 5)
+        #expect(Metric.afterCancelBytes.cellFigure(samples) == 7)
+        #expect(Metric.wallNs.cellFigure(samples) == nil)
+    }
+}
