@@ -125,14 +125,8 @@ public enum MeasureWorker {
         let warmup = max(0, warmup)
         let wanted = max(0, iterations)
         let limit = warmup + (retryPreempted ? wanted * attemptsPerIteration : wanted)
-        var results: [MeasureWorkerReport.Iteration] = []
-        results.reserveCapacity(limit)
-        var errors: [Int: String] = [:]
-        var kept: [Song] = []
-        var lastGood: [Song] = []
+        var log = IterationLog(capacity: limit)
         var window: PeakMemory.Window?
-        var parsePeak: Int?
-        var keptCPU = 0
         var missed = 0
         // Set by the song callback; a class so that the closure allocates its context once, here.
         let firstSong = Timestamp()
@@ -142,10 +136,12 @@ public enum MeasureWorker {
             countingOnly
             ? SongEndSignal { firstSong.value = 1 }
             : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
-        let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
+        let parse = OneParse(
+            parserType: parserType, step: max(1, chunkSize == 0 ? bytes.count : chunkSize), songEnded: songEnded,
+            extraBytes: min(bytes.count, bytes.count * max(0, slowdownPercent) / 100),
+            countingOnly: countingOnly, countAllocations: countAllocations)
         // Read the environment before the clocks start, not in the first parse.
         _ = HashSeeding.deterministic
-        let extraBytes = min(bytes.count, bytes.count * max(0, slowdownPercent) / 100)
         // The feed in a page-aligned copy: where a heap block lands depends on what the process
         // allocated before, and copies and scans over the bytes take a different path for each
         // alignment. (The counted worker's start-up itself is kept the same from run to run by
@@ -154,80 +150,129 @@ public enum MeasureWorker {
         let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
         defer { aligned.deallocate() }
         bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
-        do {
-            let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
-            var index = 0
-            while index < limit && (index < warmup || keptCPU < wanted) {
-                firstSong.value = 0
-                var failure: (any Error)?
-                var songs: [Song] = []
-                if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
-                let calibration = countingOnly ? nil : Calibration.time(all)
-                // ---- timed region ----
-                let cpuStart = threadCPUNanoseconds()
-                let wallStart = monotonicNanoseconds()
-                if countAllocations { AllocationCounter.start() }
-                var parsed: ParsedRegion?
+        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
+        var index = 0
+        while index < limit && (index < warmup || log.keptCPU < wanted) {
+            if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
+            let timed = parse.time(all, firstSong: firstSong)
+            if index == 0 { log.parsePeak = window?.close() }
+            log.record(timed, measured: index >= warmup)
+            if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+            index += 1
+            // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
+            if timed.preempted && retryPreempted && index > warmup {
+                missed += 1
+                usleep(useconds_t(min(200, 10 * missed) * 1000))
+            } else {
+                missed = 0
+            }
+        }
+        return log.measured(lifetimePeakBefore: window?.lifetimePeakBefore)
+    }
+
+    /// One parse as the loop of ``measure(_:bytes:iterations:warmup:chunkSize:progressDescriptor:slowdownPercent:retryPreempted:countingOnly:countAllocations:)``
+    /// runs it: the calibration before it, the clocks around ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)``,
+    /// and the songs made after the clocks stop.
+    private struct OneParse {
+        let parserType: any SongFeedParser.Type
+        let step: Int
+        let songEnded: SongEndSignal
+        let extraBytes: Int
+        let countingOnly: Bool
+        let countAllocations: Bool
+
+        /// What one parse gave.
+        struct Outcome {
+            var iteration: MeasureWorkerReport.Iteration
+            var songs: [Song]
+            var failure: (any Error)?
+            var preempted: Bool { iteration.preempted }
+        }
+
+        @inline(__always)
+        func time(_ all: UnsafeRawBufferPointer, firstSong: Timestamp) -> Outcome {
+            firstSong.value = 0
+            var failure: (any Error)?
+            var songs: [Song] = []
+            let calibration = countingOnly ? nil : Calibration.time(all)
+            // ---- timed region ----
+            let cpuStart = threadCPUNanoseconds()
+            let wallStart = monotonicNanoseconds()
+            if countAllocations { AllocationCounter.start() }
+            var parsed: ParsedRegion?
+            do {
+                parsed = try callgrindParseRegion(
+                    parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
+            } catch {
+                failure = error
+            }
+            let allocations = countAllocations ? AllocationCounter.stop() : nil
+            let wallEnd = monotonicNanoseconds()
+            let cpuEnd = threadCPUNanoseconds()
+            // ---- end of timed region ----
+            // A parser that leaves its fields outside Swift (the C references) makes its songs now.
+            if let parsed {
                 do {
-                    parsed = try callgrindParseRegion(
-                        parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
+                    songs = try parsed.songs ?? parsed.parser?.finish() ?? []
                 } catch {
                     failure = error
                 }
-                let allocations = countAllocations ? AllocationCounter.stop() : nil
-                let wallEnd = monotonicNanoseconds()
-                let cpuEnd = threadCPUNanoseconds()
-                // ---- end of timed region ----
-                // A parser that leaves its fields outside Swift (the C references) makes its songs now.
-                if let parsed {
-                    do {
-                        songs = try parsed.songs ?? parsed.parser?.finish() ?? []
-                    } catch {
-                        failure = error
-                    }
-                }
-                if index == 0 { parsePeak = window?.close() }
-                kept = songs
-                let first = countingOnly || firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
-                let wall = Int(wallEnd - wallStart)
-                let cpu = Int(cpuEnd &- cpuStart)
-                let preempted = lostTheCPU(wallNs: wall, cpuNs: cpu)
-                if index >= warmup {
-                    results.append(
-                        .init(
-                            wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil,
-                            preempted: preempted,
-                            calibrationNs: calibration, allocations: allocations))
-                    if let failure { errors[results.count - 1] = "\(failure)" }
-                    if !preempted || failure != nil { keptCPU += 1 }
-                }
-                if failure == nil { lastGood = kept }
-                if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
-                index += 1
-                // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
-                if preempted && retryPreempted && index > warmup {
-                    missed += 1
-                    usleep(useconds_t(min(200, 10 * missed) * 1000))
-                } else {
-                    missed = 0
-                }
             }
+            let first = countingOnly || firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
+            let wall = Int(wallEnd - wallStart)
+            let cpu = Int(cpuEnd &- cpuStart)
+            return Outcome(
+                iteration: .init(
+                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil,
+                    preempted: lostTheCPU(wallNs: wall, cpuNs: cpu), calibrationNs: calibration,
+                    allocations: allocations),
+                songs: songs, failure: failure)
         }
-        blackHole(kept)
-        for (index, message) in errors { results[index].error = message }
-        // Every measured iteration must build as many songs as the last good one.
-        let expected = lastGood.count
-        let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
-            var iteration = iteration
-            if iteration.error == nil && iteration.songs != expected {
-                iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
+    }
+
+    /// The measured iterations as the loop goes, and the songs of the last good one.
+    private struct IterationLog {
+        var results: [MeasureWorkerReport.Iteration] = []
+        var errors: [Int: String] = [:]
+        var kept: [Song] = []
+        var lastGood: [Song] = []
+        /// Measured iterations that kept the CPU (or failed: a failure is not retried).
+        var keptCPU = 0
+        var parsePeak: Int?
+
+        init(capacity: Int) {
+            results.reserveCapacity(capacity)
+        }
+
+        /// Notes a parse; a warm-up one (`measured` false) only keeps its songs.
+        mutating func record(_ parse: OneParse.Outcome, measured: Bool) {
+            kept = parse.songs
+            if measured {
+                results.append(parse.iteration)
+                if let failure = parse.failure { errors[results.count - 1] = "\(failure)" }
+                if !parse.preempted || parse.failure != nil { keptCPU += 1 }
             }
-            return iteration
+            if parse.failure == nil { lastGood = kept }
         }
-        let anyGood = checked.contains { $0.error == nil }
-        return Measured(
-            iterations: checked, digest: anyGood ? SongDigest.sha256(of: lastGood) : nil, parsePeakBytes: parsePeak,
-            lifetimePeakBefore: window?.lifetimePeakBefore)
+
+        /// The iterations with their errors; every one must build as many songs as the last good one.
+        func measured(lifetimePeakBefore: Int?) -> Measured {
+            blackHole(kept)
+            var results = results
+            for (index, message) in errors { results[index].error = message }
+            let expected = lastGood.count
+            let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
+                var iteration = iteration
+                if iteration.error == nil && iteration.songs != expected {
+                    iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
+                }
+                return iteration
+            }
+            let anyGood = checked.contains { $0.error == nil }
+            return Measured(
+                iterations: checked, digest: anyGood ? SongDigest.sha256(of: lastGood) : nil, parsePeakBytes: parsePeak,
+                lifetimePeakBefore: lifetimePeakBefore)
+        }
     }
 
     /// What ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)`` leaves: the parser, and its
