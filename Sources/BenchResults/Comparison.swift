@@ -212,45 +212,18 @@ public struct RunComparison: Codable, Sendable, Equatable {
             cell.ratio = ratioOfMedians(a, b)
             return
         }
-        if metric.isExact, let x = a.iterationValues.first, let y = b.iterationValues.first, x > 0, y > 0,
-            a.iterationValues.allSatisfy({ $0 == x }), b.iterationValues.allSatisfy({ $0 == y })
-        {
-            // Every parse of each side counted the same: there is no noise to test against.
-            let ratio = y / x
-            cell.ratio = ratio
-            cell.ratioLow = ratio
-            cell.ratioHigh = ratio
-            cell.coverage = 1
-            cell.method = "exact counts (every counted parse of each side the same)"
-            cell.verdict = verdict(ratio: ratio, low: ratio, high: ratio, threshold: threshold)
-            return
-        }
-        var shift: RankStatistics.Shift?
-        let pairs =
-            paired
-            ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
-        let x = a.workers.keys.sorted().compactMap { a.workers[$0] }
-        let y = b.workers.keys.sorted().compactMap { b.workers[$0] }
-        if paired, RankStatistics.pairedReaches(level, pairs: pairs.count) {
-            let differences = pairs.map { log($0.1) - log($0.0) }
-            shift = RankStatistics.pairedShift(differences, level: level)
-            cell.method = "\(differences.count) workers paired by turn, Wilcoxon signed-rank"
-        } else if RankStatistics.unpairedReaches(level, x.count, y.count) {
-            shift = RankStatistics.shift(baseline: x.map(log), current: y.map(log), level: level)
-            cell.method = "\(x.count) vs \(y.count) workers, Mann–Whitney"
-        } else if metric.isExact {
-            shift = RankStatistics.shift(
-                baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level)
-            cell.method =
-                "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
-        } else {
+        if metric.isExact, judgeExactCounts(&cell, a, b, threshold: threshold) { return }
+        guard let (shift, method) = rankShift(a, b, paired: paired, metric: metric, level: level) else {
+            let x = a.workers.count
+            let y = b.workers.count
             cell.note =
-                "\(x.count) vs \(y.count) worker\(y.count == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
+                "\(x) vs \(y) worker\(y == 1 ? "" : "s"): too few for a \(percent(level)) interval between "
                 + "processes (\(RankStatistics.unpairedNeeded(level)) needed); not judged on the noise within a worker. "
                 + "Compare runs with more workers (bench run --rounds 10, or several runs a side)"
             cell.ratio = ratioOfMedians(a, b)
             return
         }
+        cell.method = method
         guard let shift, shift.estimate.isFinite, shift.low.isFinite, shift.high.isFinite else {
             cell.note = "no finite ratio: not compared"
             return
@@ -270,6 +243,56 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
             cell.note = cell.note.map { $0 + "; " + note } ?? note
         }
+    }
+
+    /// Every parse of each side counted the same: there is no noise to test against, and the ratio is
+    /// exact. Returns whether it judged the cell so.
+    private static func judgeExactCounts(
+        _ cell: inout CellComparison, _ a: Side.Cell, _ b: Side.Cell, threshold: Double
+    ) -> Bool {
+        guard let x = a.iterationValues.first, let y = b.iterationValues.first, x > 0, y > 0,
+            a.iterationValues.allSatisfy({ $0 == x }), b.iterationValues.allSatisfy({ $0 == y })
+        else { return false }
+        let ratio = y / x
+        cell.ratio = ratio
+        cell.ratioLow = ratio
+        cell.ratioHigh = ratio
+        cell.coverage = 1
+        cell.method = "exact counts (every counted parse of each side the same)"
+        cell.verdict = verdict(ratio: ratio, low: ratio, high: ratio, threshold: threshold)
+        return true
+    }
+
+    /// The shift between the sides on the log scale, and how it was measured: workers paired by turn
+    /// when the sides ran turn about, else the two sets of workers, else (exact counts only) the
+    /// counted parses; `nil` when there are too few values for an interval at `level`.
+    private static func rankShift(
+        _ a: Side.Cell, _ b: Side.Cell, paired: Bool, metric: ComparisonMetric, level: Double
+    ) -> (RankStatistics.Shift?, String)? {
+        let pairs =
+            paired
+            ? a.workers.keys.sorted().compactMap { turn in b.workers[turn].map { (a.workers[turn] ?? 0, $0) } } : []
+        let x = a.workers.keys.sorted().compactMap { a.workers[$0] }
+        let y = b.workers.keys.sorted().compactMap { b.workers[$0] }
+        if paired, RankStatistics.pairedReaches(level, pairs: pairs.count) {
+            let differences = pairs.map { log($0.1) - log($0.0) }
+            return (
+                RankStatistics.pairedShift(differences, level: level),
+                "\(differences.count) workers paired by turn, Wilcoxon signed-rank"
+            )
+        }
+        if RankStatistics.unpairedReaches(level, x.count, y.count) {
+            return (
+                RankStatistics.shift(baseline: x.map(log), current: y.map(log), level: level),
+                "\(x.count) vs \(y.count) workers, Mann–Whitney"
+            )
+        }
+        guard metric.isExact else { return nil }
+        return (
+            RankStatistics.shift(
+                baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level),
+            "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
+        )
     }
 
     /// current ÷ baseline of the two medians, shown beside a cell that is not judged.
