@@ -63,24 +63,7 @@ public struct BenchSession: Sendable {
 
         checking()
         let checks = try runner.checkAgreement()
-        var problems: [RunProblem] = []
-        var notTimed: [CellSummary] = []
-        for check in checks {
-            for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
-                let reason = "not timed: \(verdict.status)"
-                problems.append(
-                    RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
-                notTimed.append(
-                    CellSummary(
-                        cell: CellKey(
-                            parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path,
-                            feedSHA256: check.feed.sha256,
-                            feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
-                        songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                        peakOverBaselineBytes: nil, failed: 0, outcome: reason))
-            }
-        }
-
+        var (problems, notTimed) = notTimedCells(checks)
         let cells = runner.cells(for: checks)
         var references: [String: String] = [:]
         for check in checks { references[check.feed.path] = check.verification.referenceDigest }
@@ -100,17 +83,12 @@ public struct BenchSession: Sendable {
             })
         let machine = load.finish()
 
-        var timed = BenchRunner.summarise(runs, cells: cells)
         let samples = runs.flatMap(\.samples)
-        RelativeSpeed.rank(
-            &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
-            unranked: Self.floors)
-        Self.describeParsers(&timed, samples: samples)
-        for summary in timed where summary.failed > 0 {
-            problems.append(
-                RunProblem(
-                    parser: summary.cell.parser, feed: summary.cell.feedPath,
-                    kind: .failedIterations(summary.failed, outcome: summary.outcome)))
+        let timed = summarise(runs, cells: cells, samples: samples)
+        problems += timed.filter { $0.failed > 0 }.map { summary in
+            RunProblem(
+                parser: summary.cell.parser, feed: summary.cell.feedPath,
+                kind: .failedIterations(summary.failed, outcome: summary.outcome))
         }
         let noise =
             plan.settings.counter == nil
@@ -131,6 +109,37 @@ public struct BenchSession: Sendable {
         let result = RunResult(
             environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise)
         return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
+    }
+
+    /// The parsers the agreement check refused, as problems and as summaries that say why.
+    func notTimedCells(_ checks: [BenchRunner.FeedCheck]) -> ([RunProblem], [CellSummary]) {
+        var problems: [RunProblem] = []
+        var notTimed: [CellSummary] = []
+        for check in checks {
+            for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
+                problems.append(
+                    RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
+                notTimed.append(
+                    CellSummary(
+                        cell: CellKey(
+                            parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path,
+                            feedSHA256: check.feed.sha256,
+                            feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
+                        songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                        peakOverBaselineBytes: nil, failed: 0, outcome: "not timed: \(verdict.status)"))
+            }
+        }
+        return (problems, notTimed)
+    }
+
+    /// The timed cells' summaries, ranked against the reference and with their parsers' kinds.
+    func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample]) -> [CellSummary] {
+        var timed = BenchRunner.summarise(runs, cells: cells)
+        RelativeSpeed.rank(
+            &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
+            unranked: Self.floors)
+        Self.describeParsers(&timed, samples: samples)
+        return timed
     }
 
     /// The parsers that only touch the bytes (the floor): timed, never ranked among the parsers.

@@ -247,32 +247,20 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let name = String(path.drop { $0 == "/" }).removingPercentEncoding ?? ""
         let loop = context.eventLoop.assumeIsolated()
         let delay = TimeAmount.milliseconds(Int64(profile.rttMs))
-
-        guard request.method == .GET || request.method == .HEAD else {
-            loop.scheduleTask(in: delay) { self.sendStatus(.methodNotAllowed, context: context) }
-            return
+        func answer(_ status: HTTPResponseStatus, message: String? = nil) {
+            loop.scheduleTask(in: delay) { self.sendStatus(status, message: message, context: context) }
         }
+
+        guard request.method == .GET || request.method == .HEAD else { return answer(.methodNotAllowed) }
         let query: FeedQuery
         do {
             query = try FeedQuery(queryItems: queryItems)
         } catch {
-            loop.scheduleTask(in: delay) { self.sendStatus(.badRequest, message: "\(error)", context: context) }
-            return
+            return answer(.badRequest, message: "\(error)")
         }
-        var fault = InjectedFault(items: queryItems)
-        if let only = queryItems.first(where: { $0.name == "fault-start" })?.value.flatMap(Int.init),
-            only != (query.startIndex ?? 1)
-        {
-            fault = nil
-        }
-        if case .status(let code) = fault {
-            loop.scheduleTask(in: delay) { self.sendStatus(HTTPResponseStatus(statusCode: code), context: context) }
-            return
-        }
-        guard let feed = feeds[name] else {
-            loop.scheduleTask(in: delay) { self.sendStatus(.notFound, context: context) }
-            return
-        }
+        let fault = Self.fault(queryItems, query: query)
+        if case .status(let code) = fault { return answer(HTTPResponseStatus(statusCode: code)) }
+        guard let feed = feeds[name] else { return answer(.notFound) }
         // The next link keeps the fault items (and points back to this page for `fault=loop`).
         let faultItems = queryItems.filter { ["fault", "at", "fault-start"].contains($0.name) }
         let body: [UInt8]
@@ -281,17 +269,10 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 "/" + path.drop { $0 == "/" } + "?" + (fault == .loop ? query : next).queryString(extra: faultItems)
             }
         } catch {
-            loop.scheduleTask(in: delay) { self.sendStatus(.badRequest, message: "\(error)", context: context) }
-            return
+            return answer(.badRequest, message: "\(error)")
         }
         let etag = query.isWholeFeed ? feed.etag : FeedServer.entityTag(body)
-
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/rss+xml; charset=utf-8")
-        headers.add(name: "ETag", value: etag)
-        headers.add(name: "Last-Modified", value: HTTPDate.format(feed.lastModified))
-        headers.add(name: "Cache-Control", value: "no-cache")
-        headers.add(name: "Connection", value: "close")
+        var headers = Self.headers(etag: etag, lastModified: feed.lastModified)
         if Self.notModified(request.headers, etag: etag, lastModified: feed.lastModified) {
             headers.add(name: "Content-Length", value: "0")
             loop.scheduleTask(in: delay) {
@@ -320,6 +301,27 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             // The shaper paces the body (compressed, when it is) and strikes the fault.
             self.finish(context: context)
         }
+    }
+
+    /// The fault the query asks for, if any; `fault-start=N` limits it to the page that starts at item N.
+    static func fault(_ queryItems: [URLQueryItem], query: FeedQuery) -> InjectedFault? {
+        if let only = queryItems.first(where: { $0.name == "fault-start" })?.value.flatMap(Int.init),
+            only != (query.startIndex ?? 1)
+        {
+            return nil
+        }
+        return InjectedFault(items: queryItems)
+    }
+
+    /// The headers of a feed response, but its length.
+    static func headers(etag: String, lastModified: Date) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/rss+xml; charset=utf-8")
+        headers.add(name: "ETag", value: etag)
+        headers.add(name: "Last-Modified", value: HTTPDate.format(lastModified))
+        headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Connection", value: "close")
+        return headers
     }
 
     /// Marks a response the compressor must leave alone (the marker is removed before it is sent).
