@@ -245,8 +245,9 @@ public struct RunComparison: Codable, Sendable, Equatable {
         }
     }
 
-    /// Every parse of each side counted the same: there is no noise to test against, and the ratio is
-    /// exact. Returns whether it judged the cell so.
+    /// Judges a cell whose every parse counted the same on each side: the ratio is exact.
+    ///
+    /// There is no noise to test against. Returns whether it judged the cell so.
     private static func judgeExactCounts(
         _ cell: inout CellComparison, _ a: Side.Cell, _ b: Side.Cell, threshold: Double
     ) -> Bool {

@@ -133,7 +133,7 @@ struct Compare: ParsableCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let ids = ListArgument.split([path])
-            guard !ids.isEmpty, ids.allSatisfy(Self.looksLikeRunID) else {
+            guard !ids.isEmpty, ids.allSatisfy(RunFiles.looksLikeRunID) else {
                 throw CommandFailure(
                     description: "\(side): no such file or directory, nor run IDs (like 20261122T033512Z-4f1c): \(path)"
                 )
@@ -143,7 +143,8 @@ struct Compare: ParsableCommand {
                 guard let run = try store.storedRun(id) else {
                     throw CommandFailure(description: "\(side): no run \(id) in the stats store \(store.location)")
                 }
-                return StoredRuns.result(run)
+                return RunResult.summarising(
+                    run.samples, environment: run.environment, settings: run.settings, noise: run.noise)
             }
         }
         let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]
@@ -153,18 +154,10 @@ struct Compare: ParsableCommand {
         return try files.map { file in
             do {
                 return try RunFiles.read(file)
-            } catch let failure as CommandFailure {
+            } catch let failure as RunFiles.Failure {
                 throw CommandFailure(description: "\(side): \(failure.description)")
             }
         }
-    }
-}
-
-extension Compare {
-    /// "20261122T033512Z-4f1c": what `bench run` names its runs (a time, a dash, a suffix without
-    /// dashes: "<run-id>-sweep" and "<run-id>-practices" are not runs).
-    static func looksLikeRunID(_ text: String) -> Bool {
-        text.range(of: #"^\d{8}T\d{6}Z-[0-9A-Za-z]+$"#, options: .regularExpression) != nil
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchReports
 import BenchResults
 import Foundation
 import StatsStore
@@ -119,77 +120,61 @@ enum RunSource {
     }
 }
 
-/// Copies runs into a store, one transaction per run, with a progress line.
+/// Copies runs into a store (``RunCopy``), with a progress line and a summary.
 struct StoreCopy {
     var selection: RunSelection
     var verb: String
 
     func copy(from sources: [RunSource], to target: any StatsStoring) throws {
         let terminal = Terminal(quiet: selection.quiet)
-        // What to copy, in order: (where it is, how to read it).
-        var pending: [(name: String, read: () throws -> StoredRun?)] = []
-        for source in sources {
-            switch source {
-            case .store(let store):
-                for environment in try store.runs().reversed() where selection.selects(environment) {
-                    pending.append((environment.runID, { try store.storedRun(environment.runID) }))
-                }
-            case .file(let path):
-                pending.append(
-                    (
-                        path,
-                        {
-                            let result = try RunFiles.read(path)
-                            return selection.selects(result.environment) ? StoredRun(result) : nil
-                        }
-                    ))
-            }
-        }
-        var considered = 0, added = 0, skipped = 0, completed = 0, samples = 0
-        var failures: [String] = []
+        let items = try sources.flatMap(items)
         let started = Date()
-        for (number, item) in pending.enumerated() {
-            let line = "\(verb) \(number) of \(pending.count) runs to \(target.location)"
-            if terminal.progressEnabled {
-                terminal.progress(line + "…")
-            } else if !selection.quiet && number > 0 && number % 100 == 0 {
-                printError(line)
-            }
-            do {
-                guard let run = try item.read() else { continue }
-                considered += 1
-                switch try target.importRun(run) {
-                case .added:
-                    added += 1
-                    samples += run.samples.count
-                case .alreadyThere: skipped += 1
-                case .completed(let count):
-                    completed += 1
-                    samples += count
+        let tally: RunCopy.Tally
+        do {
+            tally = try RunCopy(to: target).copy(items) { number in
+                let line = "\(verb) \(number) of \(items.count) runs to \(target.location)"
+                if terminal.progressEnabled {
+                    terminal.progress(line + "…")
+                } else if !selection.quiet && number > 0 && number % 100 == 0 {
+                    printError(line)
                 }
-            } catch let error as StatsStoreError where error.connectionLost {
-                terminal.clearProgress()
-                throw CommandFailure(
-                    description: "\(error); \(added + completed) run(s) were copied before it, each whole; "
-                        + "run the same command again to copy the rest (what is there is skipped)")
-            } catch {
-                failures.append("\(item.name): \(error)")
             }
+        } catch let lost as RunCopy.ConnectionLost {
+            terminal.clearProgress()
+            throw CommandFailure(description: lost.description)
         }
         terminal.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         print(
-            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(considered) run(s) to \(target.location) in "
+            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "
                 + String(format: "%.1f s", seconds)
-                + ": \(added) added, \(completed) completed (they were incomplete there), "
-                + "\(skipped) already there; \(samples) sample(s) written"
-                + (failures.isEmpty ? "." : "; \(failures.count) not copied."))
-        if considered == 0 && failures.isEmpty {
+                + ": \(tally.added) added, \(tally.completed) completed (they were incomplete there), "
+                + "\(tally.alreadyThere) already there; \(tally.samples) sample(s) written"
+                + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."))
+        if tally.considered == 0 && tally.failures.isEmpty {
             printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
         }
-        if !failures.isEmpty {
+        if !tally.failures.isEmpty {
             throw CommandFailure(
-                description: "\(failures.count) run(s) not copied:\n  " + failures.joined(separator: "\n  "))
+                description: "\(tally.failures.count) run(s) not copied:\n  " + tally.failures.joined(separator: "\n  ")
+            )
+        }
+    }
+
+    /// The selected runs of a source, in order, each read when its turn comes.
+    func items(_ source: RunSource) throws -> [RunCopy.Item] {
+        switch source {
+        case .store(let store):
+            return try store.runs().reversed().filter(selection.selects).map { environment in
+                RunCopy.Item(name: environment.runID) { try store.storedRun(environment.runID) }
+            }
+        case .file(let path):
+            return [
+                RunCopy.Item(name: path) {
+                    let result = try RunFiles.read(path)
+                    return selection.selects(result.environment) ? StoredRun(result) : nil
+                }
+            ]
         }
     }
 }

@@ -1,19 +1,28 @@
-import BenchReports
 import BenchResults
 import Foundation
 
 /// The files a run writes under its output directory: `<run-id>-summary.csv`, `-samples.csv`,
-/// `.json`, `.html`, and the `latest-summary.csv`, `latest.json`, `latest.html` copies.
-struct RunFiles {
-    var directory: String
+/// `.json`, `.html`, and the `latest-summary.csv`, `latest.json`, `latest.html` copies; and the run
+/// files read back (`bench compare`, `bench store import`).
+public struct RunFiles: Sendable {
+    public var directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// A run file or directory that cannot be written or read, with the path and the system's reason.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
 
     /// Makes the directory and checks that a file can be written in it, before anything is measured:
     /// a read-only or missing directory is an error at once, not after the run.
-    func checkWritable() throws {
+    public func checkWritable() throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(
+            throw Failure(
                 description: "cannot create the output directory \(directory): \(error.localizedDescription)")
         }
         let probe = (directory as NSString).appendingPathComponent(".bench-write-check-\(getpid())")
@@ -21,17 +30,17 @@ struct RunFiles {
         do {
             try Data("bench".utf8).write(to: URL(fileURLWithPath: probe))
         } catch {
-            throw CommandFailure(
+            throw Failure(
                 description: "cannot write in the output directory \(directory): \(error.localizedDescription)")
         }
     }
 
     /// Writes the run's files; returns the paths of the run's own (not the `latest` copies).
-    func write(_ result: RunResult, html: String) throws -> [String] {
+    public func write(_ result: RunResult, html: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure(
+            throw Failure(
                 description: "cannot create the output directory \(directory): \(error.localizedDescription)")
         }
         let runID = result.environment.runID
@@ -62,41 +71,42 @@ struct RunFiles {
 
     /// The run files of a directory (`<run-id>.json`, not the `latest`, `-practices` or `-sweep`
     /// files beside them), oldest first.
-    static func runFiles(in directory: String) -> [String] {
+    public static func runFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".json") && Compare.looksLikeRunID(String($0.dropLast(5))) }.sorted()
+        return names.filter { $0.hasSuffix(".json") && looksLikeRunID(String($0.dropLast(5))) }.sorted()
             .map { (directory as NSString).appendingPathComponent($0) }
     }
 
     /// A run file read back.
-    static func read(_ path: String) throws -> RunResult {
+    public static func read(_ path: String) throws -> RunResult {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(description: "cannot read \(path)")
+            throw Failure(description: "cannot read \(path)")
         }
         do {
             return try JSONDecoder().decode(RunResult.self, from: data)
         } catch {
-            throw CommandFailure(description: "\(path) is not a run file of `bench run` (\(error))")
+            throw Failure(description: "\(path) is not a run file of `bench run` (\(error))")
         }
     }
 
     /// The path of one of the directory's files.
-    func path(of name: String) -> String {
+    public func path(of name: String) -> String {
         (directory as NSString).appendingPathComponent(name)
     }
 
-    func write(_ text: String, to name: String) throws -> String {
+    /// Writes `text` to the file `name` of the directory, atomically; returns its path.
+    public func write(_ text: String, to name: String) throws -> String {
         let path = path(of: name)
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CommandFailure(description: "cannot write \(path): \(Self.reason(error))")
+            throw Failure(description: "cannot write \(path): \(Self.reason(error))")
         }
         return path
     }
 
     /// The system's reason ("No space left on device"), not only Foundation's summary.
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         if let cocoa = error as? CocoaError {
             switch cocoa.code {
             case .fileWriteOutOfSpace: return "No space left on device"
@@ -112,5 +122,11 @@ struct RunFiles {
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         return nsError.localizedDescription
+    }
+
+    /// "20261122T033512Z-4f1c": what `bench run` names its runs (a time, a dash, a suffix without
+    /// dashes: "<run-id>-sweep" and "<run-id>-practices" are not runs).
+    public static func looksLikeRunID(_ text: String) -> Bool {
+        text.range(of: #"^\d{8}T\d{6}Z-[0-9A-Za-z]+$"#, options: .regularExpression) != nil
     }
 }

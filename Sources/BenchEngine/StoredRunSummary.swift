@@ -1,13 +1,14 @@
-import BenchEngine
 import BenchResults
-import StatsStore
 
-/// Runs read back from a stats store, as the run files `bench run` writes.
-enum StoredRuns {
-    /// A stored run as a ``RunResult``: its cells summarised again from its samples, as `bench run`
-    /// summarised them (one worker per cell and round).
-    static func result(_ run: StoredRun) -> RunResult {
-        let samples = run.samples
+extension RunResult {
+    /// A run read back from its samples (a stats store keeps no summaries): its cells summarised
+    /// again as `bench run` summarised them, one worker per cell and round, in the order the
+    /// samples first name them.
+    ///
+    /// A run stored without its settings gets empty ones (but the chunk size of its samples).
+    public static func summarising(
+        _ samples: [Sample], environment: RunEnvironment, settings: RunSettings?, noise: NoiseReport?
+    ) -> RunResult {
         var order: [CellKey] = []
         struct Worker: Hashable {
             var cell: CellKey
@@ -32,10 +33,9 @@ enum StoredRuns {
         var cells = BenchRunner.summarise(keys.compactMap { workers[$0] }, cells: order)
         BenchSession.describeParsers(&cells, samples: samples)
         let settings =
-            run.settings
+            settings
             ?? RunSettings(
                 iterations: 0, warmup: 0, rounds: 0, chunkSize: samples.first?.cell.chunkSize ?? 0, timeoutSeconds: 0)
-        return RunResult(
-            environment: run.environment, settings: settings, cells: cells, samples: samples, noise: run.noise)
+        return RunResult(environment: environment, settings: settings, cells: cells, samples: samples, noise: noise)
     }
 }
