@@ -170,37 +170,73 @@ enum SVGChart {
         yTick: (Double) -> String = tick
     ) -> String {
         let height = 340.0
-        let left = 78.0
-        let right = width - 170
-        let top = 30.0
-        let bottom = height - 62
         let xs = series.flatMap { $0.points.map(\.x) + $0.failures.map(\.x) }.filter { $0 > 0 }
         let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
         guard let xMin = xs.min(), let xMax = xs.max(), let yMin = ys.min(), let yMax = ys.max() else {
             return svg(id: id, title: title, height: 60, body: text(x: 8, y: 30, "No figures to draw."))
         }
-        let x0 = floor(log10(xMin)), x1 = max(ceil(log10(xMax)), x0 + 1)
-        let y0 = floor(log10(yMin)), y1 = max(ceil(log10(yMax)), y0 + 1)
+        let frame = LogLogFrame(
+            left: 78, right: width - 170, top: 30, bottom: height - 62, xRange: (xMin, xMax), yRange: (yMin, yMax))
+        var body = frame.grid(xTick: xTick, yTick: yTick)
+        for (number, line) in series.enumerated() { body += frame.draw(line, number: number) }
+        body += text(
+            x: (frame.left + frame.right) / 2, y: height - 28, xLabel,
+            attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        body += text(
+            x: 14, y: (frame.top + frame.bottom) / 2, yLabel,
+            attributes:
+                ##"text-anchor="middle" fill="#666" font-size="11" transform="rotate(-90 14 \##(fmt((frame.top + frame.bottom) / 2)))""##
+        )
+        return svg(id: id, title: title, height: height, body: body)
+    }
+
+    /// The plot area of a log–log chart: its edges and the powers of ten its axes span.
+    struct LogLogFrame {
+        let left: Double, right: Double, top: Double, bottom: Double
+        let x0: Double, x1: Double, y0: Double, y1: Double
+
+        init(
+            left: Double, right: Double, top: Double, bottom: Double, xRange: (Double, Double),
+            yRange: (Double, Double)
+        ) {
+            self.left = left
+            self.right = right
+            self.top = top
+            self.bottom = bottom
+            x0 = floor(log10(xRange.0))
+            x1 = max(ceil(log10(xRange.1)), x0 + 1)
+            y0 = floor(log10(yRange.0))
+            y1 = max(ceil(log10(yRange.1)), y0 + 1)
+        }
+
         func x(_ value: Double) -> Double { left + (right - left) * (log10(value) - x0) / (x1 - x0) }
         func y(_ value: Double) -> Double { bottom - (bottom - top) * (log10(value) - y0) / (y1 - y0) }
-        var body = ""
-        for power in stride(from: x0, through: x1, by: 1) {
-            let value = pow(10, power)
-            body +=
-                ##"<line x1="\##(fmt(x(value)))" y1="\##(fmt(top))" x2="\##(fmt(x(value)))" y2="\##(fmt(bottom))" stroke="#e3e3e3"/>"##
-            body += text(
-                x: x(value), y: bottom + 16, xTick(value),
-                attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+
+        /// A grid line and a label at each power of ten.
+        func grid(xTick: (Double) -> String, yTick: (Double) -> String) -> String {
+            var body = ""
+            for power in stride(from: x0, through: x1, by: 1) {
+                let value = pow(10, power)
+                body +=
+                    ##"<line x1="\##(fmt(x(value)))" y1="\##(fmt(top))" x2="\##(fmt(x(value)))" y2="\##(fmt(bottom))" stroke="#e3e3e3"/>"##
+                body += text(
+                    x: x(value), y: bottom + 16, xTick(value),
+                    attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+            }
+            for power in stride(from: y0, through: y1, by: 1) {
+                let value = pow(10, power)
+                body +=
+                    ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
+                body += text(
+                    x: left - 6, y: y(value) + 4, yTick(value),
+                    attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
+            }
+            return body
         }
-        for power in stride(from: y0, through: y1, by: 1) {
-            let value = pow(10, power)
-            body +=
-                ##"<line x1="\##(fmt(left))" y1="\##(fmt(y(value)))" x2="\##(fmt(right))" y2="\##(fmt(y(value)))" stroke="#e3e3e3"/>"##
-            body += text(
-                x: left - 6, y: y(value) + 4, yTick(value),
-                attributes: ##"text-anchor="end" fill="#666" font-size="11""##)
-        }
-        for (number, line) in series.enumerated() {
+
+        /// A series: its line, its points, a cross on the top edge for each failure, its legend entry.
+        func draw(_ line: XYSeries, number: Int) -> String {
+            var body = ""
             let colour = colour(line.key ?? line.name)
             let drawn = line.points.filter { $0.x > 0 && $0.y > 0 }.sorted { $0.x < $1.x }
             if drawn.count > 1 {
@@ -226,17 +262,8 @@ enum SVGChart {
                 body +=
                     ##"<rect x="\##(fmt(right + 16))" y="\##(fmt(legendY))" width="12" height="12" fill="\##(colour)"/>"##
             }
-            body += text(x: right + 34, y: legendY + 11, line.name + (line.failures.isEmpty ? "" : " (× failed)"))
+            return body + text(x: right + 34, y: legendY + 11, line.name + (line.failures.isEmpty ? "" : " (× failed)"))
         }
-        body += text(
-            x: (left + right) / 2, y: height - 28, xLabel,
-            attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
-        body += text(
-            x: 14, y: (top + bottom) / 2, yLabel,
-            attributes:
-                ##"text-anchor="middle" fill="#666" font-size="11" transform="rotate(-90 14 \##(fmt((top + bottom) / 2)))""##
-        )
-        return svg(id: id, title: title, height: height, body: body)
     }
 
     static func svg(id: String, title: String, height: Double, body: String) -> String {
