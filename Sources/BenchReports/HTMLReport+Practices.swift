@@ -23,36 +23,43 @@ extension HTMLReport {
         ),
     ]
 
+    /// A practice's bars, a group per network profile (in the profiles' order), each bar a choice and
+    /// a parser; with `interval`, the total time's interval as whiskers.
+    static func practiceGroups(
+        _ figures: [PracticeFigures], _ value: (PracticeFigures) -> Double?, _ text: (PracticeFigures) -> String,
+        interval: Bool
+    ) -> [SVGChart.Group] {
+        let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom"]
+        let networks = Set(figures.map(\.network)).sorted {
+            (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
+        }
+        return networks.map { network in
+            let rows = figures.filter { $0.network == network }.sorted { ($0.order, $0.parser) < ($1.order, $1.parser) }
+            return .init(
+                title: network.isEmpty ? "on this machine's disk" : "network profile: \(network)",
+                bars: rows.compactMap { f in
+                    guard let v = value(f) else { return nil }
+                    return .init(
+                        label: "\(f.choice) · \(f.parser)", value: v / 1e6,
+                        low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
+                        high: interval ? f.totalHighNs.map { $0 / 1e6 } : nil,
+                        text: text(f), key: f.parser)
+                })
+        }
+    }
+
     /// One section per practice: the choices against the total time (with the next run's interval),
     /// the first song, the bytes on the wire and the requests, a group per network profile.
     static func practiceSections(_ figures: [PracticeFigures], figure: (String, String) -> Void, text: (String) -> Void)
     {
-        let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom"]
         for practice in PracticeFigures.practiceOrder {
             let mine = figures.filter { $0.practice == practice && $0.parser != "null" && $0.totalNs != nil }
             guard !mine.isEmpty, let title = practiceTitles[practice] else { continue }
             text("<h2>\(e(title.heading))</h2>\n<p>\(e(title.question))</p>\n")
-            let networks = Set(mine.map(\.network)).sorted {
-                (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
-            }
             func groups(_ value: (PracticeFigures) -> Double?, _ text: (PracticeFigures) -> String, interval: Bool)
                 -> [SVGChart.Group]
             {
-                networks.map { network in
-                    let rows = mine.filter { $0.network == network }.sorted {
-                        ($0.order, $0.parser) < ($1.order, $1.parser)
-                    }
-                    return .init(
-                        title: network.isEmpty ? "on this machine's disk" : "network profile: \(network)",
-                        bars: rows.compactMap { f in
-                            guard let v = value(f) else { return nil }
-                            return .init(
-                                label: "\(f.choice) · \(f.parser)", value: v / 1e6,
-                                low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
-                                high: interval ? f.totalHighNs.map { $0 / 1e6 } : nil,
-                                text: text(f), key: f.parser)
-                        })
-                }
+                practiceGroups(mine, value, text, interval: interval)
             }
             func kb(_ bytes: Double?) -> String { bytes.map { Format.number($0 / 1_000, decimals: 0) + " KB" } ?? "" }
             if practice == "store" {
