@@ -43,8 +43,7 @@ public enum WorkerProcess {
         public var standardError: String
         /// `ru_maxrss` from `wait4`, in bytes: an upper bound only.
         ///
-        /// On Linux a child spawned with file
-        /// actions reports the parent's high-water mark too; workers report their own peak instead
+        /// On Linux a child spawned with file actions reports the parent's high-water mark too; workers report their own peak instead
         /// (``PeakMemory``).
         public var peakResidentBytes: Int
         /// The wall time from spawn to exit, in nanoseconds.

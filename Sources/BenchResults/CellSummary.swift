@@ -83,11 +83,10 @@ public struct CellSummary: Codable, Sendable, Equatable {
     /// The parser's kind ("push/event", "pull", "tree", "Codable", "reference", "floor", "baseline");
     /// `nil` in files made before kinds were recorded, or for a parser this build does not know.
     public var kind: String?
-    /// The Swift binding's cost: this adapter's figure over its C reference's (the same extraction in
-    /// plain C over the same library, e.g.
+    /// The Swift binding's cost: this adapter's figure over its C reference's.
     ///
-    /// `libxml2` ÷ `c-libxml2`), in time or, in a run with
-    /// `--counter instructions`, in instructions; paired by round, with its interval. `nil` for a
+    /// The reference is the same extraction in plain C over the same library (`libxml2` ÷
+    /// `c-libxml2`), in time or, in a run with `--counter instructions`, in instructions; paired by round, with its interval. `nil` for a
     /// parser without a C reference, or when the reference did not run.
     public var bindingTax: RelativeSpeed?
     /// This parser's figure as a multiple of the `memchr` floor's (one pass over the bytes, no

@@ -76,9 +76,7 @@ public struct CellComparison: Codable, Sendable, Equatable {
     /// The interval's exact coverage (below the level asked when there are too few values).
     public var coverage: Double?
     public var pValue: Double?
-    /// How the noise was measured, e.g.
-    ///
-    /// "10 paired workers, Wilcoxon signed-rank".
+    /// How the noise was measured, such as "10 paired workers, Wilcoxon signed-rank".
     public var method: String?
     /// `nil` when the cell is not compared, or not judged for want of values (see ``note``).
     public var verdict: Verdict?

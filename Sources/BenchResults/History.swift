@@ -62,8 +62,7 @@ public struct Machine: Codable, Sendable, Hashable, Comparable {
 ///
 /// Samples whose figures do not compare are never pooled: the key holds everything that changes a
 /// figure (scenario, feed by SHA-256, chunk size, network profile, what was counted, and the machine
-/// with its library versions). Failed
-/// samples and parses that lost the CPU are left out of every figure.
+/// with its library versions). Failed samples and parses that lost the CPU are left out of every figure.
 public struct HistoryRow: Codable, Sendable, Equatable {
     public var scenario: CellScenario
     public var feedPath: String

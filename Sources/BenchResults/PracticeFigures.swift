@@ -22,8 +22,8 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var firstSongNs: Double?
     /// Total: start → every song ready (for `store`: parse + store).
     ///
-    /// The median of the workers'
-    /// medians, and the interval the next run's figure should fall in, when there are workers enough.
+    /// The median of the workers' medians, and the interval the next run's figure should fall in,
+    /// when there are workers enough.
     public var totalNs: Double?
     public var totalLowNs: Double?
     public var totalHighNs: Double?

@@ -1,8 +1,6 @@
 /// The machine, build and libraries a run was made with.
 public struct RunEnvironment: Codable, Sendable, Equatable {
-    /// The run's identifier, e.g.
-    ///
-    /// "20261122T033512Z-4f1c" (sortable by time).
+    /// The run's identifier, such as "20261122T033512Z-4f1c" (sortable by time).
     public var runID: String
     /// ISO 8601 UTC start time.
     public var startedAt: String
@@ -59,8 +57,7 @@ public struct RunSettings: Codable, Sendable, Equatable {
     public var chunkSize: Int
     /// The time limit of one iteration: a parse, or the longest stall of a download.
     ///
-    /// A worker is
-    /// killed after this times its iterations.
+    /// A worker is killed after this times its iterations.
     public var timeoutSeconds: Double
     /// What the workers count: `nil` for times (wall, CPU, first song) and peak memory;
     /// "instructions" for callgrind's instruction counts (``Counter``).

@@ -81,8 +81,7 @@ public struct Sample: Codable, Sendable, Equatable {
     /// `malloc`-family calls made during this parse, counted by a worker with the allocation
     /// interposer loaded (such a sample has no times: the interposer changes them).
     ///
-    /// Exact: the same
-    /// binary and feed count the same.
+    /// Exact: the same binary and feed count the same.
     public var allocations: Int?
     /// The bytes those calls asked for.
     public var allocatedBytes: Int?
@@ -106,8 +105,7 @@ public struct Sample: Codable, Sendable, Equatable {
 
     /// The parse's time in units of the calibration workload's: wall ÷ calibration.
     ///
-    /// It does not
-    /// move when the whole machine runs faster or slower; `nil` without both.
+    /// It does not move when the whole machine runs faster or slower; `nil` without both.
     public var calibratedTime: Double? {
         guard let wall = wallNs, let calibration = calibrationNs, calibration > 0 else { return nil }
         return Double(wall) / Double(calibration)

@@ -30,9 +30,7 @@ public final class ExpatFeedParser: SongFeedParser {
     public static let kind = ParserKind.event
     public static let cReference: String? = CExpatReferenceParser.name
 
-    /// The version of the expat library in use, e.g.
-    ///
-    /// "2.5.0".
+    /// The version of the expat library in use, such as "2.5.0".
     public static var version: String {
         let info = XML_ExpatVersionInfo()
         return "\(info.major).\(info.minor).\(info.micro)"

@@ -70,8 +70,7 @@ public final class FoundationFeedParser: WholeDocumentParser {
 
     /// "XMLParser error 76 (libxml2 xmlParserErrors code)".
     ///
-    /// On Linux, Foundation's localized
-    /// description says only "The operation could not be completed", and the code is libxml2's own
+    /// On Linux, Foundation's localized description says only "The operation could not be completed", and the code is libxml2's own
     /// error number, which `XMLParser.ErrorCode`'s case names do not match.
     static func describe(_ error: NSError) -> String {
         guard error.domain == XMLParser.errorDomain else { return error.localizedDescription }

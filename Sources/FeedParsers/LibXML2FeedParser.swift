@@ -33,9 +33,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     public static let kind = ParserKind.event
     public static let cReference: String? = CLibXML2ReferenceParser.name
 
-    /// The version of the libxml2 library in use, e.g.
-    ///
-    /// "2.9.14".
+    /// The version of the libxml2 library in use, such as "2.9.14".
     public static var version: String {
         // xmlParserVersion is "20914" for 2.9.14.
         let raw = Int(String(cString: CLibXML2_runtimeVersion())) ?? 0
@@ -142,9 +140,9 @@ public final class LibXML2FeedParser: SongFeedParser {
 
     /// Runs `body` with the parser of a callback's context, without retaining it.
     ///
-    /// The context is the `xmlParserCtxt`, whose `_private` is the parser. The parser outlives every callback, which only run inside
-    /// ``consume(_:)`` and ``finish()``. A retain and a release per event were a measurable share of
-    /// the binding's cost.
+    /// The context is the `xmlParserCtxt`, whose `_private` is the parser. The parser outlives every
+    /// callback, which only run inside ``consume(_:)`` and ``finish()``. A retain and a release per
+    /// event were a measurable share of the binding's cost.
     @inline(__always)
     fileprivate static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (LibXML2FeedParser) -> Void) {
         guard let ctx, let opaque = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
@@ -154,8 +152,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     /// The SAX2 handler: the element, text and error callbacks, and libxml2's own SAX2 handlers for
     /// the internal DTD's declarations (so that its entities expand).
     ///
-    /// Nothing that loads an external
-    /// subset or entity, and no document object unless the document has a DTD: libxml2's default
+    /// Nothing that loads an external subset or entity, and no document object unless the document has a DTD: libxml2's default
     /// `startDocument` would build one per parse, for nothing. The C reference (`c-libxml2`) sets the
     /// same handlers.
     private static func makeHandler() -> xmlSAXHandler {

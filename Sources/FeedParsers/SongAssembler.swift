@@ -64,8 +64,7 @@ public enum FeedElement: UInt8, Sendable {
 
     /// Classifies expat's element name: "URI" U+0001 "local name", or the local name alone.
     ///
-    /// One
-    /// pass finds the separator; the URI is compared (length first) only for an itms local name.
+    /// One pass finds the separator; the URI is compared (length first) only for an itms local name.
     public static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
         guard let cut = strrchr(name, Int32(separator)) else { return classifyPlain(name) }
         let element = classifyItmsLocal(cut + 1)
@@ -258,10 +257,10 @@ public final class SongAssembler {
         Self.fieldTooLongMessage(field: state.pointee.field, item: state.pointee.songs.count + 1)
     }
 
-    /// The message for a field text over the limit, for adapters that get whole texts from their library.
+    /// The message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``.
     ///
-    /// Trees and decoders: the message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``, else
-    /// `nil`. Nothing is allocated unless a field is too long.
+    /// For adapters that get each field's whole text from their library (trees, decoders); `nil`
+    /// when every text fits. Nothing is allocated unless a field is too long.
     public static func fieldTooLongMessage(
         title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int
     ) -> String? {

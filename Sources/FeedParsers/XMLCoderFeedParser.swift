@@ -65,8 +65,7 @@ public final class XMLCoderFeedParser: WholeDocumentParser {
 
     /// An error of the decode as a ``FeedParseError``.
     ///
-    /// XMLCoder rethrows `XMLParser`'s own error
-    /// without its position (line and column are then 0, unknown), or a `DecodingError` when the
+    /// XMLCoder rethrows `XMLParser`'s own error without its position (line and column are then 0, unknown), or a `DecodingError` when the
     /// document does not have the types' shape.
     static func describe(_ error: any Error) -> FeedParseError {
         let message: String

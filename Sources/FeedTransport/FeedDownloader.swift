@@ -145,8 +145,7 @@ public final class FeedDownloader: @unchecked Sendable {
     /// Starts the download of ``fetch(_:parser:conditional:keepBody:gzip:keepHead:started:)`` and
     /// returns at once: `completion` is called on the session's delegate queue when it ends.
     ///
-    /// No
-    /// thread waits for it (an `OperationQueue` of asynchronous operations runs on this).
+    /// No thread waits for it (an `OperationQueue` of asynchronous operations runs on this).
     public func start(
         _ url: URL, parser: (any SongFeedParser.Type)?, conditional: (etag: String?, lastModified: String?)? = nil,
         keepBody: Bool = false, gzip: Bool = false, keepHead: Int = 0, started: ((UInt64) -> Void)? = nil,

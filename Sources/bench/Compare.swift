@@ -126,9 +126,8 @@ struct Compare: ParsableCommand {
         if !comparison.regressions.isEmpty { throw BenchExitCode.regression.exitCode }
     }
 
-    /// Reads a run file, every run file of a directory (sorted by name, i.e.
-    ///
-    /// by time), or runs of the store by ID.
+    /// Reads a run file, every run file of a directory (sorted by name, that is by time), or runs of
+    /// the store by ID.
     static func load(_ path: String, side: String, store: () throws -> any StatsStoring) throws -> [RunResult] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -257,8 +257,7 @@ struct HostileCorpusTests {
 struct KnownLibraryDifferences {
     /// XML 1.0 §2.11: a lone carriage return is read as a line feed.
     ///
-    /// libxml2 2.9's push parser
-    /// leaves carriage returns in CDATA sections as they are, CR LF included (its pull parser,
+    /// libxml2 2.9's push parser leaves carriage returns in CDATA sections as they are, CR LF included (its pull parser,
     /// xmllint's, does not); expat follows the rule.
     @Test func aLoneCarriageReturnInCDATA() throws {
         let document = Samples.feed([Samples.item(title: "<![CDATA[a\r\rb\r\nc]]>")])
