@@ -233,7 +233,6 @@ public enum MeasureWorker {
     /// The measured iterations as the loop goes, and the songs of the last good one.
     private struct IterationLog {
         var results: [MeasureWorkerReport.Iteration] = []
-        var errors: [Int: String] = [:]
         var kept: [Song] = []
         var lastGood: [Song] = []
         /// Measured iterations that kept the CPU (or failed: a failure is not retried).
@@ -248,8 +247,9 @@ public enum MeasureWorker {
         mutating func record(_ parse: OneParse.Outcome, measured: Bool) {
             kept = parse.songs
             if measured {
-                results.append(parse.iteration)
-                if let failure = parse.failure { errors[results.count - 1] = "\(failure)" }
+                var iteration = parse.iteration
+                iteration.error = parse.failure.map { "\($0)" }
+                results.append(iteration)
                 if !parse.preempted || parse.failure != nil { keptCPU += 1 }
             }
             if parse.failure == nil { lastGood = kept }
@@ -258,8 +258,6 @@ public enum MeasureWorker {
         /// The iterations with their errors; every one must build as many songs as the last good one.
         func measured(lifetimePeakBefore: Int?) -> Measured {
             blackHole(kept)
-            var results = results
-            for (index, message) in errors { results[index].error = message }
             let expected = lastGood.count
             let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
                 var iteration = iteration

@@ -16,9 +16,17 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
     case allocations
 
     /// The figure compared: every trait (unit, exactness, one value per worker) is the metric's.
+    ///
+    /// ``Metric/Traits/comparedAs`` names it the same way; a test holds the two together.
     public var metric: Metric {
-        // The one place that ties a name to its metric; ``Metric/Traits/comparedAs`` says the same.
-        Metric.allCases.first { $0.traits.comparedAs == rawValue } ?? .wallNs
+        switch self {
+        case .wall: .wallNs
+        case .cpu: .cpuNs
+        case .calibrated: .calibratedTime
+        case .instructions: .instructions
+        case .peakMemory: .peakResidentBytes
+        case .allocations: .allocations
+        }
     }
 
     /// Whether the same binary and feed give the same value every time (a count, not a measurement).
@@ -35,14 +43,4 @@ public enum ComparisonMetric: String, CaseIterable, Codable, Sendable {
 
     /// The sample's value for this metric, if it has one.
     public func value(_ sample: Sample) -> Double? { metric.value(sample) }
-
-    /// A unit label for reports.
-    public var unit: String {
-        switch metric.traits.unit {
-        case .nanoseconds: return "ms"
-        case .ratio: return "× calibration"
-        case .bytes: return "MiB"
-        case .count, .status: return rawValue
-        }
-    }
 }
