@@ -28,6 +28,9 @@ let package = Package(
         // with lookups that Swift apps pick most, both over Foundation's XMLParser.
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", exact: "0.18.2"),
         .package(url: "https://github.com/drmohundro/SWXMLHash.git", exact: "8.1.1"),
+        // `swift package generate-documentation`: the DocC catalogs beside each library module
+        // (.ci/run builds them and fails on a warning). Used only by that command, never linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)

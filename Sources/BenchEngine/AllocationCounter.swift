@@ -16,7 +16,7 @@ import MallocInterposerSwift
 /// loaded first (`LD_PRELOAD`) and only in the workers that count: it adds a 16-byte header to every
 /// block, which would change the time and memory of a timed parse. Linking `bench` against it puts
 /// it before libc in the order the dynamic linker searches, so every other worker gets
-/// `LD_PRELOAD=libc.so.6`, which puts libc's `malloc` back in front (``plainEnvironment(adding:)``),
+/// `LD_PRELOAD=libc.so.6`, which puts libc's `malloc` back in front (`plainEnvironment(adding:)`),
 /// and checks at its start that nothing is counted (``isLoaded``).
 public enum AllocationCounter {
     /// What one counted region allocated.

@@ -12,7 +12,7 @@ import Foundation
 /// 3. **Summaries**: per cell, the workers' medians and their interval; per parse table, each
 ///    parser's speed against the reference, from the workers that ran side by side.
 /// 4. **Noise**: parses that lost the CPU, the machine's CPU pressure, workers that disagree:
-///    a ``NoiseReport`` that every report shows.
+///    a `NoiseReport` that every report shows.
 /// 5. **Record**: the run is marked complete with its noise report.
 ///
 /// ```swift

@@ -2,7 +2,7 @@
 ///
 /// On a shared host the whole machine can run 1.5× slower or faster for seconds at a time (every
 /// parser at once). Timing this workload right before each parse, in the same thread, measures the
-/// machine's speed at that moment; the parse's time divided by it (``Sample/calibratedTime``) no
+/// machine's speed at that moment; the parse's time divided by it (`Sample.calibratedTime`) no
 /// longer moves with the machine, only with the parser. It runs no parser code, so a change to a
 /// parser never changes it: a byte scan of a feed prefix with a tag-like state machine, a rolling
 /// hash and small array appends, the mix of branches, loads and allocation that parsing is made of.

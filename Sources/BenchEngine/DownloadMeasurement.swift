@@ -15,7 +15,7 @@ public struct DownloadWorkerReport: Codable, Sendable {
 
     public var parser: String
     public var url: String
-    /// ``SongDigest`` of the songs of the last successful download.
+    /// `SongDigest` of the songs of the last successful download.
     public var digest: String?
     public var iterations: [Iteration]
     /// The worker's own peak resident set over its whole life, bytes (``PeakMemory``).

@@ -9,7 +9,7 @@ import Foundation
 /// harness, the feed's reading and the worker's start are not counted. To make two runs count the
 /// same, the worker gets:
 /// - `SWIFT_DETERMINISTIC_HASHING=1` (Swift's hash seed; the parsers fix theirs too: expat's salt,
-///   see ``HashSeeding``);
+///   see `HashSeeding`);
 /// - a frozen clock from libfaketime for `time()`: libxml2 2.9 seeds its dictionaries' hashes from
 ///   `time(NULL)` and has no other switch (the monotonic clock is left alone);
 /// - no address randomisation (`setarch -R`).

@@ -29,7 +29,7 @@ public struct MeasureWorkerReport: Codable, Sendable {
 
     public var parser: String
     public var feedBytes: Int
-    /// ``SongDigest`` of the songs of the last successful iteration.
+    /// `SongDigest` of the songs of the last successful iteration.
     public var digest: String?
     public var iterations: [Iteration]
     /// The worker's own peak resident set over its whole life, bytes (``PeakMemory``): loading the
@@ -99,11 +99,11 @@ public enum MeasureWorker {
             peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
     }
 
-    /// What ``measure(_:bytes:iterations:warmup:chunkSize:progressDescriptor:slowdownPercent:retryPreempted:)`` found.
+    /// What `measure(_:bytes:…)` found.
     public struct Measured: Sendable {
         /// The measured iterations (warm-up left out), those that lost the CPU included.
         public var iterations: [MeasureWorkerReport.Iteration]
-        /// ``SongDigest`` of the last good iteration's songs.
+        /// `SongDigest` of the last good iteration's songs.
         public var digest: String?
         /// The first parse's own peak, bytes (``PeakMemory/Window``).
         public var parsePeakBytes: Int?

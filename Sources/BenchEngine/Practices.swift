@@ -78,7 +78,7 @@ public struct PracticeWorkerReport: Codable, Sendable {
 
     public var parser: String
     public var cell: String
-    /// ``SongDigest`` of the songs of the whole feed, as this worker's way got them (for `cancel`,
+    /// `SongDigest` of the songs of the whole feed, as this worker's way got them (for `cancel`,
     /// from the uncancelled fetch it makes first).
     public var digest: String?
     public var iterations: [Iteration]
@@ -97,8 +97,8 @@ public struct StoreMeasurement: Codable, Sendable, Equatable {
 }
 
 /// The worker side of the practice cells; what one iteration does is in each practice's scenario
-/// type (``PagedScenario``, ``FieldsScenario``, ``GzipScenario``, ``QueueScenario``,
-/// ``CancelScenario``, ``StoreScenario``).
+/// type (`PagedScenario`, `FieldsScenario`, `GzipScenario`, `QueueScenario`,
+/// `CancelScenario`, `StoreScenario`).
 public enum PracticeWorker {
     /// Runs `warmup` + `iterations` iterations of the practice and reports the last `iterations`.
     ///

@@ -14,7 +14,7 @@ public struct RunPlan: Sendable {
     public var executable: String
     /// Whether this is a debug build (its samples are marked).
     public var debugBuild: Bool
-    /// What to measure; each scenario's cells come from its type (``ScenarioID/engine``).
+    /// What to measure; each scenario's cells come from its type (`ScenarioID.engine`).
     public var scenarios: [ScenarioID]
     /// The embedded server's network profile.
     public var network: NetworkProfile

@@ -3,7 +3,7 @@ import FeedParsers
 import Foundation
 
 /// A sweep as `bench sweep` makes it: one timing run over every feed and chunk size, then (up to
-/// a size) one run counting instructions, then the fitted slopes (``SweepResult``).
+/// a size) one run counting instructions, then the fitted slopes (`SweepResult`).
 ///
 /// The feeds are files the caller made (generated, deterministic); the sweep only measures them.
 public struct SweepSession: Sendable {

@@ -238,7 +238,7 @@ public struct VerifyWorkerReport: Codable, Sendable {
         public var chunkSize: Int
         /// The number of songs, on success.
         public var songCount: Int?
-        /// ``SongDigest`` of the songs, on success.
+        /// `SongDigest` of the songs, on success.
         public var digest: String?
         /// The songs, on the first run that produced this digest only.
         public var songs: [Song]?

@@ -17,7 +17,7 @@ public enum RunReport {
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order: the cell and the iteration, then every
-    /// stored ``Metric`` in its order, with `error` and `debug` after the peak and `preempted` after
+    /// stored `Metric` in its order, with `error` and `debug` after the peak and `preempted` after
     /// the instructions, where the first versions had them (a new metric is a new last column).
     public static let sampleColumns = ["run_id"] + sampleFields.map(\.name)
 
@@ -53,7 +53,7 @@ public enum RunReport {
     /// One row per cell.
     ///
     /// `median_ms` and `ci95_*` are the headline figure and its interval over the
-    /// workers (``CellSummary/estimate``: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
+    /// workers (`CellSummary.estimate`: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
     /// describe every clean iteration.
     /// `noise` fills the last column, `noisy` (the run's verdict, on every row): 1, 0, or empty when
     /// not assessed.

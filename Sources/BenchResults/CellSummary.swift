@@ -22,7 +22,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
     /// Statistics of the wall time of every clean iteration, pooled over the workers, ns; `nil` when
     /// none succeeded.
     ///
-    /// Its median interval describes the iterations, not the next run: see ``workers``.
+    /// Its median interval describes the iterations, not the next run: see ``estimate``.
     public var wall: Statistics?
     /// Median CPU time, ns.
     public var cpuMedianNs: Double?

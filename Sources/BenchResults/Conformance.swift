@@ -32,7 +32,7 @@ public struct ConformanceCase: Codable, Sendable, Hashable {
 /// What one parser did with one conformance document.
 public struct ConformanceResult: Codable, Sendable, Hashable {
     public enum Outcome: String, Codable, Sendable, CaseIterable {
-        /// The parser reported an error (a ``FeedParseError``).
+        /// The parser reported an error (a `FeedParseError`).
         case rejected
         /// The parser ended without an error.
         case accepted
@@ -73,7 +73,7 @@ public struct ConformanceTable: Codable, Sendable {
     /// One parser's results, in the order of ``ConformanceTable/cases``.
     public struct ParserResults: Codable, Sendable {
         public var parser: String
-        /// ``ParserKind``'s name ("push/event", "tree", "floor", …).
+        /// `ParserKind`'s name ("push/event", "tree", "floor", …).
         public var kind: String
         public var results: [ConformanceResult]
         /// Cases that crashed or stalled a worker running many cases but gave another outcome when run

@@ -65,7 +65,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         self.load = load
     }
 
-    /// Assesses a run's figures (``RelativeSpeed/rank(_:samples:reference:baseline:)`` done).
+    /// Assesses a run's figures (``RelativeSpeed/rank(_:samples:reference:baseline:unranked:)`` done).
     public static func assess(
         cells: [CellSummary], samples: [Sample], settings: RunSettings, load: MachineLoad?, baseline: String
     ) -> NoiseReport {

@@ -60,7 +60,7 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// A worker is killed after this times its iterations.
     public var timeoutSeconds: Double
     /// What the workers count: `nil` for times (wall, CPU, first song) and peak memory;
-    /// "instructions" for callgrind's instruction counts (``Counter``).
+    /// "instructions" for callgrind's instruction counts (the engine's `Counter`).
     public var counter: String?
     /// An injected slowdown, in percent of the parse work, to validate the regression gate; `nil`
     /// (the default) in every real run.

@@ -1,7 +1,7 @@
 /// A whole run, as written to `<run-id>.json`: the environment, one summary per cell, every sample,
 /// and what the harness noticed of the machine's noise.
 public struct RunResult: Codable, Sendable, Equatable {
-    /// 1: before workers were summarised; 2: ``CellSummary/workers``, ``noise`` and the parse's own peak.
+    /// 1: before workers were summarised; 2: ``CellSummary/estimate``, ``noise`` and the parse's own peak.
     public var formatVersion: Int
     public var environment: RunEnvironment
     public var settings: RunSettings

@@ -16,7 +16,7 @@ public protocol CReferenceLibrary: Sendable {
 /// The C code uses the adapter's options and handlers and gathers the fields into C buffers during
 /// the parse; ``finish()`` turns them into songs, which the benchmark does after its clocks stop
 /// (``finishParsing()`` is the timed end). Its cost against the adapter's is what the Swift binding
-/// costs. One class for every library; see ``CReferenceDriver``.
+/// costs. One class for every library; see `CReferenceDriver`.
 public final class CReferenceParser<Library: CReferenceLibrary>: SongFeedParser {
     public static var name: String { Library.name }
     public static var kind: ParserKind { .reference }

@@ -8,7 +8,7 @@ import SongFeed
     import Darwin
 #endif
 
-/// The elements of a feed that matter for a ``Song``, matched by namespace URI and local name.
+/// The elements of a feed that matter for a `Song`, matched by namespace URI and local name.
 public enum FeedElement: UInt8, Sendable {
     /// Anything else.
     case other
@@ -106,7 +106,7 @@ public enum FeedElement: UInt8, Sendable {
 ///
 /// It keeps the state of the classic sample's delegate: whether it is inside an `item`, which song
 /// field it is collecting, and the field's character data as bytes in one reused buffer. A `String`
-/// is made only when a field ends, and the date is converted once, with ``SongDate/init(feedText:)``.
+/// is made only when a field ends, and the date is converted once, with `SongDate.init(feedText:)`.
 ///
 /// A field is a direct child of `item`; its text is all the character data inside it, including
 /// that of any nested elements. A field longer than ``maximumFieldBytes`` is an error, so that a
@@ -147,7 +147,7 @@ public final class SongAssembler {
     /// How many elements are open.
     public var openElements: Int { state.pointee.depth }
 
-    /// Whether character data is being collected now; adapters may skip ``characters(_:)`` otherwise.
+    /// Whether character data is being collected now; adapters may skip ``characters(_:)-(UnsafeRawBufferPointer)`` otherwise.
     @inline(__always)
     public var isCollectingText: Bool { state.pointee.field != .other }
 

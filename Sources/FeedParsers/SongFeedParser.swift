@@ -1,6 +1,6 @@
 import SongFeed
 
-/// A push parser that builds ``Song`` values from an iTunes Store feed.
+/// A push parser that builds `Song` values from an iTunes Store feed.
 ///
 /// One instance parses one document. The caller pushes the document's raw bytes with
 /// ``consume(_:)`` in chunks of any size (as they arrive from disk or the network), then calls

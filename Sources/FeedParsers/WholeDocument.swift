@@ -3,7 +3,7 @@ import SongFeed
 
 /// An adapter over a parser that needs the whole document at once (Foundation's `XMLParser`, the
 /// libxml2 reader and tree, XMLCoder, SWXMLHash): it implements only ``parseWholeDocument(_:)``;
-/// ``consume(_:)`` and ``finish()`` gather the chunks and parse once (see ``WholeDocument``).
+/// ``SongFeedParser/consume(_:)`` and ``SongFeedParser/finish()`` gather the chunks and parse once (see ``WholeDocument``).
 public protocol WholeDocumentParser: SongFeedParser {
     /// The chunks so far and the parse's outcome; start it as `WholeDocument(parser: Self.name)`.
     var document: WholeDocument { get set }
@@ -27,7 +27,7 @@ extension WholeDocumentParser {
 }
 
 /// What the adapters that parse once the document is complete share: the chunks gathered in one
-/// buffer, the parse run once by ``finish(_:)``, its error kept and thrown again by every later
+/// buffer, the parse run once by its `finish(_:)`, its error kept and thrown again by every later
 /// call, and misuse (a chunk after the end, a second end) reported as an error.
 public struct WholeDocument: Sendable {
     /// The parser's name, for its errors.

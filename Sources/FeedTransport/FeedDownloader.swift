@@ -109,7 +109,7 @@ public final class FeedDownloader: @unchecked Sendable {
     ///   - keepBody: keep the body's bytes in the result (for a cache, or to check them).
     ///   - gzip: ask for a gzip body (`Accept-Encoding: gzip`) instead of `identity`.
     ///   - keepHead: keep the body's first bytes, up to this many.
-    ///   - started: called with the request's start time (``monotonicNow()``) just before it starts.
+    ///   - started: called with the request's start time (`monotonicNow()`) just before it starts.
     /// - Returns: the measurement, the songs (none for a 304) and the body when asked for.
     /// - Throws: ``DownloadError``.
     public func fetch(

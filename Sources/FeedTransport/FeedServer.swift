@@ -21,7 +21,7 @@ import NIOPosix
 /// swift-nio-extras' `HTTPResponseCompressor` (`Content-Length` is then the compressed size).
 ///
 /// Every response waits the profile's round-trip time, then its body leaves at the profile's
-/// bandwidth through one ``NetworkLink`` shared by all the connections open at once. Each
+/// bandwidth through one `NetworkLink` shared by all the connections open at once. Each
 /// connection serves one request (`Connection: close`).
 ///
 /// Faults, for tests and for trying a client, are switched on by the query string:

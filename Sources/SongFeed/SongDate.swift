@@ -1,7 +1,7 @@
 /// A calendar date (no time, no time zone), as an iTunes feed's `itms:releasedate` gives it.
 ///
 /// Every parser adapter converts `itms:releasedate` with the same function,
-/// ``SongDate/init(feedText:)``, so that no parser does more or less work than another.
+/// ``SongDate/init(feedText:)-(UnsafeRawBufferPointer)``, so that no parser does more or less work than another.
 public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     public let year: Int
     public let month: Int

@@ -19,7 +19,7 @@ public protocol StatsStoring: RunRecorder {
     func samples(matching filter: SampleFilter) throws -> [StoredSample]
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
-    /// Copies a run from another store into this one, in one transaction (see ``StoredRun/merge(into:)``).
+    /// Copies a run from another store into this one, in one transaction (see `StoredRun.merge(into:)`).
     ///
     /// - Throws: ``StatsStoreError`` when this store holds a different run under the same ID.
     func importRun(_ run: StoredRun) throws -> ImportOutcome
