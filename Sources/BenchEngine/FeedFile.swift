@@ -66,8 +66,3 @@ public struct FeedFile: Sendable {
         return feeds
     }
 }
-
-/// A feed could not be read.
-public struct FeedFileError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-}

@@ -65,34 +65,3 @@ public struct RunPlan: Sendable {
         self.instructionCounter = instructionCounter
     }
 }
-
-/// One worker's outcome for one cell in one round.
-public struct CellRun: Sendable {
-    public var cell: CellKey
-    public var round: Int
-    /// The measured samples; a worker that crashed or timed out leaves one failed sample.
-    public var samples: [Sample]
-    public var peakResidentBytes: Int?
-    /// What went wrong with the worker as a whole, if anything.
-    public var outcome: String?
-
-    public init(cell: CellKey, round: Int, samples: [Sample], peakResidentBytes: Int?, outcome: String?) {
-        self.cell = cell
-        self.round = round
-        self.samples = samples
-        self.peakResidentBytes = peakResidentBytes
-        self.outcome = outcome
-    }
-}
-
-/// Where the runner is, for a progress line.
-public struct RunProgress: Sendable {
-    public var cellIndex: Int
-    public var cellCount: Int
-    public var parser: String
-    public var feed: String
-    /// The round; 0 for the allocation-counting workers that follow the rounds.
-    public var round: Int
-    /// Iterations finished in this cell so far, warm-up included.
-    public var iteration: Int
-}

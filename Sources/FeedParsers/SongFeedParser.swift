@@ -69,39 +69,6 @@ public protocol SongFeedParser: AnyObject {
     func finishParsing() throws -> [Song]?
 }
 
-/// What the benchmark gives a parser to learn when each song ends, made once before the clocks start:
-/// the moment alone (``ended``), and the same as a song callback (``onSong``) for the parsers that
-/// call one anyway.
-public final class SongEndSignal: @unchecked Sendable {
-    /// Called as each song's item ends.
-    public let ended: () -> Void
-    /// Calls ``ended``, whatever the song.
-    public let onSong: (Song) -> Void
-
-    public init(_ ended: @escaping () -> Void) {
-        self.ended = ended
-        onSong = { _ in ended() }
-    }
-}
-
-/// What kind of parser an adapter drives.
-public enum ParserKind: String, CaseIterable, Codable, Sendable {
-    /// Reads the bytes and calls back for each element and run of text (SAX, expat, `XMLParser`).
-    case event = "push/event"
-    /// The caller asks for the next node (libxml2's `xmlTextReader`).
-    case pull
-    /// Builds the whole document as a tree, then looks the songs up in it.
-    case tree
-    /// Decodes the document into `Decodable` types.
-    case codable = "Codable"
-    /// The same extraction as a Swift adapter, in plain C: what the binding costs.
-    case reference
-    /// No parsing at all: one pass over the bytes, the lower bound of any parser.
-    case floor
-    /// Takes the chunks and does nothing: the harness's own cost.
-    case baseline
-}
-
 extension SongFeedParser {
     public static var buildsSongs: Bool { true }
 
@@ -146,67 +113,6 @@ extension SongFeedParser {
             try consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
             offset = end
         }
-    }
-}
-
-/// The parsers this build knows, by name.
-public enum ParserRegistry {
-    /// Every parser, in the order reports list them.
-    ///
-    /// Those that meet the whole contract come first:
-    /// when `bench verify` finds two sets of songs shared by as many parsers, the first listed wins.
-    public static var all: [any SongFeedParser.Type] {
-        [
-            LibXML2FeedParser.self,
-            ExpatFeedParser.self,
-            CLibXML2ReferenceParser.self,
-            CExpatReferenceParser.self,
-            LibXML2DOMFeedParser.self,
-            LibXML2ReaderFeedParser.self,
-            FoundationFeedParser.self,
-            FoundationStreamFeedParser.self,
-            XMLCoderFeedParser.self,
-            SWXMLHashFeedParser.self,
-            MemchrFloorParser.self,
-        ]
-    }
-
-    /// The names of ``all``, in order.
-    public static var names: [String] { all.map { $0.name } }
-
-    /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
-    /// three, the C references that give their binding's cost, and the floor (see docs/parsers.md's table
-    /// of parsers for why).
-    public static var defaultNames: [String] {
-        [
-            LibXML2FeedParser.name, ExpatFeedParser.name, CLibXML2ReferenceParser.name, CExpatReferenceParser.name,
-            FoundationFeedParser.name, MemchrFloorParser.name,
-        ]
-    }
-
-    /// The classic study's three parsers: `bench sweep`'s default (a sweep multiplies every parser's
-    /// cells by the feed sizes and chunk sizes).
-    public static var classicNames: [String] {
-        [LibXML2FeedParser.name, ExpatFeedParser.name, FoundationFeedParser.name]
-    }
-
-    /// The baseline that parses nothing (see ``NullFeedParser``); not in ``all``.
-    public static var baseline: any SongFeedParser.Type { NullFeedParser.self }
-
-    /// The parser called `name` (the baseline included), or `nil`.
-    public static func parser(named name: String) -> (any SongFeedParser.Type)? {
-        name == baseline.name ? baseline : all.first { $0.name == name }
-    }
-
-    /// Whether the parser called `name` builds songs to compare (`false` for the baseline, the
-    /// floor, and names this build does not know).
-    public static func buildsSongs(_ name: String) -> Bool {
-        parser(named: name)?.buildsSongs ?? false
-    }
-
-    /// The kind of the parser called `name`, as reports write it; `nil` for names this build does not know.
-    public static func kind(of name: String) -> ParserKind? {
-        parser(named: name)?.kind
     }
 }
 

@@ -6,62 +6,6 @@ import SongFeed
     import FoundationNetworking
 #endif
 
-/// What one download measured.
-///
-/// Times are nanoseconds from the moment the request was started.
-public struct DownloadMeasurement: Codable, Sendable, Equatable {
-    /// The HTTP status (200, or 304 for a conditional request that was not modified).
-    public var status: Int
-    /// Body bytes received (inflated, for a compressed body).
-    public var bytes: Int
-    /// Body bytes on the wire: a compressed body's compressed size (`Content-Length`), else ``bytes``.
-    ///
-    /// `nil` in measurements made before it was recorded.
-    public var wireBytes: Int?
-    /// The body's `Content-Encoding` ("gzip"), `nil` for none.
-    public var contentEncoding: String?
-    /// Request started → last byte received: stamped when the last data callback starts, before
-    /// that chunk is parsed (the end of the task for a body without data).
-    public var downloadNs: Int
-    /// Time spent inside the parser's calls, the final `finish()` included.
-    public var parseNs: Int
-    /// Request started → songs ready.
-    public var totalNs: Int
-    /// Request started → first body byte.
-    public var firstByteNs: Int?
-    /// Request started → first song delivered.
-    public var firstSongNs: Int?
-    /// Songs built (for a 304, the cached ones reused).
-    public var songs: Int
-    /// The response's validators, for a later conditional request.
-    public var etag: String?
-    public var lastModified: String?
-}
-
-/// Why a download failed: what happened, and at which byte.
-public struct DownloadError: Error, CustomStringConvertible, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
-        case connectionFailed, httpStatus, truncated, timedOut, parse, cancelled, loop, other
-    }
-
-    public var kind: Kind
-    public var message: String
-    /// Body bytes received before it failed.
-    public var bytesReceived: Int
-
-    public var description: String { "\(message) (after \(bytesReceived) body bytes)" }
-}
-
-/// What one fetch returned.
-public struct FetchResult {
-    public var measurement: DownloadMeasurement
-    public var songs: [Song]
-    /// The body, when asked for with `keepBody`.
-    public var body: [UInt8]
-    /// The body's first bytes, up to `keepHead` (where a page's next link is).
-    public var head: [UInt8]
-}
-
 /// Fetches a feed with URLSession, as an app would, and hands each chunk to a push parser the
 /// moment it arrives (on Linux, URLSession's data delegate delivers at most 16,384 bytes a call).
 ///

@@ -149,11 +149,6 @@ public final class FeedServer: Sendable {
     }
 }
 
-/// The server could not start.
-public struct FeedServerError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-}
-
 /// A fault the server injects into one response.
 enum InjectedFault: Equatable {
     case status(Int)
@@ -368,19 +363,4 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
-}
-
-/// HTTP dates (RFC 9110 IMF-fixdate): "Sun, 06 Nov 1994 08:49:37 GMT".
-public enum HTTPDate {
-    private static func formatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }
-
-    public static func format(_ date: Date) -> String { formatter().string(from: date) }
-
-    public static func parse(_ text: String) -> Date? { formatter().date(from: text) }
 }

@@ -2,66 +2,6 @@ import FeedParsers
 import Foundation
 import SongFeed
 
-/// What fetching a feed in several requests measured.
-///
-/// Times are nanoseconds from the start of the
-/// first request.
-public struct PagedFetchMeasurement: Codable, Sendable, Equatable {
-    /// Requests made (pages fetched, or started before a cancel).
-    public var requests: Int
-    /// Body bytes received, inflated.
-    public var bytes: Int
-    /// Body bytes on the wire (compressed, for gzip bodies).
-    public var wireBytes: Int
-    /// Start → last byte of the last page.
-    public var downloadNs: Int
-    /// Time spent inside parser calls, every page's.
-    public var parseNs: Int
-    /// Start → every kept song ready.
-    public var totalNs: Int
-    /// Start → the first song of the first page (the page a user looks at first).
-    public var firstSongNs: Int?
-    /// Songs kept.
-    public var songs: Int
-    /// The pages (0-based) in the order their requests started.
-    public var startOrder: [Int]?
-
-    public init(
-        requests: Int, bytes: Int, wireBytes: Int, downloadNs: Int, parseNs: Int, totalNs: Int, firstSongNs: Int? = nil,
-        songs: Int, cancel: CancelMeasurement? = nil
-    ) {
-        self.requests = requests
-        self.bytes = bytes
-        self.wireBytes = wireBytes
-        self.downloadNs = downloadNs
-        self.parseNs = parseNs
-        self.totalNs = totalNs
-        self.firstSongNs = firstSongNs
-        self.songs = songs
-        self.cancel = cancel
-    }
-    /// The cancel variant: what still happened after the cancel.
-    public var cancel: CancelMeasurement?
-}
-
-/// What still happened after a fetch queue was cancelled.
-public struct CancelMeasurement: Codable, Sendable, Equatable {
-    /// Requests running when the cancel came (their bytes were in flight).
-    public var runningAtCancel: Int
-    /// Requests started after the cancel (0 is the goal).
-    public var startedAfterCancel: Int
-    /// Body bytes delivered after the cancel (in flight: counted, never parsed).
-    public var bytesAfterCancel: Int
-    /// Time spent inside parser calls after the cancel (a call already running is counted from the
-    /// cancel).
-    public var parseNsAfterCancel: Int
-    /// Cancel → no request running and the queue empty.
-    public var settleNs: Int
-    /// Pages whose songs were complete before the cancel, other than the first (their songs are
-    /// dropped, not kept).
-    public var otherPagesCompleted: Int
-}
-
 /// Fetching a feed that comes in pages, as a GData client does.
 public enum PagedFetch {
     /// Follows the feed's next links from `url` until a page has none; a fresh `parser` per page.
@@ -336,36 +276,5 @@ private final class QueueState: @unchecked Sendable {
             measured.startOrder = startTimes.sorted { $0.value < $1.value }.map(\.key)
             return (measured, songs)
         }
-    }
-}
-
-/// Finds a page's Atom `<link rel="next" href="…">` in its first bytes.
-public enum NextLink {
-    public static func find(in head: [UInt8]) -> String? {
-        let text = String(decoding: head, as: UTF8.self)
-        var searchFrom = text.startIndex
-        while let open = text.range(of: "<", range: searchFrom..<text.endIndex) {
-            guard let close = text.range(of: ">", range: open.upperBound..<text.endIndex) else { return nil }
-            let tag = text[open.upperBound..<close.lowerBound]
-            searchFrom = close.upperBound
-            let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
-            guard name == "link" || name.hasSuffix(":link") else { continue }
-            guard attribute("rel", in: tag) == "next", let href = attribute("href", in: tag) else { continue }
-            return href.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        }
-        return nil
-    }
-
-    private static func attribute(_ name: String, in tag: Substring) -> String? {
-        for quote in ["\"", "'"] {
-            if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\n\(name)=\(quote)")
-                ?? tag.range(of: "\t\(name)=\(quote)"),
-                let end = tag.range(of: quote, range: start.upperBound..<tag.endIndex)
-            {
-                return String(tag[start.upperBound..<end.lowerBound])
-            }
-        }
-        return nil
     }
 }

@@ -1,0 +1,25 @@
+import Foundation
+import SongFeed
+
+/// The outcome of ``FeedVerifier/verify(feed:parsers:chunkSizes:executable:timeout:)`` for one feed.
+public struct FeedVerification: Sendable {
+    /// The feed's path.
+    public var path: String
+    /// The feed's size in bytes.
+    public var bytes: Int
+    /// The feed's SHA-256.
+    public var sha256: String
+    /// The chunk sizes used; 0 is the whole feed.
+    public var chunkSizes: [Int]
+    /// One verdict per parser, in the order asked.
+    public var verdicts: [ParserVerdict]
+    /// The digest of the reference songs, when at least one parser succeeded.
+    public var referenceDigest: String?
+    /// The reference songs, when at least one parser succeeded.
+    public var referenceSongs: [Song]?
+
+    /// Whether every parser that builds songs built the reference songs (and at least one did).
+    public var allAgree: Bool {
+        verdicts.contains { $0.status == .agrees } && verdicts.allSatisfy(\.status.mayBeTimed)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// ``WorkerJob/conformance(_:)``: parse documents of the W3C suite, reporting each as it is done.
+public struct ConformanceJob: Codable, Sendable, Equatable {
+    public var parser: String
+    /// The suite's directory.
+    public var suite: String
+    /// The documents, relative to `suite`.
+    public var paths: [String]
+    /// 0 is the whole document in one chunk.
+    public var chunkSize: Int
+    /// The worker's data limit (RLIMIT_DATA), MiB.
+    public var memoryLimitMiB: Int?
+    /// Report the songs of each accepted document.
+    public var reportSongs: Bool
+
+    public init(
+        parser: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false
+    ) {
+        self.parser = parser
+        self.suite = suite
+        self.paths = paths
+        self.chunkSize = chunkSize
+        self.memoryLimitMiB = memoryLimitMiB
+        self.reportSongs = reportSongs
+    }
+}

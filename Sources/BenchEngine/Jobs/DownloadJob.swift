@@ -1,0 +1,22 @@
+import Foundation
+
+/// ``WorkerJob/download(_:)``: fetch a feed over HTTP with a parser.
+public struct DownloadJob: Codable, Sendable, Equatable {
+    public var parser: String
+    public var url: URL
+    public var iterations: Int
+    public var warmup: Int
+    /// Seconds one download may stall.
+    public var timeout: Double
+    /// Revalidate each download with its validators (the `conditional` scenario).
+    public var conditional: Bool
+
+    public init(parser: String, url: URL, iterations: Int, warmup: Int, timeout: Double, conditional: Bool = false) {
+        self.parser = parser
+        self.url = url
+        self.iterations = iterations
+        self.warmup = warmup
+        self.timeout = timeout
+        self.conditional = conditional
+    }
+}

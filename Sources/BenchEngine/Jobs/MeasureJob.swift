@@ -1,0 +1,35 @@
+import Foundation
+
+/// ``WorkerJob/measure(_:)``: time a parser over a feed held in memory.
+public struct MeasureJob: Codable, Sendable, Equatable {
+    public var parser: String
+    /// The feed's path.
+    public var feed: String
+    public var iterations: Int
+    public var warmup: Int
+    /// Bytes pushed at a time; 0 is the whole feed in one push.
+    public var chunkSize: Int
+    /// The injected slowdown that validates the gate (0: none).
+    public var slowdownPercent: Int
+    /// Measure parses that lost the CPU again.
+    public var retryPreempted: Bool
+    /// A worker under callgrind: no memory window, no calibration.
+    public var countingOnly: Bool
+    /// A worker with the allocation interposer loaded.
+    public var countAllocations: Bool
+
+    public init(
+        parser: String, feed: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
+        retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false
+    ) {
+        self.parser = parser
+        self.feed = feed
+        self.iterations = iterations
+        self.warmup = warmup
+        self.chunkSize = chunkSize
+        self.slowdownPercent = slowdownPercent
+        self.retryPreempted = retryPreempted
+        self.countingOnly = countingOnly
+        self.countAllocations = countAllocations
+    }
+}

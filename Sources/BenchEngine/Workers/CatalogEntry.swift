@@ -1,0 +1,95 @@
+import BenchResults
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// One `TEST` of the catalog, as the catalog worker reports it.
+public struct CatalogEntry: Codable, Sendable {
+    public var id: String
+    public var type: String
+    public var entities: String?
+    public var recommendation: String?
+    public var version: String?
+    public var edition: String?
+    public var path: String
+    public var sections: String
+    public var summary: String
+
+    /// The case, when ``ConformanceRunner/rules`` choose this test.
+    var selected: ConformanceCase? {
+        let expectation: ConformanceCase.Expectation
+        switch type {
+        case "not-wf": expectation = .notWellFormed
+        case "valid": expectation = .valid
+        default: return nil
+        }
+        guard (entities ?? "none") == "none" else { return nil }
+        let xml10 = ["XML1.0", "XML1.0-errata2e", "XML1.0-errata3e", "XML1.0-errata4e"]
+        guard recommendation.map(xml10.contains) ?? true, (version ?? "1.0") == "1.0" else { return nil }
+        if let edition, !edition.split(separator: " ").contains("5") { return nil }
+        return ConformanceCase(id: id, expectation: expectation, path: path, sections: sections, summary: summary)
+    }
+
+    /// Reads every `TEST` of the flattened catalog at `path` (the worker's side).
+    public static func read(catalog path: String) throws -> [CatalogEntry] {
+        guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: path)) else {
+            throw ConformanceRunner.Failure(description: "cannot open \(path)")
+        }
+        let reader = CatalogReader()
+        parser.delegate = reader
+        parser.shouldResolveExternalEntities = false
+        guard parser.parse(), reader.depth == 0 else {
+            let error = parser.parserError.map { "\($0.localizedDescription)" } ?? "the catalog ended early"
+            throw ConformanceRunner.Failure(
+                description: "\(path), line \(parser.lineNumber), column \(parser.columnNumber): \(error)")
+        }
+        return reader.entries
+    }
+}
+
+/// The delegate that reads the catalog: `xml:base` of each enclosing `TESTCASES`, each `TEST`'s
+/// attributes and text.
+private final class CatalogReader: NSObject, XMLParserDelegate {
+    var entries: [CatalogEntry] = []
+    var bases: [String] = [""]
+    var depth = 0
+    var current: CatalogEntry?
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        depth += 1
+        let base = bases.last ?? ""
+        switch name {
+        case "TESTCASES", "TESTSUITE":
+            let own = attributes["xml:base"] ?? ""
+            bases.append(own.hasPrefix("/") ? own : base + own)
+        case "TEST":
+            bases.append(base)
+            current = CatalogEntry(
+                id: attributes["ID"] ?? "", type: attributes["TYPE"] ?? "", entities: attributes["ENTITIES"],
+                recommendation: attributes["RECOMMENDATION"], version: attributes["VERSION"],
+                edition: attributes["EDITION"],
+                path: base + (attributes["URI"] ?? ""), sections: attributes["SECTIONS"] ?? "", summary: "")
+        default:
+            bases.append(base)
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        current?.summary += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        depth -= 1
+        bases.removeLast()
+        if name == "TEST", var entry = current {
+            entry.summary = entry.summary.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            entries.append(entry)
+            current = nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import BenchResults
+import FeedParsers
+import Foundation
+import SongFeed
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The worker side of ``ConformanceRunner``.
+public enum ConformanceWorker {
+    /// What the worker reports for one document: one JSON object per line.
+    public struct Line: Codable, Sendable {
+        /// The document's position among the worker's arguments.
+        public var index: Int
+        public var result: ConformanceResult
+        /// The songs, when asked for and the document was accepted.
+        public var songs: [Song]?
+    }
+
+    /// Parses each of the job's documents (relative to its suite) and calls `report` with each line
+    /// (then writes one byte on the progress descriptor when it is open).
+    ///
+    /// - Throws: ``VerifyWorkerError`` for an unknown parser.
+    public static func run(_ job: ConformanceJob, report: (Data) throws -> Void) throws {
+        let parser = try ParserRegistry.worker(job.parser)
+        let (suite, chunkSize, reportSongs) = (job.suite, job.chunkSize, job.reportSongs)
+        if let memoryLimitMiB = job.memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
+        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0
+        let encoder = JSONEncoder()
+        for (index, path) in job.paths.enumerated() {
+            let full = (suite as NSString).appendingPathComponent(path)
+            let result: ConformanceResult
+            var songs: [Song]?
+            if let data = FileManager.default.contents(atPath: full) {
+                do {
+                    let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
+                    if reportSongs { songs = parsed }
+                    result = ConformanceResult(caseID: path, outcome: .accepted)
+                } catch let error as FeedParseError where error.notAFeed == true {
+                    result = ConformanceResult(
+                        caseID: path, outcome: .accepted, detail: "well-formed, not a feed: \(error.message)")
+                } catch let error as FeedParseError {
+                    result = ConformanceResult(
+                        caseID: path, outcome: .rejected,
+                        detail: "\(error.message) (line \(error.line), column \(error.column))")
+                } catch {
+                    result = ConformanceResult(caseID: path, outcome: .rejected, detail: "\(error)")
+                }
+            } else {
+                result = ConformanceResult(caseID: path, outcome: .failed, detail: "cannot read \(full)")
+            }
+            var line = try encoder.encode(Line(index: index, result: result, songs: songs))
+            line.append(UInt8(ascii: "\n"))
+            try report(line)
+            if progress {
+                var byte: UInt8 = 0x2E
+                _ = write(WorkerProcess.progressDescriptor, &byte, 1)
+            }
+        }
+    }
+
+    /// Limits this process's data (heap and private mappings) to `mebibytes`: a parser that asks
+    /// for more gets no memory instead of the machine's.
+    public static func limitData(toMiB mebibytes: Int) {
+        let bytes = rlim_t(max(1, mebibytes)) * 1_048_576
+        var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
+        #if os(Linux)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+        #else
+            _ = setrlimit(RLIMIT_DATA, &limit)
+        #endif
+    }
+}

@@ -1,0 +1,297 @@
+import FeedParsers
+import SongFeed
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The measuring side of a worker process: times a parser over a feed held in memory.
+///
+/// Each iteration makes a fresh parser, pushes the feed `chunkSize` bytes at a time and finishes.
+/// The timed region covers exactly that: it starts the wall clock (`CLOCK_MONOTONIC`) and the
+/// thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`) before the parser is made and stops them once
+/// `finish()` has returned and the parser is gone. Nothing inside it prints, stores or allocates for
+/// the harness: the results array is reserved beforehand, the first-song closure is made once, and
+/// the songs are kept alive past the clocks' stop (then handed to ``blackHole(_:)``).
+///
+/// **Parses that lose the CPU.** On a machine doing other work a parse can be descheduled in the
+/// middle: its wall time then counts the other work. Such an iteration (wall time more than
+/// ``preemptionShare`` above the thread's CPU time) is reported with `preempted` set and, when
+/// `retryPreempted` is on, measured again after a short pause, until `iterations` parses kept the
+/// CPU or ``attemptsPerIteration`` × `iterations` were made. The figures use only the parses that
+/// kept the CPU; the others stay in the report (and the store) with their flag.
+///
+/// **Memory.** The worker's first parse (a warm-up one when there is warm-up) runs in a
+/// ``PeakMemory/Window``: its peak above the resident set just before it is the parse's own memory.
+public enum MeasureWorker {
+    /// A parse lost the CPU when its wall time exceeds its thread CPU time by more than this share
+    /// of the wall time (a parse that kept the CPU shows well under 1% here).
+    public static let preemptionShare = 0.03
+
+    /// At most this many measured parses per iteration asked, when parses that lost the CPU are
+    /// measured again.
+    public static let attemptsPerIteration = 4
+
+    /// Whether a parse lost the CPU to other work; see ``preemptionShare``.
+    public static func lostTheCPU(wallNs: Int, cpuNs: Int) -> Bool {
+        Double(wallNs - cpuNs) > preemptionShare * Double(wallNs)
+    }
+
+    /// Measures `warmup` + `iterations` parses and reports the measured ones.
+    ///
+    /// - Throws: ``VerifyWorkerError`` for an unknown parser, ``FeedFileError`` for an unreadable feed.
+    ///
+    /// `countingOnly` is for a worker under callgrind (`--counter instructions`): no memory window and
+    /// no calibration, whose reads of `/proc` and allocations would change the heap that the counted
+    /// parses allocate from, and so their counts, from one run to the next.
+    ///
+    /// `countAllocations` is for a worker with the allocation interposer loaded: each parse's
+    /// `malloc`-family calls are counted (``AllocationCounter``), as `countingOnly`; its times are
+    /// reported but mean nothing. Any other worker checks that the interposer is *not* its `malloc`.
+    public static func run(_ job: MeasureJob) throws -> MeasureWorkerReport {
+        let parserType = try ParserRegistry.worker(job.parser)
+        try AllocationCounter.check(counting: job.countAllocations)
+        let feed = try FeedFile(path: job.feed)
+        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        let measured = measure(
+            parserType, bytes: feed.bytes, iterations: job.iterations, warmup: job.warmup, chunkSize: job.chunkSize,
+            progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
+            retryPreempted: job.retryPreempted && !job.countAllocations,
+            countingOnly: job.countingOnly || job.countAllocations, countAllocations: job.countAllocations)
+        let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
+        return MeasureWorkerReport(
+            parser: job.parser, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
+            peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
+    }
+
+    /// What `measure(_:bytes:…)` found.
+    public struct Measured: Sendable {
+        /// The measured iterations (warm-up left out), those that lost the CPU included.
+        public var iterations: [MeasureWorkerReport.Iteration]
+        /// `SongDigest` of the last good iteration's songs.
+        public var digest: String?
+        /// The first parse's own peak, bytes (``PeakMemory/Window``).
+        public var parsePeakBytes: Int?
+        /// The process's high-water mark before the first parse reset it, bytes.
+        public var lifetimePeakBefore: Int?
+    }
+
+    /// Times `parserType` over `bytes`; see ``run(_:)``.
+    ///
+    /// When `progressDescriptor` is open, one byte is written to it after each iteration, once the
+    /// clocks have stopped (the parent opens it only to draw a progress line on a terminal).
+    public static func measure(
+        _ parserType: any SongFeedParser.Type, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false,
+        countingOnly: Bool = false,
+        countAllocations: Bool = false
+    ) -> Measured {
+        var tick: UInt8 = 0x2E
+        let warmup = max(0, warmup)
+        let wanted = max(0, iterations)
+        let limit = warmup + (retryPreempted ? wanted * attemptsPerIteration : wanted)
+        var log = IterationLog(capacity: limit)
+        var window: PeakMemory.Window?
+        var missed = 0
+        // Set by the song callback; a class so that the closure allocates its context once, here.
+        let firstSong = Timestamp()
+        // A counted parse only notes that a song ended: reading the clock there would count the
+        // clock's own work, whose path can repeat when the kernel updates the time meanwhile.
+        let songEnded =
+            countingOnly
+            ? SongEndSignal { firstSong.value = 1 }
+            : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
+        let parse = OneParse(
+            parserType: parserType, step: max(1, chunkSize == 0 ? bytes.count : chunkSize), songEnded: songEnded,
+            extraBytes: min(bytes.count, bytes.count * max(0, slowdownPercent) / 100),
+            countingOnly: countingOnly, countAllocations: countAllocations)
+        // Read the environment before the clocks start, not in the first parse.
+        _ = HashSeeding.deterministic
+        // The feed in a page-aligned copy: where a heap block lands depends on what the process
+        // allocated before, and copies and scans over the bytes take a different path for each
+        // alignment. (The counted worker's start-up itself is kept the same from run to run by
+        // InstructionCounter: the length of its arguments and environment moved expat's count by
+        // thousands of instructions.)
+        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
+        defer { aligned.deallocate() }
+        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
+        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
+        var index = 0
+        while index < limit && (index < warmup || log.keptCPU < wanted) {
+            if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
+            let timed = parse.time(all, firstSong: firstSong)
+            if index == 0 { log.parsePeak = window?.close() }
+            log.record(timed, measured: index >= warmup)
+            if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+            index += 1
+            // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
+            if timed.preempted && retryPreempted && index > warmup {
+                missed += 1
+                usleep(useconds_t(min(200, 10 * missed) * 1000))
+            } else {
+                missed = 0
+            }
+        }
+        return log.measured(lifetimePeakBefore: window?.lifetimePeakBefore)
+    }
+
+    /// One parse as the loop of ``measure(_:bytes:iterations:warmup:chunkSize:progressDescriptor:slowdownPercent:retryPreempted:countingOnly:countAllocations:)``
+    /// runs it: the calibration before it, the clocks around ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)``,
+    /// and the songs made after the clocks stop.
+    private struct OneParse {
+        let parserType: any SongFeedParser.Type
+        let step: Int
+        let songEnded: SongEndSignal
+        let extraBytes: Int
+        let countingOnly: Bool
+        let countAllocations: Bool
+
+        /// What one parse gave.
+        struct Outcome {
+            var iteration: MeasureWorkerReport.Iteration
+            var songs: [Song]
+            var failure: (any Error)?
+            var preempted: Bool { iteration.preempted }
+        }
+
+        @inline(__always)
+        func time(_ all: UnsafeRawBufferPointer, firstSong: Timestamp) -> Outcome {
+            firstSong.value = 0
+            var failure: (any Error)?
+            var songs: [Song] = []
+            let calibration = countingOnly ? nil : Calibration.time(all)
+            // ---- timed region ----
+            let cpuStart = threadCPUNanoseconds()
+            let wallStart = monotonicNanoseconds()
+            if countAllocations { AllocationCounter.start() }
+            var parsed: ParsedRegion?
+            do {
+                parsed = try callgrindParseRegion(
+                    parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
+            } catch {
+                failure = error
+            }
+            let allocations = countAllocations ? AllocationCounter.stop() : nil
+            let wallEnd = monotonicNanoseconds()
+            let cpuEnd = threadCPUNanoseconds()
+            // ---- end of timed region ----
+            // A parser that leaves its fields outside Swift (the C references) makes its songs now.
+            if let parsed {
+                do {
+                    songs = try parsed.songs ?? parsed.parser?.finish() ?? []
+                } catch {
+                    failure = error
+                }
+            }
+            let first = countingOnly || firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
+            let wall = Int(wallEnd - wallStart)
+            let cpu = Int(cpuEnd &- cpuStart)
+            return Outcome(
+                iteration: .init(
+                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil,
+                    preempted: lostTheCPU(wallNs: wall, cpuNs: cpu), calibrationNs: calibration,
+                    allocations: allocations),
+                songs: songs, failure: failure)
+        }
+    }
+
+    /// The measured iterations as the loop goes, and the songs of the last good one.
+    private struct IterationLog {
+        var results: [MeasureWorkerReport.Iteration] = []
+        var kept: [Song] = []
+        var lastGood: [Song] = []
+        /// Measured iterations that kept the CPU (or failed: a failure is not retried).
+        var keptCPU = 0
+        var parsePeak: Int?
+
+        init(capacity: Int) {
+            results.reserveCapacity(capacity)
+        }
+
+        /// Notes a parse; a warm-up one (`measured` false) only keeps its songs.
+        mutating func record(_ parse: OneParse.Outcome, measured: Bool) {
+            kept = parse.songs
+            if measured {
+                var iteration = parse.iteration
+                iteration.error = parse.failure.map { "\($0)" }
+                results.append(iteration)
+                if !parse.preempted || parse.failure != nil { keptCPU += 1 }
+            }
+            if parse.failure == nil { lastGood = kept }
+        }
+
+        /// The iterations with their errors; every one must build as many songs as the last good one.
+        func measured(lifetimePeakBefore: Int?) -> Measured {
+            blackHole(kept)
+            let expected = lastGood.count
+            let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
+                var iteration = iteration
+                if iteration.error == nil && iteration.songs != expected {
+                    iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
+                }
+                return iteration
+            }
+            let anyGood = checked.contains { $0.error == nil }
+            return Measured(
+                iterations: checked, digest: anyGood ? SongDigest.sha256(of: lastGood) : nil, parsePeakBytes: parsePeak,
+                lifetimePeakBefore: lifetimePeakBefore)
+        }
+    }
+
+    /// What ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)`` leaves: the parser, and its
+    /// songs unless it makes them after the clocks stop (``SongFeedParser/finishParsing()``).
+    struct ParsedRegion {
+        /// The parser, kept only when its songs are still to be made; otherwise it is freed inside
+        /// the timed region, as its cost is part of the parse.
+        var parser: (any SongFeedParser)?
+        var songs: [Song]?
+    }
+
+    /// One parse: a fresh parser, the feed pushed `step` bytes at a time, ``SongFeedParser/finishParsing()``.
+    ///
+    /// Its own function, never inlined, so that `bench run --counter instructions` can tell
+    /// callgrind to count only while it runs (`--toggle-collect`) and to write the count of each
+    /// call apart (`--dump-after`): see ``InstructionCounter``. Keep its name unique in the program.
+    ///
+    /// `extraBytes` > 0 is the injected slowdown that validates the regression gate: after the
+    /// parse, a second parser of the same kind parses the feed's first `extraBytes` bytes (which end
+    /// mid-document, so it fails; its songs and its error are dropped). That is extra parse work in
+    /// the proportion `extraBytes` / feed size, done by the code under test.
+    @inline(never)
+    static func callgrindParseRegion(
+        _ parserType: any SongFeedParser.Type, _ all: UnsafeRawBufferPointer, step: Int, songEnded: SongEndSignal,
+        extraBytes: Int
+    ) throws -> ParsedRegion {
+        let parser = try parserType.init(songEnded: songEnded)
+        try parser.consume(all, inChunksOf: step)
+        let songs = try parser.finishParsing()
+        if extraBytes > 0 {
+            let extra = try parserType.init(onSong: nil)
+            try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
+            _ = try? extra.finish()
+        }
+        return ParsedRegion(parser: songs == nil ? parser : nil, songs: songs)
+    }
+
+    private final class Timestamp: @unchecked Sendable {
+        var value: UInt64 = 0
+    }
+}
+
+/// The CPU time of the calling thread in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+public func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Keeps a value alive and opaque to the optimizer, so that the work that made it cannot be dropped.
+@inline(never)
+@_optimize(none)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,66 @@
+import BenchResults
+import Foundation
+import SongStore
+
+/// The practices around the parse that an app chooses (`bench run --scenario paged,fields,gzip,
+/// queue,store`): each is a set of cells, one per choice, named by the choice.
+///
+/// | scenario | cells | one iteration |
+/// |---|---|---|
+/// | `paged` | `paged-N` per page size | follow the next links from the first page of N songs to the end |
+/// | `fields` | `fields-all`, `fields-songs` | the whole feed, without / with `?fields=` naming the song fields |
+/// | `gzip` | `gzip-off`, `gzip-on` | the whole feed, `Accept-Encoding: identity` / `gzip` |
+/// | `queue` | `queue-N`, `cancel-N` per width | every page through a queue of width N; `cancel`: cancel all once page 1's songs are in |
+/// | `store` | `store-song-ordered`, `store-song-shuffled`, `store-batch-ordered`, `store-batch-shuffled` | parse the feed in memory, then write its songs to SQLite |
+public enum Practice: Codable, Sendable, Equatable {
+    case paged(pageSize: Int)
+    case fields(selected: Bool)
+    case gzip(on: Bool)
+    case queue(width: Int, pageSize: Int, cancel: Bool)
+    case store(SongStore.Plan)
+
+    /// The cell it is measured in.
+    public var cell: CellScenario {
+        switch self {
+        case .paged(let size): return CellScenario(.paged, choice: String(size))
+        case .fields(let selected): return CellScenario(.fields, choice: selected ? "songs" : "all")
+        case .gzip(let on): return CellScenario(.gzip, choice: on ? "on" : "off")
+        case .queue(let width, _, let cancel): return CellScenario(cancel ? .cancel : .queue, choice: String(width))
+        case .store(let plan): return CellScenario(name: plan.description)
+        }
+    }
+
+    /// The practice a cell measures (`pageSize` for the queue's pages), or `nil`.
+    public init?(cell: CellScenario, queuePageSize: Int = 25) {
+        guard let kind = cell.kind, let choice = cell.choice else { return nil }
+        switch kind {
+        case .paged:
+            guard let size = Int(choice), size > 0 else { return nil }
+            self = .paged(pageSize: size)
+        case .fields where choice == "all" || choice == "songs": self = .fields(selected: choice == "songs")
+        case .gzip where choice == "on" || choice == "off": self = .gzip(on: choice == "on")
+        case .queue, .cancel:
+            guard let width = Int(choice), width > 0 else { return nil }
+            self = .queue(width: width, pageSize: queuePageSize, cancel: kind == .cancel)
+        case .store:
+            guard let plan = SongStore.Plan(cellName: cell.name) else { return nil }
+            self = .store(plan)
+        default: return nil
+        }
+    }
+
+    /// Whether its cells fetch over HTTP (all but `store`).
+    public var usesNetwork: Bool {
+        if case .store = self { return false }
+        return true
+    }
+
+    /// Requests one iteration makes at most (for the worker's time limit).
+    public func requests(entries: Int) -> Int {
+        switch self {
+        case .paged(let size): return max(1, (entries + size - 1) / size)
+        case .queue(_, let size, _): return max(1, (entries + size - 1) / size)
+        case .fields, .gzip, .store: return 1
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import BenchResults
+import FeedParsers
+import FeedTransport
+import Foundation
+import SongFeed
+import SongStore
+
+/// The worker side of the practice cells; what one iteration does is in each practice's scenario
+/// type (`PagedScenario`, `FieldsScenario`, `GzipScenario`, `QueueScenario`,
+/// `CancelScenario`, `StoreScenario`).
+public enum PracticeWorker {
+    /// Runs `warmup` + `iterations` iterations of the practice and reports the last `iterations`.
+    ///
+    /// - Parameter job: the practice, the parser and where the feed is.
+    /// - Returns: one entry per measured iteration; an iteration that failed has its error.
+    /// - Throws: an unknown parser, an unreadable feed, or (for `cancel`) a failed uncancelled fetch.
+    public static func run(_ job: PracticeJob) throws -> PracticeWorkerReport {
+        let parserType = try ParserRegistry.worker(job.parser)
+        try AllocationCounter.check(counting: false)
+        var report = PracticeWorkerReport(parser: job.parser, cell: job.practice.cell.name, iterations: [])
+        var firstPage: [Song]?
+        if case .queue(let width, let size, true) = job.practice, let url = job.url {
+            // The cancelled fetches keep the first page: check it against the whole, uncancelled fetch.
+            let whole = try CancelScenario.firstPage(
+                width: width, pageSize: size, parser: parserType, url: url, entries: job.entries,
+                timeout: job.timeout)
+            report.digest = whole.digest
+            firstPage = whole.firstPage
+        }
+        let feedBytes = try job.feed.map { path -> [UInt8] in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw VerifyWorkerError(description: "cannot read \(path)")
+            }
+            return [UInt8](data)
+        }
+        for index in 0..<(max(0, job.warmup) + max(0, job.iterations)) {
+            var iteration = PracticeWorkerReport.Iteration()
+            do {
+                let songs: [Song]
+                if case .store(let plan) = job.practice {
+                    guard let feedBytes else {
+                        throw VerifyWorkerError(description: "a store cell needs the feed's file")
+                    }
+                    let stored = try store(feedBytes, parser: parserType, plan: plan, in: job.scratchDirectory)
+                    iteration.store = stored.0
+                    songs = stored.1
+                    report.storeSettings = stored.2
+                } else {
+                    let fetched = try fetch(job, parser: parserType)
+                    iteration.fetch = fetched.0
+                    songs = fetched.1
+                }
+                if let firstPage {
+                    iteration.error = CancelScenario.check(kept: songs, firstPage: firstPage)
+                } else {
+                    report.digest = SongDigest.sha256(of: songs)
+                }
+            } catch {
+                iteration.error = "\(error)"
+            }
+            if index >= job.warmup { report.iterations.append(iteration) }
+        }
+        report.peakResidentBytes = PeakMemory.currentProcessPeakBytes()
+        return report
+    }
+
+    /// One `store` iteration into a fresh database in `directory`, removed afterwards.
+    static func store(
+        _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, in directory: String
+    ) throws -> (StoreMeasurement, [Song], SongStore.Settings) {
+        let path = (directory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+        }
+        return try StoreScenario.store(bytes, parser: parser, plan: plan, path: path)
+    }
+
+    /// One iteration of a network practice.
+    static func fetch(_ job: PracticeJob, parser: any SongFeedParser.Type) throws -> (PagedFetchMeasurement, [Song]) {
+        guard let url = job.url else { throw VerifyWorkerError(description: "a network cell needs the feed's URL") }
+        switch job.practice {
+        case .paged(let size):
+            return try PagedScenario.fetch(pageSize: size, parser: parser, url: url, timeout: job.timeout)
+        case .fields(let selected):
+            return try FieldsScenario.fetch(selected: selected, parser: parser, url: url, timeout: job.timeout)
+        case .gzip(let on): return try GzipScenario.fetch(on: on, parser: parser, url: url, timeout: job.timeout)
+        case .queue(let width, let size, let cancel):
+            return try QueueScenario.fetch(
+                width: width, pageSize: size, cancel: cancel, parser: parser, url: url, entries: job.entries,
+                timeout: job.timeout)
+        case .store: throw VerifyWorkerError(description: "store cells do not fetch")
+        }
+    }
+
+    /// The whole feed in one request, as a one-page fetch.
+    static func fetchWhole(
+        _ url: URL, parser: any SongFeedParser.Type, gzip: Bool, timeout: Double
+    ) throws -> (PagedFetchMeasurement, [Song]) {
+        let result = try FeedDownloader(timeout: timeout).fetch(url, parser: parser, gzip: gzip)
+        let m = result.measurement
+        return (
+            PagedFetchMeasurement(
+                requests: 1, bytes: m.bytes, wireBytes: m.wireBytes ?? m.bytes, downloadNs: m.downloadNs,
+                parseNs: m.parseNs, totalNs: m.totalNs, firstSongNs: m.firstSongNs, songs: result.songs.count),
+            result.songs
+        )
+    }
+}

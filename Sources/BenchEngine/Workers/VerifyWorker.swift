@@ -1,0 +1,41 @@
+import FeedParsers
+import Foundation
+import SongFeed
+
+/// The worker side of ``FeedVerifier``: runs in the worker process.
+public enum VerifyWorker {
+    /// Parses the feed with the parser once per chunk size.
+    ///
+    /// - Throws: ``FeedFileError`` for an unreadable feed, ``VerifyWorkerError`` for an unknown parser.
+    public static func run(_ job: VerifyJob) throws -> VerifyWorkerReport {
+        let parser = try ParserRegistry.worker(job.parser)
+        let feed = try FeedFile(path: job.feed)
+        var runs: [VerifyWorkerReport.Run] = []
+        var seen: Set<String> = []
+        for size in job.chunkSizes {
+            do {
+                let songs = try parser.parse(feed.bytes, chunkSize: size == 0 ? nil : size)
+                let digest = SongDigest.sha256(of: songs)
+                let isNew = seen.insert(digest).inserted
+                runs.append(.init(chunkSize: size, songCount: songs.count, digest: digest, songs: isNew ? songs : nil))
+            } catch let error as FeedParseError {
+                runs.append(.init(chunkSize: size, error: error))
+            }
+        }
+        return VerifyWorkerReport(
+            parser: job.parser, feedBytes: feed.bytes.count, runs: runs,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+}
+
+extension ParserRegistry {
+    /// The parser a worker job names.
+    ///
+    /// - Throws: ``VerifyWorkerError`` naming the known parsers when there is none by that name.
+    static func worker(_ name: String) throws -> any SongFeedParser.Type {
+        guard let parser = parser(named: name) else {
+            throw VerifyWorkerError(description: "unknown parser '\(name)'; known: \(names.joined(separator: ", "))")
+        }
+        return parser
+    }
+}

@@ -1,0 +1,70 @@
+import BenchResults
+import Foundation
+
+/// How figures are written: milliseconds with three decimals, MiB for memory.
+public enum Format {
+    /// Nanoseconds as milliseconds, "3.412".
+    public static func ms(_ ns: Double?, decimals: Int = 3) -> String {
+        number(ns.map { $0 / 1e6 }, decimals: decimals)
+    }
+
+    /// Bytes as MiB (2^20 bytes), "12.4".
+    public static func mib(_ bytes: Double?, decimals: Int = 1) -> String {
+        number(bytes.map { $0 / 1_048_576 }, decimals: decimals)
+    }
+
+    /// A plain number with the given decimals ("0.0", never "-0.0").
+    public static func number(_ value: Double?, decimals: Int = 1) -> String {
+        guard let value else { return "" }
+        let text = String(format: "%.\(decimals)f", value)
+        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." })
+            ? String(text.dropFirst()) : text
+    }
+
+    /// The last path component of a feed, for narrow columns.
+    public static func feedName(_ path: String) -> String {
+        (path as NSString).lastPathComponent
+    }
+}
+
+/// A text table with aligned columns (numbers right-aligned).
+struct TextTable {
+    var header: [String]
+    var rows: [[String]]
+    /// Columns aligned left (the others align right).
+    var leftAligned: Set<Int> = [0]
+
+    func render(indent: String = "") -> String {
+        let widths = header.indices.map { column in
+            ([header[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { column, cell -> String in
+                let gap = String(repeating: " ", count: max(0, widths[column] - cell.count))
+                return leftAligned.contains(column) ? cell + gap : gap + cell
+            }
+            return indent
+                + padded.joined(separator: "  ").replacingOccurrences(
+                    of: "\\s+$", with: "", options: .regularExpression)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// A Markdown table (pipes in cells escaped).
+enum MarkdownTable {
+    /// Text for a Markdown line outside a table: no characters that start markup by accident.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    static func render(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        func line(_ cells: [String]) -> String {
+            "| "
+                + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+                .joined(separator: " | ") + " |"
+        }
+        let rule = "|" + header.indices.map { rightAligned.contains($0) ? "---:" : "---" }.joined(separator: "|") + "|"
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}

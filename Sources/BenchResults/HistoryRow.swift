@@ -1,0 +1,94 @@
+/// One row of `bench report`: the averages of one parser on one scenario, feed, chunk size and
+/// network profile across the stored runs, like the original study's statistics screen.
+///
+/// Samples whose figures do not compare are never pooled: the key holds everything that changes a
+/// figure (scenario, feed by SHA-256, chunk size, network profile, what was counted, and the machine
+/// with its library versions). Failed samples and parses that lost the CPU are left out of every figure.
+public struct HistoryRow: Codable, Sendable, Equatable {
+    public var scenario: CellScenario
+    public var feedPath: String
+    public var feedSHA256: String
+    public var network: String
+    public var parser: String
+    /// The machine and libraries of every sample of the row (`nil`: samples read without their run's machine).
+    public var machine: Machine?
+    /// The parser's kind as this build knows it (``CellSummary/kind``); `nil` when not filled in.
+    public var kind: String?
+    /// Bytes per push (0: the whole feed; download cells: as the network delivers them).
+    public var chunkSize: Int?
+    /// Runs with at least one sample of this cell.
+    public var runs: Int
+    /// Of those, the runs the harness found noisy.
+    public var noisyRuns: Int?
+    /// Of those, the runs that did not finish (interrupted, or failed halfway): their finished
+    /// cells are included.
+    public var incompleteRuns: Int?
+    /// Samples in the figures (succeeded, kept the CPU).
+    public var samples: Int
+    /// Failed samples (left out of every figure).
+    public var failed: Int
+    public var wall: Statistics?
+    public var cpu: Statistics?
+    public var firstSong: Statistics?
+    public var download: Statistics?
+    public var total: Statistics?
+    /// The median of the workers' peak resident sets over their whole life, bytes.
+    public var peakResidentMedianBytes: Double?
+    /// The median of the workers' parse's own peaks, bytes.
+    public var parsePeakMedianBytes: Double?
+    /// The feed's size, bytes.
+    public var feedBytes: Int?
+    /// Statistics of the instructions per parse (runs with `--counter instructions`).
+    public var instructions: Statistics?
+
+    /// Groups stored samples by machine, scenario, feed, chunk size, network profile, counter and
+    /// parser, in first-seen order.
+    public static func aggregate(_ stored: [StoredSample]) -> [HistoryRow] {
+        struct Key: Hashable {
+            var scenario: CellScenario
+            var feedSHA256, network, parser: String
+            var chunkSize: Int
+            var counted: Bool
+            var machine: Machine?
+        }
+        var order: [Key] = []
+        var groups: [Key: [StoredSample]] = [:]
+        for item in stored {
+            let cell = item.sample.cell
+            let key = Key(
+                scenario: cell.scenario, feedSHA256: cell.feedSHA256, network: cell.network, parser: cell.parser,
+                chunkSize: cell.chunkSize, counted: item.sample.instructions != nil, machine: item.machine)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(item)
+        }
+        return order.map { key in
+            let items = groups[key] ?? []
+            let good = items.filter { $0.sample.error == nil }.map(\.sample)
+            // The allocation workers' samples (round 0) have counts, not times: not samples of a figure here.
+            let clean = good.filter(\.isClean)
+            func stats(_ values: [Int?]) -> Statistics? { Statistics(values.compactMap { $0.map(Double.init) }) }
+            // One peak per worker: take each run and round once.
+            var peaks: [String: Int] = [:]
+            var parsePeaks: [String: Int] = [:]
+            for item in items {
+                if let peak = item.sample.peakResidentBytes { peaks["\(item.runID)/\(item.sample.round)"] = peak }
+                if let peak = item.sample.parsePeakBytes { parsePeaks["\(item.runID)/\(item.sample.round)"] = peak }
+            }
+            var runs: [String: StoredSample] = [:]
+            for item in items { runs[item.runID] = item }
+            return HistoryRow(
+                scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
+                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
+                runs: runs.count,
+                noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
+                incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
+                samples: clean.filter { $0.allocations == nil }.count,
+                failed: items.count - good.count, wall: stats(clean.map(\.wallNs)), cpu: stats(clean.map(\.cpuNs)),
+                firstSong: stats(clean.map(\.firstSongNs)), download: stats(clean.map(\.downloadNs)),
+                total: stats(clean.map(\.totalNs)),
+                peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
+                parsePeakMedianBytes: Statistics(parsePeaks.values.map(Double.init))?.median,
+                feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
+        }
+    }
+}

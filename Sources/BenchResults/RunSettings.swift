@@ -1,0 +1,71 @@
+/// The measuring settings of a run.
+public struct RunSettings: Codable, Sendable, Equatable {
+    /// Timed iterations asked of each worker process (one worker per cell and round).
+    public var iterations: Int
+    public var warmup: Int
+    /// Worker processes per cell: every round runs one worker of each cell, the order rotated.
+    public var rounds: Int
+    public var chunkSize: Int
+    /// The time limit of one iteration: a parse, or the longest stall of a download.
+    ///
+    /// A worker is killed after this times its iterations.
+    public var timeoutSeconds: Double
+    /// What the workers count: `nil` for times (wall, CPU, first song) and peak memory;
+    /// "instructions" for callgrind's instruction counts (the engine's `Counter`).
+    public var counter: String?
+    /// An injected slowdown, in percent of the parse work, to validate the regression gate; `nil`
+    /// (the default) in every real run.
+    ///
+    /// A run that has one says so in its files.
+    public var slowdownPercent: Int?
+    /// Timed iterations of each download worker (`download` and `conditional` cells); `nil`: as
+    /// ``iterations``.
+    public var downloadIterations: Int?
+    /// Worker processes per download cell (`download` and `conditional`), spread evenly over the
+    /// rounds; `nil`: one a round, as parse cells.
+    public var downloadRounds: Int?
+    /// The parser that relative speeds are given against; `nil`: the fastest of each table.
+    public var reference: String?
+    /// Whether a parse that lost the CPU to other work was measured again (``Sample/preempted``);
+    /// `nil` in runs made before this was recorded.
+    public var retryPreempted: Bool?
+    /// Whether each `parse` cell also ran a worker that counts its allocations (``Sample/allocations``),
+    /// after the timed rounds; `nil` in runs made before allocations were counted.
+    public var countsAllocations: Bool?
+
+    public init(
+        iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,
+        slowdownPercent: Int? = nil, reference: String? = nil, retryPreempted: Bool? = nil,
+        downloadIterations: Int? = nil,
+        downloadRounds: Int? = nil
+    ) {
+        self.downloadRounds = downloadRounds
+        self.downloadIterations = downloadIterations
+        self.reference = reference
+        self.retryPreempted = retryPreempted
+        self.iterations = iterations
+        self.warmup = warmup
+        self.rounds = rounds
+        self.chunkSize = chunkSize
+        self.timeoutSeconds = timeoutSeconds
+        self.counter = counter
+        self.slowdownPercent = slowdownPercent
+    }
+
+    /// Whether download cells run in `round` (1-based): `downloadRounds` of the rounds, spread evenly.
+    public func runsDownloads(inRound round: Int) -> Bool {
+        guard let wanted = downloadRounds, wanted < rounds else { return true }
+        guard wanted > 0 else { return false }
+        // Rounds 1, 1 + rounds/wanted, 1 + 2·rounds/wanted, …
+        return (0..<wanted).contains { k in 1 + (k * rounds) / wanted == round }
+    }
+
+    /// Worker processes per download cell.
+    public var downloadWorkers: Int { min(rounds, downloadRounds ?? rounds) }
+
+    /// Timed iterations of each download worker.
+    public var downloadIterationsPerWorker: Int { downloadIterations ?? iterations }
+
+    /// The counter value for callgrind instruction counts.
+    public static let instructionCounter = "instructions"
+}

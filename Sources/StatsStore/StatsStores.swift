@@ -1,0 +1,28 @@
+import Foundation
+
+/// Opens a stats store by its location.
+public enum StatsStores {
+    /// Opens the store at `location`: a `postgres://` or `postgresql://` URL names a PostgreSQL
+    /// database (the password comes from `PGPASSWORD` or `~/.pgpass`, never from the URL); anything
+    /// else is the path of an SQLite file, created when missing unless `mustExist`.
+    ///
+    /// - Throws: ``StatsStoreError`` with what to do: no such file, a server that cannot be
+    ///   reached or refuses the login, a store of a newer schema.
+    public static func open(_ location: String, mustExist: Bool = false) throws -> any StatsStoring {
+        if PostgresStatsStore.isURL(location) {
+            return try PostgresStatsStore(url: location)
+        }
+        if location.contains("://") {
+            throw StatsStoreError(
+                description:
+                    "\(location): not a store this bench knows: give an SQLite file's path or a postgres:// URL")
+        }
+        if mustExist && !FileManager.default.fileExists(atPath: location) {
+            throw StatsStoreError(
+                description:
+                    "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL"
+            )
+        }
+        return try StatsDatabase(path: location)
+    }
+}

@@ -1,0 +1,122 @@
+import BenchResults
+import Foundation
+
+/// A whole run as a store holds it: its row and its samples, for copying between stores.
+public struct StoredRun: Sendable {
+    var record: RunRecord
+    var sampleRecords: [SampleRecord]
+
+    init(record: RunRecord, samples: [SampleRecord]) {
+        self.record = record
+        self.sampleRecords = samples
+    }
+
+    /// A run from a run file (`<run-id>.json`): what `bench run` wrote when the store failed.
+    public init(_ result: RunResult) {
+        record = RunRecord(result.environment, settings: result.settings)
+        record.noisy = result.noise?.noisy
+        record.noise = result.noise.flatMap { try? JSONEncoder().encode($0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        sampleRecords = result.samples.map { SampleRecord($0, runID: result.environment.runID) }
+    }
+
+    public var environment: RunEnvironment { record.environment }
+    public var settings: RunSettings? { record.settings }
+    public var noise: NoiseReport? {
+        record.noise.flatMap { try? JSONDecoder().decode(NoiseReport.self, from: Data($0.utf8)) }
+    }
+    public var samples: [Sample] { sampleRecords.map(\.sample) }
+    public var runID: String { record.runID }
+}
+
+extension StoredRun {
+    /// What copying this run into a store that holds `existing` (under the same ID) must write.
+    ///
+    /// The same run (same row but for how it ended, same samples) is skipped, or marked ended when
+    /// only this copy is. A stored copy that is incomplete and holds a part of these samples (the
+    /// store failed halfway, the run's file kept everything) gets the rest. Anything else is a
+    /// different run under the same ID: an error, never a duplicate.
+    func merge(into existing: StoredRun?) throws -> MergeAction {
+        guard let existing else { return .insert }
+        let differences = try Self.differences(record, existing.record)
+        guard differences.isEmpty else {
+            throw StatsStoreError(
+                description: "run \(runID) differs from the run of that ID already in the store "
+                    + "(\(differences.joined(separator: ", "))): not copied")
+        }
+        var missing: [SampleRecord] = []
+        var extra = 0
+        let stored = existing.samples
+        let mine = samples
+        if stored.count <= mine.count && zip(stored, mine).allSatisfy(==) {
+            // The usual case, and a quick one: the stored samples are these, or the first of these in
+            // the order they were recorded (a store that failed partway).
+            missing = Array(sampleRecords[stored.count...])
+        } else {
+            // Else compare as bags of rows, whatever their order.
+            var remaining = try Self.counts(existing.sampleRecords)
+            for sample in sampleRecords {
+                let key = try Self.key(sample)
+                if let count = remaining[key], count > 0 {
+                    remaining[key] = count - 1
+                } else {
+                    missing.append(sample)
+                }
+            }
+            extra = remaining.values.reduce(0, +)
+        }
+        let ended = record.complete && !existing.record.complete
+        if missing.isEmpty && (!ended || extra > 0) {
+            // Same samples (or the store holds more): nothing to add.
+            return extra > 0 && record.complete
+                ? try Self.conflict(runID, "the store holds \(extra) sample(s) this copy does not")
+                : .skip
+        }
+        guard extra == 0 else {
+            return try Self.conflict(
+                runID, "\(missing.count) sample(s) differ from the \(existing.sampleRecords.count) stored")
+        }
+        guard !existing.record.complete else {
+            return try Self.conflict(
+                runID, "the stored run is complete, yet this copy has \(missing.count) more sample(s)")
+        }
+        return .add(missing, finish: record)
+    }
+
+    private static func conflict(_ runID: String, _ why: String) throws -> MergeAction {
+        throw StatsStoreError(
+            description: "run \(runID) differs from the run of that ID already in the store (\(why)): not copied")
+    }
+
+    /// The row of a run without how it ended (a copy made before its end has none of it).
+    private static func identity(_ record: RunRecord) -> RunRecord {
+        var record = record
+        record.endedAt = nil
+        record.complete = false
+        record.noisy = nil
+        record.noise = nil
+        return record
+    }
+
+    /// The columns in which two rows of one run ID differ, but for how the run ended.
+    static func differences(_ a: RunRecord, _ b: RunRecord) throws -> [String] {
+        let x = try identity(a).databaseDictionary
+        let y = try identity(b).databaseDictionary
+        return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
+    }
+
+    /// A sample as its stored columns (without the store's own row ID).
+    static func key(_ sample: SampleRecord) throws -> String {
+        var sample = sample
+        sample.id = nil
+        return try sample.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: "\u{1F}")
+    }
+
+    static func counts(_ samples: [SampleRecord]) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for sample in samples { counts[try key(sample), default: 0] += 1 }
+        return counts
+    }
+}
