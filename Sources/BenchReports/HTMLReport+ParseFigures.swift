@@ -67,18 +67,16 @@ extension HTMLReport {
     /// Parse time with the next run's interval, and throughput.
     static func timeFigures(_ timed: [Figure], name: String, bytes: Int, suffix: String, into figures: FigureList) {
         figures.add(
-            timed.isEmpty
-                ? empty("parse-time\(suffix)", "No times (an instruction-count run?)")
-                : SVGChart.bars(
-                    id: "parse-time\(suffix)", title: "Parse time on \(name), with the next run's 95% interval",
-                    bars: timed.map { f in
-                        .init(
-                            label: label(f), value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 },
-                            high: f.high.map { $0 / 1e6 },
-                            text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]",
-                            key: f.parser)
-                    },
-                    axisLabel: "milliseconds per parse (shorter is better)"),
+            barsOrNote(
+                timed, id: "parse-time\(suffix)", none: "No times (an instruction-count run?)",
+                title: "Parse time on \(name), with the next run's 95% interval",
+                axis: "milliseconds per parse (shorter is better)"
+            ) { f in
+                .init(
+                    label: label(f), value: (f.median ?? 0) / 1e6, low: f.low.map { $0 / 1e6 },
+                    high: f.high.map { $0 / 1e6 },
+                    text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
+            },
             caption:
                 "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times; the whiskers are the 95% interval the next run's figure should fall in (distribution-free, from the workers), unless a yellow box says the machine changed speed."
         )
@@ -99,22 +97,26 @@ extension HTMLReport {
         )
     }
 
+    /// A bar chart of `figures`, a bar each, or a note saying `none` when there are none.
+    static func barsOrNote(
+        _ figures: [Figure], id: String, none: String, title: String, axis: String,
+        bar: (Figure) -> SVGChart.Bar
+    ) -> String {
+        figures.isEmpty ? empty(id, none) : SVGChart.bars(id: id, title: title, bars: figures.map(bar), axisLabel: axis)
+    }
+
     /// The parse's own memory, and allocations when they were counted.
     static func memoryFigures(_ figures: [Figure], name: String, suffix: String, into list: FigureList) {
         let withPeak = figures.filter { $0.parsePeak != nil || $0.peak != nil }
         list.add(
-            withPeak.isEmpty
-                ? empty("peak-memory\(suffix)", "No peak memory (an instruction-count run?)")
-                : SVGChart.bars(
-                    id: "peak-memory\(suffix)", title: "Memory of the parse on \(name)",
-                    bars: withPeak.map { f in
-                        var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
-                        if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
-                        return .init(
-                            label: label(f), value: (f.parsePeak ?? 0) / 1_048_576, text: text,
-                            key: f.parser)
-                    },
-                    axisLabel: "MiB the parse itself needed (shorter is better)"),
+            barsOrNote(
+                withPeak, id: "peak-memory\(suffix)", none: "No peak memory (an instruction-count run?)",
+                title: "Memory of the parse on \(name)", axis: "MiB the parse itself needed (shorter is better)"
+            ) { f in
+                var text = "\(Format.mib(f.parsePeak, decimals: 2)) MiB"
+                if let peak = f.peak { text += " (worker: \(Format.mib(peak)) MiB)" }
+                return .init(label: label(f), value: (f.parsePeak ?? 0) / 1_048_576, text: text, key: f.parser)
+            },
             caption:
                 "Memory on \(name): the parse's own peak, how far the worker's resident set rose above its level just before its first parse (the feed already loaded); in brackets, the worker process's whole-life peak, loading the feed included."
         )

@@ -163,11 +163,28 @@ public final class SongAssembler {
         Self.fieldTooLongMessage(field: state.pointee.field, item: state.pointee.songs.count + 1)
     }
 
+    /// The `item`th song (from 1) from its fields' whole texts, as the adapters that get each text
+    /// from their library (trees, decoders) make it: a missing field is empty, and the date is
+    /// converted as every adapter converts it.
+    ///
+    /// - Throws: ``FeedParseError`` from `parser` (no position) when a text is longer than
+    ///   ``maximumFieldBytes``.
+    public static func song(
+        title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int,
+        parser: String
+    ) throws -> Song {
+        let limit = fieldTooLongMessage(
+            title: title, category: category, artist: artist, album: album, releaseDate: releaseDate, item: item)
+        if let limit { throw FeedParseError(parser: parser, message: limit, line: 0, column: 0) }
+        return Song(
+            title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
+            releaseDate: releaseDate.flatMap { SongDate(feedText: $0) })
+    }
+
     /// The message when one of the `item`th item's field texts is longer than ``maximumFieldBytes``.
     ///
-    /// For adapters that get each field's whole text from their library (trees, decoders); `nil`
-    /// when every text fits. Nothing is allocated unless a field is too long.
-    public static func fieldTooLongMessage(
+    /// `nil` when every text fits. Nothing is allocated unless a field is too long.
+    static func fieldTooLongMessage(
         title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int
     ) -> String? {
         func tooLong(_ text: String?) -> Bool { (text?.utf8.count ?? 0) > maximumFieldBytes }

@@ -1,27 +1,49 @@
 import Foundation
 import SongFeed
 
-/// An adapter over a parser that needs the whole document at once (Foundation's `XMLParser`, the
-/// libxml2 reader and tree, XMLCoder, SWXMLHash): it implements only ``parseWholeDocument(_:)``;
-/// ``SongFeedParser/consume(_:)`` and ``SongFeedParser/finish()`` gather the chunks and parse once (see ``WholeDocument``).
-public protocol WholeDocumentParser: SongFeedParser {
-    /// The chunks so far and the parse's outcome; start it as `WholeDocument(parser: Self.name)`.
-    var document: WholeDocument { get set }
+/// The adapter over a ``WholeDocumentReader``: the chunks gathered in one buffer, the document parsed
+/// once by ``finish()``, its error kept and thrown again by every later call, and misuse (a chunk
+/// after the end, a second end) reported as an error.
+///
+/// Each whole-document parser is this class over its reader, such as
+/// `XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>`; a reader implements only its parse of
+/// the bytes.
+public final class WholeDocumentParser<Reader: WholeDocumentReader>: SongFeedParser {
+    public static var name: String { Reader.name }
+    public static var summary: String { Reader.summary }
+    public static var kind: ParserKind { Reader.kind }
 
-    /// Parses the complete document, once, and returns its songs.
-    ///
-    /// - Throws: ``FeedParseError`` when the document is malformed or holds no feed.
-    func parseWholeDocument(_ bytes: Data) throws -> [Song]
-}
+    private let onSong: ((Song) -> Void)?
+    /// The document so far.
+    private var bytes = Data()
+    private var error: FeedParseError?
+    private var finished = false
 
-extension WholeDocumentParser {
-    /// Adds the chunk to the document.
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        try document.append(chunk)
+    public init(onSong: ((Song) -> Void)?) throws {
+        self.onSong = onSong
     }
 
-    /// Parses the document gathered so far with ``parseWholeDocument(_:)``.
+    /// Adds the chunk to the document.
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        if let error { throw error }
+        guard !finished else { throw misuse("consume(_:) called after finish()") }
+        bytes.append(contentsOf: chunk)
+    }
+
+    /// Parses the document gathered so far, once; a ``FeedParseError`` it throws is kept.
     public func finish() throws -> [Song] {
-        try document.finish { try parseWholeDocument($0) }
+        if let error { throw error }
+        guard !finished else { throw misuse("finish() called twice") }
+        finished = true
+        do {
+            return try Reader.songs(in: bytes, onSong: onSong)
+        } catch let failure as FeedParseError {
+            error = failure
+            throw failure
+        }
+    }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Reader.name, message: message, line: 0, column: 0)
     }
 }

@@ -147,25 +147,37 @@ private struct ItemValues {
             releaseDate: releaseDate)
     }
 
+    var albumURL: String { "http://itunes.apple.com/album/\(slug(album))/id\(albumID)?uo=1&v0=9988" }
+    var artistURL: String { "http://itunes.apple.com/artist/\(slug(artist))/id\(artistID)?uo=1&v0=9988" }
+    var genreURL: String { "http://itunes.apple.com/genre/music-\(slug(genre.name))/id\(genre.id)?uo=1&v0=9988" }
+    /// The 100×100 cover's URL; the other sizes differ in their last part.
+    var image: String {
+        "http://a\(1 + albumID % 5).mzstatic.com/us/r30/Music/v4/\(imagePath.prefix(2))/\(imagePath.dropFirst(2).prefix(2))/\(imagePath.dropFirst(4).prefix(2))/\(imagePath)/\(albumID).100x100-75.jpg"
+    }
+
+    /// The item as the 2012 feeds wrote it, white space included.
     func xml(first: Bool) -> String {
-        let albumSlug = slug(album)
-        let artistSlug = slug(artist)
-        let albumURL = "http://itunes.apple.com/album/\(albumSlug)/id\(albumID)?uo=1&v0=9988"
-        let artistURL = "http://itunes.apple.com/artist/\(artistSlug)/id\(artistID)?uo=1&v0=9988"
-        let genreURL = "http://itunes.apple.com/genre/music-\(slug(genre.name))/id\(genre.id)?uo=1&v0=9988"
-        let image =
-            "http://a\(1 + albumID % 5).mzstatic.com/us/r30/Music/v4/\(imagePath.prefix(2))/\(imagePath.dropFirst(2).prefix(2))/\(imagePath.dropFirst(4).prefix(2))/\(imagePath)/\(albumID).100x100-75.jpg"
-        let dateLine =
-            releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" }
-            ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
-        let textTitle = escape(title, references: useCharacterReferences)
         let textArtist = escape(artist, references: useCharacterReferences)
         var s = first ? "\t\t<item>\n" : "<item>\n"
-        s += "    <title>\(textTitle)</title>\n"
+        s += "    <title>\(escape(title, references: useCharacterReferences))</title>\n"
         s += "    <link>\(escape(albumURL))</link>\n"
         s += "    <description>\(escape(album)) by \(textArtist)</description>\n"
         s += "    <pubDate>Tue, 15 May 2012 07:23:37 -0700</pubDate>\n"
-        s += """
+        s += contentEncoded
+        if hasCategory {
+            s += "    <category domain=\"\(escape(genreURL))\">\(escape(genre.name))</category>\n"
+        }
+        s += itmsElements(textArtist: textArtist)
+        s += "    \n\n</item>\n"
+        return s
+    }
+
+    /// The item's `content:encoded`: a CDATA block of HTML.
+    private var contentEncoded: String {
+        let dateLine =
+            releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" }
+            ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
+        return """
                 <content:encoded><![CDATA[<TABLE BORDER=0 WIDTH="100%"><TR><TD><table border="0" width="100%" cellspacing="0" cellpadding="0">
             \t\t\t\t<tr valign="top" align="left">
             \t\t\t\t\t<td ALIGN=CENTER WIDTH=166 VALIGN=TOP><a href="\(albumURL)"><img border="0" src="\(image)" /></a></td>
@@ -187,26 +199,27 @@ private struct ItemValues {
             ]]></content:encoded>
 
             """
-        if hasCategory {
-            s += "    <category domain=\"\(escape(genreURL))\">\(escape(genre.name))</category>\n"
+    }
+
+    /// The item's `itms:` elements, from the artist to the release date.
+    private func itmsElements(textArtist: String) -> String {
+        var s = ""
+        let texts = [("artist", textArtist), ("artistLink", escape(artistURL)), ("album", escape(album))]
+        for (name, text) in texts + [("albumLink", escape(albumURL)), ("albumPrice", price)] {
+            s += "    <itms:\(name)>\(text)</itms:\(name)>\n"
         }
-        s += "    <itms:artist>\(textArtist)</itms:artist>\n"
-        s += "    <itms:artistLink>\(escape(artistURL))</itms:artistLink>\n"
-        s += "    <itms:album>\(escape(album))</itms:album>\n"
-        s += "    <itms:albumLink>\(escape(albumURL))</itms:albumLink>\n"
-        s += "    <itms:albumPrice>\(price)</itms:albumPrice>\n"
-        s += "                \n"
         let base = image.dropLast("100x100-75.jpg".count)
+        s += "                \n"
         s += "                <itms:coverArt height=\"53\" width=\"53\">\(base)53x53-50.jpg</itms:coverArt>\n"
-        s += "    <itms:coverArt height=\"60\" width=\"60\">\(base)60x60-50.jpg</itms:coverArt>\n"
-        s += "    <itms:coverArt height=\"100\" width=\"100\">\(base)100x100-75.jpg</itms:coverArt>\n"
+        for (size, file) in [(60, "60x60-50"), (100, "100x100-75")] {
+            s += "    <itms:coverArt height=\"\(size)\" width=\"\(size)\">\(base)\(file).jpg</itms:coverArt>\n"
+        }
         s += "    \n    \n"
         s += "    <itms:rights>\(escape(rights))</itms:rights>\n"
         s += "    \n"
         if let releaseDate {
             s += "        <itms:releasedate>\(releaseDate.feedText)</itms:releasedate>\n"
         }
-        s += "    \n\n</item>\n"
         return s
     }
 

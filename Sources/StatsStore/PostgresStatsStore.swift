@@ -216,18 +216,8 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             // Two pushes of the same run at once: the second waits here, then finds it.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
-            switch try run.merge(into: storedRun(run.runID, lock: true)) {
-            case .insert:
-                try insert(run.record)
-                try insert(run.sampleRecords)
-                return .added
-            case .skip:
-                return .alreadyThere
-            case .add(let samples, let finish):
-                try insert(samples)
-                try update(finish)
-                return .completed(addedSamples: samples.count)
-            }
+            return try run.copy(
+                into: storedRun(run.runID, lock: true), insertRun: insert, insertSamples: insert, updateRun: update)
         }
     }
 

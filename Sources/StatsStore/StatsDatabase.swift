@@ -181,18 +181,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     try sample.insert(db)
                 }
             }
-            switch try run.merge(into: Self.storedRun(run.runID, db)) {
-            case .insert:
-                try run.record.insert(db)
-                try insert(run.sampleRecords)
-                return .added
-            case .skip:
-                return .alreadyThere
-            case .add(let samples, let finish):
-                try insert(samples)
-                try finish.update(db)
-                return .completed(addedSamples: samples.count)
-            }
+            return try run.copy(
+                into: Self.storedRun(run.runID, db), insertRun: { try $0.insert(db) }, insertSamples: insert,
+                updateRun: { try $0.update(db) })
         }
     }
 

@@ -84,6 +84,26 @@ extension StoredRun {
         return .add(missing, finish: record)
     }
 
+    /// Copies this run into a store that holds `existing` under its ID (see ``merge(into:)``), with
+    /// that store's own writes: its row, its samples, and the row of a run that has now ended.
+    func copy(
+        into existing: StoredRun?, insertRun: (RunRecord) throws -> Void,
+        insertSamples: ([SampleRecord]) throws -> Void, updateRun: (RunRecord) throws -> Void
+    ) throws -> ImportOutcome {
+        switch try merge(into: existing) {
+        case .insert:
+            try insertRun(record)
+            try insertSamples(sampleRecords)
+            return .added
+        case .skip:
+            return .alreadyThere
+        case .add(let samples, let finish):
+            try insertSamples(samples)
+            try updateRun(finish)
+            return .completed(addedSamples: samples.count)
+        }
+    }
+
     private static func conflict(_ runID: String, _ why: String) throws -> MergeAction {
         throw StatsStoreError(
             description: "run \(runID) differs from the run of that ID already in the store (\(why)): not copied")

@@ -68,15 +68,12 @@ struct Run: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    // The measuring and output options, with bench run's defaults.
+    // The measuring options, with bench run's defaults.
     var rounds: Int { measuring.rounds ?? 20 }
     var iterations: Int? { measuring.iterations }
     var warmup: Int { measuring.warmup ?? 1 }
     var chunkSize: Int { measuring.chunkSize ?? 16_384 }
     var timeout: Double { measuring.timeout ?? 30 }
-    var outputDirectory: String { output.outputDirectory }
-    var noStore: Bool { output.noStore }
-    var quiet: Bool { output.quiet }
 
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
@@ -187,7 +184,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
-        let terminal = Terminal(quiet: quiet)
+        let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
             "WARNING: this is a debug build: its timings are not representative and its samples are stored as debug. "
                 + "Measure with: swift run -c release bench")
@@ -208,10 +205,10 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "\(error)")
         }
         defer { instructionCounter?.remove() }
-        let files = RunFiles(directory: outputDirectory)
+        let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
         let session = BenchSession(plan: try plan(instructionCounter: instructionCounter))
-        let database = try noStore ? nil : storeOptions.open()
+        let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try session.run(
             environment: environment, recorder: database,
             checking: { terminal.progress("checking that the parsers agree…") },
@@ -232,7 +229,7 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "\(error); \(kept)")
         }
         try show(result, html: html, terminal: terminal)
-        if !quiet {
+        if !output.quiet {
             let lines =
                 ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
                 + (database == nil
@@ -333,7 +330,7 @@ struct Run: ParsableCommand {
             }
             paths.append(path)
         }
-        if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: outputDirectory)) }
+        if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: output.outputDirectory)) }
         if paths.isEmpty {
             let path = "Data/top300.rss.xml"
             guard FileManager.default.fileExists(atPath: path) else {
@@ -347,7 +344,7 @@ struct Run: ParsableCommand {
 
     /// Downloads a remote feed once into <output-dir>/feeds/, for the agreement check and its identity.
     private func fetchRemoteFeed(_ url: URL) throws -> String {
-        let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
+        let directory = (output.outputDirectory as NSString).appendingPathComponent("feeds")
         let name =
             "remote-"
             + String(url.absoluteString.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }.prefix(120))

@@ -54,15 +54,12 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    // The measuring and output options, with bench sweep's defaults; --chunk-size is the scale sweep's.
+    // The measuring options, with bench sweep's defaults; --chunk-size is the scale sweep's.
     var rounds: Int { measuring.rounds ?? 5 }
     var iterations: Int { measuring.iterations ?? 3 }
     var warmup: Int { measuring.warmup ?? 1 }
     var chunkSize: Int { measuring.chunkSize ?? 16_384 }
     var timeout: Double { measuring.timeout ?? 120 }
-    var outputDirectory: String { output.outputDirectory }
-    var noStore: Bool { output.noStore }
-    var quiet: Bool { output.quiet }
 
     static let defaultSongs = [300, 3_000, 30_000]
     static let defaultChunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
@@ -107,7 +104,7 @@ struct Sweep: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
-        let terminal = Terminal(quiet: quiet)
+        let terminal = Terminal(quiet: output.quiet)
         if EnvironmentProbe.isDebugBuild {
             printError(
                 terminal.warning(
@@ -119,7 +116,7 @@ struct Sweep: ParsableCommand {
         terminal.progress("generating the feeds…")
         var scaleFeeds: [Int: String] = [:]
         for count in sizes {
-            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: outputDirectory)
+            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: output.outputDirectory)
         }
         let sweep = SweepSession(
             plan: SweepPlan(
@@ -127,10 +124,10 @@ struct Sweep: ParsableCommand {
                 instructionsUpToSongs: instructionsUpTo),
             parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
             chunkFeed: chunks.isEmpty
-                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: outputDirectory),
+                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: output.outputDirectory),
             iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
             executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
-        let database = try noStore ? nil : storeOptions.open()
+        let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try sweep.run(
             recorder: database, environment: EnvironmentProbe.newRun,
             checking: { label, feeds in
@@ -146,7 +143,7 @@ struct Sweep: ParsableCommand {
         if let unavailable = outcome.countsUnavailable {
             printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
         }
-        let runFiles = RunFiles(directory: outputDirectory)
+        let runFiles = RunFiles(directory: output.outputDirectory)
         let written = try write(outcome, to: runFiles)
         print(SweepReport.header(outcome.result))
         print(SweepReport.table(outcome.result))
@@ -160,7 +157,7 @@ struct Sweep: ParsableCommand {
                     failure, runID: failed.result.environment.runID, store: database,
                     runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
-        if !quiet {
+        if !output.quiet {
             print("Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "))
             print(
                 database == nil ? "Not recorded in a stats store (--no-store)." : "Recorded in \(storeOptions.store).")

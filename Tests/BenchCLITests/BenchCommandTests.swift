@@ -30,7 +30,7 @@ struct BenchCommandTests {
             run.iterations == nil && run.warmup == 1 && run.chunkSize == 16_384 && run.rounds == 20
                 && run.downloadRounds == 5)
         #expect(Run.defaultIterations.parse == 5 && Run.defaultIterations.download == 3)
-        #expect(run.storeOptions.store == "Results/stats.sqlite" && run.outputDirectory == "Results")
+        #expect(run.storeOptions.store == "Results/stats.sqlite" && run.output.outputDirectory == "Results")
         #expect(run.selectedScenarios == [.parse, .download])
         // Lists: commas and repeated options alike.
         let listed = try #require(

@@ -5,10 +5,13 @@ import SongFeed
     import FoundationXML
 #endif
 
+/// The `foundation` adapter: the chunks gathered, then ``FoundationReader`` over the whole document.
+public typealias FoundationFeedParser = WholeDocumentParser<FoundationReader>
+
 /// Foundation's event parser, `XMLParser(data:)`, run once the whole document is in, as the classic
 /// sample's "NSXMLParser" path did.
 ///
-/// ``consume(_:)`` only buffers; ``finish()`` parses with `shouldProcessNamespaces` on and
+/// The adapter (``WholeDocumentParser``) only buffers; then the document is parsed with `shouldProcessNamespaces` on and
 /// `shouldResolveExternalEntities` off. `parse()` alone is not trusted: on Linux it can return
 /// `true` for a truncated or broken document without an error, so the adapter also requires that
 /// no error callback fired and that the root element was opened and closed.
@@ -20,24 +23,9 @@ import SongFeed
 ///
 /// The cost of Foundation's design is part of what is measured: every event builds `String`s and
 /// an attribute dictionary before this adapter sees it.
-public final class FoundationFeedParser: WholeDocumentParser {
-    public static let name = "foundation"
-
-    public static var summary: String {
-        "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
-    }
-
-    public static let kind = ParserKind.event
-
-    public var document = WholeDocument(parser: name)
-    private let onSong: ((Song) -> Void)?
-
-    public init(onSong: ((Song) -> Void)?) throws {
-        self.onSong = onSong
-    }
-
-    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try Self.parse(with: XMLParser(data: bytes), name: Self.name, onSong: onSong)
+public enum FoundationReader: WholeDocumentReader {
+    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+        try parse(with: XMLParser(data: bytes), name: name, onSong: onSong)
     }
 
     /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,
@@ -129,7 +117,7 @@ public final class FoundationFeedParser: WholeDocumentParser {
             guard failure == nil else { return }
             let nsError = parseError as NSError
             failure = FeedParseError(
-                parser: name, message: FoundationFeedParser.describe(nsError),
+                parser: name, message: FoundationReader.describe(nsError),
                 line: parser.lineNumber, column: parser.columnNumber, code: nsError.code)
         }
 
@@ -141,4 +129,14 @@ public final class FoundationFeedParser: WholeDocumentParser {
             parser.abortParsing()
         }
     }
+
+    // MARK: Identity
+
+    public static let name = "foundation"
+
+    public static var summary: String {
+        "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
+    }
+
+    public static let kind = ParserKind.event
 }

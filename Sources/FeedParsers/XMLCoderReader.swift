@@ -6,11 +6,14 @@ import XMLCoder
     import FoundationXML
 #endif
 
+/// The `xmlcoder` adapter: the chunks gathered, then ``XMLCoderReader`` over the whole document.
+public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
+
 /// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`),
 /// which are then made into songs.
 ///
 /// XMLCoder parses with Foundation's `XMLParser(data:)` into its own tree of boxes, then decodes
-/// the types from it; the adapter buffers the chunks and decodes in ``finish()``. Options: namespace
+/// the types from it; the adapter buffers the chunks and decodes them once all are in. Options: namespace
 /// processing on (keys are local names), value whitespace kept as in the document (XMLCoder trims
 /// it by default), external entities not resolved (`XMLParser`'s default).
 ///
@@ -19,26 +22,8 @@ import XMLCoder
 /// that are children of `channel` are found; a field's text is its own character data (text
 /// inside nested elements is not collected). It inherits `XMLParser`'s limits on Linux: documents
 /// over 10,000,000 bytes fail, and the inputs that crash `XMLParser` crash it too.
-public final class XMLCoderFeedParser: WholeDocumentParser {
-    public static let name = "xmlcoder"
-    public static let kind = ParserKind.codable
-
-    public static var summary: String {
-        "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
-    }
-
-    public var document = WholeDocument(parser: name)
-    private let onSong: ((Song) -> Void)?
-
-    public init(onSong: ((Song) -> Void)?) throws {
-        self.onSong = onSong
-    }
-
-    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try decode(bytes)
-    }
-
-    private func decode(_ bytes: Data) throws -> [Song] {
+public enum XMLCoderReader: WholeDocumentReader {
+    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         let decoder = XMLDecoder(trimValueWhitespaces: false)
         decoder.shouldProcessNamespaces = true
         let feed: Feed
@@ -50,13 +35,10 @@ public final class XMLCoderFeedParser: WholeDocumentParser {
         var songs: [Song] = []
         songs.reserveCapacity(feed.channel.items.count)
         for item in feed.channel.items {
-            let limit = SongAssembler.fieldTooLongMessage(
+            let song = try SongAssembler.song(
                 title: item.title?.value, category: item.category?.value, artist: item.artist?.value,
-                album: item.album?.value, releaseDate: item.releaseDate?.value, item: songs.count + 1)
-            if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
-            let song = Song(
-                title: item.title?.value ?? "", category: item.category?.value ?? "", artist: item.artist?.value ?? "",
-                album: item.album?.value ?? "", releaseDate: item.releaseDate.flatMap { SongDate(feedText: $0.value) })
+                album: item.album?.value, releaseDate: item.releaseDate?.value, item: songs.count + 1, parser: Self.name
+            )
             songs.append(song)
             onSong?(song)
         }
@@ -86,7 +68,7 @@ public final class XMLCoderFeedParser: WholeDocumentParser {
         } else {
             let nsError = error as NSError
             code = nsError.domain == XMLParser.errorDomain ? nsError.code : nil
-            message = nsError.domain == XMLParser.errorDomain ? FoundationFeedParser.describe(nsError) : "\(error)"
+            message = nsError.domain == XMLParser.errorDomain ? FoundationReader.describe(nsError) : "\(error)"
         }
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
         return FeedParseError(parser: name, message: oneLine, line: 0, column: 0, code: code, notAFeed: notAFeed)
@@ -142,5 +124,14 @@ public final class XMLCoderFeedParser: WholeDocumentParser {
                 value = single.decodeNil() ? "" : try single.decode(String.self)
             }
         }
+    }
+
+    // MARK: Identity
+
+    public static let name = "xmlcoder"
+    public static let kind = ParserKind.codable
+
+    public static var summary: String {
+        "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
     }
 }

@@ -10,9 +10,12 @@ import SongFeed
     import Darwin
 #endif
 
+/// The `libxml2-reader` adapter: the chunks gathered, then ``LibXML2TextReader`` over the whole document.
+public typealias LibXML2ReaderFeedParser = WholeDocumentParser<LibXML2TextReader>
+
 /// libxml2's pull parser, `xmlTextReader`, reading the document from memory node by node.
 ///
-/// ``consume(_:)`` buffers the chunks; ``finish()`` makes a reader over them
+/// The adapter (``WholeDocumentParser``) buffers the chunks; then a reader is made over them
 /// (`xmlReaderForMemory`, `XML_PARSE_NONET`) and asks for one node after another, feeding element
 /// starts and ends (an empty element is both) and text, CDATA and whitespace nodes to the shared
 /// ``SongAssembler``. The reader keeps only the current node's subtree, not the document. Errors
@@ -22,32 +25,37 @@ import SongFeed
 /// fed from memory, it needs the whole document); entities declared in an internal DTD are **not
 /// expanded** (substituting them, `XML_PARSE_NOENT`, would also load external entities), so their
 /// text is missing from a field. Character references and the predefined entities are expanded.
-public final class LibXML2ReaderFeedParser: WholeDocumentParser {
+public enum LibXML2TextReader: WholeDocumentReader {
+    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+        let pull = Pull(onSong: onSong)
+        try pull.read(bytes)
+        return pull.assembler.songs
+    }
+
+    // MARK: Identity
+
     public static let name = "libxml2-reader"
     public static let kind = ParserKind.pull
 
     public static var summary: String {
         "libxml2 \(LibXML2FeedParser.version) xmlTextReader pull parser over the bytes in memory (DTD entities not expanded)"
     }
+}
 
-    public var document = WholeDocument(parser: name)
-    private let assembler: SongAssembler
+/// One document's pull: the assembler and the reader's first error, which its error handler sets.
+private final class Pull {
+    let assembler: SongAssembler
     /// The first error the reader reported (its structured error handler sets it).
-    private var readerError: FeedParseError?
+    var readerError: FeedParseError?
 
-    public init(onSong: ((Song) -> Void)?) throws {
+    init(onSong: ((Song) -> Void)?) {
         assembler = SongAssembler(onSong: onSong)
     }
 
-    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try read(bytes)
-        return assembler.songs
-    }
-
-    private func read(_ bytes: Data) throws {
+    func read(_ bytes: Data) throws {
         guard bytes.count <= Int(Int32.max) else {
             throw FeedParseError(
-                parser: Self.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
+                parser: LibXML2TextReader.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
         }
         let options = Int32(XML_PARSE_NONET.rawValue)
         // The reader reads the bytes in place: it is made and used inside this closure.
@@ -57,13 +65,15 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
                     base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             else {
                 throw FeedParseError(
-                    parser: Self.name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
+                    parser: LibXML2TextReader.name, message: "xmlReaderForMemory failed (empty document?)", line: 0,
+                    column: 0)
             }
             defer { xmlFreeTextReader(reader) }
             try read(reader)
         }
         guard assembler.openElements == 0 else {
-            throw FeedParseError(parser: Self.name, message: "the document ended inside an element", line: 0, column: 0)
+            throw FeedParseError(
+                parser: LibXML2TextReader.name, message: "the document ended inside an element", line: 0, column: 0)
         }
     }
 
@@ -73,11 +83,11 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
             reader,
             { context, error in
                 guard let context, let error else { return }
-                let parser = Unmanaged<LibXML2ReaderFeedParser>.fromOpaque(context).takeUnretainedValue()
+                let parser = Unmanaged<Pull>.fromOpaque(context).takeUnretainedValue()
                 guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.readerError == nil else { return }
                 let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
                 parser.readerError = FeedParseError(
-                    parser: LibXML2ReaderFeedParser.name,
+                    parser: LibXML2TextReader.name,
                     message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
                     line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
             }, Unmanaged.passUnretained(self).toOpaque())
@@ -100,7 +110,7 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
                 guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
                 if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
                     throw FeedParseError(
-                        parser: Self.name, message: assembler.fieldTooLongMessage,
+                        parser: LibXML2TextReader.name, message: assembler.fieldTooLongMessage,
                         line: Int(xmlTextReaderGetParserLineNumber(reader)),
                         column: Int(xmlTextReaderGetParserColumnNumber(reader)))
                 }
@@ -112,7 +122,7 @@ public final class LibXML2ReaderFeedParser: WholeDocumentParser {
         if let readerError { throw readerError }
         if status != 0 {
             throw FeedParseError(
-                parser: Self.name, message: "xmlTextReaderRead failed",
+                parser: LibXML2TextReader.name, message: "xmlTextReaderRead failed",
                 line: Int(xmlTextReaderGetParserLineNumber(reader)),
                 column: Int(xmlTextReaderGetParserColumnNumber(reader)))
         }

@@ -2,10 +2,13 @@ import CLibXML2
 import Foundation
 import SongFeed
 
+/// The `libxml2-dom` adapter: the chunks gathered, then ``LibXML2TreeReader`` over the whole document.
+public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
+
 /// libxml2's tree: the whole document parsed into an `xmlDoc` (`xmlCtxtReadMemory`), then the songs
 /// found with XPath, as the libxml2 tree wrappers (Fuzi, Kanna) do.
 ///
-/// ``consume(_:)`` buffers the chunks; ``finish()`` parses them with `XML_PARSE_NONET` (no entity
+/// The adapter (``WholeDocumentParser``) buffers the chunks; then they are parsed with `XML_PARSE_NONET` (no entity
 /// substitution: nothing external is loaded; internal entities stay reference nodes, whose text
 /// `xmlNodeGetContent` includes), then evaluates `//item[not(ancestor::item)]` and, for each item,
 /// `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
@@ -15,29 +18,23 @@ import SongFeed
 ///
 /// Errors: the parse context's last error (libxml2 stops at the first fatal one), never printed.
 /// What differs from the contract: it parses once all bytes are in, and holds the whole tree.
-public final class LibXML2DOMFeedParser: WholeDocumentParser {
-    public static let name = "libxml2-dom"
-    public static let kind = ParserKind.tree
-
-    public static var summary: String {
-        "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
-    }
-
-    public var document = WholeDocument(parser: name)
-    private let onSong: ((Song) -> Void)?
-
-    public init(onSong: ((Song) -> Void)?) throws {
-        self.onSong = onSong
-    }
-
-    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try songs(bytes)
-    }
-
-    private func songs(_ bytes: Data) throws -> [Song] {
+public enum LibXML2TreeReader: WholeDocumentReader {
+    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         guard bytes.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
         guard let context = xmlNewParserCtxt() else { throw failure("xmlNewParserCtxt failed") }
         defer { xmlFreeParserCtxt(context) }
+        let document = try tree(of: bytes, context)
+        defer { xmlFreeDoc(document) }
+        guard let xpath = xmlXPathNewContext(document) else { throw failure("xmlXPathNewContext failed") }
+        defer { xmlXPathFreeContext(xpath) }
+        guard xmlXPathRegisterNs(xpath, "itms", FeedElement.itmsNamespace.utf8Start) == 0 else {
+            throw failure("xmlXPathRegisterNs failed")
+        }
+        return try songs(of: xpath, onSong: onSong)
+    }
+
+    /// The document's tree (the caller frees it); an error when it is not namespace-well-formed.
+    private static func tree(of bytes: Data, _ context: xmlParserCtxtPtr) throws -> xmlDocPtr {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         let parsed = bytes.withUnsafeBytes { raw in
             raw.baseAddress.flatMap { base in
@@ -50,12 +47,11 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
             if let document = parsed { xmlFreeDoc(document) }
             throw lastError(context)
         }
-        defer { xmlFreeDoc(document) }
-        guard let xpath = xmlXPathNewContext(document) else { throw failure("xmlXPathNewContext failed") }
-        defer { xmlXPathFreeContext(xpath) }
-        guard xmlXPathRegisterNs(xpath, "itms", FeedElement.itmsNamespace.utf8Start) == 0 else {
-            throw failure("xmlXPathRegisterNs failed")
-        }
+        return document
+    }
+
+    /// The songs of the items the XPath context's document holds, each field the last of its name.
+    private static func songs(of xpath: xmlXPathContextPtr, onSong: ((Song) -> Void)?) throws -> [Song] {
         let expressions = [
             "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]",
             "itms:album[last()]",
@@ -83,16 +79,9 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
         }
         for item in items {
             xpath.pointee.node = item
-            let (title, category, artist, album, date) = (
-                try text(1), try text(2), try text(3), try text(4), try text(5)
-            )
-            let limit = SongAssembler.fieldTooLongMessage(
-                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1
-            )
-            if let limit { throw failure(limit) }
-            let song = Song(
-                title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
-                releaseDate: date.flatMap { SongDate(feedText: $0) })
+            let song = try SongAssembler.song(
+                title: try text(1), category: try text(2), artist: try text(3), album: try text(4),
+                releaseDate: try text(5), item: songs.count + 1, parser: Self.name)
             songs.append(song)
             onSong?(song)
         }
@@ -120,7 +109,7 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
         return String(cString: text)
     }
 
-    private func lastError(_ context: xmlParserCtxtPtr) -> FeedParseError {
+    private static func lastError(_ context: xmlParserCtxtPtr) -> FeedParseError {
         guard let error = xmlCtxtGetLastError(context) else { return failure("the document is not well-formed") }
         let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
         return FeedParseError(
@@ -128,7 +117,16 @@ public final class LibXML2DOMFeedParser: WholeDocumentParser {
             line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
     }
 
-    private func failure(_ message: String) -> FeedParseError {
+    private static func failure(_ message: String) -> FeedParseError {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+
+    // MARK: Identity
+
+    public static let name = "libxml2-dom"
+    public static let kind = ParserKind.tree
+
+    public static var summary: String {
+        "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
     }
 }

@@ -2,12 +2,15 @@ import Foundation
 import SongFeed
 import SWXMLHash
 
+/// The `swxmlhash` adapter: the chunks gathered, then ``SWXMLHashReader`` over the whole document.
+public typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
+
 /// drmohundro/SWXMLHash in its **lazy** mode: `rss` → `channel` → `item` looked up by path; the
 /// lazy parse keeps only the elements on that path (the items and their children), then each
 /// song's fields are read from the indexed items.
 ///
 /// SWXMLHash parses with Foundation's `XMLParser(data:)` (namespace processing on: element names
-/// are local names); the adapter buffers the chunks and parses in ``finish()``.
+/// are local names); the adapter buffers the chunks and parses them once all are in.
 ///
 /// What differs from the contract: elements are matched by **local name only** (no namespace URI);
 /// only `item`s that are children of `channel` are found; a field's text is its own character data
@@ -16,26 +19,8 @@ import SWXMLHash
 /// agreement check then reports it as wrong). It inherits the inputs that crash `XMLParser` on
 /// Linux; `XMLParser(data:)`'s error on documents over 10,000,000 bytes comes once the whole
 /// document is read, and is ignored like the others (on a 90 MB feed it builds every song).
-public final class SWXMLHashFeedParser: WholeDocumentParser {
-    public static let name = "swxmlhash"
-    public static let kind = ParserKind.tree
-
-    public static var summary: String {
-        "SWXMLHash 8.1.1 lazy mode: rss/channel/item by path (local names; parse errors not detected), once all bytes are in"
-    }
-
-    public var document = WholeDocument(parser: name)
-    private let onSong: ((Song) -> Void)?
-
-    public init(onSong: ((Song) -> Void)?) throws {
-        self.onSong = onSong
-    }
-
-    public func parseWholeDocument(_ bytes: Data) throws -> [Song] {
-        try songs(bytes)
-    }
-
-    private func songs(_ bytes: Data) throws -> [Song] {
+public enum SWXMLHashReader: WholeDocumentReader {
+    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         let indexer = XMLHash.config { options in
             options.shouldProcessLazily = true
             options.shouldProcessNamespaces = true
@@ -45,19 +30,21 @@ public final class SWXMLHashFeedParser: WholeDocumentParser {
         songs.reserveCapacity(items.count)
         for item in items {
             func text(_ name: String) -> String? { item[name].element?.text }
-            let (title, category, artist, album, date) = (
-                text("title"), text("category"), text("artist"), text("album"), text("releasedate")
-            )
-            let limit = SongAssembler.fieldTooLongMessage(
-                title: title, category: category, artist: artist, album: album, releaseDate: date, item: songs.count + 1
-            )
-            if let limit { throw FeedParseError(parser: Self.name, message: limit, line: 0, column: 0) }
-            let song = Song(
-                title: title ?? "", category: category ?? "", artist: artist ?? "", album: album ?? "",
-                releaseDate: date.flatMap { SongDate(feedText: $0) })
+            let song = try SongAssembler.song(
+                title: text("title"), category: text("category"), artist: text("artist"), album: text("album"),
+                releaseDate: text("releasedate"), item: songs.count + 1, parser: Self.name)
             songs.append(song)
             onSong?(song)
         }
         return songs
+    }
+
+    // MARK: Identity
+
+    public static let name = "swxmlhash"
+    public static let kind = ParserKind.tree
+
+    public static var summary: String {
+        "SWXMLHash 8.1.1 lazy mode: rss/channel/item by path (local names; parse errors not detected), once all bytes are in"
     }
 }
