@@ -12,57 +12,12 @@ struct SampleQuery {
     /// - Parameters:
     ///   - filter: what the samples must match.
     ///   - placeholder: the text of the n-th parameter (1-based).
-    init(_ filter: SampleFilter, placeholder: (Int) -> String) {
-        var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
-        func parameter(_ value: some DatabaseValueConvertible) -> String {
-            arguments.append(value.databaseValue)
-            return placeholder(arguments.count)
-        }
-        if !filter.parsers.isEmpty {
-            conditions.append("s.parser IN (\(filter.parsers.map { parameter($0) }.joined(separator: ",")))")
-        }
-        if !filter.scenarios.isEmpty {
-            // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
-            conditions.append(
-                "("
-                    + filter.scenarios.map {
-                        "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))"
-                    }
-                    .joined(separator: " OR ") + ")")
-        }
-        if let feed = filter.feed {
-            let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            conditions.append(
-                "(s.feed_path = \(parameter(feed)) OR s.feed_path LIKE \(parameter("%" + escaped)) ESCAPE '\\' "
-                    + "OR s.feed_sha256 = \(parameter(feed)))")
-        }
-        if !filter.hosts.isEmpty {
-            conditions.append("r.host IN (\(filter.hosts.map { parameter($0) }.joined(separator: ",")))")
-        }
-        if !filter.cpus.isEmpty {
-            // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
-            conditions.append(
-                "("
-                    + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
-                    .joined(separator: " OR ") + ")")
-        }
-        if let since = filter.since {
-            conditions.append("r.started_at >= \(parameter(since))")
-        }
-        if !filter.includeDebug {
-            conditions.append("s.debug = FALSE")
-        }
-        if !filter.includeGateTests {
-            conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
-        }
-        if filter.excludeIncomplete {
-            conditions.append("r.complete = TRUE")
-        }
-        if let last = filter.lastRuns {
-            conditions.append("s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT \(parameter(last)))")
-        }
+    init(_ filter: SampleFilter, placeholder: @escaping (Int) -> String) {
+        var selection = Conditions(placeholder: placeholder)
+        selection.addSampleConditions(filter)
+        selection.addRunConditions(filter)
+        let conditions = selection.conditions
+        let arguments = selection.arguments
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         sql = """
             SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
@@ -73,6 +28,74 @@ struct SampleQuery {
             \(whereClause) ORDER BY r.started_at, s.run_id, s.id
             """
         self.arguments = arguments
+    }
+
+    /// The query's conditions and their arguments, written with the store's placeholders.
+    private struct Conditions {
+        let placeholder: (Int) -> String
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+
+        /// A placeholder for `value`, added to the arguments.
+        mutating func parameter(_ value: some DatabaseValueConvertible) -> String {
+            arguments.append(value.databaseValue)
+            return placeholder(arguments.count)
+        }
+
+        /// The parsers, scenarios and feed asked for.
+        mutating func addSampleConditions(_ filter: SampleFilter) {
+            if !filter.parsers.isEmpty {
+                conditions.append("s.parser IN (\(filter.parsers.map { parameter($0) }.joined(separator: ",")))")
+            }
+            if !filter.scenarios.isEmpty {
+                // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
+                conditions.append(
+                    "("
+                        + filter.scenarios.map {
+                            "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))"
+                        }
+                        .joined(separator: " OR ") + ")")
+            }
+            if let feed = filter.feed {
+                let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "%", with: "\\%"
+                )
+                .replacingOccurrences(of: "_", with: "\\_")
+                conditions.append(
+                    "(s.feed_path = \(parameter(feed)) OR s.feed_path LIKE \(parameter("%" + escaped)) ESCAPE '\\' "
+                        + "OR s.feed_sha256 = \(parameter(feed)))")
+            }
+        }
+
+        /// The machines, dates and kinds of run asked for.
+        mutating func addRunConditions(_ filter: SampleFilter) {
+            if !filter.hosts.isEmpty {
+                conditions.append("r.host IN (\(filter.hosts.map { parameter($0) }.joined(separator: ",")))")
+            }
+            if !filter.cpus.isEmpty {
+                // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
+                conditions.append(
+                    "("
+                        + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
+                        .joined(separator: " OR ") + ")")
+            }
+            if let since = filter.since {
+                conditions.append("r.started_at >= \(parameter(since))")
+            }
+            if !filter.includeDebug {
+                conditions.append("s.debug = FALSE")
+            }
+            if !filter.includeGateTests {
+                conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
+            }
+            if filter.excludeIncomplete {
+                conditions.append("r.complete = TRUE")
+            }
+            if let last = filter.lastRuns {
+                conditions.append(
+                    "s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT \(parameter(last)))")
+            }
+        }
     }
 
     /// A row of the query as a sample with its run and machine.

@@ -111,22 +111,7 @@ struct Sweep: ParsableCommand {
                     "WARNING: this is a debug build: its figures are not representative. Sweep with: swift run -c release bench sweep"
                 ))
         }
-        let sizes = Array(Set(try songCounts)).sorted()
-        let chunks = try chunkSizeList
-        terminal.progress("generating the feeds…")
-        var scaleFeeds: [Int: String] = [:]
-        for count in sizes {
-            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: output.outputDirectory)
-        }
-        let sweep = SweepSession(
-            plan: SweepPlan(
-                songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
-                instructionsUpToSongs: instructionsUpTo),
-            parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
-            chunkFeed: chunks.isEmpty
-                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: output.outputDirectory),
-            iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
-            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
+        let sweep = try session(terminal)
         let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try sweep.run(
             recorder: database, environment: EnvironmentProbe.newRun,
@@ -167,6 +152,26 @@ struct Sweep: ParsableCommand {
                 description: "the sweep's figures are written, but not every parser succeeded:\n  "
                     + outcome.problems.map(\.description).joined(separator: "\n  "))
         }
+    }
+
+    /// The sweep to make: the feeds generated (or found), the plan, the parsers and the settings.
+    private func session(_ terminal: Terminal) throws -> SweepSession {
+        let sizes = Array(Set(try songCounts)).sorted()
+        let chunks = try chunkSizeList
+        terminal.progress("generating the feeds…")
+        var scaleFeeds: [Int: String] = [:]
+        for count in sizes {
+            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: output.outputDirectory)
+        }
+        return SweepSession(
+            plan: SweepPlan(
+                songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
+                instructionsUpToSongs: instructionsUpTo),
+            parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
+            chunkFeed: chunks.isEmpty
+                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: output.outputDirectory),
+            iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
+            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
     }
 
     /// Writes both runs' files and the sweep's own (points, slopes, JSON, page).
