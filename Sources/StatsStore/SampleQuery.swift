@@ -42,25 +42,29 @@ struct SampleQuery {
             return placeholder(arguments.count)
         }
 
+        /// `column IN (values…)`, unless `values` is empty (no condition).
+        mutating func addIn(_ column: String, _ values: [String]) {
+            guard !values.isEmpty else { return }
+            conditions.append("\(column) IN (\(values.map { parameter($0) }.joined(separator: ",")))")
+        }
+
+        /// One condition that holds when `clause` holds for any of `values`, unless `values` is empty.
+        mutating func addAny(_ values: [String], _ clause: (inout Conditions, String) -> String) {
+            guard !values.isEmpty else { return }
+            var parts: [String] = []
+            for value in values { parts.append(clause(&self, value)) }
+            conditions.append("(" + parts.joined(separator: " OR ") + ")")
+        }
+
         /// The parsers, scenarios and feed asked for.
         mutating func addSampleConditions(_ filter: SampleFilter) {
-            if !filter.parsers.isEmpty {
-                conditions.append("s.parser IN (\(filter.parsers.map { parameter($0) }.joined(separator: ",")))")
-            }
-            if !filter.scenarios.isEmpty {
-                // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
-                conditions.append(
-                    "("
-                        + filter.scenarios.map {
-                            "s.scenario = \(parameter($0)) OR s.scenario LIKE \(parameter($0 + "-%"))"
-                        }
-                        .joined(separator: " OR ") + ")")
+            addIn("s.parser", filter.parsers)
+            // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
+            addAny(filter.scenarios) {
+                "s.scenario = \($0.parameter($1)) OR s.scenario LIKE \($0.parameter($1 + "-%"))"
             }
             if let feed = filter.feed {
-                let escaped = feed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                    of: "%", with: "\\%"
-                )
-                .replacingOccurrences(of: "_", with: "\\_")
+                let escaped = ["\\", "%", "_"].reduce(feed) { $0.replacingOccurrences(of: $1, with: "\\" + $1) }
                 conditions.append(
                     "(s.feed_path = \(parameter(feed)) OR s.feed_path LIKE \(parameter("%" + escaped)) ESCAPE '\\' "
                         + "OR s.feed_sha256 = \(parameter(feed)))")
@@ -69,16 +73,9 @@ struct SampleQuery {
 
         /// The machines, dates and kinds of run asked for.
         mutating func addRunConditions(_ filter: SampleFilter) {
-            if !filter.hosts.isEmpty {
-                conditions.append("r.host IN (\(filter.hosts.map { parameter($0) }.joined(separator: ",")))")
-            }
-            if !filter.cpus.isEmpty {
-                // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
-                conditions.append(
-                    "("
-                        + filter.cpus.map { "LOWER(r.cpu_model) LIKE \(parameter("%" + $0.lowercased() + "%"))" }
-                        .joined(separator: " OR ") + ")")
-            }
+            addIn("r.host", filter.hosts)
+            // A part of the CPU's model name, in any case ("xeon", "EPYC 7763").
+            addAny(filter.cpus) { "LOWER(r.cpu_model) LIKE \($0.parameter("%" + $1.lowercased() + "%"))" }
             if let since = filter.since {
                 conditions.append("r.started_at >= \(parameter(since))")
             }
