@@ -41,6 +41,9 @@ public enum ConformanceRunner {
         /// Whether the workers report the songs of each document they accept (the tests' hostile
         /// corpus checks them).
         public var reportSongs = false
+        /// `document`: the workers walk each document into the canonical event sink and report its
+        /// canonical form (``CanonicalOracle``).
+        public var workload = Workload.songs
 
         public init(
             executable: String = WorkerProcess.currentExecutable(), chunkSize: Int = 16_384, caseTimeout: Double = 10,
@@ -76,6 +79,15 @@ public enum ConformanceRunner {
         throws
         -> [ConformanceCase]
     {
+        try catalog(suite: directory, executable: executable).compactMap(\.selected)
+    }
+
+    /// Reads every test of the catalog of the suite in `directory`, in a worker.
+    ///
+    /// - Throws: ``Failure`` when the catalog is missing or unreadable.
+    public static func catalog(suite directory: String, executable: String = WorkerProcess.currentExecutable())
+        throws -> [CatalogEntry]
+    {
         let catalog = (directory as NSString).appendingPathComponent(catalogName)
         guard FileManager.default.fileExists(atPath: catalog) else {
             throw Failure(
@@ -94,13 +106,11 @@ public enum ConformanceRunner {
             let line = outcome.standardError.split(separator: "\n").last.map { ": \($0)" } ?? ""
             throw Failure(description: "cannot read the catalog \(catalog): worker \(outcome.termination)\(line)")
         }
-        let entries: [CatalogEntry]
         do {
-            entries = try JSONDecoder().decode([CatalogEntry].self, from: Data(outcome.result))
+            return try JSONDecoder().decode([CatalogEntry].self, from: Data(outcome.result))
         } catch {
             throw Failure(description: "cannot read the catalog \(catalog): \(error)")
         }
-        return entries.compactMap(\.selected)
     }
 
     /// Runs `parsers` over `cases`, one parser after the other; `progress` gets the parser and the
@@ -120,9 +130,18 @@ public enum ConformanceRunner {
         parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
         progress: ((Int) -> Void)? = nil
     ) -> (table: ConformanceTable.ParserResults, songs: [[Song]?]) {
+        let (table, lines) = runLines(parser: parser, suite: directory, cases: cases, options: options, progress: progress)
+        return (table, lines.map { $0?.songs })
+    }
+
+    /// One parser over `cases`: its results, and what its worker reported of each document.
+    public static func runLines(
+        parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
+        progress: ((Int) -> Void)? = nil
+    ) -> (table: ConformanceTable.ParserResults, lines: [ConformanceWorker.Line?]) {
         let kind = ParserRegistry.kind(of: parser)?.rawValue ?? "unknown"
         var results: [ConformanceResult?] = Array(repeating: nil, count: cases.count)
-        var songs: [[Song]?] = Array(repeating: nil, count: cases.count)
+        var reported: [ConformanceWorker.Line?] = Array(repeating: nil, count: cases.count)
         var notReproduced: [String] = []
         var next = 0
         while next < cases.count {
@@ -133,7 +152,7 @@ public enum ConformanceRunner {
                 var result = line.result
                 result.caseID = cases[batch[line.index]].id
                 results[batch[line.index]] = result
-                songs[batch[line.index]] = line.songs
+                reported[batch[line.index]] = line
             }
             // The documents done in order from the start of the batch.
             var done = 0
@@ -151,7 +170,7 @@ public enum ConformanceRunner {
                 settled.caseID = cases[culprit].id
                 if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
                 results[culprit] = settled
-                songs[culprit] = alone.first?.songs
+                reported[culprit] = alone.first
                 next = culprit + 1
             }
             progress?(next)
@@ -162,7 +181,7 @@ public enum ConformanceRunner {
                 result ?? ConformanceResult(caseID: cases[index].id, outcome: .failed, detail: "no result")
             },
             notReproducedAlone: notReproduced)
-        return (table, songs)
+        return (table, reported)
     }
 
     /// The outcome of a document that ended its worker.
@@ -191,7 +210,8 @@ public enum ConformanceRunner {
     {
         let job = ConformanceJob(
             parser: parser, suite: suite, paths: cases.map(\.path), chunkSize: options.chunkSize,
-            memoryLimitMiB: options.memoryLimitMiB, reportSongs: options.reportSongs)
+            memoryLimitMiB: options.memoryLimitMiB, reportSongs: options.reportSongs,
+            workload: options.workload == .songs ? nil : options.workload)
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(

@@ -1,7 +1,7 @@
 // The two reference parsers: libxml2's SAX2 push parser and expat, each driven as the Swift
 // adapters drive them (same options, same handlers, same checks), fields kept in C buffers.
 
-#include "songs.h"
+#include "parser.h"
 
 #include <expat.h>
 #include <libxml/parser.h>
@@ -13,21 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct RefParser {
-    RefLibrary library;
-    RefSongs songs;
-    xmlParserCtxtPtr context;  // libxml2
-    XML_Parser expat;          // expat
-    RefStatus failure;         // the first failure, sticky
-    RefError error;
-    char message[512];
-};
-
 static RefParser *owner(void *ctx) {
     return (RefParser *)((xmlParserCtxtPtr)ctx)->_private;
 }
 
-static void fail(RefParser *parser, RefStatus status) {
+void ref_fail(RefParser *parser, RefStatus status) {
     if (parser->failure != REF_STATUS_OK) return;
     parser->failure = status;
     if (parser->library == REF_LIBRARY_LIBXML2) {
@@ -57,14 +47,14 @@ static void lx_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const
     (void)local; (void)prefix; (void)uri;
     RefParser *parser = owner(ctx);
     RefStatus status = ref_songs_end(&parser->songs);
-    if (status != REF_STATUS_OK) fail(parser, status);
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
 }
 
 static void lx_characters(void *ctx, const xmlChar *bytes, int length) {
     RefParser *parser = owner(ctx);
     if (parser->songs.field == REF_OTHER) return;
     RefStatus status = ref_songs_characters(&parser->songs, (const char *)bytes, (size_t)length);
-    if (status != REF_STATUS_OK) fail(parser, status);
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
 }
 
 static void lx_error(void *ctx, xmlErrorPtr error) {
@@ -93,6 +83,7 @@ static void lx_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ex
 static int lx_create(RefParser *parser) {
     xmlSAXHandler handler;
     memset(&handler, 0, sizeof handler);
+    int options = XML_PARSE_NONET;
     handler.initialized = XML_SAX2_MAGIC;
     // The internal DTD's declarations, kept as libxml2's own SAX2 handlers keep them; nothing that
     // loads an external subset or entity.
@@ -108,15 +99,20 @@ static int lx_create(RefParser *parser) {
     handler.notationDecl = xmlSAX2NotationDecl;
     handler.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl;
     handler.setDocumentLocator = xmlSAX2SetDocumentLocator;
-    handler.startElementNs = lx_start;
-    handler.endElementNs = lx_end;
-    handler.characters = lx_characters;
-    handler.cdataBlock = lx_characters;
-    handler.ignorableWhitespace = lx_characters;
+    if (parser->sink != NULL) {
+        ref_document_libxml2_handler(&handler);
+        options |= XML_PARSE_DTDATTR;
+    } else {
+        handler.startElementNs = lx_start;
+        handler.endElementNs = lx_end;
+        handler.characters = lx_characters;
+        handler.cdataBlock = lx_characters;
+        handler.ignorableWhitespace = lx_characters;
+    }
     handler.serror = lx_error;
     parser->context = xmlCreatePushParserCtxt(&handler, NULL, NULL, 0, NULL);
     if (parser->context == NULL) return 0;
-    xmlCtxtUseOptions(parser->context, XML_PARSE_NONET);
+    xmlCtxtUseOptions(parser->context, options);
     parser->context->_private = parser;
     return 1;
 }
@@ -146,7 +142,7 @@ static RefStatus lx_push(RefParser *parser, const char *bytes, size_t length, in
                 parser->failure = REF_STATUS_NOT_WELL_FORMED;
                 return parser->failure;
             }
-            if (parser->songs.depth != 0) {
+            if ((parser->sink != NULL ? (long)doc_sink_depth(parser->sink) : parser->songs.depth) != 0) {
                 parser->failure = REF_STATUS_UNCLOSED;
                 return parser->failure;
             }
@@ -178,14 +174,14 @@ static void ex_end(void *user_data, const XML_Char *name) {
     (void)name;
     RefParser *parser = user_data;
     RefStatus status = ref_songs_end(&parser->songs);
-    if (status != REF_STATUS_OK) fail(parser, status);
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
 }
 
 static void ex_characters(void *user_data, const XML_Char *bytes, int length) {
     RefParser *parser = user_data;
     if (parser->songs.field == REF_OTHER) return;
     RefStatus status = ref_songs_characters(&parser->songs, bytes, (size_t)length);
-    if (status != REF_STATUS_OK) fail(parser, status);
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
 }
 
 static int ex_refuse_external(XML_Parser p, const XML_Char *context, const XML_Char *base, const XML_Char *system_id,
@@ -200,8 +196,12 @@ static int ex_create(RefParser *parser, unsigned long salt) {
     XML_SetUserData(parser->expat, parser);
     if (salt != 0) XML_SetHashSalt(parser->expat, salt);
     XML_SetParamEntityParsing(parser->expat, XML_PARAM_ENTITY_PARSING_NEVER);
-    XML_SetElementHandler(parser->expat, ex_start, ex_end);
-    XML_SetCharacterDataHandler(parser->expat, ex_characters);
+    if (parser->sink != NULL) {
+        ref_document_expat_handlers(parser->expat);
+    } else {
+        XML_SetElementHandler(parser->expat, ex_start, ex_end);
+        XML_SetCharacterDataHandler(parser->expat, ex_characters);
+    }
     XML_SetExternalEntityRefHandler(parser->expat, ex_refuse_external);
     return 1;
 }
@@ -231,10 +231,12 @@ static RefStatus ex_push(RefParser *parser, const char *bytes, size_t length, in
 
 // MARK: The interface
 
-RefParser *ref_parser_create(RefLibrary library, unsigned long salt, RefSongEnded song_ended, void *context) {
+static RefParser *create(RefLibrary library, unsigned long salt, RefSongEnded song_ended, void *context,
+                         DocSink *sink) {
     RefParser *parser = calloc(1, sizeof *parser);
     if (parser == NULL) return NULL;
     parser->library = library;
+    parser->sink = sink;
     ref_songs_init(&parser->songs, song_ended, context);
     int made = library == REF_LIBRARY_LIBXML2 ? lx_create(parser) : ex_create(parser, salt);
     if (!made) {
@@ -242,6 +244,14 @@ RefParser *ref_parser_create(RefLibrary library, unsigned long salt, RefSongEnde
         return NULL;
     }
     return parser;
+}
+
+RefParser *ref_parser_create(RefLibrary library, unsigned long salt, RefSongEnded song_ended, void *context) {
+    return create(library, salt, song_ended, context, NULL);
+}
+
+RefParser *ref_parser_create_document(RefLibrary library, unsigned long salt, DocSink *sink) {
+    return sink == NULL ? NULL : create(library, salt, NULL, NULL, sink);
 }
 
 RefStatus ref_parser_push(RefParser *parser, const char *bytes, size_t length, int final) {

@@ -14,6 +14,8 @@ final class CReferenceDriver {
     private let parser: OpaquePointer
     private let name: String
     private let listener: Listener?
+    /// The document workload's sink; `nil` for songs.
+    private let sink: DocumentSink?
     private var error: FeedParseError?
     private var parsed = false
     private var delivered = false
@@ -35,6 +37,7 @@ final class CReferenceDriver {
 
     init(library: RefLibrary, name: String, songEnded: (() -> Void)? = nil, onSong: ((Song) -> Void)? = nil) throws {
         self.name = name
+        sink = nil
         let listener = songEnded == nil && onSong == nil ? nil : Listener(songEnded: songEnded, onSong: onSong)
         self.listener = listener
         let context = listener.map { Unmanaged.passUnretained($0).toOpaque() }
@@ -60,8 +63,27 @@ final class CReferenceDriver {
         listener?.driver = self
     }
 
+    /// A driver of the C walk that reports a document's events to `sink` (the document workload).
+    init(library: RefLibrary, name: String, sink: DocumentSink) throws {
+        self.name = name
+        self.sink = sink
+        listener = nil
+        let salt = HashSeeding.deterministic ? HashSeeding.expatSalt : 0
+        guard let parser = ref_parser_create_document(library, salt, sink.raw) else {
+            throw FeedParseError(
+                parser: name, message: "the C reference parser could not be created", line: 0, column: 0)
+        }
+        self.parser = parser
+    }
+
     deinit {
         ref_parser_free(parser)
+    }
+
+    /// Ends the document and the sink's: every event is in it.
+    func finishDocument() throws {
+        try finishParsing()
+        try sink?.finish(parser: name)
     }
 
     func consume(_ chunk: UnsafeRawBufferPointer) throws {
@@ -127,6 +149,10 @@ final class CReferenceDriver {
             failure = FeedParseError(
                 parser: name, message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
                 line: reported.line, column: reported.column, code: Int(reported.code))
+        case REF_STATUS_FIELD_TOO_LONG where sink != nil:
+            failure = DocumentSink.failure(DOC_STATUS_TOO_LONG, parser: name, line: line, column: column)
+        case REF_STATUS_SINK_MISUSE:
+            failure = DocumentSink.failure(DOC_STATUS_MISUSE, parser: name, line: line, column: column)
         case REF_STATUS_FIELD_TOO_LONG:
             let fields: [FeedElement] = [.title, .category, .artist, .album, .releaseDate]
             let index = Int(ref_parser_long_field(parser))
@@ -140,7 +166,8 @@ final class CReferenceDriver {
                 parser: name, message: "the document ended inside an element", line: line, column: column)
         default:
             failure = FeedParseError(
-                parser: name, message: "out of memory for the song fields", line: line, column: column)
+                parser: name, message: "out of memory for the \(sink == nil ? "song fields" : "document's events")",
+                line: line, column: column)
         }
         error = failure
         throw failure

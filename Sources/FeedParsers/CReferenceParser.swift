@@ -14,6 +14,10 @@ public final class CReferenceParser<Library: CReferenceLibrary>: SongFeedParser 
 
     private let driver: CReferenceDriver
 
+    private init(driver: CReferenceDriver) {
+        self.driver = driver
+    }
+
     public init(onSong: ((Song) -> Void)?) throws {
         driver = try CReferenceDriver(library: Library.library, name: Library.name, onSong: onSong)
     }
@@ -30,6 +34,16 @@ public final class CReferenceParser<Library: CReferenceLibrary>: SongFeedParser 
     }
 
     public func finish() throws -> [Song] { try driver.finish() }
+}
+
+/// The document workload in plain C: the same walk as the adapter's, over the same library, into
+/// the same ``DocumentSink``; its cost against the adapter's is the binding's for documents.
+extension CReferenceParser: DocumentParser {
+    public convenience init(sink: DocumentSink) throws {
+        self.init(driver: try CReferenceDriver(library: Library.library, name: Library.name, sink: sink))
+    }
+
+    public func finishDocument() throws { try driver.finishDocument() }
 }
 
 /// `c-libxml2`, the reference of ``LibXML2FeedParser``.

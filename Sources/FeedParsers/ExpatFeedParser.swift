@@ -37,24 +37,36 @@ public final class ExpatFeedParser: SongFeedParser {
     }
 
     /// Separates a namespace URI from the local name in expat's element names.
-    private static let separator: UInt8 = 0x01
+    static let separator: UInt8 = 0x01
 
-    private let parser: XML_Parser
+    let parser: XML_Parser
     private let assembler: SongAssembler
-    private var error: FeedParseError?
+    /// The document workload's sink (`init(sink:)`); `nil` for songs.
+    let sink: DocumentSink?
+    /// Inside the DOCTYPE declaration (document workload: its processing instructions are not events).
+    var inDoctype = false
+    var error: FeedParseError?
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {
+    public convenience init(onSong: ((Song) -> Void)?) throws {
+        try self.init(sink: nil, onSong: onSong) { parser in
+            XML_SetElementHandler(parser, ExpatFeedParser.startElement, ExpatFeedParser.endElement)
+            XML_SetCharacterDataHandler(parser, ExpatFeedParser.characterData)
+        }
+    }
+
+    /// Makes the namespace-aware parser with the guards every use shares; `handlers` sets the content handlers.
+    init(sink: DocumentSink?, onSong: ((Song) -> Void)?, handlers: (XML_Parser) -> Void) throws {
         guard let parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: Self.separator)) else {
             throw FeedParseError(parser: Self.name, message: "XML_ParserCreateNS failed", line: 0, column: 0)
         }
         self.parser = parser
+        self.sink = sink
         assembler = SongAssembler(onSong: onSong)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         if HashSeeding.deterministic { _ = XML_SetHashSalt(parser, HashSeeding.expatSalt) }
         _ = XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
-        XML_SetElementHandler(parser, ExpatFeedParser.startElement, ExpatFeedParser.endElement)
-        XML_SetCharacterDataHandler(parser, ExpatFeedParser.characterData)
+        handlers(parser)
         // Returning 0 (XML_STATUS_ERROR) refuses the entity: the parse fails with
         // XML_ERROR_EXTERNAL_ENTITY_HANDLING instead of reading a file or a URL.
         XML_SetExternalEntityRefHandler(parser) { _, _, _, _, _ in 0 }
@@ -95,7 +107,7 @@ public final class ExpatFeedParser: SongFeedParser {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 
-    private func position() -> (line: Int, column: Int) {
+    func position() -> (line: Int, column: Int) {
         // expat counts lines from 1 and columns from 0.
         (Int(XML_GetCurrentLineNumber(parser)), Int(XML_GetCurrentColumnNumber(parser)) + 1)
     }
@@ -105,7 +117,7 @@ public final class ExpatFeedParser: SongFeedParser {
     /// Runs `body` with the parser (expat's user data) without retaining it: the parser outlives
     /// every callback, which only run inside ``consume(_:)`` and ``finish()``.
     @inline(__always)
-    private static func with(_ opaque: UnsafeMutableRawPointer?, _ body: (ExpatFeedParser) -> Void) {
+    static func with(_ opaque: UnsafeMutableRawPointer?, _ body: (ExpatFeedParser) -> Void) {
         guard let opaque else { return }
         Unmanaged<ExpatFeedParser>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }

@@ -42,19 +42,28 @@ public final class LibXML2FeedParser: SongFeedParser {
 
     fileprivate var context: xmlParserCtxtPtr?
     private let assembler: SongAssembler
+    /// The document workload's sink (`init(sink:)`); `nil` for songs.
+    let sink: DocumentSink?
     fileprivate var error: FeedParseError?
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {
+    public convenience init(onSong: ((Song) -> Void)?) throws {
+        try self.init(handler: LibXML2FeedParser.makeHandler(), options: XML_PARSE_NONET, sink: nil, onSong: onSong)
+    }
+
+    /// Makes the push parser context with `handler`'s callbacks; `options` must include `XML_PARSE_NONET`.
+    init(handler: xmlSAXHandler, options: xmlParserOption, sink: DocumentSink?, onSong: ((Song) -> Void)?) throws {
         assembler = SongAssembler(onSong: onSong)
-        var handler = LibXML2FeedParser.makeHandler()
+        self.sink = sink
+        var handler = handler
         // No user data: libxml2's own SAX2 handlers, used for the DTD's entity declarations, need
         // the callbacks' context to be the parser context. This object rides in its `_private`.
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw FeedParseError(parser: Self.name, message: "xmlCreatePushParserCtxt failed", line: 0, column: 0)
         }
         // NONET is the guard against network access while parsing: a context without it is not used.
-        guard xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue)) == 0 else {
+        let options = Int32(options.rawValue | XML_PARSE_NONET.rawValue)
+        guard xmlCtxtUseOptions(context, options) == 0 else {
             xmlFreeParserCtxt(context)
             throw FeedParseError(
                 parser: Self.name, message: "xmlCtxtUseOptions(XML_PARSE_NONET) failed", line: 0, column: 0)
@@ -125,13 +134,13 @@ public final class LibXML2FeedParser: SongFeedParser {
     }
 
     /// Records the first error and stops libxml2; called from inside a SAX content callback.
-    fileprivate func fail(_ error: FeedParseError) {
+    func fail(_ error: FeedParseError) {
         guard self.error == nil else { return }
         self.error = error
         if let context { xmlStopParser(context) }
     }
 
-    fileprivate func position() -> (line: Int, column: Int) {
+    func position() -> (line: Int, column: Int) {
         guard let context else { return (0, 0) }
         return (Int(xmlSAX2GetLineNumber(context)), Int(xmlSAX2GetColumnNumber(context)))
     }
@@ -144,7 +153,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     /// callback, which only run inside ``consume(_:)`` and ``finish()``. A retain and a release per
     /// event were a measurable share of the binding's cost.
     @inline(__always)
-    fileprivate static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (LibXML2FeedParser) -> Void) {
+    static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (LibXML2FeedParser) -> Void) {
         guard let ctx, let opaque = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
         Unmanaged<LibXML2FeedParser>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
@@ -156,6 +165,34 @@ public final class LibXML2FeedParser: SongFeedParser {
     /// `startDocument` would build one per parse, for nothing. The C reference (`c-libxml2`) sets the
     /// same handlers.
     private static func makeHandler() -> xmlSAXHandler {
+        var handler = dtdHandler()
+        handler.startElementNs = { ctx, localname, _, uri, _, _, _, _, _ in
+            guard let localname else { return }
+            let element = localname.withMemoryRebound(to: CChar.self, capacity: 1) { local in
+                guard let uri else { return FeedElement.classify(namespace: nil, local: local) }
+                return uri.withMemoryRebound(to: CChar.self, capacity: 1) {
+                    FeedElement.classify(namespace: $0, local: local)
+                }
+            }
+            LibXML2FeedParser.with(ctx) { $0.assembler.startElement(element) }
+        }
+        handler.endElementNs = { ctx, _, _, _ in
+            LibXML2FeedParser.with(ctx) { $0.assembler.endElement() }
+        }
+        // Most text is outside the song fields: that path only tests one flag.
+        let characters: charactersSAXFunc = { ctx, bytes, length in
+            LibXML2FeedParser.with(ctx) { parser in
+                if parser.assembler.isCollectingText { parser.collect(bytes, Int(length)) }
+            }
+        }
+        handler.characters = characters
+        handler.cdataBlock = characters
+        handler.ignorableWhitespace = characters
+        return handler
+    }
+
+    /// A SAX2 handler with the internal DTD's callbacks and the error callback, and no content callbacks.
+    static func dtdHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = CLibXML2_sax2Magic()
         handler.internalSubset = { ctx, name, externalID, systemID in
@@ -179,29 +216,6 @@ public final class LibXML2FeedParser: SongFeedParser {
         handler.notationDecl = xmlSAX2NotationDecl
         handler.unparsedEntityDecl = xmlSAX2UnparsedEntityDecl
         handler.setDocumentLocator = xmlSAX2SetDocumentLocator
-
-        handler.startElementNs = { ctx, localname, _, uri, _, _, _, _, _ in
-            guard let localname else { return }
-            let element = localname.withMemoryRebound(to: CChar.self, capacity: 1) { local in
-                guard let uri else { return FeedElement.classify(namespace: nil, local: local) }
-                return uri.withMemoryRebound(to: CChar.self, capacity: 1) {
-                    FeedElement.classify(namespace: $0, local: local)
-                }
-            }
-            LibXML2FeedParser.with(ctx) { $0.assembler.startElement(element) }
-        }
-        handler.endElementNs = { ctx, _, _, _ in
-            LibXML2FeedParser.with(ctx) { $0.assembler.endElement() }
-        }
-        // Most text is outside the song fields: that path only tests one flag.
-        let characters: charactersSAXFunc = { ctx, bytes, length in
-            LibXML2FeedParser.with(ctx) { parser in
-                if parser.assembler.isCollectingText { parser.collect(bytes, Int(length)) }
-            }
-        }
-        handler.characters = characters
-        handler.cdataBlock = characters
-        handler.ignorableWhitespace = characters
         handler.serror = { ctx, error in
             LibXML2FeedParser.with(ctx) { parser in parser.record(libxml2Error: error) }
         }

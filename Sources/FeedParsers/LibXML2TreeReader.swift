@@ -34,8 +34,9 @@ public enum LibXML2TreeReader: WholeDocumentReader {
     }
 
     /// The document's tree (the caller frees it); an error when it is not namespace-well-formed.
-    private static func tree(of bytes: Data, _ context: xmlParserCtxtPtr) throws -> xmlDocPtr {
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+    static func tree(of bytes: Data, _ context: xmlParserCtxtPtr, defaultAttributes: Bool = false) throws -> xmlDocPtr {
+        var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        if defaultAttributes { options |= Int32(XML_PARSE_DTDATTR.rawValue) }
         let parsed = bytes.withUnsafeBytes { raw in
             raw.baseAddress.flatMap { base in
                 xmlCtxtReadMemory(
@@ -117,7 +118,7 @@ public enum LibXML2TreeReader: WholeDocumentReader {
             line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
     }
 
-    private static func failure(_ message: String) -> FeedParseError {
+    static func failure(_ message: String) -> FeedParseError {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 

@@ -47,3 +47,14 @@ public final class MemchrFloorParser: SongFeedParser {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
     }
 }
+
+/// The floor of the document workload too: the same pass over the bytes, no events.
+extension MemchrFloorParser: DocumentParser {
+    public static var reportsEvents: Bool { false }
+
+    public convenience init(sink: DocumentSink) throws {
+        try self.init(onSong: nil)
+    }
+
+    public func finishDocument() throws { _ = try finish() }
+}

@@ -34,3 +34,14 @@ public final class NullFeedParser: SongFeedParser {
     /// The number of bytes consumed (keeps the loop over the chunks observable).
     public var consumedBytes: Int { bytesSeen }
 }
+
+/// The baseline of the document workload too: the chunks taken, nothing parsed.
+extension NullFeedParser: DocumentParser {
+    public static var reportsEvents: Bool { false }
+
+    public convenience init(sink: DocumentSink) throws {
+        try self.init(onSong: nil)
+    }
+
+    public func finishDocument() throws { _ = try finish() }
+}

@@ -20,6 +20,40 @@ public enum ParserRegistry {
         ]
     }
 
+    /// The parsers that walk a whole document into a ``DocumentSink`` (the document workload), in
+    /// the order of ``all``; the `null` baseline is ``documentBaseline``.
+    public static var documentParsers: [any DocumentParser.Type] {
+        [
+            LibXML2FeedParser.self,
+            ExpatFeedParser.self,
+            CLibXML2ReferenceParser.self,
+            CExpatReferenceParser.self,
+            LibXML2DOMFeedParser.self,
+            LibXML2ReaderFeedParser.self,
+            FoundationFeedParser.self,
+            FoundationStreamFeedParser.self,
+            MemchrFloorParser.self,
+        ]
+    }
+
+    /// Why a parser of ``all`` has no document workload, by name.
+    public static var documentNotApplicable: [String: String] {
+        [
+            XMLCoderFeedParser.name:
+                "a Codable decoder reads a document into types declared for its shape: with no schema it has nothing to walk",
+            SWXMLHashFeedParser.name:
+                "SWXMLHash's tree keeps neither namespace URIs nor processing instructions (its delegate drops them), so a document's events cannot be read back from it",
+        ]
+    }
+
+    /// The document workload's baseline, which parses nothing.
+    public static var documentBaseline: any DocumentParser.Type { NullFeedParser.self }
+
+    /// The document parser called `name` (the baseline included), or `nil`.
+    public static func documentParser(named name: String) -> (any DocumentParser.Type)? {
+        name == documentBaseline.name ? documentBaseline : documentParsers.first { $0.name == name }
+    }
+
     /// The names of ``all``, in order.
     public static var names: [String] { all.map { $0.name } }
 

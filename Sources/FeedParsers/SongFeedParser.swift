@@ -22,7 +22,7 @@ import SongFeed
 /// ```
 ///
 /// Adding a parser is one file with a conforming class plus one line in ``ParserRegistry/all``.
-public protocol SongFeedParser: AnyObject {
+public protocol SongFeedParser: ChunkConsumer {
     /// The name of the parser in the registry, on the command line and in errors ("libxml2").
     static var name: String { get }
 
@@ -51,12 +51,6 @@ public protocol SongFeedParser: AnyObject {
     /// signal's ready-made closure (nothing allocated here, inside the timed region); a parser that
     /// builds its songs only after the parse (the C references) signals the moment without one.
     init(songEnded signal: SongEndSignal) throws
-
-    /// Pushes the next chunk of the document's raw bytes. The bytes are only read during the call.
-    ///
-    /// - Throws: ``FeedParseError`` as soon as the document is known to be malformed; every later
-    ///   call throws the same error.
-    func consume(_ chunk: UnsafeRawBufferPointer) throws
 
     /// Ends the document and returns its songs in document order.
     ///
@@ -100,7 +94,18 @@ extension SongFeedParser {
         try bytes.withUnsafeBytes { all in try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count)) }
         return try parser.finish()
     }
+}
 
+/// What takes a document's bytes in chunks: a song parser or a document parser.
+public protocol ChunkConsumer: AnyObject {
+    /// Pushes the next chunk of the document's raw bytes. The bytes are only read during the call.
+    ///
+    /// - Throws: ``FeedParseError`` as soon as the document is known to be malformed; every later
+    ///   call throws the same error.
+    func consume(_ chunk: UnsafeRawBufferPointer) throws
+}
+
+extension ChunkConsumer {
     /// Pushes `bytes` with ``consume(_:)``, `step` bytes at a time (at least one): the one chunk-push
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///

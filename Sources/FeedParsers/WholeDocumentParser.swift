@@ -14,13 +14,20 @@ public final class WholeDocumentParser<Reader: WholeDocumentReader>: SongFeedPar
     public static var kind: ParserKind { Reader.kind }
 
     private let onSong: ((Song) -> Void)?
+    /// The document workload's sink (``WholeDocumentWalker``); `nil` for songs.
+    let sink: DocumentSink?
     /// The document so far.
     private var bytes = Data()
     private var error: FeedParseError?
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {
+    public convenience init(onSong: ((Song) -> Void)?) throws {
+        self.init(onSong: onSong, sink: nil)
+    }
+
+    init(onSong: ((Song) -> Void)?, sink: DocumentSink?) {
         self.onSong = onSong
+        self.sink = sink
     }
 
     /// Adds the chunk to the document.
@@ -32,11 +39,16 @@ public final class WholeDocumentParser<Reader: WholeDocumentReader>: SongFeedPar
 
     /// Parses the document gathered so far, once; a ``FeedParseError`` it throws is kept.
     public func finish() throws -> [Song] {
+        try finishOnce { try Reader.songs(in: $0, onSong: onSong) }
+    }
+
+    /// Runs `parse` over the document, once; a ``FeedParseError`` it throws is kept.
+    func finishOnce<Result>(_ parse: (Data) throws -> Result) throws -> Result {
         if let error { throw error }
         guard !finished else { throw misuse("finish() called twice") }
         finished = true
         do {
-            return try Reader.songs(in: bytes, onSong: onSong)
+            return try parse(bytes)
         } catch let failure as FeedParseError {
             error = failure
             throw failure

@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 
 /// ``WorkerJob/conformance(_:)``: parse documents of the W3C suite, reporting each as it is done.
@@ -13,10 +14,15 @@ public struct ConformanceJob: Codable, Sendable, Equatable {
     public var memoryLimitMiB: Int?
     /// Report the songs of each accepted document.
     public var reportSongs: Bool
+    /// `document`: walk each document into the canonical event sink and report its canonical form
+    /// (``ConformanceWorker/Line/canonical``) instead of building songs; `nil` is `songs`.
+    public var workload: Workload?
 
     public init(
-        parser: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false
+        parser: String, suite: String, paths: [String], chunkSize: Int, memoryLimitMiB: Int?, reportSongs: Bool = false,
+        workload: Workload? = nil
     ) {
+        self.workload = workload
         self.parser = parser
         self.suite = suite
         self.paths = paths

@@ -14,11 +14,19 @@ public struct CatalogEntry: Codable, Sendable {
     public var version: String?
     public var edition: String?
     public var path: String
+    /// The expected canonical form's path (the catalog's `OUTPUT`, `xml:base` applied), if any.
+    public var output: String?
     public var sections: String
     public var summary: String
 
     /// The case, when ``ConformanceRunner/rules`` choose this test.
     var selected: ConformanceCase? {
+        guard let expectation = selectedExpectation else { return nil }
+        return ConformanceCase(id: id, expectation: expectation, path: path, sections: sections, summary: summary)
+    }
+
+    /// What a parser must do with this test, when ``ConformanceRunner/rules`` choose it.
+    var selectedExpectation: ConformanceCase.Expectation? {
         let expectation: ConformanceCase.Expectation
         switch type {
         case "not-wf": expectation = .notWellFormed
@@ -29,7 +37,7 @@ public struct CatalogEntry: Codable, Sendable {
         let xml10 = ["XML1.0", "XML1.0-errata2e", "XML1.0-errata3e", "XML1.0-errata4e"]
         guard recommendation.map(xml10.contains) ?? true, (version ?? "1.0") == "1.0" else { return nil }
         if let edition, !edition.split(separator: " ").contains("5") { return nil }
-        return ConformanceCase(id: id, expectation: expectation, path: path, sections: sections, summary: summary)
+        return expectation
     }
 
     /// Reads every `TEST` of the flattened catalog at `path` (the worker's side).
@@ -73,7 +81,7 @@ private final class CatalogReader: NSObject, XMLParserDelegate {
                 id: attributes["ID"] ?? "", type: attributes["TYPE"] ?? "", entities: attributes["ENTITIES"],
                 recommendation: attributes["RECOMMENDATION"], version: attributes["VERSION"],
                 edition: attributes["EDITION"],
-                path: base + (attributes["URI"] ?? ""), sections: attributes["SECTIONS"] ?? "", summary: "")
+                path: base + (attributes["URI"] ?? ""), output: attributes["OUTPUT"].map { base + $0 }, sections: attributes["SECTIONS"] ?? "", summary: "")
         default:
             bases.append(base)
         }

@@ -16,6 +16,8 @@ public enum ConformanceWorker {
         public var result: ConformanceResult
         /// The songs, when asked for and the document was accepted.
         public var songs: [Song]?
+        /// The document workload: the canonical form of the accepted document's events.
+        public var canonical: String?
     }
 
     /// Parses each of the job's documents (relative to its suite) and calls `report` with each line
@@ -24,6 +26,8 @@ public enum ConformanceWorker {
     /// - Throws: ``VerifyWorkerError`` for an unknown parser.
     public static func run(_ job: ConformanceJob, report: (Data) throws -> Void) throws {
         let parser = try ParserRegistry.worker(job.parser)
+        let walker = job.workload == .document ? try ParserRegistry.documentWorker(job.parser) : nil
+        let sink = try DocumentSink()
         let (suite, chunkSize, reportSongs) = (job.suite, job.chunkSize, job.reportSongs)
         if let memoryLimitMiB = job.memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0
@@ -32,10 +36,16 @@ public enum ConformanceWorker {
             let full = (suite as NSString).appendingPathComponent(path)
             let result: ConformanceResult
             var songs: [Song]?
+            var canonical: String?
             if let data = FileManager.default.contents(atPath: full) {
                 do {
-                    let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
-                    if reportSongs { songs = parsed }
+                    if let walker {
+                        try walker.walk([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize, into: sink, recording: true)
+                        canonical = String(decoding: CanonicalXML.write(sink.recordedEvents()), as: UTF8.self)
+                    } else {
+                        let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
+                        if reportSongs { songs = parsed }
+                    }
                     result = ConformanceResult(caseID: path, outcome: .accepted)
                 } catch let error as FeedParseError where error.notAFeed == true {
                     result = ConformanceResult(
@@ -50,7 +60,7 @@ public enum ConformanceWorker {
             } else {
                 result = ConformanceResult(caseID: path, outcome: .failed, detail: "cannot read \(full)")
             }
-            var line = try encoder.encode(Line(index: index, result: result, songs: songs))
+            var line = try encoder.encode(Line(index: index, result: result, songs: songs, canonical: canonical))
             line.append(UInt8(ascii: "\n"))
             try report(line)
             if progress {

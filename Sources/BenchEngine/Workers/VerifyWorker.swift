@@ -38,4 +38,17 @@ extension ParserRegistry {
         }
         return parser
     }
+
+    /// The document parser a worker job names.
+    ///
+    /// - Throws: ``VerifyWorkerError`` saying why the parser has no document workload, or naming
+    ///   the parsers that have one.
+    static func documentWorker(_ name: String) throws -> any DocumentParser.Type {
+        if let parser = documentParser(named: name) { return parser }
+        if let reason = documentNotApplicable[name] {
+            throw VerifyWorkerError(description: "\(name) has no document workload: \(reason)")
+        }
+        let known = documentParsers.map { $0.name }.joined(separator: ", ")
+        throw VerifyWorkerError(description: "unknown document parser '\(name)'; known: \(known)")
+    }
 }

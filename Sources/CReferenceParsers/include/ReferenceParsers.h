@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "DocumentSink.h"
+
 /// The song fields, in the order of Swift's `Song.fieldNames`.
 enum {
     REF_FIELD_TITLE = 0,
@@ -34,7 +36,9 @@ typedef enum {
     /// The document ended before its root element did (libxml2: not well-formed at the end).
     REF_STATUS_NOT_WELL_FORMED = 4,
     /// The document ended inside an element.
-    REF_STATUS_UNCLOSED = 5
+    REF_STATUS_UNCLOSED = 5,
+    /// The event sink was called out of order (a parser's event stream that is not a document's).
+    REF_STATUS_SINK_MISUSE = 6
 } RefStatus;
 
 /// The longest text of one field, in bytes (Swift's `SongAssembler.maximumFieldBytes`).
@@ -63,6 +67,13 @@ typedef struct {
 /// Makes a parser for one document. `salt` seeds expat's hash tables (0: expat's own random seed);
 /// libxml2 ignores it. NULL when the library cannot make one.
 RefParser *ref_parser_create(RefLibrary library, unsigned long salt, RefSongEnded song_ended, void *context);
+
+/// Makes a parser that reports a whole document's events to `sink` (the document workload): the
+/// same library options as the song parser's, plus defaulted attributes from the internal DTD
+/// (libxml2: XML_PARSE_DTDATTR), namespace prefixes (expat: XML_SetReturnNSTriplet), processing
+/// instructions outside the DTD. REF_STATUS_FIELD_TOO_LONG then means a run of text too long for
+/// the sink. The songs stay empty.
+RefParser *ref_parser_create_document(RefLibrary library, unsigned long salt, DocSink *sink);
 
 /// Pushes bytes; `final` != 0 ends the document (bytes may then be NULL with length 0).
 RefStatus ref_parser_push(RefParser *parser, const char *bytes, size_t length, int final);

@@ -1,0 +1,49 @@
+/// A parser that walks a whole document into a ``DocumentSink``: the document workload.
+///
+/// One instance parses one document, pushed with ``consume(_:)`` in chunks of any size and ended
+/// with ``finishDocument()``. Push parsers report events as the bytes come; a tree parser walks its
+/// tree and a pull parser pulls its nodes once the document is complete. Every parser reports the
+/// same events for the same document (``DocumentEvent``): the events the W3C's canonical form is
+/// written from.
+///
+/// A parser takes the document workload by conforming (the song adapter itself, or its whole-document
+/// reader as a ``WholeDocumentWalker``) and by its line in ``ParserRegistry/documentParsers``; one that
+/// cannot (a `Codable` decoder needs types declared for the document) is in
+/// ``ParserRegistry/documentNotApplicable`` with the reason.
+public protocol DocumentParser: ChunkConsumer {
+    /// The parser's name, the same as its song adapter's ("libxml2").
+    static var name: String { get }
+
+    /// Whether it reports events (`false` for the `null` baseline and the `memchr` floor, which only
+    /// touch the bytes). Default: `true`.
+    static var reportsEvents: Bool { get }
+
+    /// Makes a parser for one document that reports to `sink` (which the caller has reset).
+    ///
+    /// - Throws: ``FeedParseError`` when the underlying parser cannot be created.
+    init(sink: DocumentSink) throws
+
+    /// Ends the document: every event is in the sink, its pending text too.
+    ///
+    /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
+    func finishDocument() throws
+}
+
+extension DocumentParser {
+    public static var reportsEvents: Bool { true }
+
+    /// Walks a whole document held in memory into `sink` (reset first, recording if asked), pushing
+    /// it `chunkSize` bytes at a time (`nil`: in one push).
+    ///
+    /// - Throws: ``FeedParseError``.
+    public static func walk(
+        _ bytes: [UInt8], chunkSize: Int? = nil, into sink: DocumentSink, recording: Bool = false
+    ) throws {
+        sink.reset(recording: recording)
+        let parser = try Self(sink: sink)
+        try bytes.withUnsafeBytes { all in
+            try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count))
+        }
+        try parser.finishDocument()
+    }
+}
