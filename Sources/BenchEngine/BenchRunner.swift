@@ -32,7 +32,7 @@ public struct BenchRunner: Sendable {
             let feed = try FeedFile(path: path)
             let verification = try FeedVerifier.verify(
                 feed: path, parsers: plan.parsers, chunkSizes: plan.chunkSizes(for: path), executable: plan.executable,
-                timeout: plan.settings.timeoutSeconds * 2)
+                timeout: plan.settings.timeoutSeconds * 2, workload: plan.workload)
             let agreeing = verification.verdicts.filter(\.status.mayBeTimed).map(\.parser)
             return FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         }
@@ -82,7 +82,7 @@ public struct BenchRunner: Sendable {
     ) throws -> [CellRun] {
         // A cell that does not start a worker is measured by another's (the 304 of `conditional`).
         let jobs = cells.filter { $0.engineScenario?.startsWorker($0.scenario) ?? true }
-        let parseCells = jobs.filter { $0.scenario == .parse }
+        let parseCells = jobs.filter { $0.scenario.isParseFromMemory }
         let countsAllocations = plan.settings.countsAllocations == true && plan.instructionCounter == nil
         var recorder = RunLog(
             total: parseCells.count * (max(1, plan.settings.rounds) + (countsAllocations ? 1 : 0))
@@ -128,7 +128,8 @@ public struct BenchRunner: Sendable {
             for cell in parseCells {
                 progress(recorder.step(cell, round: 0))
                 let context = CellContext(plan: plan, round: 0, reference: referenceDigests[cell.feedPath])
-                try recorder.finish(ParseScenario().measure(cell, in: context), to: cellFinished)
+                let scenario = ParseScenario(workload: cell.scenario.kind?.workload ?? .songs)
+                try recorder.finish(scenario.measure(cell, in: context), to: cellFinished)
             }
         }
         return recorder.runs
@@ -151,7 +152,7 @@ public struct BenchRunner: Sendable {
             step.parser = batch.map(\.1.parser).joined(separator: ", ")
             progress(step)
             let results = Self.concurrently(batch) { round, cell in
-                ParseScenario().measure(
+                ParseScenario(workload: cell.scenario.kind?.workload ?? .songs).measure(
                     cell, in: CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath]))
             }
             for runs in results { try log.finish(runs, to: cellFinished) }

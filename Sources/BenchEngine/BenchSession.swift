@@ -116,7 +116,7 @@ public struct BenchSession: Sendable {
         var problems: [RunProblem] = []
         var notTimed: [CellSummary] = []
         for check in checks {
-            for verdict in check.verification.verdicts where !verdict.status.mayBeTimed {
+            for verdict in check.verification.verdicts where verdict.status.isProblem {
                 problems.append(
                     RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
                 notTimed.append(

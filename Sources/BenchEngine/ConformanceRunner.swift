@@ -130,7 +130,8 @@ public enum ConformanceRunner {
         parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
         progress: ((Int) -> Void)? = nil
     ) -> (table: ConformanceTable.ParserResults, songs: [[Song]?]) {
-        let (table, lines) = runLines(parser: parser, suite: directory, cases: cases, options: options, progress: progress)
+        let (table, lines) = runLines(
+            parser: parser, suite: directory, cases: cases, options: options, progress: progress)
         return (table, lines.map { $0?.songs })
     }
 

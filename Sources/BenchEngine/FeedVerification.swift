@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 import SongFeed
 
@@ -11,6 +12,8 @@ public struct FeedVerification: Sendable {
     public var sha256: String
     /// The chunk sizes used; 0 is the whole feed.
     public var chunkSizes: [Int]
+    /// What the parsers built: songs, or the document's events (a verdict's count is then of events).
+    public var workload: Workload = .songs
     /// One verdict per parser, in the order asked.
     public var verdicts: [ParserVerdict]
     /// The digest of the reference songs, when at least one parser succeeded.
@@ -20,6 +23,6 @@ public struct FeedVerification: Sendable {
 
     /// Whether every parser that builds songs built the reference songs (and at least one did).
     public var allAgree: Bool {
-        verdicts.contains { $0.status == .agrees } && verdicts.allSatisfy(\.status.mayBeTimed)
+        verdicts.contains { $0.status == .agrees } && !verdicts.contains(where: \.status.isProblem)
     }
 }

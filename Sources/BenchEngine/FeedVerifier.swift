@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import Foundation
 import SongFeed
@@ -14,7 +15,12 @@ public enum FeedVerifier {
     /// The chunk sizes `bench verify` uses by default; 0 stands for the whole feed in one chunk.
     public static let defaultChunkSizes = [1, 7, 512, 16_384, 0]
 
-    /// Verifies one feed.
+    /// Verifies one feed (or, with the document workload, one document's events).
+    ///
+    /// A feed from which the parsers build no songs is a failure of each, with a hint: a document
+    /// that is not a feed agrees on nothing. With the document workload the parsers' events are
+    /// compared by digest; where one differs, it and the reference run again to report their events,
+    /// and the first event that differs is named.
     ///
     /// - Parameters:
     ///   - path: the feed.
@@ -22,28 +28,48 @@ public enum FeedVerifier {
     ///   - chunkSizes: the chunk sizes to push the feed in; 0 is the whole feed at once.
     ///   - executable: the `bench` executable to run as the worker.
     ///   - timeout: the time limit of one worker, in seconds.
+    ///   - workload: what the parsers build: songs, or the document's events.
+    ///   - canonicalDirectory: the document workload: where each parser writes its canonical form
+    ///     of the document (``canonicalName(document:parser:)``); `nil` for none.
     /// - Returns: every parser's verdict and the reference songs.
     /// - Throws: ``FeedFileError`` when the feed cannot be read.
     public static func verify(
         feed path: String, parsers: [String], chunkSizes: [Int] = defaultChunkSizes,
-        executable: String = WorkerProcess.currentExecutable(), timeout: Double = 300
+        executable: String = WorkerProcess.currentExecutable(), timeout: Double = 300, workload: Workload = .songs,
+        canonicalDirectory: String? = nil
     ) throws -> FeedVerification {
         let feed = try FeedFile(path: path)
         var verdicts: [ParserVerdict] = []
-        var songsByDigest: [String: [Song]] = [:]
-        for parser in parsers {
-            if let type = ParserRegistry.parser(named: parser), !type.buildsSongs {
-                verdicts.append(
-                    ParserVerdict(parser: parser, status: .notCompared("\(type.kind.rawValue): builds no songs")))
-                continue
+        var outputs = VerifiedOutputs()
+        func run(_ parser: String, chunkSizes: [Int], reportEvents: Bool = false) -> ParserVerdict {
+            var verifyJob = VerifyJob(
+                parser: parser, feed: path, chunkSizes: chunkSizes, workload: workload == .songs ? nil : workload,
+                reportEvents: reportEvents ? true : nil)
+            if let canonicalDirectory, !reportEvents {
+                verifyJob.canonicalOutput = (canonicalDirectory as NSString).appendingPathComponent(
+                    canonicalName(document: path, parser: parser))
             }
-            let job = WorkerJob.verify(VerifyJob(parser: parser, feed: path, chunkSizes: chunkSizes))
-            let verdict: ParserVerdict
+            let job = WorkerJob.verify(verifyJob)
             do {
                 let outcome = try WorkerProcess.run(WorkerCommand(executable: executable, job: job), timeout: timeout)
-                verdict = ParserVerdict(parser: parser, outcome: outcome, songsByDigest: &songsByDigest)
+                return ParserVerdict(parser: parser, outcome: outcome, outputs: &outputs)
             } catch {
-                verdict = ParserVerdict(parser: parser, status: .workerFailed("\(error)"))
+                return ParserVerdict(parser: parser, status: .workerFailed("\(error)"))
+            }
+        }
+        for parser in parsers {
+            if let skipped = notCompared(parser, workload: workload) {
+                verdicts.append(ParserVerdict(parser: parser, status: skipped))
+                continue
+            }
+            var verdict = run(parser, chunkSizes: chunkSizes)
+            if workload == .songs, verdict.status == .consistent, verdict.songCount == 0 {
+                verdict.status = .failed(
+                    FeedParseError(
+                        parser: parser,
+                        message:
+                            "no songs: the document has no RSS `item` or Atom `entry` (for any other XML, use --workload document)",
+                        line: 0, column: 0))
             }
             verdicts.append(verdict)
         }
@@ -53,20 +79,58 @@ public enum FeedVerifier {
         for verdict in verdicts { if let digest = verdict.consistentDigest { counts[digest, default: 0] += 1 } }
         let reference = verdicts.compactMap(\.consistentDigest).max { counts[$0, default: 0] < counts[$1, default: 0] }
         let referenceParser = verdicts.first { $0.consistentDigest == reference && reference != nil }?.parser
-        let referenceSongs = reference.flatMap { songsByDigest[$0] }
+        let referenceSongs = reference.flatMap { outputs.songs[$0] }
 
         for index in verdicts.indices {
-            guard let digest = verdicts[index].consistentDigest else { continue }
+            guard let digest = verdicts[index].consistentDigest, let reference, let referenceParser else { continue }
             if digest == reference {
                 verdicts[index].status = .agrees
-            } else if let referenceSongs, let songs = songsByDigest[digest], let referenceParser {
-                verdicts[index].status = .disagrees(
-                    firstDifference(songs, referenceSongs, parser: verdicts[index].parser, reference: referenceParser))
+                continue
             }
+            let parser = verdicts[index].parser
+            // A document's events are reported only when two parsers differ: run both again for them.
+            if workload == .document, let size = chunkSizes.first {
+                for name in [parser, referenceParser] { _ = run(name, chunkSizes: [size], reportEvents: true) }
+            }
+            verdicts[index].status = .disagrees(
+                outputs.firstDifference(digest, reference, parser: parser, reference: referenceParser)
+                    ?? "\(parser) gives digest \(digest), \(referenceParser) \(reference)")
         }
         return FeedVerification(
-            path: path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: chunkSizes, verdicts: verdicts,
-            referenceDigest: reference, referenceSongs: referenceSongs)
+            path: path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: chunkSizes, workload: workload,
+            verdicts: verdicts, referenceDigest: reference, referenceSongs: referenceSongs)
+    }
+
+    /// The file `bench verify --canonical DIR` writes a parser's canonical form of a document to:
+    /// "hamlet.libxml2.canonical.xml".
+    public static func canonicalName(document path: String, parser: String) -> String {
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return "\(base).\(parser).canonical.xml"
+    }
+
+    /// Why `parser` is not compared for `workload`: it builds nothing to compare, or cannot do the
+    /// workload at all; `nil` when it is compared.
+    static func notCompared(_ parser: String, workload: Workload) -> ParserVerdict.Status? {
+        switch workload {
+        case .songs:
+            guard let type = ParserRegistry.parser(named: parser), !type.buildsSongs else { return nil }
+            return .notCompared("\(type.kind.rawValue): builds no songs")
+        case .document:
+            if let reason = ParserRegistry.documentNotApplicable[parser] { return .notApplicable(reason) }
+            guard let type = ParserRegistry.documentParser(named: parser), !type.reportsEvents else { return nil }
+            return .notCompared("\(ParserRegistry.kind(of: parser)?.rawValue ?? "floor"): reports no events")
+        }
+    }
+
+    /// Describes the first difference between two event streams: which event, both sides.
+    public static func firstDifference(
+        _ events: [DocumentEvent], _ expected: [DocumentEvent], parser: String, reference: String
+    ) -> String {
+        for index in 0..<min(events.count, expected.count) where events[index] != expected[index] {
+            return
+                "event \(index + 1): \(parser) has \(events[index].summary), \(reference) has \(expected[index].summary)"
+        }
+        return "\(parser) reported \(events.count) events, \(reference) \(expected.count)"
     }
 
     /// Describes the first difference between two song lists: which song, which field, both values.

@@ -1,4 +1,5 @@
 import FeedParsers
+import BenchResults
 import Foundation
 import SongFeed
 
@@ -22,6 +23,15 @@ public struct ParserVerdict: Sendable {
         case workerFailed(String)
         /// Builds no songs (the floor), so there is nothing to compare; says what it is.
         case notCompared(String)
+        /// Cannot do the workload at all (a `Codable` decoder has no document walk); says why.
+        case notApplicable(String)
+
+        /// Whether the verdict is a problem of the parser: it did not agree, though it can do the
+        /// workload (a parser with no document workload is not wrong).
+        public var isProblem: Bool {
+            if case .notApplicable = self { return false }
+            return !mayBeTimed
+        }
 
         /// Whether the parser may be timed: it agrees, or it builds no songs to compare.
         public var mayBeTimed: Bool {
@@ -60,7 +70,7 @@ public struct ParserVerdict: Sendable {
         }
     }
 
-    init(parser: String, outcome: WorkerProcess.Outcome, songsByDigest: inout [String: [Song]]) {
+    init(parser: String, outcome: WorkerProcess.Outcome, outputs: inout VerifiedOutputs) {
         self.parser = parser
         guard outcome.termination == .exited(0) else {
             var detail = "worker \(outcome.termination)"
@@ -79,11 +89,7 @@ public struct ParserVerdict: Sendable {
             return
         }
         self.peakResidentBytes = report.peakResidentBytes
-        for run in report.runs {
-            if let digest = run.digest, let songs = run.songs, songsByDigest[digest] == nil {
-                songsByDigest[digest] = songs
-            }
-        }
+        for run in report.runs { outputs.keep(run) }
         let failures = report.runs.filter { $0.error != nil }
         let digests = Set(report.runs.compactMap(\.digest))
         if failures.count == report.runs.count, let error = failures.first?.error {
@@ -95,14 +101,14 @@ public struct ParserVerdict: Sendable {
             let first = report.runs[0]
             let other = report.runs.first { $0.digest != first.digest } ?? first
             var detail =
-                "chunk size \(ChunkSize.label(other.chunkSize)) gives other songs than \(ChunkSize.label(first.chunkSize))"
-            if let a = other.digest.flatMap({ songsByDigest[$0] }), let b = first.digest.flatMap({ songsByDigest[$0] })
+                "chunk size \(ChunkSize.label(other.chunkSize)) gives other \(report.workload == .document ? "events" : "songs") than \(ChunkSize.label(first.chunkSize))"
+            if let other = other.digest, let first = first.digest,
+                let difference = outputs.firstDifference(
+                    other, first,
+                    parser: "size \(ChunkSize.label(report.runs.first { $0.digest == other }?.chunkSize ?? 0))",
+                    reference: "size \(ChunkSize.label(report.runs[0].chunkSize))")
             {
-                detail +=
-                    ": "
-                    + FeedVerifier.firstDifference(
-                        a, b, parser: "size \(ChunkSize.label(other.chunkSize))",
-                        reference: "size \(ChunkSize.label(first.chunkSize))")
+                detail += ": " + difference
             }
             self.status = .inconsistent(detail)
         } else {
@@ -120,11 +126,36 @@ extension ParserVerdict.Status: CustomStringConvertible {
         case .agrees: return "agree"
         case .consistent: return "not compared"
         case .notCompared(let what): return "not compared (\(what))"
+        case .notApplicable(let why): return "not applicable: \(why)"
         case .disagrees(let detail): return "DISAGREE: \(detail)"
         case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
         case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
         case .crashed(let detail): return "CRASHED: \(detail)"
         case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
         }
+    }
+}
+
+/// The songs or events the verify workers reported, by digest: what a disagreement is explained with.
+struct VerifiedOutputs {
+    var songs: [String: [Song]] = [:]
+    var events: [String: [DocumentEvent]] = [:]
+
+    /// Keeps a run's songs or events under its digest (the first ones reported).
+    mutating func keep(_ run: VerifyWorkerReport.Run) {
+        guard let digest = run.digest else { return }
+        if let songs = run.songs, self.songs[digest] == nil { self.songs[digest] = songs }
+        if let events = run.events, self.events[digest] == nil { self.events[digest] = events }
+    }
+
+    /// Where the outputs of two digests first differ, when both are known.
+    func firstDifference(_ digest: String, _ expected: String, parser: String, reference: String) -> String? {
+        if let ours = songs[digest], let theirs = songs[expected] {
+            return FeedVerifier.firstDifference(ours, theirs, parser: parser, reference: reference)
+        }
+        if let ours = events[digest], let theirs = events[expected] {
+            return FeedVerifier.firstDifference(ours, theirs, parser: parser, reference: reference)
+        }
+        return nil
     }
 }

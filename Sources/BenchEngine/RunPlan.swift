@@ -39,6 +39,10 @@ public struct RunPlan: Sendable {
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
 
+    /// What the parsers build: a document's events when the plan measures the `document` scenario
+    /// (a run measures one workload), songs otherwise.
+    public var workload: Workload { scenarios.contains(.document) ? .document : .songs }
+
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {
         chunkSizesByFeed[feed] ?? [settings.chunkSize]

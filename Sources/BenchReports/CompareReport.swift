@@ -126,7 +126,9 @@ public enum CompareReport {
 
     static func describe(_ key: ComparisonKey) -> String {
         var parts = [key.scenario.name, key.feed]
-        if key.scenario == .parse { parts.append(key.chunkSize == 0 ? "whole feed" : "\(key.chunkSize) B chunks") }
+        if key.scenario.isParseFromMemory {
+            parts.append(key.chunkSize == 0 ? "whole feed" : "\(key.chunkSize) B chunks")
+        }
         if !key.network.isEmpty { parts.append(key.network) }
         return parts.joined(separator: ", ")
     }

@@ -7,7 +7,7 @@ extension HTMLReport {
         let good = samples.filter {
             $0.sample.isClean && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null"
         }
-        let relevant = good.filter { $0.sample.cell.scenario == .parse || $0.sample.cell.scenario == .download }
+        let relevant = good.filter { $0.sample.cell.scenario.isParseFromMemory || $0.sample.cell.scenario == .download }
         let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom", "remote"]
         let networks = Set(relevant.map(\.sample.cell.network)).sorted {
             (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
@@ -48,7 +48,7 @@ extension HTMLReport {
     /// Each parser's median parse time per stored run, on the most measured feed.
     static func historyChart(_ samples: [StoredSample]) -> String {
         let parse = samples.filter {
-            $0.sample.cell.scenario == .parse && $0.sample.isClean && $0.sample.wallNs != nil
+            $0.sample.cell.scenario.isParseFromMemory && $0.sample.isClean && $0.sample.wallNs != nil
                 && $0.sample.cell.parser != "null"
         }
         let feeds = Dictionary(grouping: parse, by: \.sample.cell.feedSHA256)

@@ -35,7 +35,7 @@ public enum HTMLReport {
     /// when it was recorded), for the history and the network profiles measured by other runs.
     public static func run(_ result: RunResult, history: [StoredSample]) -> String {
         let environment = result.environment
-        let parse = result.cells.filter { $0.cell.scenario == .parse }.map { cell in
+        let parse = result.cells.filter { $0.cell.scenario.isParseFromMemory }.map { cell in
             Figure(
                 parser: cell.cell.parser, feed: cell.cell.feedPath, feedBytes: cell.cell.feedBytes, songs: cell.songs,
                 median: cell.time, low: cell.estimate?.low, high: cell.estimate?.high,
@@ -87,7 +87,7 @@ public enum HTMLReport {
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
     public static func store(_ rows: [HistoryRow], history: [StoredSample]) -> String {
         let severalMachines = Set(rows.map(\.machine)).count > 1
-        let parse = rows.filter { $0.scenario == .parse }.map { row in
+        let parse = rows.filter { $0.scenario.isParseFromMemory }.map { row in
             Figure(
                 parser: severalMachines ? "\(row.parser) on \(row.machine?.host ?? "?")" : row.parser,
                 feed: row.feedPath, feedBytes: row.feedBytes ?? 0, songs: 0, median: row.wall?.median,

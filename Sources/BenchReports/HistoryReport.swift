@@ -70,7 +70,7 @@ public enum HistoryReport {
         for row in rows {
             var title = "\(row.scenario): \(row.feedPath) (sha256 \(row.feedSHA256.prefix(12))…)"
             if severalMachines { title = "On \(row.machine?.label ?? "an unknown machine"): " + title }
-            if row.scenario == .parse, let chunk = row.chunkSize {
+            if row.scenario.isParseFromMemory, let chunk = row.chunkSize {
                 title += chunk == 0 ? ", the whole feed at once" : ", chunks of \(chunk) bytes"
             }
             if row.instructions != nil { title += ", instructions counted" }

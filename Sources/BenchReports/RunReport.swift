@@ -215,7 +215,8 @@ public enum RunReport {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
         let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
-        var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) songs)"
+        let counted = cell.scenario.kind == .document ? "events" : "songs"
+        var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
         if cell.scenario == .parse {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {

@@ -37,6 +37,10 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
 
     public var description: String { name }
 
+    /// Whether the cell times a parse of bytes in memory (`parse`, or `document` for the document
+    /// workload): the cells with relative speeds, binding taxes, allocation and instruction counts.
+    public var isParseFromMemory: Bool { kind == .parse || kind == .document }
+
     /// The `parse` scenario's cells.
     public static let parse = CellScenario(.parse)
     /// The `download` scenario's cells.

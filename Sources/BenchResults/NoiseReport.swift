@@ -52,7 +52,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         cells: [CellSummary], samples: [Sample], settings: RunSettings, load: MachineLoad?, baseline: String
     ) -> NoiseReport {
         var warnings: [String] = []
-        let timed = samples.filter { $0.cell.scenario == .parse && $0.error == nil && $0.wallNs != nil }
+        let timed = samples.filter { $0.cell.scenario.isParseFromMemory && $0.error == nil && $0.wallNs != nil }
         let lost = timed.filter { $0.preempted == true }.count
         let share = timed.isEmpty ? nil : Double(lost) / Double(timed.count)
         if let share, share > preemptedLimit {
@@ -76,7 +76,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
             warnings.append(
                 text + ": figures taken now can move by tens of percent. Close other programs, or wait, and run again.")
         }
-        let timedCells = cells.filter { $0.cell.scenario == .parse && $0.cell.parser != baseline }
+        let timedCells = cells.filter { $0.cell.scenario.isParseFromMemory && $0.cell.parser != baseline }
         let spreads = timedCells.compactMap { cell in cell.workerSpread.map { (cell.cell.parser, $0) } }
         let largest = spreads.map(\.1).max()
         for (parser, spread) in spreads where spread > spreadLimit {
@@ -156,7 +156,9 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         var tables: [String: [CellSummary]] = [:]
         var order: [String] = []
         for cell in cells
-        where cell.cell.scenario == .parse && cell.cell.parser != baseline && cell.time != nil && cell.relative != nil {
+        where cell.cell.scenario.isParseFromMemory && cell.cell.parser != baseline && cell.time != nil
+            && cell.relative != nil
+        {
             let key = "\(cell.cell.feedSHA256)|\(cell.cell.chunkSize)"
             if tables[key] == nil { order.append(key) }
             tables[key, default: []].append(cell)

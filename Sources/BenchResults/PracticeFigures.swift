@@ -65,7 +65,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
                 (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
                 + (cache ? ", cache sized" : "")
             return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
-        case .parse, .download, .conditional:
+        case .parse, .download, .conditional, .document:
             return nil
         }
     }

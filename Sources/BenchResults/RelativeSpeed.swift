@@ -58,7 +58,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
                 counted ? sample.instructions.map(Double.init) : sample.wallNs.map(Double.init)
             }
         }
-        for index in summaries.indices where summaries[index].cell.scenario == .parse {
+        for index in summaries.indices where summaries[index].cell.scenario.isParseFromMemory {
             guard let referenceName = references[summaries[index].cell.parser] else { continue }
             var referenceCell = summaries[index].cell
             referenceCell.parser = referenceName
@@ -89,7 +89,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
         var tables: [Table: [Int]] = [:]
         for (index, summary) in summaries.enumerated()
-        where summary.cell.scenario == .parse && summary.cell.parser != baseline
+        where summary.cell.scenario.isParseFromMemory && summary.cell.parser != baseline
             && !unranked.contains(summary.cell.parser)
             && summary.time != nil
         {

@@ -18,4 +18,10 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     case cancel
     /// The feed parsed, then its songs written to SQLite.
     case store
+    /// Any XML document's bytes in memory, walked by a fresh parser (in chunks) into the canonical
+    /// event sink: the document workload.
+    case document
+
+    /// What the scenario's parsers build: songs, or a document's events.
+    public var workload: Workload { self == .document ? .document : .songs }
 }

@@ -28,7 +28,9 @@ public enum WorkerValues {
     /// The `parse` samples by cell.
     static func parseSamplesByCell(_ samples: [Sample]) -> [CellKey: [Sample]] {
         var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario == .parse { byCell[sample.cell, default: []].append(sample) }
+        for sample in samples where sample.cell.scenario.isParseFromMemory {
+            byCell[sample.cell, default: []].append(sample)
+        }
         return byCell
     }
 

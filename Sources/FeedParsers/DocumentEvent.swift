@@ -76,7 +76,8 @@ public enum DocumentEvent: Hashable, Sendable, Codable {
             return "start <\(name.qualified)\(shown.joined())>\(uri)"
         case .end: return "end tag"
         case .text(let text): return "text \"\(Self.cut(text))\""
-        case .processingInstruction(let target, let data): return "processing instruction <?\(target) \(Self.cut(data))?>"
+        case .processingInstruction(let target, let data):
+            return "processing instruction <?\(target) \(Self.cut(data))?>"
         }
     }
 

@@ -105,7 +105,8 @@ public final class DocumentSink {
         uri: UnsafePointer<CChar>?, _ uriCount: Int, local: UnsafePointer<CChar>?, _ localCount: Int,
         prefix: UnsafePointer<CChar>?, _ prefixCount: Int
     ) -> DocStatus {
-        doc_sink_start(raw, uri ?? Self.empty, uriCount, local ?? Self.empty, localCount, prefix ?? Self.empty, prefixCount)
+        doc_sink_start(
+            raw, uri ?? Self.empty, uriCount, local ?? Self.empty, localCount, prefix ?? Self.empty, prefixCount)
     }
 
     @inline(__always)
@@ -155,7 +156,8 @@ public final class DocumentSink {
             return value.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) {
                     attribute(
-                        uri: uri, uriCount, local: local, localCount, prefix: prefix, prefixCount, value: $0.baseAddress,
+                        uri: uri, uriCount, local: local, localCount, prefix: prefix, prefixCount,
+                        value: $0.baseAddress,
                         $0.count)
                 }
             }

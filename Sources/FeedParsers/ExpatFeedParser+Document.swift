@@ -68,7 +68,8 @@ extension ExpatFeedParser: DocumentParser {
     private static let namespaceDeclaration: XML_StartNamespaceDeclHandler = { userData, prefix, uri in
         ExpatFeedParser.with(userData) { parser in
             parser.report(
-                parser.sink?.namespace(prefix: prefix, prefix.map { strlen($0) } ?? 0, uri: uri, uri.map { strlen($0) } ?? 0))
+                parser.sink?.namespace(
+                    prefix: prefix, prefix.map { strlen($0) } ?? 0, uri: uri, uri.map { strlen($0) } ?? 0))
         }
     }
 

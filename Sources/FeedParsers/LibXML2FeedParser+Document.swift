@@ -45,12 +45,14 @@ extension LibXML2FeedParser: DocumentParser {
             LibXML2FeedParser.with(ctx) { parser in
                 parser.report(
                     parser.sink.map {
-                        $0.processingInstruction(target: cString(target), length(target), data: cString(data), length(data))
+                        $0.processingInstruction(
+                            target: cString(target), length(target), data: cString(data), length(data))
                     })
             }
         }
         try self.init(
-            handler: handler, options: xmlParserOption(XML_PARSE_NONET.rawValue | XML_PARSE_DTDATTR.rawValue), sink: sink,
+            handler: handler, options: xmlParserOption(XML_PARSE_NONET.rawValue | XML_PARSE_DTDATTR.rawValue),
+            sink: sink,
             onSong: nil)
     }
 
@@ -73,12 +75,14 @@ extension LibXML2FeedParser: DocumentParser {
     ) -> DocStatus? {
         guard let sink else { return nil }
         var status = sink.start(
-            uri: cString(uri), length(uri), local: cString(local), length(local), prefix: cString(prefix), length(prefix))
+            uri: cString(uri), length(uri), local: cString(local), length(local), prefix: cString(prefix),
+            length(prefix))
         if let pairs = namespaces.1 {
             for index in 0..<namespaces.0 where status == DOC_STATUS_OK {
                 let declared = pairs[2 * index]
                 let target = pairs[2 * index + 1]
-                status = sink.namespace(prefix: cString(declared), length(declared), uri: cString(target), length(target))
+                status = sink.namespace(
+                    prefix: cString(declared), length(declared), uri: cString(target), length(target))
             }
         }
         if let fields = attributes.1 {

@@ -26,7 +26,8 @@ extension LibXML2TextReader: WholeDocumentWalker {
         let walk = ReaderWalk(sink: sink)
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress,
-                let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
+                let reader = xmlReaderForMemory(
+                    base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             else {
                 throw FeedParseError(
                     parser: name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
@@ -76,7 +77,8 @@ private final class ReaderWalk {
                 let target = xmlTextReaderConstName(reader)
                 let data = xmlTextReaderConstValue(reader)
                 try check(
-                    sink.processingInstruction(target: cString(target), length(target), data: cString(data), length(data)),
+                    sink.processingInstruction(
+                        target: cString(target), length(target), data: cString(data), length(data)),
                     reader)
             default:
                 break

@@ -64,7 +64,8 @@ private struct TreeWalk {
                 let target = node.pointee.name
                 let data = node.pointee.content
                 try check(
-                    sink.processingInstruction(target: cString(target), length(target), data: cString(data), length(data)))
+                    sink.processingInstruction(
+                        target: cString(target), length(target), data: cString(data), length(data)))
             default:
                 break  // the DTD, comments
             }

@@ -37,6 +37,8 @@ struct Run: ParsableCommand {
     @Option(help: "Also measure a generated feed of this many songs (cached under <output-dir>/feeds/).")
     var songs: Int?
 
+    @OptionGroup var documentOptions: DocumentOptions
+
     @OptionGroup var measuring: MeasuringOptions
 
     @OptionGroup var output: OutputOptions
@@ -127,8 +129,15 @@ struct Run: ParsableCommand {
     /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
     static let defaultIterations = (parse: 5, download: 3)
 
+    /// What the parsers build: `--scenario document` is the document workload too.
+    var workload: Workload {
+        ListArgument.split(scenarios).contains(ScenarioID.document.rawValue)
+            ? .document : documentOptions.effectiveWorkload
+    }
+
     var selectedScenarios: [ScenarioID] {
         let names = ListArgument.split(scenarios)
+        if workload == .document { return [.document] }
         if names.isEmpty { return counter == .instructions ? [.parse] : [.parse, .download] }
         return ScenarioID.allCases.filter { names.contains($0.rawValue) }
     }
@@ -139,6 +148,20 @@ struct Run: ParsableCommand {
         for name in ListArgument.split(scenarios) where ScenarioID(rawValue: name) == nil {
             throw ValidationError(
                 "unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let named = ListArgument.split(scenarios)
+        if workload == .document, named.contains(where: { $0 != ScenarioID.document.rawValue }) {
+            throw ValidationError(
+                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.joined(separator: ", "))"
+            )
+        }
+        if documentOptions.workload == .songs, named.contains(ScenarioID.document.rawValue) {
+            throw ValidationError("--scenario document is the document workload, not --workload songs")
+        }
+        try documentOptions.validate(
+            parsers: parserOptions.names(default: ParserRegistry.defaultNames), workload: workload)
+        if workload == .document, url != nil || songs != nil {
+            throw ValidationError("--url and --songs give feeds for the songs workload, not documents")
         }
         if let url {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
@@ -151,7 +174,7 @@ struct Run: ParsableCommand {
             )
         }
         guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
-        if counter == .instructions, selectedScenarios != [.parse] {
+        if counter == .instructions, selectedScenarios != [.parse], selectedScenarios != [.document] {
             throw ValidationError(
                 "--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
         }
@@ -251,7 +274,8 @@ struct Run: ParsableCommand {
             retryPreempted: counter == .time && !keepPreempted,
             downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds)
-        settings.countsAllocations = counter == .time && !noAllocationCounts && selectedScenarios.contains(.parse)
+        settings.countsAllocations =
+            counter == .time && !noAllocationCounts && selectedScenarios.contains { $0 == .parse || $0 == .document }
         return settings
     }
 
@@ -321,9 +345,13 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// The feeds to measure: --feed paths, a generated --songs feed, or Data/top300.rss.xml.
+    /// The feeds to measure: --feed paths, a generated --songs feed, or Data/top300.rss.xml; for the
+    /// document workload, the documents (``DocumentOptions/paths()``), those --feed paths too.
     private func feedPaths() throws -> [String] {
         var paths: [String] = []
+        if workload == .document {
+            paths = try documentOptions.paths(defaultCorpus: ListArgument.split(feeds).isEmpty)
+        }
         for path in ListArgument.split(feeds) {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure(description: "feed not found: \(path)")
@@ -332,6 +360,7 @@ struct Run: ParsableCommand {
         }
         if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: output.outputDirectory)) }
         if paths.isEmpty {
+            // With no document asked and no ../shared/data, the document workload measures the feed.
             let path = "Data/top300.rss.xml"
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchEngine
+import BenchResults
 import FeedParsers
 import Foundation
 import SongFeed
@@ -29,11 +30,26 @@ struct Verify: ParsableCommand {
     @Option(name: .customLong("dump"), help: "Write the agreed songs as a JSON array to this file.")
     var dump: String?
 
+    @Option(help: "What each parser builds: songs, or document (any XML's canonical events, compared event by event).")
+    var workload: Workload = .songs
+
+    @Option(
+        help:
+            "With --workload document: write each parser's canonical form of each document (James Clark's, as the W3C suite's outputs) into this directory, as NAME.PARSER.canonical.xml."
+    )
+    var canonical: String?
+
     @Option(help: "Seconds one parser's worker may run before it is killed.")
     var timeout: Double = 300
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if canonical != nil, workload != .document {
+            throw ValidationError("--canonical writes the document workload's events: add --workload document")
+        }
+        if dump != nil, workload == .document {
+            throw ValidationError("--dump writes songs; the document workload has events (use --canonical DIR)")
+        }
         if dump != nil && feeds.count > 1 {
             throw ValidationError("--dump writes the songs of one feed; give exactly one feed with it")
         }
@@ -49,19 +65,29 @@ struct Verify: ParsableCommand {
         }
         let names = parserOptions.names(default: ParserRegistry.names)
         let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
+        let what = workload == .document ? "events" : "songs"
         let subject =
-            names.count == 1 ? "\(names[0]) builds the songs" : "\(names.joined(separator: ", ")) build the same songs"
+            names.count == 1
+            ? "\(names[0]) builds the \(what)" : "\(names.joined(separator: ", ")) build the same \(what)"
         print("Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).")
         if feeds.isEmpty {
             print("This checks correctness only; `bench run` times the parsers.")
         }
 
+        if let canonical {
+            do {
+                try FileManager.default.createDirectory(atPath: canonical, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure(description: "cannot create \(canonical): \(error.localizedDescription)")
+            }
+        }
         var failures: [String] = []
         for path in paths {
             let verification: FeedVerification
             do {
                 verification = try FeedVerifier.verify(
-                    feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout)
+                    feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout, workload: workload,
+                    canonicalDirectory: canonical)
             } catch {
                 failures.append("\(error)")
                 print("\n\(error)")
@@ -79,7 +105,9 @@ struct Verify: ParsableCommand {
             if dump != nil { print("Nothing written to \(dump ?? ""): the parsers did not agree.") }
             throw CommandFailure(description: "parsers disagree or fail: \(failures[0])")
         }
-        print("\nAll parsers agree on \(paths.count) feed\(paths.count == 1 ? "" : "s").")
+        let noun = workload == .document ? "document" : "feed"
+        print("\nAll parsers agree on \(paths.count) \(noun)\(paths.count == 1 ? "" : "s").")
+        if let canonical { print("Wrote each parser's canonical form of each document into \(canonical)/.") }
     }
 
     private func writeDump(_ songs: [Song], to path: String) throws {
@@ -102,19 +130,20 @@ enum VerifyReport {
             "", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)",
         ]
         let nameWidth = max(8, verification.verdicts.map(\.parser.count).max() ?? 0)
-        lines.append("  " + pad("parser", nameWidth) + "  " + pad("songs", 6) + "  " + pad("digest", 18) + "  result")
+        let count = verification.workload == .document ? "events" : "songs"
+        lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
         for verdict in verification.verdicts {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
             lines.append(
-                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 6) + "  " + pad(digest, 18) + "  "
+                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
                     + describe(verdict.status))
         }
         return lines.joined(separator: "\n")
     }
 
     static func firstProblem(_ verification: FeedVerification) -> String {
-        for verdict in verification.verdicts where !verdict.status.mayBeTimed {
+        for verdict in verification.verdicts where verdict.status.isProblem {
             return "\(verification.path): \(verdict.parser) \(describe(verdict.status))"
         }
         return "\(verification.path): no parser succeeded"

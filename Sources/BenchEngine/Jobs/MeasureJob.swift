@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 
 /// ``WorkerJob/measure(_:)``: time a parser over a feed held in memory.
@@ -17,11 +18,17 @@ public struct MeasureJob: Codable, Sendable, Equatable {
     public var countingOnly: Bool
     /// A worker with the allocation interposer loaded.
     public var countAllocations: Bool
+    /// `document`: walk the document into the canonical event sink instead of building songs;
+    /// `nil` is `songs` (and keeps a song job's bytes as they were: a counted worker's job is read
+    /// at its start).
+    public var workload: Workload?
 
     public init(
         parser: String, feed: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
-        retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false
+        retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false,
+        workload: Workload? = nil
     ) {
+        self.workload = workload
         self.parser = parser
         self.feed = feed
         self.iterations = iterations

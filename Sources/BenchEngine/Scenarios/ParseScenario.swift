@@ -8,11 +8,17 @@ import Foundation
 /// Its cells are also the ones counted: under callgrind (`--counter instructions`) the same worker
 /// counts instructions instead of timing, and after the rounds one worker per cell counts
 /// allocations (round 0).
+///
+/// With the document workload it is the `document` scenario: the same worker and cells, each parse
+/// a walk of the document into the canonical event sink (``MeasureJob/workload``).
 struct ParseScenario: BenchScenario {
     /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
     static let allocationIterations = 2
 
-    func cells(in plan: RunPlan) -> [CellScenario] { [.parse] }
+    /// What each parse builds: songs (`parse`) or a document's events (`document`).
+    var workload = Workload.songs
+
+    func cells(in plan: RunPlan) -> [CellScenario] { [workload == .document ? CellScenario(.document) : .parse] }
 
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
 
@@ -32,7 +38,8 @@ struct ParseScenario: BenchScenario {
             warmup: countingAllocations ? max(1, settings.warmup) : settings.warmup, chunkSize: cell.chunkSize,
             slowdownPercent: max(0, settings.slowdownPercent ?? 0),
             retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
-            countingOnly: counting, countAllocations: countingAllocations)
+            countingOnly: counting, countAllocations: countingAllocations,
+            workload: workload == .songs ? nil : workload)
     }
 
     func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {

@@ -57,6 +57,7 @@ extension ScenarioID {
         case .queue: return QueueScenario()
         case .cancel: return CancelScenario()
         case .store: return StoreScenario()
+        case .document: return ParseScenario(workload: .document)
         }
     }
 }
@@ -90,12 +91,17 @@ struct CellContext {
         return CellRun(cell: cell, round: round, samples: [sample], peakResidentBytes: peak, outcome: message)
     }
 
-    /// Why a worker's songs are not the agreed ones, if they are not (the baseline and the floor build none).
+    /// Why a worker's songs (or a document's events) are not the agreed ones, if they are not (the
+    /// baseline and the floor build none).
     func disagreement(_ cell: CellKey, digest: String?) -> String? {
-        guard ParserRegistry.buildsSongs(cell.parser), let reference, let digest, digest != reference else {
-            return nil
-        }
-        return "songs differ from the agreed songs (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
+        let document = cell.scenario.kind == .document
+        let compared =
+            document
+            ? ParserRegistry.documentParser(named: cell.parser)?.reportsEvents ?? false
+            : ParserRegistry.buildsSongs(cell.parser)
+        guard compared, let reference, let digest, digest != reference else { return nil }
+        let what = document ? "events differ from the agreed events" : "songs differ from the agreed songs"
+        return "\(what) (digest \(digest.prefix(12))…, expected \(reference.prefix(12))…)"
     }
 
     /// Runs one worker and decodes its report.

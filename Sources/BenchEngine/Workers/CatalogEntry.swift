@@ -81,7 +81,8 @@ private final class CatalogReader: NSObject, XMLParserDelegate {
                 id: attributes["ID"] ?? "", type: attributes["TYPE"] ?? "", entities: attributes["ENTITIES"],
                 recommendation: attributes["RECOMMENDATION"], version: attributes["VERSION"],
                 edition: attributes["EDITION"],
-                path: base + (attributes["URI"] ?? ""), output: attributes["OUTPUT"].map { base + $0 }, sections: attributes["SECTIONS"] ?? "", summary: "")
+                path: base + (attributes["URI"] ?? ""), output: attributes["OUTPUT"].map { base + $0 },
+                sections: attributes["SECTIONS"] ?? "", summary: "")
         default:
             bases.append(base)
         }

@@ -40,7 +40,8 @@ public enum ConformanceWorker {
             if let data = FileManager.default.contents(atPath: full) {
                 do {
                     if let walker {
-                        try walker.walk([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize, into: sink, recording: true)
+                        try walker.walk(
+                            [UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize, into: sink, recording: true)
                         canonical = String(decoding: CanonicalXML.write(sink.recordedEvents()), as: UTF8.self)
                     } else {
                         let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)

@@ -53,12 +53,14 @@ public enum MeasureWorker {
     /// `malloc`-family calls are counted (``AllocationCounter``), as `countingOnly`; its times are
     /// reported but mean nothing. Any other worker checks that the interposer is *not* its `malloc`.
     public static func run(_ job: MeasureJob) throws -> MeasureWorkerReport {
-        let parserType = try ParserRegistry.worker(job.parser)
+        let target: ParseTarget =
+            job.workload == .document
+            ? .document(try ParserRegistry.documentWorker(job.parser)) : .songs(try ParserRegistry.worker(job.parser))
         try AllocationCounter.check(counting: job.countAllocations)
         let feed = try FeedFile(path: job.feed)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
-        let measured = measure(
-            parserType, bytes: feed.bytes, iterations: job.iterations, warmup: job.warmup, chunkSize: job.chunkSize,
+        let measured = try measure(
+            target, bytes: feed.bytes, iterations: job.iterations, warmup: job.warmup, chunkSize: job.chunkSize,
             progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
             retryPreempted: job.retryPreempted && !job.countAllocations,
             countingOnly: job.countingOnly || job.countAllocations, countAllocations: job.countAllocations)
@@ -68,11 +70,18 @@ public enum MeasureWorker {
             peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
     }
 
+    /// What a measuring worker parses: a song parser, or a document parser into the canonical sink.
+    public enum ParseTarget {
+        case songs(any SongFeedParser.Type)
+        case document(any DocumentParser.Type)
+    }
+
     /// What `measure(_:bytes:…)` found.
     public struct Measured: Sendable {
         /// The measured iterations (warm-up left out), those that lost the CPU included.
         public var iterations: [MeasureWorkerReport.Iteration]
-        /// `SongDigest` of the last good iteration's songs.
+        /// `SongDigest` of the last good iteration's songs; for a document, its events' digest
+        /// (``DocumentSink/digestText``).
         public var digest: String?
         /// The first parse's own peak, bytes (``PeakMemory/Window``).
         public var parsePeakBytes: Int?
@@ -90,6 +99,22 @@ public enum MeasureWorker {
         countingOnly: Bool = false,
         countAllocations: Bool = false
     ) -> Measured {
+        // A song parse needs no sink: nothing can throw.
+        (try? measure(
+            .songs(parserType), bytes: bytes, iterations: iterations, warmup: warmup, chunkSize: chunkSize,
+            progressDescriptor: progressDescriptor, slowdownPercent: slowdownPercent, retryPreempted: retryPreempted,
+            countingOnly: countingOnly, countAllocations: countAllocations))
+            ?? Measured(iterations: [], digest: nil)
+    }
+
+    /// Times `target` over `bytes`; see ``run(_:)``.
+    ///
+    /// - Throws: ``FeedParseError`` when a document's sink cannot be made.
+    public static func measure(
+        _ target: ParseTarget, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
+        progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false,
+        countingOnly: Bool = false, countAllocations: Bool = false
+    ) throws -> Measured {
         var tick: UInt8 = 0x2E
         let warmup = max(0, warmup)
         let wanted = max(0, iterations)
@@ -105,8 +130,13 @@ public enum MeasureWorker {
             countingOnly
             ? SongEndSignal { firstSong.value = 1 }
             : SongEndSignal { if firstSong.value == 0 { firstSong.value = monotonicNanoseconds() } }
+        let work: ParseWork
+        switch target {
+        case .songs(let parserType): work = .songs(parserType, songEnded)
+        case .document(let parserType): work = .document(parserType, try DocumentSink(), extra: try DocumentSink())
+        }
         let parse = OneParse(
-            parserType: parserType, step: max(1, chunkSize == 0 ? bytes.count : chunkSize), songEnded: songEnded,
+            work: work, step: max(1, chunkSize == 0 ? bytes.count : chunkSize),
             extraBytes: min(bytes.count, bytes.count * max(0, slowdownPercent) / 100),
             countingOnly: countingOnly, countAllocations: countAllocations)
         // Read the environment before the clocks start, not in the first parse.
@@ -140,12 +170,11 @@ public enum MeasureWorker {
     }
 
     /// One parse as the loop of ``measure(_:bytes:iterations:warmup:chunkSize:progressDescriptor:slowdownPercent:retryPreempted:countingOnly:countAllocations:)``
-    /// runs it: the calibration before it, the clocks around ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)``,
+    /// runs it: the calibration before it, the clocks around ``callgrindParseRegion(_:_:step:extraBytes:)``,
     /// and the songs made after the clocks stop.
     private struct OneParse {
-        let parserType: any SongFeedParser.Type
+        let work: ParseWork
         let step: Int
-        let songEnded: SongEndSignal
         let extraBytes: Int
         let countingOnly: Bool
         let countAllocations: Bool
@@ -154,6 +183,8 @@ public enum MeasureWorker {
         struct Outcome {
             var iteration: MeasureWorkerReport.Iteration
             var songs: [Song]
+            /// A document's events' digest (``DocumentSink/digestText``); `nil` for songs.
+            var documentDigest: String?
             var failure: (any Error)?
             var preempted: Bool { iteration.preempted }
         }
@@ -163,6 +194,7 @@ public enum MeasureWorker {
             firstSong.value = 0
             var failure: (any Error)?
             var songs: [Song] = []
+            if case .document(_, let sink, _) = work { sink.reset() }
             let calibration = countingOnly ? nil : Calibration.time(all)
             // ---- timed region ----
             let cpuStart = threadCPUNanoseconds()
@@ -170,8 +202,7 @@ public enum MeasureWorker {
             if countAllocations { AllocationCounter.start() }
             var parsed: ParsedRegion?
             do {
-                parsed = try callgrindParseRegion(
-                    parserType, all, step: step, songEnded: songEnded, extraBytes: extraBytes)
+                parsed = try callgrindParseRegion(work, all, step: step, extraBytes: extraBytes)
             } catch {
                 failure = error
             }
@@ -190,12 +221,18 @@ public enum MeasureWorker {
             let first = countingOnly || firstSong.value == 0 ? nil : Int(firstSong.value - wallStart)
             let wall = Int(wallEnd - wallStart)
             let cpu = Int(cpuEnd &- cpuStart)
+            var count = songs.count
+            var documentDigest: String?
+            if case .document(let parserType, let sink, _) = work {
+                count = sink.eventCount
+                documentDigest = parserType.reportsEvents ? sink.digestText : nil
+            }
             return Outcome(
                 iteration: .init(
-                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: songs.count, error: nil,
+                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: count, error: nil,
                     preempted: lostTheCPU(wallNs: wall, cpuNs: cpu), calibrationNs: calibration,
                     allocations: allocations),
-                songs: songs, failure: failure)
+                songs: songs, documentDigest: documentDigest, failure: failure)
         }
     }
 
@@ -204,6 +241,10 @@ public enum MeasureWorker {
         var results: [MeasureWorkerReport.Iteration] = []
         var kept: [Song] = []
         var lastGood: [Song] = []
+        /// The songs (or a document's events) of the last good parse.
+        var lastGoodCount = 0
+        /// The document workload: the events' digest of the first good parse, which every other must match.
+        var documentDigest: String?
         /// Measured iterations that kept the CPU (or failed: a failure is not retried).
         var keptCPU = 0
         var parsePeak: Int?
@@ -215,34 +256,54 @@ public enum MeasureWorker {
         /// Notes a parse; a warm-up one (`measured` false) only keeps its songs.
         mutating func record(_ parse: OneParse.Outcome, measured: Bool) {
             kept = parse.songs
+            var failure = parse.failure.map { "\($0)" }
+            if failure == nil, let digest = parse.documentDigest {
+                if let documentDigest, digest != documentDigest {
+                    failure =
+                        "the events differ from the other iterations' (digest \(digest), expected \(documentDigest))"
+                }
+                documentDigest = documentDigest ?? digest
+            }
             if measured {
                 var iteration = parse.iteration
-                iteration.error = parse.failure.map { "\($0)" }
+                iteration.error = failure
                 results.append(iteration)
                 if !parse.preempted || parse.failure != nil { keptCPU += 1 }
             }
-            if parse.failure == nil { lastGood = kept }
+            if failure == nil {
+                lastGood = kept
+                lastGoodCount = parse.iteration.songs
+            }
         }
 
         /// The iterations with their errors; every one must build as many songs as the last good one.
         func measured(lifetimePeakBefore: Int?) -> Measured {
             blackHole(kept)
-            let expected = lastGood.count
+            let expected = lastGoodCount
+            let noun = documentDigest == nil ? "songs" : "events"
             let checked = results.map { iteration -> MeasureWorkerReport.Iteration in
                 var iteration = iteration
                 if iteration.error == nil && iteration.songs != expected {
-                    iteration.error = "built \(iteration.songs) songs, other iterations \(expected)"
+                    iteration.error = "built \(iteration.songs) \(noun), other iterations \(expected)"
                 }
                 return iteration
             }
             let anyGood = checked.contains { $0.error == nil }
+            let digest = documentDigest ?? SongDigest.sha256(of: lastGood)
             return Measured(
-                iterations: checked, digest: anyGood ? SongDigest.sha256(of: lastGood) : nil, parsePeakBytes: parsePeak,
+                iterations: checked, digest: anyGood ? digest : nil, parsePeakBytes: parsePeak,
                 lifetimePeakBefore: lifetimePeakBefore)
         }
     }
 
-    /// What ``callgrindParseRegion(_:_:step:songEnded:extraBytes:)`` leaves: the parser, and its
+    /// What one timed parse does: build songs, or walk a document into the canonical sink (and, for
+    /// the injected slowdown, a second sink).
+    enum ParseWork {
+        case songs(any SongFeedParser.Type, SongEndSignal)
+        case document(any DocumentParser.Type, DocumentSink, extra: DocumentSink)
+    }
+
+    /// What ``callgrindParseRegion(_:_:step:extraBytes:)`` leaves: the parser, and its
     /// songs unless it makes them after the clocks stop (``SongFeedParser/finishParsing()``).
     struct ParsedRegion {
         /// The parser, kept only when its songs are still to be made; otherwise it is freed inside
@@ -251,7 +312,8 @@ public enum MeasureWorker {
         var songs: [Song]?
     }
 
-    /// One parse: a fresh parser, the feed pushed `step` bytes at a time, ``SongFeedParser/finishParsing()``.
+    /// One parse: a fresh parser, the feed pushed `step` bytes at a time, ``SongFeedParser/finishParsing()``
+    /// (or, for a document, ``DocumentParser/finishDocument()``, every event in the sink).
     ///
     /// Its own function, never inlined, so that `bench run --counter instructions` can tell
     /// callgrind to count only while it runs (`--toggle-collect`) and to write the count of each
@@ -263,18 +325,31 @@ public enum MeasureWorker {
     /// the proportion `extraBytes` / feed size, done by the code under test.
     @inline(never)
     static func callgrindParseRegion(
-        _ parserType: any SongFeedParser.Type, _ all: UnsafeRawBufferPointer, step: Int, songEnded: SongEndSignal,
-        extraBytes: Int
+        _ work: ParseWork, _ all: UnsafeRawBufferPointer, step: Int, extraBytes: Int
     ) throws -> ParsedRegion {
-        let parser = try parserType.init(songEnded: songEnded)
-        try parser.consume(all, inChunksOf: step)
-        let songs = try parser.finishParsing()
-        if extraBytes > 0 {
-            let extra = try parserType.init(onSong: nil)
-            try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
-            _ = try? extra.finish()
+        switch work {
+        case .songs(let parserType, let songEnded):
+            let parser = try parserType.init(songEnded: songEnded)
+            try parser.consume(all, inChunksOf: step)
+            let songs = try parser.finishParsing()
+            if extraBytes > 0 {
+                let extra = try parserType.init(onSong: nil)
+                try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
+                _ = try? extra.finish()
+            }
+            return ParsedRegion(parser: songs == nil ? parser : nil, songs: songs)
+        case .document(let parserType, let sink, let extraSink):
+            let parser = try parserType.init(sink: sink)
+            try parser.consume(all, inChunksOf: step)
+            try parser.finishDocument()
+            if extraBytes > 0 {
+                extraSink.reset()
+                let extra = try parserType.init(sink: extraSink)
+                try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
+                try? extra.finishDocument()
+            }
+            return ParsedRegion(parser: nil, songs: [])
         }
-        return ParsedRegion(parser: songs == nil ? parser : nil, songs: songs)
     }
 
     private final class Timestamp: @unchecked Sendable {

@@ -8,6 +8,7 @@ public enum VerifyWorker {
     ///
     /// - Throws: ``FeedFileError`` for an unreadable feed, ``VerifyWorkerError`` for an unknown parser.
     public static func run(_ job: VerifyJob) throws -> VerifyWorkerReport {
+        if job.workload == .document { return try runDocument(job) }
         let parser = try ParserRegistry.worker(job.parser)
         let feed = try FeedFile(path: job.feed)
         var runs: [VerifyWorkerReport.Run] = []
@@ -24,6 +25,42 @@ public enum VerifyWorker {
         }
         return VerifyWorkerReport(
             parser: job.parser, feedBytes: feed.bytes.count, runs: runs,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+
+    private static func writeCanonicalForm(_ events: [DocumentEvent], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(CanonicalXML.write(events))) else {
+            throw VerifyWorkerError(description: "cannot write the canonical form to \(path)")
+        }
+    }
+
+    /// Walks the document into the canonical sink once per chunk size: the events' count and digest,
+    /// and the events of each new digest when the job asks.
+    static func runDocument(_ job: VerifyJob) throws -> VerifyWorkerReport {
+        let parser = try ParserRegistry.documentWorker(job.parser)
+        let feed = try FeedFile(path: job.feed)
+        let sink = try DocumentSink()
+        var runs: [VerifyWorkerReport.Run] = []
+        var seen: Set<String> = []
+        for size in job.chunkSizes {
+            let recording = job.reportEvents == true || (job.canonicalOutput != nil && runs.isEmpty)
+            do {
+                try parser.walk(feed.bytes, chunkSize: size == 0 ? nil : size, into: sink, recording: recording)
+                if let output = job.canonicalOutput, runs.isEmpty {
+                    try writeCanonicalForm(sink.recordedEvents(), to: output)
+                }
+                let digest = sink.digestText
+                let isNew = seen.insert(digest).inserted
+                runs.append(
+                    .init(
+                        chunkSize: size, songCount: sink.eventCount, digest: digest,
+                        events: job.reportEvents == true && isNew ? sink.recordedEvents() : nil))
+            } catch let error as FeedParseError {
+                runs.append(.init(chunkSize: size, error: error))
+            }
+        }
+        return VerifyWorkerReport(
+            parser: job.parser, workload: .document, feedBytes: feed.bytes.count, runs: runs,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 }

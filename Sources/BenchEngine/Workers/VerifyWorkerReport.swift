@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import Foundation
 import SongFeed
@@ -14,11 +15,15 @@ public struct VerifyWorkerReport: Codable, Sendable {
         public var digest: String?
         /// The songs, on the first run that produced this digest only.
         public var songs: [Song]?
+        /// The document workload: the events, on the first run that produced this digest, when asked.
+        public var events: [DocumentEvent]?
         /// The parse error, on failure.
         public var error: FeedParseError?
     }
 
     public var parser: String
+    /// `document` for the document workload; `nil` for songs.
+    public var workload: Workload?
     public var feedBytes: Int
     public var runs: [Run]
     /// The worker's own peak resident set at its end, bytes (``PeakMemory``).
