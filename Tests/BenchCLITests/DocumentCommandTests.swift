@@ -1,0 +1,66 @@
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// `bench verify` and `bench run` with the document workload, and a document that is not a feed.
+@Suite("The document workload from the command line")
+struct DocumentCommandTests {
+    static let document = """
+        <?xml version="1.0"?>
+        <catalog xmlns:x="urn:x"><book id="1" x:lang="en">A &amp; B<![CDATA[ <c> ]]></book><?pi data?><book id="2"/></catalog>
+        """
+
+    @Test("A document that is not a feed gives no songs: an error with a hint, never 'agree'")
+    func noSongsIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.xml")
+        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let result = try runBench(["verify", path, "--parsers", "libxml2,expat,c-expat"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("no songs"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("--workload document"))
+        #expect(!result.standardOutput.contains("  agree"))
+    }
+
+    @Test("bench verify --workload document: the parsers agree on the events and write the canonical form")
+    func verifyDocument() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.xml")
+        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let canonical = directory.path("canonical")
+        let result = try runBench([
+            "verify", path, "--workload", "document", "--parsers",
+            "libxml2,expat,c-libxml2,c-expat,libxml2-dom,xmlcoder",
+            "--canonical", canonical,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("events"))
+        #expect(result.standardOutput.contains("xmlcoder") && result.standardOutput.contains("not applicable"))
+        let written = try String(
+            contentsOfFile: directory.path("canonical/catalog.expat.canonical.xml"), encoding: .utf8)
+        #expect(
+            written
+                == "<catalog xmlns:x=\"urn:x\"><book id=\"1\" x:lang=\"en\">A &amp; B &lt;c&gt; </book><?pi data?><book id=\"2\"></book></catalog>"
+        )
+    }
+
+    @Test("bench run --document measures the document scenario")
+    func runDocument() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.xml")
+        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let result = try runBench([
+            "run", "--document", path, "--parsers", "libxml2,expat,c-libxml2", "--rounds", "2", "--iterations", "2",
+            "--warmup", "0", "--no-store", "--no-allocation-counts", "--format", "csv", "--output-dir",
+            directory.path("out"),
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutput.split(separator: "\r\n").dropFirst()
+        #expect(rows.count == 4, "null and three parsers: \(result.standardOutput)")
+        #expect(rows.allSatisfy { $0.contains(",document,") })
+        // A parser with no document walk is refused before anything runs.
+        let refused = try runBench(["run", "--document", path, "--parsers", "xmlcoder", "--no-store"])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("no document workload"))
+    }
+}

@@ -1,0 +1,146 @@
+import BenchTestSupport
+import FeedParsers
+import Foundation
+import Testing
+
+/// The document workload's sink and walks: every parser reports the same events, whatever the chunks.
+@Suite("The document workload")
+struct DocumentWorkloadTests {
+    /// Namespaces (a default one, a prefix, one redeclared), attributes out of order, text split by a
+    /// comment, CDATA, references, a processing instruction in the DTD, before and after the root.
+    static let sample = Array(
+        """
+        <?xml version="1.0"?>
+        <!DOCTYPE r [<!ENTITY e "entity &#38;#38; text"><?in-dtd not an event?>]>
+        <?first data here?>
+        <r xmlns="urn:default" xmlns:p="urn:p" z="1" a="2" p:m="3">
+          text<!-- a comment -->more &e; &#x41;<![CDATA[<cdata & more>]]>
+          <p:child p:x="&amp;" xml:lang="en"><inner xmlns="urn:other"/></p:child>
+          <empty/>
+        </r>
+        <?last?>
+        """.utf8)
+
+    /// Everything but Foundation's, which crash on some DTDs on Linux (they run in workers elsewhere).
+    static let inProcess = ParserRegistry.documentParsers.filter { $0.reportsEvents }.map { $0.name }
+        .filter { !$0.hasPrefix("foundation") }
+
+    static func events(_ parser: String, _ bytes: [UInt8], chunkSize: Int? = nil) throws -> [DocumentEvent] {
+        let type = try #require(ParserRegistry.documentParser(named: parser))
+        let sink = try DocumentSink()
+        try type.walk(bytes, chunkSize: chunkSize, into: sink, recording: true)
+        return sink.recordedEvents()
+    }
+
+    @Test("libxml2's push parser reports the events, attributes sorted by name as written")
+    func events() throws {
+        let events = try Self.events("libxml2", Self.sample)
+        guard
+            case .start(let root, let attributes) = events.first(where: { if case .start = $0 { true } else { false } })
+        else {
+            Issue.record("no start tag")
+            return
+        }
+        #expect(root == DocumentEvent.Name(uri: "urn:default", local: "r", prefix: ""))
+        #expect(attributes.map(\.name.qualified) == ["a", "p:m", "xmlns", "xmlns:p", "z"])
+        #expect(attributes.first { $0.name.qualified == "p:m" }?.name.uri == "urn:p")
+        #expect(attributes.first { $0.name.qualified == "xmlns:p" }?.value == "urn:p")
+        #expect(events.first == .processingInstruction(target: "first", data: "data here"), "the DTD's PI is no event")
+        #expect(events.last == .processingInstruction(target: "last", data: ""))
+        #expect(events.contains(.text("\n  textmore entity & text A<cdata & more>\n  ")), "text merged across markup")
+    }
+
+    @Test("The canonical form, as the W3C suite writes it")
+    func canonicalForm() throws {
+        let canonical = String(decoding: CanonicalXML.write(try Self.events("expat", Self.sample)), as: UTF8.self)
+        #expect(
+            canonical
+                == "<?first data here?><r a=\"2\" p:m=\"3\" xmlns=\"urn:default\" xmlns:p=\"urn:p\" z=\"1\">&#10;  textmore "
+                + "entity &amp; text A&lt;cdata &amp; more&gt;&#10;  <p:child p:x=\"&amp;\" xml:lang=\"en\">"
+                + "<inner xmlns=\"urn:other\"></inner></p:child>&#10;  <empty></empty>&#10;</r><?last ?>")
+    }
+
+    @Test("Every parser reports the same events with every chunk size", arguments: inProcess)
+    func agreement(parser: String) throws {
+        // The reader does not expand entities declared in the DTD (pinned): it is held to the rest.
+        let expandsEntities = !KnownDeviation.noDTDEntities.contains(parser)
+        let sample =
+            expandsEntities
+            ? Self.sample
+            : Array(String(decoding: Self.sample, as: UTF8.self).replacingOccurrences(of: "&e;", with: "").utf8)
+        let reference = try Self.events("expat", sample)
+        for size in [1, 2, 7, 64, nil] as [Int?] {
+            let events = try Self.events(parser, sample, chunkSize: size)
+            #expect(events == reference, "\(parser), chunk size \(size.map(String.init) ?? "whole")")
+        }
+        if !expandsEntities { #expect(try Self.events(parser, Self.sample) != Self.events("expat", Self.sample)) }
+    }
+
+    @Test("The digest is the same for the same events, and differs for others")
+    func digest() throws {
+        let sink = try DocumentSink()
+        try LibXML2FeedParser.walk(Self.sample, chunkSize: 3, into: sink)
+        let first = sink.digestText
+        try CExpatReferenceParser.walk(Self.sample, into: sink)
+        #expect(sink.digestText == first)
+        #expect(first.count == 16)
+        let other = Array(
+            String(decoding: Self.sample, as: UTF8.self).replacingOccurrences(of: "z=\"1\"", with: "z=\"2\"").utf8)
+        try ExpatFeedParser.walk(other, into: sink)
+        #expect(sink.digestText != first)
+    }
+
+    @Test("A malformed document is a typed error with its position", arguments: inProcess)
+    func malformed(parser: String) throws {
+        let broken = Array("<r>\n<a></b></r>".utf8)
+        do {
+            _ = try Self.events(parser, broken, chunkSize: 4)
+            Issue.record("\(parser) accepted a malformed document")
+        } catch let error as FeedParseError {
+            #expect(error.parser == parser)
+            #expect(error.line == 2 || parser == "libxml2-dom", "\(error)")
+        }
+    }
+
+    @Test("An unbalanced event stream is refused by the sink")
+    func misuse() throws {
+        let sink = try DocumentSink()
+        try sink.finish(parser: "test")
+        #expect(sink.eventCount == 0)
+        #expect(throws: FeedParseError.self) { try sink.finish(parser: "test") }
+        sink.reset()
+        try sink.finish(parser: "test")
+    }
+
+    @Test("Parsers with no document walk say why")
+    func notApplicable() {
+        #expect(ParserRegistry.documentParser(named: "xmlcoder") == nil)
+        #expect(ParserRegistry.documentNotApplicable["xmlcoder"]?.contains("Codable") == true)
+        #expect(ParserRegistry.documentNotApplicable["swxmlhash"] != nil)
+        for parser in ParserRegistry.names {
+            #expect(
+                (ParserRegistry.documentParser(named: parser) != nil)
+                    != (ParserRegistry.documentNotApplicable[parser] != nil),
+                "\(parser): a document parser or a reason, not both or neither")
+        }
+    }
+
+    @Test(
+        "Every parser agrees on the real documents and feeds",
+        .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)), arguments: inProcess)
+    func realDocuments(parser: String) throws {
+        let data = try #require(TestPaths.sharedData)
+        let paths = [
+            "documents/hamlet.xml", "documents/mondial.xml", "documents/discogs-artists-50.xml",
+            "documents/discogs-labels-56.xml", "itunes/topalbums-10-2013-06-25.atom.xml", "feeds/CRE.xml",
+        ]
+        for path in paths {
+            let bytes = try [UInt8](Data(contentsOf: data.appendingPathComponent(path)))
+            let sink = try DocumentSink()
+            try ExpatFeedParser.walk(bytes, into: sink)
+            let reference = sink.digestText
+            try #require(ParserRegistry.documentParser(named: parser)).walk(bytes, chunkSize: 16_384, into: sink)
+            #expect(sink.digestText == reference, "\(parser) on \(path)")
+        }
+    }
+}
