@@ -317,6 +317,12 @@ public enum RunReport {
             if !table.notes.isEmpty { text += "\n" + table.notes.map { "  " + $0 }.joined(separator: "\n") }
             blocks.append(text)
         }
+        let contrasts = DocumentContrast.find(cells)
+        if !contrasts.isEmpty {
+            blocks.append(
+                "Between documents (the ratio's 95% intervals do not overlap):\n"
+                    + contrasts.map { "  " + describe($0) }.joined(separator: "\n"))
+        }
         let wrong = cells.filter { $0.cell.scenario == notTimed }
         if !wrong.isEmpty {
             blocks.append(
@@ -333,6 +339,15 @@ public enum RunReport {
             legends.append(practiceLegend)
         }
         return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
+    }
+
+    /// "expat ÷ c-libxml2: 1.06 (1.05–1.07) on CRE.xml, 1.56 (1.53–1.57) on mondial.xml".
+    static func describe(_ contrast: DocumentContrast) -> String {
+        func end(_ end: DocumentContrast.End) -> String {
+            "\(Format.number(end.ratio, decimals: 2)) (\(Format.number(end.low, decimals: 2))–"
+                + "\(Format.number(end.high, decimals: 2))) on \(Format.feedName(end.document))"
+        }
+        return "\(contrast.parser) ÷ \(contrast.reference): \(end(contrast.best)), \(end(contrast.worst))"
     }
 
     /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
@@ -370,6 +385,12 @@ public enum RunReport {
                 header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
             for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
+        }
+        let contrasts = DocumentContrast.find(cells)
+        if !contrasts.isEmpty {
+            text += "\n**Between documents** (the ratio's 95% intervals do not overlap)\n"
+            for contrast in contrasts { text += "\n- \(MarkdownTable.escape(describe(contrast)))" }
+            text += "\n"
         }
         for cell in cells where cell.cell.scenario == notTimed {
             text += "\n- not timed: `\(cell.cell.parser)` on `\(cell.cell.feedPath)`: \(cell.outcome ?? "")"

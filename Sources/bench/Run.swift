@@ -48,7 +48,10 @@ struct Run: ParsableCommand {
         help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
     var downloadRounds: Int = 5
 
-    @Option(help: "The parser the others' speed is given against (default: the fastest of each table).")
+    @Option(
+        help:
+            "The parser the others' speed is given against (default: the fastest of each table; with documents, c-libxml2 when it runs)."
+    )
     var reference: String?
 
     @Flag(
@@ -264,13 +267,21 @@ struct Run: ParsableCommand {
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
     }
 
+    /// The document workload's default reference: c-libxml2 when it runs, so that every document's
+    /// ratios are against the same parser and compare across documents.
+    private var documentReference: String? {
+        let parsers = parserOptions.names(default: ParserRegistry.defaultNames)
+        return workload == .document && parsers.contains(CLibXML2ReferenceParser.name)
+            ? CLibXML2ReferenceParser.name : nil
+    }
+
     /// The measuring settings the options say.
     private func settings() -> RunSettings {
         var settings = RunSettings(
             iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
             chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
-            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference,
+            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference ?? documentReference,
             retryPreempted: counter == .time && !keepPreempted,
             downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds)
