@@ -5,7 +5,8 @@ import SongFeed
 /// `bench generate`: write a synthetic feed.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a synthetic iTunes Store RSS feed, the same bytes for the same song count and seed.",
+        abstract:
+            "Write a synthetic iTunes Store RSS feed (or, with --shape, a document of a known shape), the same bytes for the same settings.",
         discussion:
             "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
     )
@@ -19,11 +20,27 @@ struct Generate: ParsableCommand {
     @Option(help: "The file to write (default: standard output).")
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Write a document of this shape instead of a feed (for --workload document).",
+            discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
+    var shape: DocumentShape?
+
+    @Option(help: "With --shape: the document's size in bytes, about (default: 1000000).")
+    var bytes: Int = 1_000_000
+
     func validate() throws {
         guard songs >= 0 else { throw ValidationError("--songs must be 0 or more") }
+        guard bytes >= 1 else { throw ValidationError("--bytes must be at least 1") }
     }
 
     func run() throws {
+        if let shape {
+            let document = shape.generate(
+                bytes: bytes, seed: seed == FeedGenerator.defaultSeed ? DocumentShape.defaultSeed : seed)
+            try write(document, what: "\(shape.rawValue) document")
+            return
+        }
         let feed = FeedGenerator(songs: songs, seed: seed).generate()
         if let output {
             do {
@@ -37,4 +54,19 @@ struct Generate: ParsableCommand {
             FileHandle.standardOutput.write(Data(feed.bytes))
         }
     }
+
+    private func write(_ bytes: [UInt8], what: String) throws {
+        guard let output else {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
+        }
+        print("Wrote \(output): \(what), \(bytes.count) bytes, sha256 \(SongDigest.sha256(bytes: bytes))")
+    }
 }
+
+extension DocumentShape: ExpressibleByArgument {}

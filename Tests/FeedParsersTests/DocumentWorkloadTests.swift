@@ -1,6 +1,7 @@
 import BenchTestSupport
 import FeedParsers
 import Foundation
+import SongFeed
 import Testing
 
 /// The document workload's sink and walks: every parser reports the same events, whatever the chunks.
@@ -141,6 +142,25 @@ struct DocumentWorkloadTests {
             let reference = sink.digestText
             try #require(ParserRegistry.documentParser(named: parser)).walk(bytes, chunkSize: 16_384, into: sink)
             #expect(sink.digestText == reference, "\(parser) on \(path)")
+        }
+    }
+}
+
+@Suite("Generated document shapes")
+struct DocumentShapeTests {
+    @Test("Every parser that walks documents agrees on every shape", arguments: DocumentShape.allCases)
+    func agreement(shape: DocumentShape) throws {
+        let bytes = shape.generate(bytes: 64 << 10)
+        #expect(bytes.count >= 64 << 10)
+        #expect(bytes == shape.generate(bytes: 64 << 10), "the same bytes every time")
+        let sink = try DocumentSink()
+        try ExpatFeedParser.walk(bytes, into: sink)
+        let reference = sink.digestText
+        #expect(sink.eventCount > 2)
+        // No DTD: Foundation's parsers can run here too.
+        for type in ParserRegistry.documentParsers where type.reportsEvents {
+            try type.walk(bytes, chunkSize: 4_096, into: sink)
+            #expect(sink.digestText == reference, "\(type.name) on \(shape.rawValue)")
         }
     }
 }
