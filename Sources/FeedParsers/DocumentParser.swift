@@ -1,6 +1,6 @@
 /// A parser that walks a whole document into a ``DocumentSink``: the document workload.
 ///
-/// One instance parses one document, pushed with ``consume(_:)`` in chunks of any size and ended
+/// One instance parses one document, pushed with ``ChunkConsumer/consume(_:)`` in chunks of any size and ended
 /// with ``finishDocument()``. Push parsers report events as the bytes come; a tree parser walks its
 /// tree and a pull parser pulls its nodes once the document is complete. Every parser reports the
 /// same events for the same document (``DocumentEvent``): the events the W3C's canonical form is

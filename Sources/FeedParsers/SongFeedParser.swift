@@ -3,7 +3,7 @@ import SongFeed
 /// A push parser that builds `Song` values from an iTunes Store feed.
 ///
 /// One instance parses one document. The caller pushes the document's raw bytes with
-/// ``consume(_:)`` in chunks of any size (as they arrive from disk or the network), then calls
+/// ``ChunkConsumer/consume(_:)`` in chunks of any size (as they arrive from disk or the network), then calls
 /// ``finish()``, which returns every song in document order or throws a ``FeedParseError``.
 /// Songs are also handed to the `onSong` closure as each `item` ends, which is how the benchmark
 /// measures the time to the first song.
@@ -106,10 +106,10 @@ public protocol ChunkConsumer: AnyObject {
 }
 
 extension ChunkConsumer {
-    /// Pushes `bytes` with ``consume(_:)``, `step` bytes at a time (at least one): the one chunk-push
+    /// Pushes `bytes` with ``ChunkConsumer/consume(_:)``, `step` bytes at a time (at least one): the one chunk-push
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///
-    /// - Throws: the first ``FeedParseError`` of ``consume(_:)``; the chunks after it are not pushed.
+    /// - Throws: the first ``FeedParseError`` of ``ChunkConsumer/consume(_:)``; the chunks after it are not pushed.
     public func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
         let step = max(1, step)
         var offset = 0

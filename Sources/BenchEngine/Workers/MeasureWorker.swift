@@ -81,7 +81,7 @@ public enum MeasureWorker {
         /// The measured iterations (warm-up left out), those that lost the CPU included.
         public var iterations: [MeasureWorkerReport.Iteration]
         /// `SongDigest` of the last good iteration's songs; for a document, its events' digest
-        /// (``DocumentSink/digestText``).
+        /// (`DocumentSink.digestText`).
         public var digest: String?
         /// The first parse's own peak, bytes (``PeakMemory/Window``).
         public var parsePeakBytes: Int?
@@ -109,7 +109,7 @@ public enum MeasureWorker {
 
     /// Times `target` over `bytes`; see ``run(_:)``.
     ///
-    /// - Throws: ``FeedParseError`` when a document's sink cannot be made.
+    /// - Throws: `FeedParseError` when a document's sink cannot be made.
     public static func measure(
         _ target: ParseTarget, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
         progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false,
@@ -183,7 +183,7 @@ public enum MeasureWorker {
         struct Outcome {
             var iteration: MeasureWorkerReport.Iteration
             var songs: [Song]
-            /// A document's events' digest (``DocumentSink/digestText``); `nil` for songs.
+            /// A document's events' digest (`DocumentSink.digestText`); `nil` for songs.
             var documentDigest: String?
             var failure: (any Error)?
             var preempted: Bool { iteration.preempted }
@@ -313,7 +313,7 @@ public enum MeasureWorker {
     }
 
     /// One parse: a fresh parser, the feed pushed `step` bytes at a time, ``SongFeedParser/finishParsing()``
-    /// (or, for a document, ``DocumentParser/finishDocument()``, every event in the sink).
+    /// (or, for a document, `DocumentParser.finishDocument()`, every event in the sink).
     ///
     /// Its own function, never inlined, so that `bench run --counter instructions` can tell
     /// callgrind to count only while it runs (`--toggle-collect`) and to write the count of each
