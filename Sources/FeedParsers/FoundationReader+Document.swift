@@ -16,30 +16,12 @@ extension FoundationReader: WholeDocumentWalker {
         try walk(with: XMLParser(data: bytes), name: name, into: sink)
     }
 
-    /// Runs `parser` with the walking delegate and the checks of ``parse(with:name:onSong:)``.
+    /// Runs `parser` with the walking delegate, as `parse(with:name:onSong:)` runs the song delegate.
     static func walk(with parser: XMLParser, name: String, into sink: DocumentSink) throws {
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
         let delegate = DocumentDelegate(name: name, sink: sink)
-        parser.delegate = delegate
-        let succeeded = withExtendedLifetime(delegate) { parser.parse() }
-        parser.delegate = nil
-        if let failure = delegate.failure { throw failure }
-        if !succeeded {
-            let nsError = parser.parserError as NSError?
-            throw FeedParseError(
-                parser: name, message: nsError.map(describe) ?? "XMLParser.parse() returned false",
-                line: parser.lineNumber, column: parser.columnNumber, code: nsError?.code)
-        }
-        guard delegate.sawRoot, sink.depth == 0 else {
-            throw FeedParseError(
-                parser: name,
-                message: delegate.sawRoot
-                    ? "the document ended inside an element (XMLParser.parse() returned true)"
-                    : "the document ended before its root element started (XMLParser.parse() returned true)",
-                line: parser.lineNumber, column: parser.columnNumber)
-        }
+        try run(
+            parser, name: name, delegate: delegate, reportPrefixes: true, failure: { delegate.failure },
+            sawRoot: { delegate.sawRoot }, balanced: { sink.depth == 0 })
     }
 
     /// Receives `XMLParser`'s events and reports them to the sink.

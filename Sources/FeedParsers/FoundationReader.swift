@@ -31,29 +31,42 @@ public enum FoundationReader: WholeDocumentReader {
     /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,
     /// and checks what `parse()` alone does not (see the type's notes); errors carry `name`.
     static func parse(with parser: XMLParser, name: String, onSong: ((Song) -> Void)?) throws -> [Song] {
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
         let delegate = Delegate(name: name, onSong: onSong)
+        try run(
+            parser, name: name, delegate: delegate, reportPrefixes: false, failure: { delegate.failure },
+            sawRoot: { delegate.sawRoot }, balanced: { delegate.assembler.openElements == 0 })
+        return delegate.assembler.songs
+    }
+
+    /// Runs `parser` with namespaces on, external entities off and `delegate`.
+    ///
+    /// It then checks what `parse()` alone does not: that no error callback fired (`failure`), and
+    /// that the root element was opened (`sawRoot`) and closed (`balanced`). Errors carry `name`.
+    static func run(
+        _ parser: XMLParser, name: String, delegate: some XMLParserDelegate, reportPrefixes: Bool,
+        failure: () -> FeedParseError?, sawRoot: () -> Bool, balanced: () -> Bool
+    ) throws {
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = reportPrefixes
+        parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         let succeeded = withExtendedLifetime(delegate) { parser.parse() }
         parser.delegate = nil
-        if let failure = delegate.failure { throw failure }
+        if let failure = failure() { throw failure }
         if !succeeded {
             let nsError = parser.parserError as NSError?
             throw FeedParseError(
                 parser: name, message: nsError.map(Self.describe) ?? "XMLParser.parse() returned false",
                 line: parser.lineNumber, column: parser.columnNumber, code: nsError?.code)
         }
-        guard delegate.sawRoot, delegate.assembler.openElements == 0 else {
+        guard sawRoot(), balanced() else {
             throw FeedParseError(
                 parser: name,
-                message: delegate.sawRoot
+                message: sawRoot()
                     ? "the document ended inside an element (XMLParser.parse() returned true)"
                     : "the document ended before its root element started (XMLParser.parse() returned true)",
                 line: parser.lineNumber, column: parser.columnNumber)
         }
-        return delegate.assembler.songs
     }
 
     /// "XMLParser error 76 (libxml2 xmlParserErrors code)".

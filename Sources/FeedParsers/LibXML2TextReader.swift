@@ -42,22 +42,16 @@ public enum LibXML2TextReader: WholeDocumentReader {
     }
 }
 
-/// One document's pull: the assembler and the reader's first error, which its error handler sets.
-private final class Pull {
-    let assembler: SongAssembler
-    /// The first error the reader reported (its structured error handler sets it).
-    var readerError: FeedParseError?
-
-    init(onSong: ((Song) -> Void)?) {
-        assembler = SongAssembler(onSong: onSong)
-    }
-
-    func read(_ bytes: Data) throws {
+extension LibXML2TextReader {
+    /// Reads `bytes` node by node, calling `visit` with the reader on each node in document order.
+    ///
+    /// The reader is `xmlReaderForMemory` with `options`, which must include `XML_PARSE_NONET`. Its
+    /// first error (its structured error handler keeps it, never printed) is thrown.
+    static func read(_ bytes: Data, options: Int32, visit: (xmlTextReaderPtr) throws -> Void) throws {
         guard bytes.count <= Int(Int32.max) else {
-            throw FeedParseError(
-                parser: LibXML2TextReader.name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
+            throw FeedParseError(parser: name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
         }
-        let options = Int32(XML_PARSE_NONET.rawValue)
+        let errors = ReaderErrors()
         // The reader reads the bytes in place: it is made and used inside this closure.
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress,
@@ -65,66 +59,88 @@ private final class Pull {
                     base.assumingMemoryBound(to: CChar.self), Int32(raw.count), nil, nil, options)
             else {
                 throw FeedParseError(
-                    parser: LibXML2TextReader.name, message: "xmlReaderForMemory failed (empty document?)", line: 0,
-                    column: 0)
+                    parser: name, message: "xmlReaderForMemory failed (empty document?)", line: 0, column: 0)
             }
             defer { xmlFreeTextReader(reader) }
-            try read(reader)
-        }
-        guard assembler.openElements == 0 else {
-            throw FeedParseError(
-                parser: LibXML2TextReader.name, message: "the document ended inside an element", line: 0, column: 0)
+            try errors.read(reader, visit: visit)
         }
     }
+}
 
-    /// Reads every node and feeds the assembler.
-    private func read(_ reader: xmlTextReaderPtr) throws {
+/// The reader's first error, which its structured error handler sets.
+private final class ReaderErrors {
+    var first: FeedParseError?
+
+    func read(_ reader: xmlTextReaderPtr, visit: (xmlTextReaderPtr) throws -> Void) throws {
         xmlTextReaderSetStructuredErrorHandler(
             reader,
             { context, error in
                 guard let context, let error else { return }
-                let parser = Unmanaged<Pull>.fromOpaque(context).takeUnretainedValue()
-                guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, parser.readerError == nil else { return }
+                let errors = Unmanaged<ReaderErrors>.fromOpaque(context).takeUnretainedValue()
+                guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, errors.first == nil else { return }
                 let raw = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-                parser.readerError = FeedParseError(
+                errors.first = FeedParseError(
                     parser: LibXML2TextReader.name,
                     message: raw.split(whereSeparator: \.isNewline).joined(separator: "; "),
                     line: Int(error.pointee.line), column: Int(error.pointee.int2), code: Int(error.pointee.code))
             }, Unmanaged.passUnretained(self).toOpaque())
         var status = xmlTextReaderRead(reader)
         while status == 1 {
-            switch xmlTextReaderNodeType(reader) {
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                guard let local = xmlTextReaderConstLocalName(reader) else { break }
-                let element = local.withMemoryRebound(to: CChar.self, capacity: 1) { local in
-                    xmlTextReaderConstNamespaceUri(reader).withMemoryRebound(to: CChar.self) { uri in
-                        FeedElement.classify(namespace: uri, local: local)
-                    }
-                }
-                assembler.startElement(element)
-                if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                assembler.endElement()
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
-                guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
-                if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
-                    throw FeedParseError(
-                        parser: LibXML2TextReader.name, message: assembler.fieldTooLongMessage,
-                        line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                        column: Int(xmlTextReaderGetParserColumnNumber(reader)))
-                }
-            default:
-                break
-            }
+            if let first { throw first }
+            try visit(reader)
             status = xmlTextReaderRead(reader)
         }
-        if let readerError { throw readerError }
+        if let first { throw first }
         if status != 0 {
             throw FeedParseError(
                 parser: LibXML2TextReader.name, message: "xmlTextReaderRead failed",
                 line: Int(xmlTextReaderGetParserLineNumber(reader)),
                 column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+        }
+    }
+}
+
+/// One document's pull into the song assembler.
+private final class Pull {
+    let assembler: SongAssembler
+
+    init(onSong: ((Song) -> Void)?) {
+        assembler = SongAssembler(onSong: onSong)
+    }
+
+    func read(_ bytes: Data) throws {
+        try LibXML2TextReader.read(bytes, options: Int32(XML_PARSE_NONET.rawValue)) { reader in try visit(reader) }
+        guard assembler.openElements == 0 else {
+            throw FeedParseError(
+                parser: LibXML2TextReader.name, message: "the document ended inside an element", line: 0, column: 0)
+        }
+    }
+
+    /// Feeds the node the reader is on to the assembler.
+    private func visit(_ reader: xmlTextReaderPtr) throws {
+        switch xmlTextReaderNodeType(reader) {
+        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+            guard let local = xmlTextReaderConstLocalName(reader) else { break }
+            let element = local.withMemoryRebound(to: CChar.self, capacity: 1) { local in
+                xmlTextReaderConstNamespaceUri(reader).withMemoryRebound(to: CChar.self) { uri in
+                    FeedElement.classify(namespace: uri, local: local)
+                }
+            }
+            assembler.startElement(element)
+            if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
+        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+            assembler.endElement()
+        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+            Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
+            guard assembler.isCollectingText, let value = xmlTextReaderConstValue(reader) else { break }
+            if !assembler.characters(UnsafeRawBufferPointer(start: value, count: strlen(value))) {
+                throw FeedParseError(
+                    parser: LibXML2TextReader.name, message: assembler.fieldTooLongMessage,
+                    line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                    column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+            }
+        default:
+            break
         }
     }
 }
