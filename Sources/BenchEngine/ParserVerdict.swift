@@ -102,11 +102,10 @@ public struct ParserVerdict: Sendable {
             let other = report.runs.first { $0.digest != first.digest } ?? first
             var detail =
                 "chunk size \(ChunkSize.label(other.chunkSize)) gives other \(report.workload == .document ? "events" : "songs") than \(ChunkSize.label(first.chunkSize))"
-            if let other = other.digest, let first = first.digest,
+            if let otherDigest = other.digest, let firstDigest = first.digest,
                 let difference = outputs.firstDifference(
-                    other, first,
-                    parser: "size \(ChunkSize.label(report.runs.first { $0.digest == other }?.chunkSize ?? 0))",
-                    reference: "size \(ChunkSize.label(report.runs[0].chunkSize))")
+                    otherDigest, firstDigest, parser: "size \(ChunkSize.label(other.chunkSize))",
+                    reference: "size \(ChunkSize.label(first.chunkSize))")
             {
                 detail += ": " + difference
             }

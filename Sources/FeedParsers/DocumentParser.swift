@@ -7,7 +7,7 @@
 /// written from.
 ///
 /// A parser takes the document workload by conforming (the song adapter itself, or its whole-document
-/// reader as a ``WholeDocumentWalker``) and by its line in ``ParserRegistry/documentParsers``; one that
+/// reader as a ``WholeDocumentWalker``), which puts it in ``ParserRegistry/documentParsers``; one that
 /// cannot (a `Codable` decoder needs types declared for the document) is in
 /// ``ParserRegistry/documentNotApplicable`` with the reason.
 public protocol DocumentParser: ChunkConsumer {

@@ -20,20 +20,12 @@ public enum ParserRegistry {
         ]
     }
 
-    /// The parsers that walk a whole document into a ``DocumentSink`` (the document workload), in
-    /// the order of ``all``; the `null` baseline is ``documentBaseline``.
+    /// The parsers of ``all`` that walk a whole document into a ``DocumentSink`` (the document
+    /// workload), in its order; the `null` baseline is ``documentBaseline``.
     public static var documentParsers: [any DocumentParser.Type] {
-        [
-            LibXML2FeedParser.self,
-            ExpatFeedParser.self,
-            CLibXML2ReferenceParser.self,
-            CExpatReferenceParser.self,
-            LibXML2DOMFeedParser.self,
-            LibXML2ReaderFeedParser.self,
-            FoundationFeedParser.self,
-            FoundationStreamFeedParser.self,
-            MemchrFloorParser.self,
-        ]
+        // A parser takes the document workload by conforming (a whole-document parser through its
+        // reader's `WholeDocumentWalker`): the list follows ``all``.
+        all.compactMap { $0 as? any DocumentParser.Type }
     }
 
     /// Why a parser of ``all`` has no document workload, by name.
