@@ -31,6 +31,9 @@ let package = Package(
         // `swift package generate-documentation`: the DocC catalogs beside each library module
         // (.ci/run builds them and fails on a warning). Used only by that command, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        // `time()` frozen in the instruction-counting worker (libxml2 seeds its hashes from it): a
+        // dynamic library built beside `bench` and preloaded there only (see InstructionCounter).
+        .package(path: "Packages/FrozenClock"),
     ],
     targets: [
         // MARK: System-library shims (only FeedParsers imports them)
@@ -108,6 +111,8 @@ let package = Package(
             dependencies: [
                 "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "FeedTransport", "SongFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside bench.
+                .product(name: "FrozenClock", package: "FrozenClock"),
             ]
         ),
 

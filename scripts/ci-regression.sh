@@ -6,7 +6,7 @@
 # Builds both revisions in release mode, each in its own git worktree (under .build-ci/), then
 # on the feed of HEAD_REF (the same bytes for both):
 #   1. counts each parse's instructions under callgrind, one run a side (exact: threshold 1%),
-#      when valgrind, binutils and libfaketime are installed (else says so and skips);
+#      when valgrind and binutils are installed (else says so and skips);
 #   2. times the parse scenario, GATE_WALL_PAIRS (60) short runs a side taken turn about, so that
 #      the machine's drift hits both sides alike, and compares them pair by pair (threshold 5%,
 #      99% interval);
@@ -88,7 +88,7 @@ report="$results/compare.md"
 if [ "${GATE_SKIP_INSTRUCTIONS:-0}" = 1 ]; then
     echo "_Instruction counts skipped (GATE_SKIP_INSTRUCTIONS=1)._" >>"$report"
 elif ! command -v valgrind >/dev/null; then
-    echo "_Instruction counts skipped: valgrind is not installed (apt-get install valgrind binutils libfaketime)._" >>"$report"
+    echo "_Instruction counts skipped: valgrind is not installed (apt-get install valgrind binutils)._" >>"$report"
 elif ! "$base_bench" run --help 2>/dev/null | grep -q -- '--counter'; then
     echo "_Instruction counts skipped: the baseline's bench cannot count instructions (it predates --counter)._" >>"$report"
 else

@@ -4,11 +4,11 @@
 # for a shared stats store) and pkg-config (SwiftPM reads the
 # libraries' flags through pkg-config); and, for `bench run --counter instructions` (instruction
 # counts that repeat exactly, used by scripts/ci-regression.sh and one test), valgrind, binutils
-# (objcopy, nm) and libfaketime; wrk, for the test that loads `bench serve` while a run measures. On macOS, Homebrew's libxml2 and expat work the same way
+# (objcopy, nm); wrk, for the test that loads `bench serve` while a run measures. On macOS, Homebrew's libxml2 and expat work the same way
 # (instruction counts are Linux-only).
 set -euo pipefail
 
-needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev pkg-config valgrind binutils libfaketime wrk)
+needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev pkg-config valgrind binutils wrk)
 
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()

@@ -113,7 +113,7 @@ struct Run: ParsableCommand {
     @Option(
         help: """
             What to measure in parse cells: time (wall and CPU time, first song, peak memory) or instructions \
-            (callgrind's count of each parse, repeatable exactly: needs valgrind, binutils and libfaketime; \
+            (callgrind's count of each parse, repeatable exactly: needs valgrind and binutils; \
             parse scenario only).
             """)
     var counter: CounterOption = .time

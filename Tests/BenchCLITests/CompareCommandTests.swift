@@ -122,10 +122,7 @@ struct InstructionCountTests {
             path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
         }
         let missing = ["valgrind", "objcopy", "nm"].filter { !found($0) }
-        let faketime = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
-            .contains { FileManager.default.fileExists(atPath: "\($0)/faketime/libfaketime.so.1") }
-        let all = missing + (faketime ? [] : ["libfaketime"])
-        return all.isEmpty ? nil : all.joined(separator: ", ")
+        return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }
 
     static func count(in directory: TemporaryDirectory, _ name: String) throws -> RunResult {
@@ -146,7 +143,7 @@ struct InstructionCountTests {
             if: Self.missingTools == nil,
             Comment(
                 rawValue:
-                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)"
+                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
             )))
     func theSameBinaryCountsTheSameTwice() throws {
         let directory = try TemporaryDirectory()
@@ -174,7 +171,7 @@ struct InstructionCountTests {
             if: Self.missingTools == nil,
             Comment(
                 rawValue:
-                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils libfaketime)"
+                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
             )))
     func anInterruptedCountedRunLeavesNoCopyBehind() throws {
         let directory = try TemporaryDirectory()

@@ -13,7 +13,7 @@ struct InstructionCounterTests {
         let directory = try TemporaryDirectory()
         let feed = try directory.write("feed.xml", "<rss/>")
         let counter = InstructionCounter(
-            valgrind: "/usr/bin/valgrind", setarch: nil, faketimeLibrary: "/nowhere/libfaketime.so.1",
+            valgrind: "/usr/bin/valgrind", setarch: nil, frozenClockLibrary: "/nowhere/libFrozenClock.so",
             executable: "/nowhere/bench", symbol: "region", directory: directory.path("counter"))
         try FileManager.default.createDirectory(atPath: counter.directory, withIntermediateDirectories: true)
         let job = MeasureJob(parser: "libxml2", feed: feed, iterations: 2, warmup: 1, chunkSize: 16384)
@@ -41,6 +41,43 @@ struct InstructionCounterTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: measured.feed) == feed)
         // No temporary link is left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: counter.directory).count == 1)
+    }
+
+    /// The package's frozen clock, built beside `bench`, freezes `time()` only where asked.
+    ///
+    /// `time()` returns `BENCH_FROZEN_TIME` in a process that preloads it with the variable set, and
+    /// the real time otherwise (a variable that is not a whole number freezes nothing). Perl's `time`
+    /// calls the C library's `time()`.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/perl"), "needs /usr/bin/perl"))
+    func theFrozenClockFreezesTimeOnlyWhereAsked() throws {
+        let library = InstructionCounter.frozenClockLibrary(besideExecutable: TestPaths.benchExecutable)
+        #expect(FileManager.default.fileExists(atPath: library), "SwiftPM did not build \(library) beside bench")
+        func perlTime(_ environment: [String: String]) throws -> Int {
+            let result = try runProgram(
+                "/usr/bin/perl", ["-e", "print time"], environment: environment.merging(["LD_PRELOAD": library]) { $1 })
+            #expect(result.status == 0, "\(result.standardError)")
+            return Int(result.standardOutput) ?? -1
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(try perlTime([InstructionCounter.frozenTimeVariable: InstructionCounter.frozenTime]) == 1_337_040_000)
+        #expect(abs(try perlTime([:]) - now) < 60)
+        #expect(abs(try perlTime([InstructionCounter.frozenTimeVariable: "12x"]) - now) < 60)
+    }
+
+    /// Without the frozen clock beside the executable, counting is refused with a message that says
+    /// how to get it, before anything is copied.
+    @Test func aMissingFrozenClockIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        let executable = try directory.write("bench", "")
+        do {
+            let counter = try InstructionCounter.prepare(executable: executable)
+            counter.remove()
+            Issue.record("prepared without the frozen clock")
+        } catch let error as InstructionCounter.Unavailable {
+            // valgrind or binutils may be missing here: then that is what it says.
+            let tools = ["valgrind", "objcopy", "nm"].allSatisfy { InstructionCounter.findExecutable($0) != nil }
+            #expect(!tools || error.description.contains("libFrozenClock.so beside \(executable)"), "\(error)")
+        }
     }
 
     /// What the parallel calls returned.

@@ -56,7 +56,7 @@ public enum AllocationCounter {
     /// `LD_PRELOAD` for every worker that does not count allocations: libc first.
     ///
     /// So that its `malloc` is the one every library calls, before any other preloaded library (`others`,
-    /// e.g. libfaketime, which must come before libc to replace `time()`).
+    /// e.g. the frozen clock, which must come before libc to replace `time()`).
     public static func plainPreload(before others: [String] = []) -> String {
         (others + ["libc.so.6"]).joined(separator: ":")
     }

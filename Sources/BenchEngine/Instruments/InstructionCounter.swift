@@ -10,8 +10,10 @@ import Foundation
 /// same, the worker gets:
 /// - `SWIFT_DETERMINISTIC_HASHING=1` (Swift's hash seed; the parsers fix theirs too: expat's salt,
 ///   see `HashSeeding`);
-/// - a frozen clock from libfaketime for `time()`: libxml2 2.9 seeds its dictionaries' hashes from
-///   `time(NULL)` and has no other switch (the monotonic clock is left alone);
+/// - a frozen `time()`: libxml2 2.9 seeds its dictionaries' hashes from `time(NULL)` and has no other
+///   switch. The package builds `libFrozenClock.so` beside `bench` (`Packages/FrozenClock`); the
+///   counted worker preloads it with `BENCH_FROZEN_TIME` set, and every other process keeps the real
+///   time (the monotonic clock and `clock_gettime` are never touched);
 /// - no address randomisation (`setarch -R`).
 ///
 /// valgrind 3.19 cannot read the debug information of Swift 6.3 binaries ("Possibly corrupted
@@ -23,8 +25,8 @@ public struct InstructionCounter: Sendable {
     public var valgrind: String
     /// `setarch`, to turn address randomisation off, when there is one.
     public var setarch: String?
-    /// libfaketime's library.
-    public var faketimeLibrary: String
+    /// The frozen clock's library, copied into ``directory``.
+    public var frozenClockLibrary: String
     /// The stripped copy of the executable the workers run.
     public var executable: String
     /// The mangled name of the parse function.
@@ -45,17 +47,19 @@ public struct InstructionCounter: Sendable {
     ///
     /// - Throws: ``Unavailable`` naming what is missing and how to install it.
     public static func prepare(executable: String) throws -> InstructionCounter {
-        let install = "(Debian: apt-get install valgrind binutils libfaketime)"
+        let install = "(Debian: apt-get install valgrind binutils)"
         guard let valgrind = findExecutable("valgrind") else {
             throw Unavailable(description: "instruction counts need valgrind, which is not installed \(install)")
         }
         guard let objcopy = findExecutable("objcopy"), let nm = findExecutable("nm") else {
             throw Unavailable(description: "instruction counts need objcopy and nm from binutils \(install)")
         }
-        guard let faketime = faketimeLibrary() else {
+        let clock = frozenClockLibrary(besideExecutable: executable)
+        guard FileManager.default.fileExists(atPath: clock) else {
             throw Unavailable(
                 description:
-                    "instruction counts need libfaketime, to fix libxml2's hash seed (it comes from time()) \(install)")
+                    "instruction counts need \(frozenClockName) beside \(executable), to fix libxml2's hash seed "
+                    + "(it comes from time()); SwiftPM builds it with bench: rebuild with swift build -c release")
         }
         // A name of fixed length: the worker's path is in its arguments, and their length moves
         // what the process allocates before the parse, hence the alignment its copies meet (a 9-digit
@@ -82,6 +86,15 @@ public struct InstructionCounter: Sendable {
                 atPath: interposer,
                 toPath: (directory as NSString).appendingPathComponent(AllocationCounter.libraryName))
         }
+        // The frozen clock is preloaded by a path of fixed length, in the directory: the path is in
+        // the worker's environment, whose length moves the count (a clone elsewhere must count the same).
+        let frozenClock = (directory as NSString).appendingPathComponent(frozenClockName)
+        do {
+            try FileManager.default.copyItem(atPath: clock, toPath: frozenClock)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Unavailable(description: "cannot copy \(clock) to \(directory): \(error.localizedDescription)")
+        }
         let listed = try tool(nm, [copy])
         let symbols = listed.output.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: " ")
@@ -94,7 +107,7 @@ public struct InstructionCounter: Sendable {
                 description: "expected one function named like \(regionName) in \(executable), found \(symbols.count)")
         }
         return InstructionCounter(
-            valgrind: valgrind, setarch: findExecutable("setarch"), faketimeLibrary: faketime, executable: copy,
+            valgrind: valgrind, setarch: findExecutable("setarch"), frozenClockLibrary: frozenClock, executable: copy,
             symbol: symbol, directory: directory)
     }
 
@@ -104,8 +117,6 @@ public struct InstructionCounter: Sendable {
     /// is exactly the variables below (nothing inherited: a longer `PWD` or user name would move
     /// the heap), its path has a fixed length, and it reads the feed through a link of fixed length
     /// in ``directory``, named in a job whose bytes are then the same every time.
-    /// (libfaketime adds `FAKETIME_SHARED`, which names the worker's process id: a count can still move
-    /// by a few instructions when the ids gain a digit.)
     ///
     /// - Throws: ``Unavailable`` when the feed's link cannot be made.
     public func command(_ job: MeasureJob, outputPrefix: String) throws -> WorkerCommand {
@@ -118,8 +129,9 @@ public struct InstructionCounter: Sendable {
             WorkerCommand.workerArgument,
         ]
         let environment = [
-            "SWIFT_DETERMINISTIC_HASHING": "1", "LD_PRELOAD": AllocationCounter.plainPreload(before: [faketimeLibrary]),
-            "FAKETIME": "2012-05-15 00:00:00", "DONT_FAKE_MONOTONIC": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+            "SWIFT_DETERMINISTIC_HASHING": "1",
+            "LD_PRELOAD": AllocationCounter.plainPreload(before: [frozenClockLibrary]),
+            Self.frozenTimeVariable: Self.frozenTime, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
         let input = WorkerJob.measure(job).encoded()
         if let setarch {
@@ -195,11 +207,18 @@ public struct InstructionCounter: Sendable {
         return nil
     }
 
-    static func faketimeLibrary() -> String? {
-        let directories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
-        return directories.map { "\($0)/faketime/libfaketime.so.1" }.first {
-            FileManager.default.fileExists(atPath: $0)
-        }
+    /// The file name of the frozen clock's library (the `FrozenClock` product of `Packages/FrozenClock`).
+    public static let frozenClockName = "libFrozenClock.so"
+
+    /// The variable that freezes `time()` in a process that has the frozen clock loaded first.
+    static let frozenTimeVariable = "BENCH_FROZEN_TIME"
+
+    /// The second `time()` returns in a counted worker: 2012-05-15 00:00:00 UTC.
+    static let frozenTime = "1337040000"
+
+    /// Where SwiftPM puts the frozen clock's library: beside `executable`.
+    static func frozenClockLibrary(besideExecutable executable: String) -> String {
+        ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent(frozenClockName)
     }
 
     /// Runs a tool to its end and returns its status and output.
