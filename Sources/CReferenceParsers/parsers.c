@@ -29,18 +29,44 @@ void ref_fail(RefParser *parser, RefStatus status) {
 
 // MARK: libxml2
 
+// The Atom category's `term` (no namespace), decoded as the Swift adapter decodes it: references left
+// in the value (no entity substitution) through xmlStringLenDecodeEntities.
+static void lx_category_term(RefParser *parser, void *ctx, int count, const xmlChar **attributes) {
+    const xmlChar *start = NULL, *end = NULL;
+    for (int index = 0; index < count; index++) {
+        const xmlChar **fields = attributes + 5 * index;
+        if (fields[2] == NULL && fields[0] != NULL && strcmp((const char *)fields[0], "term") == 0) {
+            start = fields[3];
+            end = fields[4];
+            break;
+        }
+    }
+    RefStatus status;
+    size_t length = start != NULL && end != NULL ? (size_t)(end - start) : 0;
+    xmlChar *decoded = NULL;
+    if (length > 0 && memchr(start, '&', length) != NULL) {
+        decoded = xmlStringLenDecodeEntities((xmlParserCtxtPtr)ctx, start, (int)length, XML_SUBSTITUTE_REF, 0, 0, 0);
+    }
+    if (decoded != NULL) {
+        status = ref_songs_category_term(&parser->songs, (const char *)decoded, strlen((const char *)decoded));
+        xmlFree(decoded);
+    } else {
+        status = ref_songs_category_term(&parser->songs, (const char *)start, length);
+    }
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
+}
+
 static void lx_start(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int nb_namespaces,
                      const xmlChar **namespaces, int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
-    (void)prefix; (void)nb_namespaces; (void)namespaces; (void)nb_attributes; (void)nb_defaulted; (void)attributes;
+    (void)prefix; (void)nb_namespaces; (void)namespaces; (void)nb_defaulted;
     RefParser *parser = owner(ctx);
     int element;
     if (uri == NULL) {
         element = ref_classify_plain((const char *)local);
     } else {
-        element = ref_classify_itms_local((const char *)local);
-        if (element != REF_OTHER && strcmp((const char *)uri, ref_itms_namespace) != 0) element = REF_OTHER;
+        element = ref_classify_namespaced((const char *)local, (const char *)uri, REF_NUL_TERMINATED);
     }
-    ref_songs_start(&parser->songs, element);
+    if (ref_songs_start(&parser->songs, element)) lx_category_term(parser, ctx, nb_attributes, attributes);
 }
 
 static void lx_end(void *ctx, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
@@ -155,19 +181,25 @@ static RefStatus lx_push(RefParser *parser, const char *bytes, size_t length, in
 // MARK: expat
 
 static void ex_start(void *user_data, const XML_Char *name, const XML_Char **attributes) {
-    (void)attributes;
     RefParser *parser = user_data;
     const char *cut = strrchr(name, '\x01');
     int element;
     if (cut == NULL) {
         element = ref_classify_plain(name);
     } else {
-        element = ref_classify_itms_local(cut + 1);
-        if (element != REF_OTHER
-            && ((size_t)(cut - name) != REF_ITMS_NAMESPACE_LENGTH
-                || memcmp(name, ref_itms_namespace, REF_ITMS_NAMESPACE_LENGTH) != 0)) element = REF_OTHER;
+        element = ref_classify_namespaced(cut + 1, name, (size_t)(cut - name));
     }
-    ref_songs_start(&parser->songs, element);
+    if (!ref_songs_start(&parser->songs, element)) return;
+    // The Atom category's `term`: a plain name (no namespace).
+    const char *term = NULL;
+    for (int index = 0; attributes != NULL && attributes[index] != NULL; index += 2) {
+        if (strcmp(attributes[index], "term") == 0) {
+            term = attributes[index + 1];
+            break;
+        }
+    }
+    RefStatus status = ref_songs_category_term(&parser->songs, term, term != NULL ? strlen(term) : 0);
+    if (status != REF_STATUS_OK) ref_fail(parser, status);
 }
 
 static void ex_end(void *user_data, const XML_Char *name) {

@@ -122,10 +122,12 @@ public final class ExpatFeedParser: SongFeedParser {
         Unmanaged<ExpatFeedParser>.fromOpaque(opaque)._withUnsafeGuaranteedRef(body)
     }
 
-    private static let startElement: XML_StartElementHandler = { userData, name, _ in
+    private static let startElement: XML_StartElementHandler = { userData, name, attributes in
         guard let name else { return }
         let element = FeedElement.classify(expatName: name, separator: 0x01)  // ExpatFeedParser.separator
-        ExpatFeedParser.with(userData) { $0.assembler.startElement(element) }
+        ExpatFeedParser.with(userData) { parser in
+            if parser.assembler.startElement(element) { parser.categoryTerm(attributes) }
+        }
     }
 
     private static let endElement: XML_EndElementHandler = { userData, _ in
@@ -137,6 +139,25 @@ public final class ExpatFeedParser: SongFeedParser {
         ExpatFeedParser.with(userData) { parser in
             if parser.assembler.isCollectingText { parser.collect(bytes, Int(length)) }
         }
+    }
+
+    /// Hands the Atom category's `term` attribute (no namespace: a plain name) to the assembler.
+    @inline(never)
+    private func categoryTerm(_ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+        var value: UnsafePointer<XML_Char>?
+        var index = 0
+        while let attributes, let name = attributes[index] {
+            if strcmp(name, "term") == 0 {
+                value = attributes[index + 1]
+                break
+            }
+            index += 2
+        }
+        let bytes = UnsafeRawBufferPointer(start: value, count: value.map { strlen($0) } ?? 0)
+        guard !assembler.categoryTerm(bytes) else { return }
+        let (line, column) = position()
+        error = FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column)
+        _ = XML_StopParser(parser, XML_Bool(XML_FALSE))
     }
 
     /// Adds text to the current field; stops expat when the field grows too long.

@@ -7,10 +7,15 @@
 #endif
 
 /// The elements of a feed that matter for a `Song`, matched by namespace URI and local name.
+///
+/// Two forms of Apple's feeds: RSS 2.0 (`item`, with `title`, `category` and the itms module's
+/// `artist`, `album`, `releasedate`) and Atom (`entry` in the Atom namespace, with the im module's
+/// `name`, `artist`, `collection` (whose `im:name` is the album), `releaseDate`, and Atom's `category`,
+/// whose `term` attribute is the category).
 public enum FeedElement: UInt8, Sendable {
     /// Anything else.
     case other
-    /// `item` (no namespace).
+    /// `item` (no namespace): an RSS song.
     case item
     /// `title` (no namespace).
     case title
@@ -22,9 +27,27 @@ public enum FeedElement: UInt8, Sendable {
     case album
     /// `releasedate` in the itms namespace.
     case releaseDate
+    /// `entry` in the Atom namespace: an Atom song.
+    case entry
+    /// `category` in the Atom namespace: its `term` attribute is the song's category.
+    case atomCategory
+    /// `name` in the im namespace: the song's title, or the album's inside `im:collection`.
+    case name
+    /// `artist` in the im namespace.
+    case imArtist
+    /// `collection` in the im namespace: the album, named by its `im:name`.
+    case collection
+    /// `releaseDate` in the im namespace ("2013-06-24T00:00:00-07:00").
+    case imReleaseDate
 
     /// The namespace URI of Apple's iTunes Store RSS module.
     public static let itmsNamespace: StaticString = "http://phobos.apple.com/rss/1.0/modules/itms/"
+
+    /// The namespace URI of Apple's iTunes Atom extensions (the `im:` prefix of its Atom feeds).
+    public static let imNamespace: StaticString = "http://itunes.apple.com/rss"
+
+    /// The Atom namespace URI.
+    public static let atomNamespace: StaticString = "http://www.w3.org/2005/Atom"
 
     /// Classifies an element from its namespace URI (empty for none) and local name, as raw UTF-8.
     ///
@@ -38,12 +61,34 @@ public enum FeedElement: UInt8, Sendable {
             default: return .other
             }
         }
-        guard equals(namespace, itmsNamespace) else { return .other }
-        switch local.count {
-        case 5: return equals(local, "album") ? .album : .other
-        case 6: return equals(local, "artist") ? .artist : .other
-        case 11: return equals(local, "releasedate") ? .releaseDate : .other
-        default: return .other
+        switch namespace.count {
+        case itmsNamespace.utf8CodeUnitCount:
+            guard equals(namespace, itmsNamespace) else { return .other }
+            switch local.count {
+            case 5: return equals(local, "album") ? .album : .other
+            case 6: return equals(local, "artist") ? .artist : .other
+            case 11: return equals(local, "releasedate") ? .releaseDate : .other
+            default: return .other
+            }
+        case imNamespace.utf8CodeUnitCount:
+            // The im and Atom URIs have the same length.
+            if equals(namespace, atomNamespace) {
+                switch local.count {
+                case 5: return equals(local, "entry") ? .entry : .other
+                case 8: return equals(local, "category") ? .atomCategory : .other
+                default: return .other
+                }
+            }
+            guard equals(namespace, imNamespace) else { return .other }
+            switch local.count {
+            case 4: return equals(local, "name") ? .name : .other
+            case 6: return equals(local, "artist") ? .imArtist : .other
+            case 10: return equals(local, "collection") ? .collection : .other
+            case 11: return equals(local, "releaseDate") ? .imReleaseDate : .other
+            default: return .other
+            }
+        default:
+            return .other
         }
     }
 
@@ -52,23 +97,40 @@ public enum FeedElement: UInt8, Sendable {
     ///
     /// Nothing is measured first: the first byte picks the one name that can match, compared with
     /// `strcmp` (which stops at the first difference), and the URI is compared only for a local name
-    /// of the itms namespace.
+    /// of one of the feeds' namespaces.
     public static func classify(namespace: UnsafePointer<CChar>?, local: UnsafePointer<CChar>) -> FeedElement {
         guard let namespace, namespace.pointee != 0 else { return classifyPlain(local) }
-        let element = classifyItmsLocal(local)
-        guard element != .other, cEquals(namespace, itmsNamespace) else { return .other }
-        return element
+        return inNamespace(classifyNamespacedLocal(local)) { cEquals(namespace, $0) }
     }
 
     /// Classifies expat's element name: "URI" U+0001 "local name", or the local name alone.
     ///
-    /// One pass finds the separator; the URI is compared (length first) only for an itms local name.
+    /// One pass finds the separator; the URI is compared (length first) only for a local name of
+    /// one of the feeds' namespaces.
     public static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
         guard let cut = strrchr(name, Int32(separator)) else { return classifyPlain(name) }
-        let element = classifyItmsLocal(cut + 1)
+        let element = classifyNamespacedLocal(cut + 1)
         guard element != .other else { return .other }
         let uri = UnsafeRawBufferPointer(start: name, count: UnsafePointer(cut) - name)
-        return equals(uri, itmsNamespace) ? element : .other
+        return inNamespace(element) { equals(uri, $0) }
+    }
+
+    /// `element` (found by its local name alone) if its URI is the one it belongs to; `artist` is
+    /// also im's (``imArtist``).
+    @inline(__always)
+    private static func inNamespace(_ element: FeedElement, uriIs: (StaticString) -> Bool) -> FeedElement {
+        guard element != .other else { return .other }
+        if uriIs(element.namespace) { return element }
+        return element == .artist && uriIs(imNamespace) ? .imArtist : .other
+    }
+
+    /// The namespace an element of a namespace is in (only for those).
+    private var namespace: StaticString {
+        switch self {
+        case .artist, .album, .releaseDate: return Self.itmsNamespace
+        case .entry, .atomCategory: return Self.atomNamespace
+        default: return Self.imNamespace
+        }
     }
 
     private static func classifyPlain(_ local: UnsafePointer<CChar>) -> FeedElement {
@@ -80,10 +142,18 @@ public enum FeedElement: UInt8, Sendable {
         }
     }
 
-    private static func classifyItmsLocal(_ local: UnsafePointer<CChar>) -> FeedElement {
+    /// The element a local name would be in its namespace: the itms module's, Atom's or im's (`artist`,
+    /// in both the itms and im namespaces, is told apart by its URI in ``inNamespace(_:uriIs:)``).
+    private static func classifyNamespacedLocal(_ local: UnsafePointer<CChar>) -> FeedElement {
         switch UInt8(bitPattern: local.pointee) {
         case UInt8(ascii: "a"): return cEquals(local, "artist") ? .artist : cEquals(local, "album") ? .album : .other
-        case UInt8(ascii: "r"): return cEquals(local, "releasedate") ? .releaseDate : .other
+        case UInt8(ascii: "r"):
+            return cEquals(local, "releasedate")
+                ? .releaseDate : cEquals(local, "releaseDate") ? .imReleaseDate : .other
+        case UInt8(ascii: "e"): return cEquals(local, "entry") ? .entry : .other
+        case UInt8(ascii: "c"):
+            return cEquals(local, "category") ? .atomCategory : cEquals(local, "collection") ? .collection : .other
+        case UInt8(ascii: "n"): return cEquals(local, "name") ? .name : .other
         default: return .other
         }
     }

@@ -106,7 +106,7 @@ public enum FoundationReader: WholeDocumentReader {
                     FeedElement.classify(namespace: UnsafeRawBufferPointer(uri), local: UnsafeRawBufferPointer(name))
                 }
             }
-            assembler.startElement(element)
+            if assembler.startElement(element), !assembler.categoryTerm(attributeDict["term"]) { tooLong(parser) }
         }
 
         func parser(

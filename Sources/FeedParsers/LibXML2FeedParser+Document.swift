@@ -15,9 +15,8 @@ import CReferenceParsers
 ///
 /// The song parser's options and DTD handlers, plus `XML_PARSE_DTDATTR` (attributes defaulted by
 /// the internal DTD are reported, as the canonical form has them; the external subset is still
-/// never loaded). Without entity substitution libxml2 leaves references in attribute values
-/// ("&#38;", "&e;") for its tree builder to decode; they are decoded as the tree builder does
-/// (`xmlStringLenDecodeEntities`). A processing instruction inside the DTD is not an event.
+/// never loaded). Attribute values are decoded as libxml2's tree builder decodes them
+/// (`LibXML2FeedParser.withAttributeValue`). A processing instruction inside the DTD is not an event.
 extension LibXML2FeedParser: DocumentParser {
     public convenience init(sink: DocumentSink) throws {
         var handler = Self.dtdHandler()
@@ -97,21 +96,13 @@ extension LibXML2FeedParser: DocumentParser {
     private func attribute(
         _ ctx: UnsafeMutableRawPointer?, _ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ sink: DocumentSink
     ) -> DocStatus {
-        guard let start = fields[3], let end = fields[4] else { return DOC_STATUS_MISUSE }
-        var value = start
-        var count = end - start
-        var decoded: UnsafeMutablePointer<xmlChar>?
-        if memchr(start, 0x26, count) != nil, let context = ctx?.assumingMemoryBound(to: xmlParserCtxt.self) {
-            decoded = xmlStringLenDecodeEntities(context, start, Int32(count), Int32(XML_SUBSTITUTE_REF), 0, 0, 0)
-            if let decoded {
-                value = UnsafePointer(decoded)
-                count = strlen(UnsafeRawPointer(decoded).assumingMemoryBound(to: CChar.self))
-            }
+        guard fields[3] != nil, fields[4] != nil else { return DOC_STATUS_MISUSE }
+        return Self.withAttributeValue(ctx, fields) { value in
+            sink.attribute(
+                uri: cString(fields[2]), length(fields[2]), local: cString(fields[0]), length(fields[0]),
+                prefix: cString(fields[1]), length(fields[1]),
+                value: value.baseAddress?.assumingMemoryBound(to: CChar.self), value.count)
         }
-        defer { if let decoded { CLibXML2_free(decoded) } }
-        return sink.attribute(
-            uri: cString(fields[2]), length(fields[2]), local: cString(fields[0]), length(fields[0]),
-            prefix: cString(fields[1]), length(fields[1]), value: cString(value), count)
     }
 
     /// Stops the parse on the sink's first refusal.

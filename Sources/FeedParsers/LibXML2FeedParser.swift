@@ -166,7 +166,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     /// same handlers.
     private static func makeHandler() -> xmlSAXHandler {
         var handler = dtdHandler()
-        handler.startElementNs = { ctx, localname, _, uri, _, _, _, _, _ in
+        handler.startElementNs = { ctx, localname, _, uri, _, _, attributeCount, _, attributes in
             guard let localname else { return }
             let element = localname.withMemoryRebound(to: CChar.self, capacity: 1) { local in
                 guard let uri else { return FeedElement.classify(namespace: nil, local: local) }
@@ -174,7 +174,11 @@ public final class LibXML2FeedParser: SongFeedParser {
                     FeedElement.classify(namespace: $0, local: local)
                 }
             }
-            LibXML2FeedParser.with(ctx) { $0.assembler.startElement(element) }
+            LibXML2FeedParser.with(ctx) { parser in
+                if parser.assembler.startElement(element) {
+                    parser.categoryTerm(ctx, Int(attributeCount), attributes)
+                }
+            }
         }
         handler.endElementNs = { ctx, _, _, _ in
             LibXML2FeedParser.with(ctx) { $0.assembler.endElement() }
@@ -228,6 +232,50 @@ public final class LibXML2FeedParser: SongFeedParser {
         guard let bytes, !assembler.characters(UnsafeRawBufferPointer(start: bytes, count: length)) else { return }
         let (line, column) = position()
         fail(FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column))
+    }
+
+    /// Hands the Atom category's `term` attribute (no namespace) to the assembler.
+    @inline(never)
+    private func categoryTerm(
+        _ ctx: UnsafeMutableRawPointer?, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        var fits = true
+        var found = false
+        if let attributes {
+            for index in 0..<count {
+                let fields = attributes + 5 * index
+                guard fields[2] == nil, let local = cString(fields[0]), strcmp(local, "term") == 0 else { continue }
+                found = true
+                fits = Self.withAttributeValue(ctx, fields) { assembler.categoryTerm($0) }
+                break
+            }
+        }
+        if !found { fits = assembler.categoryTerm(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard !fits else { return }
+        let (line, column) = position()
+        fail(FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column))
+    }
+
+    /// Runs `body` with the value of the attribute whose five SAX2 fields (local name, prefix, URI,
+    /// value start, value end) are at `fields`.
+    ///
+    /// Without entity substitution libxml2 leaves references in attribute values ("&#38;", "&e;") for
+    /// its tree builder to decode; they are decoded as the tree builder does (`xmlStringLenDecodeEntities`).
+    static func withAttributeValue<Result>(
+        _ ctx: UnsafeMutableRawPointer?, _ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>,
+        _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        guard let start = fields[3], let end = fields[4] else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let count = end - start
+        if memchr(start, 0x26, count) != nil, let context = ctx?.assumingMemoryBound(to: xmlParserCtxt.self),
+            let decoded = xmlStringLenDecodeEntities(context, start, Int32(count), Int32(XML_SUBSTITUTE_REF), 0, 0, 0)
+        {
+            defer { CLibXML2_free(decoded) }
+            return body(UnsafeRawBufferPointer(start: decoded, count: length(UnsafePointer(decoded))))
+        }
+        return body(UnsafeRawBufferPointer(start: start, count: count))
     }
 
     /// Records an error libxml2 reported through the handler's `serror` (a warning is no error).

@@ -126,7 +126,18 @@ private final class Pull {
                     FeedElement.classify(namespace: uri, local: local)
                 }
             }
-            assembler.startElement(element)
+            if assembler.startElement(element) {
+                // The Atom category's `term` (no namespace); a copy that is ours to free.
+                let term = xmlTextReaderGetAttribute(reader, "term")
+                defer { if let term { CLibXML2_free(term) } }
+                let bytes = UnsafeRawBufferPointer(start: term, count: length(UnsafePointer(term)))
+                if !assembler.categoryTerm(bytes) {
+                    throw FeedParseError(
+                        parser: LibXML2TextReader.name, message: assembler.fieldTooLongMessage,
+                        line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                        column: Int(xmlTextReaderGetParserColumnNumber(reader)))
+                }
+            }
             if xmlTextReaderIsEmptyElement(reader) == 1 { assembler.endElement() }
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
             assembler.endElement()

@@ -13,8 +13,11 @@ public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
 /// `xmlNodeGetContent` includes), then evaluates `//item[not(ancestor::item)]` and, for each item,
 /// `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
 /// `itms:releasedate[last()]` with the prefix `itms` bound to the itms namespace URI (so elements
-/// match by URI and local name, whatever prefix the document uses). The expressions are compiled
-/// once per parse. A field's text is `xmlNodeGetContent` (all the text inside it).
+/// match by URI and local name, whatever prefix the document uses). A document without RSS items
+/// is read as Atom: ``atomExpressions``, the category being the `term` of the last `category` (so a
+/// document with both items and entries gives its items only, where the streaming adapters give
+/// both). The expressions are compiled once per parse. A field's text is `xmlNodeGetContent` (all
+/// the text inside it).
 ///
 /// Errors: the parse context's last error (libxml2 stops at the first fatal one), never printed.
 /// What differs from the contract: it parses once all bytes are in, and holds the whole tree.
@@ -27,10 +30,16 @@ public enum LibXML2TreeReader: WholeDocumentReader {
         defer { xmlFreeDoc(document) }
         guard let xpath = xmlXPathNewContext(document) else { throw failure("xmlXPathNewContext failed") }
         defer { xmlXPathFreeContext(xpath) }
-        guard xmlXPathRegisterNs(xpath, "itms", FeedElement.itmsNamespace.utf8Start) == 0 else {
-            throw failure("xmlXPathRegisterNs failed")
+        for (prefix, uri) in [
+            ("itms", FeedElement.itmsNamespace), ("atom", FeedElement.atomNamespace), ("im", FeedElement.imNamespace),
+        ] {
+            guard xmlXPathRegisterNs(xpath, prefix, uri.utf8Start) == 0 else {
+                throw failure("xmlXPathRegisterNs failed")
+            }
         }
-        return try songs(of: xpath, onSong: onSong)
+        let rss = try songs(of: xpath, Self.rssExpressions, onSong: onSong)
+        guard rss.isEmpty else { return rss }
+        return try songs(of: xpath, Self.atomExpressions, onSong: onSong)
     }
 
     /// The document's tree (the caller frees it); an error when it is not namespace-well-formed.
@@ -51,13 +60,24 @@ public enum LibXML2TreeReader: WholeDocumentReader {
         return document
     }
 
-    /// The songs of the items the XPath context's document holds, each field the last of its name.
-    private static func songs(of xpath: xmlXPathContextPtr, onSong: ((Song) -> Void)?) throws -> [Song] {
-        let expressions = [
-            "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]",
-            "itms:album[last()]",
-            "itms:releasedate[last()]",
-        ].map { (pattern: String) in
+    /// The RSS items, then each one's title, category, artist, album and release date.
+    static let rssExpressions = [
+        "//item[not(ancestor::item)]", "title[last()]", "category[last()]", "itms:artist[last()]",
+        "itms:album[last()]", "itms:releasedate[last()]",
+    ]
+
+    /// The Atom entries and their fields; the category is the `term` of the node found.
+    static let atomExpressions = [
+        "//atom:entry[not(ancestor::atom:entry)]", "im:name[last()]", "atom:category[last()]", "im:artist[last()]",
+        "(im:collection/im:name)[last()]", "im:releaseDate[last()]",
+    ]
+
+    /// The songs of the items (or entries) that `patterns[0]` finds in the XPath context's document,
+    /// each field the last of its name.
+    private static func songs(
+        of xpath: xmlXPathContextPtr, _ patterns: [String], onSong: ((Song) -> Void)?
+    ) throws -> [Song] {
+        let expressions = patterns.map { (pattern: String) in
             pattern.withCString {
                 $0.withMemoryRebound(to: xmlChar.self, capacity: pattern.utf8.count + 1, xmlXPathCompile)
             }
@@ -65,24 +85,30 @@ public enum LibXML2TreeReader: WholeDocumentReader {
         defer { for expression in expressions { xmlXPathFreeCompExpr(expression) } }
         guard expressions.allSatisfy({ $0 != nil }) else { throw failure("xmlXPathCompile failed") }
 
+        xpath.pointee.node = nil
         guard let found = xmlXPathCompiledEval(expressions[0], xpath) else { throw failure("XPath evaluation failed") }
         defer { xmlXPathFreeObject(found) }
         let items = Self.nodes(found)
         var songs: [Song] = []
         songs.reserveCapacity(items.count)
         /// The text of the first node `expressions[index]` finds from the current item, if any.
-        func text(_ index: Int) throws -> String? {
+        func text(_ index: Int, attribute: String? = nil) throws -> String? {
             guard let result = xmlXPathCompiledEval(expressions[index], xpath) else {
                 throw failure("XPath evaluation failed")
             }
             defer { xmlXPathFreeObject(result) }
-            return Self.firstNode(result).map(Self.content)
+            guard let node = Self.firstNode(result) else { return nil }
+            guard let attribute else { return Self.content(node) }
+            guard let value = xmlGetNoNsProp(node, attribute) else { return "" }
+            defer { CLibXML2_free(value) }
+            return String(cString: value)
         }
+        let categoryAttribute = patterns == Self.atomExpressions ? "term" : nil
         for item in items {
             xpath.pointee.node = item
             let song = try SongAssembler.song(
-                title: try text(1), category: try text(2), artist: try text(3), album: try text(4),
-                releaseDate: try text(5), item: songs.count + 1, parser: Self.name)
+                title: try text(1), category: try text(2, attribute: categoryAttribute), artist: try text(3),
+                album: try text(4), releaseDate: try text(5), item: songs.count + 1, parser: Self.name)
             songs.append(song)
             onSong?(song)
         }

@@ -10,12 +10,16 @@ import SongFeed
 
 /// The song-building work every adapter shares, fed with element and character events.
 ///
-/// It keeps the state of the classic sample's delegate: whether it is inside an `item`, which song
-/// field it is collecting, and the field's character data as bytes in one reused buffer. A `String`
-/// is made only when a field ends, and the date is converted once, with `SongDate.init(feedText:)`.
+/// It keeps the state of the classic sample's delegate: whether it is inside an `item` (RSS) or an
+/// `entry` (Atom), which song field it is collecting, and the field's character data as bytes in one
+/// reused buffer. A `String` is made only when a field ends, and the date is converted once, with
+/// `SongDate.init(feedText:)`.
 ///
-/// A field is a direct child of `item`; its text is all the character data inside it, including
-/// that of any nested elements. A field longer than ``maximumFieldBytes`` is an error, so that a
+/// A field is a direct child of the `item` or `entry` (an RSS item's fields are RSS elements, an Atom
+/// entry's are Atom and im elements: see ``FeedElement``), except the Atom album, the `im:name` of a
+/// direct `im:collection`; its text is all the character data inside it, including that of any
+/// nested elements. The Atom category is its `category`'s `term` attribute, which the adapter hands
+/// over with ``categoryTerm(_:)`` when ``startElement(_:)`` asks for it. The last field of a name wins. A field longer than ``maximumFieldBytes`` is an error, so that a
 /// hostile document cannot make a parser buffer without bound.
 ///
 /// It is a class that each adapter holds with `let`: a struct stored in the adapter's class was
@@ -30,8 +34,10 @@ public final class SongAssembler {
     private struct State {
         var songs: [Song] = []
         var depth = 0
-        var itemDepth = 0  // 0: not inside an item
-        var field = FeedElement.other  // .other: not collecting
+        var itemDepth = 0  // 0: not inside an item or entry
+        var atom = false  // the item is an Atom entry
+        var collectionDepth = 0  // 0: not inside an entry's im:collection
+        var field = FeedElement.other  // the song field being collected (.title … .releaseDate), or .other
         var fieldDepth = 0
         /// The current field's text: `textCount` bytes of a buffer of `textCapacity` (grown by doubling).
         var text: UnsafeMutableRawPointer? = nil
@@ -75,24 +81,76 @@ public final class SongAssembler {
     }
 
     /// An element starts.
-    public func startElement(_ element: FeedElement) {
+    ///
+    /// - Returns: `true` when it is the Atom `category` of an entry: the adapter must then pass its
+    ///   `term` attribute's value (empty when it has none) to ``categoryTerm(_:)`` before anything else.
+    @discardableResult
+    public func startElement(_ element: FeedElement) -> Bool {
         let s = state
         s.pointee.depth += 1
-        guard s.pointee.field == .other else { return }  // an element nested in a field: its text belongs to the field
+        // An element nested in a field: its text belongs to the field.
+        guard s.pointee.field == .other else { return false }
         if s.pointee.itemDepth == 0 {
-            if element == .item {
+            if element == .item || element == .entry {
                 s.pointee.itemDepth = s.pointee.depth
+                s.pointee.atom = element == .entry
+                s.pointee.collectionDepth = 0
                 s.pointee.title = ""
                 s.pointee.category = ""
                 s.pointee.artist = ""
                 s.pointee.album = ""
                 s.pointee.releaseDate = nil
             }
-        } else if s.pointee.depth == s.pointee.itemDepth + 1, element != .other, element != .item {
-            s.pointee.field = element
-            s.pointee.fieldDepth = s.pointee.depth
-            s.pointee.textCount = 0
+            return false
         }
+        var field = FeedElement.other
+        if s.pointee.depth == s.pointee.itemDepth + 1 {
+            if !s.pointee.atom {
+                switch element {
+                case .title, .category, .artist, .album, .releaseDate: field = element
+                default: return false
+                }
+            } else {
+                switch element {
+                case .name: field = .title
+                case .imArtist: field = .artist
+                case .imReleaseDate: field = .releaseDate
+                case .atomCategory: return true
+                case .collection:
+                    s.pointee.collectionDepth = s.pointee.depth
+                    return false
+                default: return false
+                }
+            }
+        } else if element == .name, s.pointee.collectionDepth != 0, s.pointee.depth == s.pointee.collectionDepth + 1 {
+            field = .album
+        } else {
+            return false
+        }
+        s.pointee.field = field
+        s.pointee.fieldDepth = s.pointee.depth
+        s.pointee.textCount = 0
+        return false
+    }
+
+    /// The `term` attribute of the Atom `category` that ``startElement(_:)`` asked for: the song's
+    /// category (the last category's wins; an empty value when it has none).
+    ///
+    /// - Returns: `false` when it is longer than ``maximumFieldBytes``: the adapter must then stop
+    ///   and report ``fieldTooLongMessage``.
+    public func categoryTerm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count <= Self.maximumFieldBytes else {
+            state.pointee.field = .category
+            return false
+        }
+        state.pointee.category = String(decoding: bytes, as: UTF8.self)
+        return true
+    }
+
+    /// ``categoryTerm(_:)`` from a `String` (Foundation's attributes), or `nil` for none.
+    public func categoryTerm(_ string: String?) -> Bool {
+        var string = string ?? ""
+        return string.withUTF8 { categoryTerm(UnsafeRawBufferPointer($0)) }
     }
 
     /// Character data (text or CDATA), as UTF-8 bytes.
@@ -136,6 +194,7 @@ public final class SongAssembler {
     public func endElement() {
         let s = state
         defer { s.pointee.depth -= 1 }
+        if s.pointee.depth == s.pointee.collectionDepth { s.pointee.collectionDepth = 0 }
         if s.pointee.field != .other {
             guard s.pointee.depth == s.pointee.fieldDepth else { return }
             let text = self.text
@@ -145,7 +204,7 @@ public final class SongAssembler {
             case .artist: s.pointee.artist = String(decoding: text, as: UTF8.self)
             case .album: s.pointee.album = String(decoding: text, as: UTF8.self)
             case .releaseDate: s.pointee.releaseDate = SongDate(feedText: text)
-            case .item, .other: break
+            default: break
             }
             s.pointee.field = .other
         } else if s.pointee.itemDepth != 0, s.pointee.depth == s.pointee.itemDepth {

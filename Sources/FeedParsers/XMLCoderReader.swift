@@ -9,8 +9,8 @@ import XMLCoder
 /// The `xmlcoder` adapter: the chunks gathered, then ``XMLCoderReader`` over the whole document.
 public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
 
-/// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`),
-/// which are then made into songs.
+/// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`, or
+/// Atom's `feed` → `[entry]`), which are then made into songs.
 ///
 /// XMLCoder parses with Foundation's `XMLParser(data:)` into its own tree of boxes, then decodes
 /// the types from it; the adapter buffers the chunks and decodes them once all are in. Options: namespace
@@ -33,12 +33,23 @@ public enum XMLCoderReader: WholeDocumentReader {
             throw Self.describe(error)
         }
         var songs: [Song] = []
-        songs.reserveCapacity(feed.channel.items.count)
-        for item in feed.channel.items {
+        if let channel = feed.channel {
+            songs.reserveCapacity(channel.items.count)
+            for item in channel.items {
+                let song = try SongAssembler.song(
+                    title: item.title?.value, category: item.category?.value, artist: item.artist?.value,
+                    album: item.album?.value, releaseDate: item.releaseDate?.value, item: songs.count + 1,
+                    parser: Self.name)
+                songs.append(song)
+                onSong?(song)
+            }
+            return songs
+        }
+        for entry in feed.entries ?? [] {
             let song = try SongAssembler.song(
-                title: item.title?.value, category: item.category?.value, artist: item.artist?.value,
-                album: item.album?.value, releaseDate: item.releaseDate?.value, item: songs.count + 1, parser: Self.name
-            )
+                title: entry.name?.value, category: entry.category.map { $0.term ?? "" }, artist: entry.artist?.value,
+                album: entry.collection?.name?.value, releaseDate: entry.releaseDate?.value, item: songs.count + 1,
+                parser: Self.name)
             songs.append(song)
             onSong?(song)
         }
@@ -76,8 +87,33 @@ public enum XMLCoderReader: WholeDocumentReader {
 
     // MARK: The feed as Decodable types
 
+    /// An RSS `rss` (its `channel`) or an Atom `feed` (its `entry` elements).
     private struct Feed: Decodable {
-        var channel: Channel
+        var channel: Channel?
+        var entries: [Entry]?
+
+        enum CodingKeys: String, CodingKey {
+            case channel
+            case entries = "entry"
+        }
+    }
+
+    /// An Atom entry: im's `name`, `artist`, `collection` (its `name`), `releaseDate`, and Atom's
+    /// `category` (its `term`), by local names.
+    private struct Entry: Decodable {
+        var name: Text?
+        var category: Category?
+        var artist: Text?
+        var collection: Collection?
+        var releaseDate: Text?
+    }
+
+    private struct Category: Decodable {
+        var term: String?
+    }
+
+    private struct Collection: Decodable {
+        var name: Text?
     }
 
     private struct Channel: Decodable {
@@ -132,6 +168,6 @@ public enum XMLCoderReader: WholeDocumentReader {
     public static let kind = ParserKind.codable
 
     public static var summary: String {
-        "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item types (local names, no URI match), once all bytes are in"
+        "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item or feed/entry types (local names, no URI match), once all bytes are in"
     }
 }

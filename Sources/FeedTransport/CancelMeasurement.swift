@@ -4,7 +4,8 @@ import Foundation
 public struct CancelMeasurement: Codable, Sendable, Equatable {
     /// Requests running when the cancel came (their bytes were in flight).
     public var runningAtCancel: Int
-    /// Requests started after the cancel (0 is the goal).
+    /// Fetches the queue started after the cancel (0 is the goal: the queue drops what it has not
+    /// started; none of them makes its request).
     public var startedAfterCancel: Int
     /// Body bytes delivered after the cancel (in flight: counted, never parsed).
     public var bytesAfterCancel: Int

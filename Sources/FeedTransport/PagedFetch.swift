@@ -101,8 +101,8 @@ public enum PagedFetch {
             // Asynchronous operations: no thread waits for a download. (Operations that block their
             // thread starve libdispatch's pool, which URLSession itself runs on: on this 2-core
             // machine four blocked operations delayed the first page by 3 s.)
-            let operation = FetchOperation { done in
-                guard state.start(page: index, at: monotonicNow()) else { return done() }
+            let operation = FetchOperation { startedAt, done in
+                guard state.start(page: index, operationStartedAt: startedAt, at: monotonicNow()) else { return done() }
                 do {
                     try downloader.start(page, parser: parserType.type) { result in
                         switch result {
@@ -139,14 +139,15 @@ public enum PagedFetch {
     static let headBytes = 16_384
 }
 
-/// An asynchronous operation: `body` starts the work and calls its argument when the work is done.
+/// An asynchronous operation: `body` starts the work and calls its second argument when the work is
+/// done; its first is when the queue started the operation (the monotonic clock on entry to `start()`).
 private final class FetchOperation: Operation, @unchecked Sendable {
-    private let body: (@escaping @Sendable () -> Void) -> Void
+    private let body: (UInt64, @escaping @Sendable () -> Void) -> Void
     private let lock = NSLock()
     private var executing = false
     private var done = false
 
-    init(_ body: @escaping (@escaping @Sendable () -> Void) -> Void) {
+    init(_ body: @escaping (UInt64, @escaping @Sendable () -> Void) -> Void) {
         self.body = body
     }
 
@@ -155,11 +156,12 @@ private final class FetchOperation: Operation, @unchecked Sendable {
     override var isFinished: Bool { lock.withLock { done } }
 
     override func start() {
+        let startedAt = monotonicNow()
         guard !isCancelled else { return finish() }
         willChangeValue(forKey: "isExecuting")
         lock.withLock { executing = true }
         didChangeValue(forKey: "isExecuting")
-        body { self.finish() }
+        body(startedAt) { self.finish() }
     }
 
     private func finish() {
@@ -192,10 +194,14 @@ private final class QueueState: @unchecked Sendable {
     private var active = 0
 
     /// Whether the page may start (not once cancelled).
-    func start(page: Int, at time: UInt64) -> Bool {
+    ///
+    /// An operation the queue started after the cancel (it should have dropped it) counts in
+    /// `startedAfterCancel`; one it started just before, whose body only got here after, does not: its
+    /// request is not made either way.
+    func start(page: Int, operationStartedAt: UInt64, at time: UInt64) -> Bool {
         lock.withLock {
-            if cancelTime != nil {
-                startedAfterCancel += 1
+            if let cancelTime {
+                if operationStartedAt >= cancelTime { startedAfterCancel += 1 }
                 return false
             }
             startTimes[page] = time

@@ -20,13 +20,28 @@ public struct FeedGenerator: Sendable {
     public var songCount: Int
     /// The seed of the pseudo-random choices.
     public var seed: UInt64
+    /// RSS 2.0 (the 2012 feeds) or Atom (the form Apple's feeds moved to).
+    public var format: Format
+
+    /// The form of the feed written; the same songs either way.
+    public enum Format: String, CaseIterable, Sendable {
+        /// RSS 2.0 with the itms module, as `newreleases-100-2012-05-15.rss.xml`.
+        case rss
+        /// Atom with the im module, each `entry` shaped like a song of Apple's 2013 Atom feeds (see
+        /// `topalbums-10-2013-06-25.atom.xml`, whose entries are albums): `im:name` the title,
+        /// `im:artist`, `im:collection` → `im:name` the album, `category` with `term` and `label`,
+        /// `im:releaseDate` ("2012-05-07T00:00:00-07:00" with its `label`), and the HTML `content`
+        /// escaped instead of in CDATA.
+        case atom
+    }
 
     /// The seed of the committed `Data/top300.rss.xml`.
     public static let defaultSeed: UInt64 = 20_120_515
 
-    public init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed) {
+    public init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed, format: Format = .rss) {
         self.songCount = songs
         self.seed = seed
+        self.format = format
     }
 
     /// A generated feed and the songs it holds, as an independent ground truth for the parsers.
@@ -44,14 +59,29 @@ public struct FeedGenerator: Sendable {
         out.reserveCapacity(songCount * 3_100 + 2_048)
         var songs: [Song] = []
         songs.reserveCapacity(songCount)
-        out += Self.channelHeader(songCount: songCount)
+        out += format == .rss ? Self.channelHeader(songCount: songCount) : Self.atomHeader(songCount: songCount)
         for index in 0..<songCount {
             let item = ItemValues(index: index, random: &random)
             songs.append(item.song)
-            out += item.xml(first: index == 0)
+            out += format == .rss ? item.xml(first: index == 0) : item.atomXML()
         }
-        out += "\n\t</channel>\n</rss>\n"
+        out += format == .rss ? "\n\t</channel>\n</rss>\n" : "</feed>\n"
         return Feed(bytes: Array(out.utf8), songs: songs)
+    }
+
+    static func atomHeader(songCount: Int) -> String {
+        let feed = "https://itunes.apple.com/us/rss/topsongs/limit=\(songCount)/xml"
+        return """
+            <?xml version="1.0" encoding="utf-8"?>
+
+            \t<feed xmlns:im="http://itunes.apple.com/rss" xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
+            \t\t<id>\(feed)</id><title>iTunes Store: Top Songs</title><updated>2012-05-15T07:23:37-07:00</updated>\
+            <link rel="alternate" type="text/html" href="https://itunes.apple.com/WebObjects/MZStore.woa/wa/viewTop?cc=us&amp;id=1&amp;popId=1"/>\
+            <link rel="self" href="\(feed)"/><icon>http://itunes.apple.com/favicon.ico</icon>\
+            <author><name>iTunes Store</name><uri>http://www.apple.com/itunes/</uri></author>\
+            <rights>Copyright 2008 Apple Inc.</rights>
+
+            """
     }
 
     static func channelHeader(songCount: Int) -> String {
@@ -172,13 +202,54 @@ private struct ItemValues {
         return s
     }
 
+    /// The song as an Atom `entry`, white space as in Apple's Atom feeds.
+    func atomXML() -> String {
+        let textArtist = escape(artist, references: useCharacterReferences)
+        let textTitle = escape(title, references: useCharacterReferences)
+        let base = image.dropLast("100x100-75.jpg".count)
+        var s = "\t\t\n\t\t\t<entry>\n\t\t\t\t<updated>2012-05-15T07:23:37-07:00</updated>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<id im:id=\"\(albumID)\">\(escape(albumURL))</id>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<title>\(textTitle) - \(textArtist)</title>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<im:name>\(textTitle)</im:name>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<link rel=\"alternate\" type=\"text/html\" href=\"\(attribute(albumURL))\"/>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<im:contentType term=\"Music\" label=\"Music\">"
+        s += "<im:contentType term=\"Track\" label=\"Song\"/></im:contentType>\n"
+        if hasCategory {
+            s += "\t\t\t\t\n\t\t\t\t\t<category im:id=\"\(genre.id)\" term=\"\(attribute(genre.name))\" "
+            s += "scheme=\"\(attribute(genreURL))\" label=\"\(attribute(genre.name))\"/>\n"
+        }
+        s += "\t\t\t\t\n\t\t\t\t\t<im:artist href=\"\(attribute(artistURL))\">\(textArtist)</im:artist>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<im:price amount=\"\(price.dropFirst())000\" currency=\"USD\">\(price)</im:price>\n"
+        for (height, file) in [(55, "53x53-50"), (60, "60x60-50"), (170, "100x100-75")] {
+            s += "\t\t\t\t\n\t\t\t\t\t<im:image height=\"\(height)\">\(base)\(file).jpg</im:image>\n"
+        }
+        s += "\t\t\t\t\n\t\t\t\t\t<im:collection><im:name>\(escape(album))</im:name>"
+        s += "<link rel=\"alternate\" type=\"text/html\" href=\"\(attribute(albumURL))\"/>"
+        s += "<im:contentType term=\"Music\" label=\"Music\"><im:contentType term=\"Album\" label=\"Album\"/>"
+        s += "</im:contentType></im:collection>\n"
+        s += "\t\t\t\t\n\t\t\t\t\t<rights>\(escape(rights))</rights>\n"
+        if let releaseDate {
+            let day = releaseDate.description
+            s +=
+                "\t\t\t\t\n\t\t\t\t\t<im:releaseDate label=\"\(releaseDate.feedText)\">\(day)T00:00:00-07:00</im:releaseDate>\n"
+        }
+        s += "\t\t\t\t\n\t\t\t\t\n\t\t\t\t\t<content type=\"html\">\(escape(contentHTML))</content>\n"
+        s += "\t\t\t\t\n\t\t\t</entry>\n"
+        return s
+    }
+
     /// The item's `content:encoded`: a CDATA block of HTML.
     private var contentEncoded: String {
+        "    <content:encoded><![CDATA[" + contentHTML + "]]></content:encoded>\n"
+    }
+
+    /// The HTML of the item's description (in CDATA in RSS, escaped in Atom).
+    private var contentHTML: String {
         let dateLine =
             releaseDate.map { "<B>Release Date:</B>\n\t\t\t\t\t\t\($0.feedText)<br>" }
             ?? "<B>Release Date:</B>\n\t\t\t\t\t\t<br>"
         return """
-                <content:encoded><![CDATA[<TABLE BORDER=0 WIDTH="100%"><TR><TD><table border="0" width="100%" cellspacing="0" cellpadding="0">
+            <TABLE BORDER=0 WIDTH="100%"><TR><TD><table border="0" width="100%" cellspacing="0" cellpadding="0">
             \t\t\t\t<tr valign="top" align="left">
             \t\t\t\t\t<td ALIGN=CENTER WIDTH=166 VALIGN=TOP><a href="\(albumURL)"><img border="0" src="\(image)" /></a></td>
             \t\t\t\t\t<td width="10"><img alt="" width="10" height="1" src="http://r.mzstatic.com/images/spacer.gif" /></td>
@@ -196,7 +267,6 @@ private struct ItemValues {
             \t\t\t\t</tr>
             \t\t\t</table></TD></TR>
             \t\t\t</TABLE>
-            ]]></content:encoded>
 
             """
     }
@@ -243,6 +313,11 @@ private struct ItemValues {
             }
         }
         return out
+    }
+
+    /// Escapes text for an attribute value in double quotes.
+    func attribute(_ text: String) -> String {
+        escape(text).replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// The URL slug iTunes derives from a name: ASCII letters and digits, lowercased, dashes between.

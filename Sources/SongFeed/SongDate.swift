@@ -18,16 +18,31 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
         self.day = day
     }
 
-    /// Parses the feed's form, "July 10, 2012": an English month name, the day, a comma, the year.
+    /// Parses the feeds' forms: RSS's "July 10, 2012" (an English month name, the day, a comma, the
+    /// year) and Atom's `im:releaseDate`, "2013-06-24T00:00:00-07:00" (the date as written, the time
+    /// after a `T` not read).
     ///
-    /// Leading and trailing XML white space is ignored; anything else that is not exactly that form,
-    /// or a day that does not exist (February 30), gives `nil`, never a crash. No allocation: every
-    /// parser adapter calls this once per song, inside the timed region.
+    /// Leading and trailing XML white space is ignored; anything else that is not exactly one of
+    /// those forms, or a day that does not exist (February 30), gives `nil`, never a crash. No
+    /// allocation: every parser adapter calls this once per song, inside the timed region.
     ///
     /// - Parameter bytes: the UTF-8 text of the element.
     public init?(feedText bytes: UnsafeRawBufferPointer) {
         var scanner = ByteScanner(bytes)
         scanner.skipSpaces()
+        if scanner.startsWithDigit {
+            // "YYYY-MM-DD", then nothing or "T" and the time.
+            guard let year = scanner.number(exactDigits: 4), scanner.take(UInt8(ascii: "-")),
+                let month = scanner.number(exactDigits: 2), scanner.take(UInt8(ascii: "-")),
+                let day = scanner.number(exactDigits: 2)
+            else { return nil }
+            if !scanner.take(UInt8(ascii: "T")) {
+                scanner.skipSpaces()
+                guard scanner.isAtEnd else { return nil }
+            }
+            self.init(year: year, month: month, day: day)
+            return
+        }
         guard let month = scanner.monthName() else { return nil }
         guard scanner.skipSpaces() > 0, let day = scanner.number(maxDigits: 2) else { return nil }
         guard scanner.take(UInt8(ascii: ",")) else { return nil }
@@ -133,6 +148,15 @@ private struct ByteScanner {
             index += 1
         }
         return index - start
+    }
+
+    var startsWithDigit: Bool { index < bytes.count && bytes[index] >= 0x30 && bytes[index] <= 0x39 }
+
+    /// Reads exactly `count` ASCII digits (no more follow).
+    mutating func number(exactDigits count: Int) -> Int? {
+        let start = index
+        guard let value = number(maxDigits: count), index - start == count else { return nil }
+        return value
     }
 
     mutating func take(_ byte: UInt8) -> Bool {

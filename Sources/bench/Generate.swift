@@ -6,7 +6,7 @@ import SongFeed
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Write a synthetic iTunes Store RSS feed (or, with --shape, a document of a known shape), the same bytes for the same settings.",
+            "Write a synthetic iTunes Store feed, RSS or Atom (or, with --shape, a document of a known shape), the same bytes for the same settings.",
         discussion:
             "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
     )
@@ -16,6 +16,9 @@ struct Generate: ParsableCommand {
 
     @Option(help: "The seed of the pseudo-random choices.")
     var seed: UInt64 = FeedGenerator.defaultSeed
+
+    @Option(help: "The feed's form: rss (the 2012 feeds) or atom (Apple's later feeds); the same songs either way.")
+    var format: FeedGenerator.Format = .rss
 
     @Option(help: "The file to write (default: standard output).")
     var output: String?
@@ -41,18 +44,8 @@ struct Generate: ParsableCommand {
             try write(document, what: "\(shape.rawValue) document")
             return
         }
-        let feed = FeedGenerator(songs: songs, seed: seed).generate()
-        if let output {
-            do {
-                try Data(feed.bytes).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
-            }
-            let sha = SongDigest.sha256(bytes: feed.bytes)
-            print("Wrote \(output): \(songs) songs, \(feed.bytes.count) bytes, sha256 \(sha)")
-        } else {
-            FileHandle.standardOutput.write(Data(feed.bytes))
-        }
+        let feed = FeedGenerator(songs: songs, seed: seed, format: format).generate()
+        try write(feed.bytes, what: "\(songs) songs (\(format.rawValue))")
     }
 
     private func write(_ bytes: [UInt8], what: String) throws {
@@ -70,3 +63,4 @@ struct Generate: ParsableCommand {
 }
 
 extension DocumentShape: ExpressibleByArgument {}
+extension FeedGenerator.Format: ExpressibleByArgument {}

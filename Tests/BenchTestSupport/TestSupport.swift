@@ -27,6 +27,11 @@ public enum TestPaths {
         sharedData?.appendingPathComponent("itunes/newreleases-100-2012-05-15.rss.xml").path
     }
 
+    /// The real iTunes Atom feed of 2013 (10 album entries), when `../shared/data` is there.
+    public static var realITunesAtomFeed: String? {
+        sharedData?.appendingPathComponent("itunes/topalbums-10-2013-06-25.atom.xml").path
+    }
+
     /// The `bench` executable built beside the test bundle.
     public static var benchExecutable: String {
         var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()

@@ -44,6 +44,39 @@ struct ConformanceTests {
         #expect(songs == reference)
     }
 
+    @Test(
+        "The real 2013 iTunes Atom feed: 10 entries, the im: fields and the category's term",
+        .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
+        arguments: songParsers, chunkSizes)
+    func realAtomFeed(parser: String, chunkSize: Int?) throws {
+        let path = try #require(TestPaths.realITunesAtomFeed)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
+        // The entries are albums: im:name is the title, and there is no im:collection (no album).
+        #expect(
+            songs.first
+                == Song(
+                    title: "The Gifted", category: "Hip Hop/Rap", artist: "Wale", album: "",
+                    releaseDate: SongDate(year: 2013, month: 6, day: 24)))
+        #expect(songs.map(\.title).contains("Rescue & Restore"), "&amp; decoded")
+        #expect(songs.map(\.category).contains("R&B/Soul"), "&amp; in the term attribute decoded")
+        #expect(songs.count == 10 && songs.allSatisfy { $0.releaseDate != nil && !$0.artist.isEmpty })
+        #expect(songs == (try ExpatFeedParser.parse(bytes)))
+    }
+
+    static let atomGroundTruth = FeedGenerator(songs: 300, format: .atom).generate()
+
+    @Test("The generator's Atom form gives the same songs as its RSS form", arguments: songParsers, chunkSizes)
+    func generatedAtomFeed(parser: String, chunkSize: Int?) throws {
+        let songs = try parserType(parser).parse(Self.atomGroundTruth.bytes, chunkSize: chunkSize)
+        #expect(Self.atomGroundTruth.songs == Self.groundTruth.songs)
+        if songs != Self.groundTruth.songs {
+            let difference = FeedVerifier.firstDifference(
+                songs, Self.groundTruth.songs, parser: parser, reference: "generator")
+            Issue.record("\(difference)")
+        }
+    }
+
     @Test("Songs are delivered as they complete", arguments: songParsers)
     func songsAreDeliveredInOrder(parser: String) throws {
         var delivered: [Song] = []

@@ -14,6 +14,10 @@ struct SongDateTests {
         ("  June 5, 2012\n", 2012, 6, 5),
         ("July 10,2012", 2012, 7, 10),
         ("June   5,   2012", 2012, 6, 5),
+        // Atom's im:releaseDate: the date as written, whatever the time and offset after "T".
+        ("2013-06-24T00:00:00-07:00", 2013, 6, 24),
+        ("2012-07-10", 2012, 7, 10),
+        (" 2012-02-29T23:59:59Z\n", 2012, 2, 29),
     ])
     func parsesTheFeedForm(text: String, year: Int, month: Int, day: Int) {
         let date = SongDate(feedText: text)
@@ -22,7 +26,8 @@ struct SongDateTests {
     }
 
     @Test(arguments: [
-        "", " ", "July", "July 10", "July 10 2012", "10 July 2012", "2012-07-10", "july 10, 2012", "JULY 10, 2012",
+        "", " ", "July", "July 10", "July 10 2012", "10 July 2012", "july 10, 2012", "JULY 10, 2012",
+        "2012-7-10", "2012-07-1", "12012-07-10", "2012-07-10x", "2012-02-30", "2012/07/10", "2012-13-01", "2012-07",
         "Jul 10, 2012", "Julyy 10, 2012", "July 0, 2012", "July 32, 2012", "February 30, 2012", "February 29, 2013",
         "February 29, 1900", "April 31, 2012", "July 10, 12345", "July 100, 2012", "July 10, 2012 extra",
         "July -1, 2012", "July 10, -2012", "July 99999999999999999999999, 2012", "July 10, 0000",
