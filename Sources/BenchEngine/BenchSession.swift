@@ -107,8 +107,19 @@ public struct BenchSession: Sendable {
         }
         Self.describeParsers(&notTimed, samples: [])
         let result = RunResult(
-            environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise)
+            environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise,
+            documents: plan.workload == .document ? checks.compactMap { Self.profile($0.feed) } : nil)
         return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
+    }
+
+    /// A document's measured shape (outside every timed region, after the workers); `nil` for one
+    /// that expat refuses (the agreement check has said so).
+    static func profile(_ feed: FeedFile) -> DocumentProfile? {
+        guard let counts = try? DocumentProfiler.measure(feed.bytes) else { return nil }
+        return DocumentProfile(
+            document: feed.path, bytes: feed.bytes.count, elements: counts.elements, attributes: counts.attributes,
+            textBytes: counts.textBytes, maximumDepth: counts.maximumDepth, namespaces: counts.namespaces,
+            references: counts.references)
     }
 
     /// The parsers the agreement check refused, as problems and as summaries that say why.

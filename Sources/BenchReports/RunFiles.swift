@@ -2,6 +2,7 @@ import BenchResults
 import Foundation
 
 /// The files a run writes under its output directory: `<run-id>-summary.csv`, `-samples.csv`,
+/// `-documents.csv` (a document-workload run's measured shapes),
 /// `.json`, `.html`, and the `latest-summary.csv`, `latest.json`, `latest.html` copies; and the run
 /// files read back (`bench compare`, `bench store import`).
 public struct RunFiles: Sendable {
@@ -59,6 +60,7 @@ public struct RunFiles: Sendable {
                     ("\(runID)-practices.csv", RunReport.practicesCSV(result.cells)),
                     ("\(runID)-practices.json", try RunReport.practicesJSON(result.cells)),
                 ])
+            + (result.documents.map { [("\(runID)-documents.csv", RunReport.documentsCSV($0))] } ?? [])
         var written: [String] = []
         for (name, text) in files {
             written.append(try write(text, to: name))

@@ -290,7 +290,9 @@ public enum RunReport {
 
     /// The terminal tables of a run: one block per scenario and feed, one row per parser.
     public static func table(_ result: RunResult) -> String {
-        table(result.cells, reference: result.settings.reference)
+        let tables = table(result.cells, reference: result.settings.reference)
+        guard let documents = documentsBlock(result.documents) else { return tables }
+        return documents + "\n\n" + tables
     }
 
     /// The terminal tables of cells: one block per scenario and feed, one row per parser.
@@ -386,6 +388,7 @@ public enum RunReport {
             text += "\n"
             for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
         }
+        text += documentsMarkdown(result.documents)
         let contrasts = DocumentContrast.find(cells)
         if !contrasts.isEmpty {
             text += "\n**Between documents** (the ratio's 95% intervals do not overlap)\n"

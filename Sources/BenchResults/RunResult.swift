@@ -9,10 +9,12 @@ public struct RunResult: Codable, Sendable, Equatable {
     public var samples: [Sample]
     /// Whether the figures are reliable, and why not; `nil` in files of version 1.
     public var noise: NoiseReport?
+    /// The measured shape of each document of a document-workload run; `nil` for songs.
+    public var documents: [DocumentProfile]?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],
-        noise: NoiseReport? = nil
+        noise: NoiseReport? = nil, documents: [DocumentProfile]? = nil
     ) {
         self.formatVersion = 2
         self.environment = environment
@@ -20,5 +22,6 @@ public struct RunResult: Codable, Sendable, Equatable {
         self.cells = cells
         self.samples = samples
         self.noise = noise
+        self.documents = documents
     }
 }

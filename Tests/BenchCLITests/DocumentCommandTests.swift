@@ -1,3 +1,4 @@
+import BenchResults
 import BenchTestSupport
 import Foundation
 import Testing
@@ -58,6 +59,18 @@ struct DocumentCommandTests {
         let rows = result.standardOutput.split(separator: "\r\n").dropFirst()
         #expect(rows.count == 4, "null and three parsers: \(result.standardOutput)")
         #expect(rows.allSatisfy { $0.contains(",document,") })
+        // The document's measured shape, in the run's own file and the JSON.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path("out"))
+        let shapes = try #require(files.first { $0.hasSuffix("-documents.csv") })
+        let csv = try String(contentsOfFile: directory.path("out/" + shapes), encoding: .utf8)
+        #expect(csv.hasPrefix("document,bytes,elements,attributes,"))
+        // 3 elements, 3 attributes (xmlns:x is a declaration), 1 namespace, 1 reference ("&amp;").
+        #expect(csv.contains("\(path),\(Self.document.utf8.count),3,3,1.0000,"), "\(csv)")
+        let json = try #require(files.first { $0.hasSuffix(".json") && !$0.hasPrefix("latest") })
+        let run = try JSONDecoder().decode(
+            RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: directory.path("out/" + json))))
+        #expect(run.documents?.count == 1)
+        #expect(run.documents?.first?.maximumDepth == 2 && run.documents?.first?.references == 1)
         // A parser with no document walk is refused before anything runs.
         let refused = try runBench(["run", "--document", path, "--parsers", "xmlcoder", "--no-store"])
         #expect(refused.status != 0)

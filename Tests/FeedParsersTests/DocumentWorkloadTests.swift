@@ -164,3 +164,26 @@ struct DocumentShapeTests {
         }
     }
 }
+
+@Suite("A document's measured shape")
+struct DocumentProfilerTests {
+    /// Every figure on a document whose shape is known by hand: references count as written (not
+    /// inside a comment, CDATA section or processing instruction), text with references resolved.
+    @Test func theFiguresOfAKnownDocument() throws {
+        let document = """
+            <?xml version="1.0"?><!-- & --><r xmlns="urn:a" xmlns:b="urn:b" id="1"><b:e x="&amp;" y="2">\
+            A&#233;<![CDATA[&]]><?pi &?></b:e><e/><e><f/></e></r>
+            """
+        let counts = try DocumentProfiler.measure(Array(document.utf8))
+        #expect(counts.elements == 5)
+        #expect(counts.attributes == 3)
+        #expect(counts.maximumDepth == 3)
+        #expect(counts.namespaces == 2)
+        #expect(counts.references == 2)
+        #expect(counts.textBytes == "Aé&".utf8.count)
+    }
+
+    @Test func aDocumentExpatRefusesIsAnError() {
+        #expect(throws: FeedParseError.self) { try DocumentProfiler.measure(Array("<a><b></a>".utf8)) }
+    }
+}

@@ -1,0 +1,57 @@
+import BenchResults
+import Foundation
+
+/// The measured shape of each document of a document-workload run, in the table, Markdown and
+/// `<run-id>-documents.csv` (the JSON has ``RunResult/documents``).
+extension RunReport {
+    /// The columns of `<run-id>-documents.csv`, in order.
+    public static let documentColumns = [
+        "document", "bytes", "elements", "attributes", "attributes_per_element", "text_bytes", "text_share",
+        "max_depth", "namespaces", "references", "references_per_kb",
+    ]
+
+    static let documentHeader = [
+        "document", "bytes", "elements", "attrs/element", "text share", "max depth", "namespaces", "refs/KB",
+    ]
+
+    static func documentRow(_ profile: DocumentProfile) -> [String] {
+        [
+            Format.feedName(profile.document), String(profile.bytes), String(profile.elements),
+            Format.number(profile.attributesPerElement, decimals: 2),
+            Format.number(profile.textShare * 100, decimals: 1) + "%", String(profile.maximumDepth),
+            String(profile.namespaces), Format.number(profile.referencesPerKB, decimals: 2),
+        ]
+    }
+
+    /// One row per document.
+    public static func documentsCSV(_ documents: [DocumentProfile]) -> String {
+        CSV.document(
+            header: documentColumns,
+            rows: documents.map { profile in
+                [
+                    profile.document, String(profile.bytes), String(profile.elements), String(profile.attributes),
+                    Format.number(profile.attributesPerElement, decimals: 4), String(profile.textBytes),
+                    Format.number(profile.textShare, decimals: 4), String(profile.maximumDepth),
+                    String(profile.namespaces), String(profile.references),
+                    Format.number(profile.referencesPerKB, decimals: 4),
+                ]
+            })
+    }
+
+    /// The terminal block, empty without documents.
+    static func documentsBlock(_ documents: [DocumentProfile]?) -> String? {
+        guard let documents, !documents.isEmpty else { return nil }
+        return "Documents (measured shape: text share is character data ÷ bytes, refs/KB entity and character "
+            + "references per 1,000 bytes):\n"
+            + TextTable(header: documentHeader, rows: documents.map(documentRow)).render(indent: "  ")
+    }
+
+    /// The Markdown block, empty without documents.
+    static func documentsMarkdown(_ documents: [DocumentProfile]?) -> String {
+        guard let documents, !documents.isEmpty else { return "" }
+        return "\n**Documents** (measured shape)\n\n"
+            + MarkdownTable.render(
+                header: documentHeader, rows: documents.map(documentRow), rightAligned: Set(1..<documentHeader.count))
+            + "\n"
+    }
+}
