@@ -2,7 +2,7 @@ import BenchResults
 import Foundation
 
 /// The measured shape of each document of a document-workload run, in the table, Markdown and
-/// `<run-id>-documents.csv` (the JSON has ``RunResult/documents``).
+/// `<run-id>-documents.csv` (the JSON has `RunResult.documents`).
 extension RunReport {
     /// The columns of `<run-id>-documents.csv`, in order.
     public static let documentColumns = [

@@ -14,7 +14,7 @@ public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
 /// `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
 /// `itms:releasedate[last()]` with the prefix `itms` bound to the itms namespace URI (so elements
 /// match by URI and local name, whatever prefix the document uses). A document without RSS items
-/// is read as Atom: ``atomExpressions``, the category being the `term` of the last `category` (so a
+/// is read as Atom (`atomExpressions`), the category being the `term` of the last `category` (so a
 /// document with both items and entries gives its items only, where the streaming adapters give
 /// both). The expressions are compiled once per parse. A field's text is `xmlNodeGetContent` (all
 /// the text inside it).

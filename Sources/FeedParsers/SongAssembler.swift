@@ -19,7 +19,8 @@ import SongFeed
 /// entry's are Atom and im elements: see ``FeedElement``), except the Atom album, the `im:name` of a
 /// direct `im:collection`; its text is all the character data inside it, including that of any
 /// nested elements. The Atom category is its `category`'s `term` attribute, which the adapter hands
-/// over with ``categoryTerm(_:)`` when ``startElement(_:)`` asks for it. The last field of a name wins. A field longer than ``maximumFieldBytes`` is an error, so that a
+/// over with ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` when ``startElement(_:)`` asks for it.
+/// The last field of a name wins. A field longer than ``maximumFieldBytes`` is an error, so that a
 /// hostile document cannot make a parser buffer without bound.
 ///
 /// It is a class that each adapter holds with `let`: a struct stored in the adapter's class was
@@ -83,7 +84,8 @@ public final class SongAssembler {
     /// An element starts.
     ///
     /// - Returns: `true` when it is the Atom `category` of an entry: the adapter must then pass its
-    ///   `term` attribute's value (empty when it has none) to ``categoryTerm(_:)`` before anything else.
+    ///   `term` attribute's value (empty when it has none) to
+    ///   ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` before anything else.
     @discardableResult
     public func startElement(_ element: FeedElement) -> Bool {
         let s = state
@@ -147,7 +149,8 @@ public final class SongAssembler {
         return true
     }
 
-    /// ``categoryTerm(_:)`` from a `String` (Foundation's attributes), or `nil` for none.
+    /// ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` from a `String` (Foundation's attributes), or
+    /// `nil` for none.
     public func categoryTerm(_ string: String?) -> Bool {
         var string = string ?? ""
         return string.withUTF8 { categoryTerm(UnsafeRawBufferPointer($0)) }
