@@ -11,6 +11,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     public var noise: NoiseReport?
     /// The measured shape of each document of a document-workload run; `nil` for songs.
     public var documents: [DocumentProfile]?
+    /// Where a parser's ratio differs between documents beyond the intervals (``DocumentContrast``);
+    /// `nil` for songs.
+    public var betweenDocuments: [DocumentContrast]?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],
@@ -23,5 +26,6 @@ public struct RunResult: Codable, Sendable, Equatable {
         self.samples = samples
         self.noise = noise
         self.documents = documents
+        self.betweenDocuments = documents == nil ? nil : DocumentContrast.find(cells)
     }
 }

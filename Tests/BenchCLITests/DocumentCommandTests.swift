@@ -71,6 +71,8 @@ struct DocumentCommandTests {
             RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: directory.path("out/" + json))))
         #expect(run.documents?.count == 1)
         #expect(run.documents?.first?.maximumDepth == 2 && run.documents?.first?.references == 1)
+        // One document: nothing to contrast, but the list is there (empty), as in every document run.
+        #expect(run.betweenDocuments == [])
         // A parser with no document walk is refused before anything runs.
         let refused = try runBench(["run", "--document", path, "--parsers", "xmlcoder", "--no-store"])
         #expect(refused.status != 0)
