@@ -45,25 +45,8 @@ public enum DocumentProfiler {
         XML_SetElementHandler(parser, ProfileWalker.start, ProfileWalker.end)
         XML_SetCharacterDataHandler(parser, ProfileWalker.text)
         XML_SetStartNamespaceDeclHandler(parser, ProfileWalker.namespace)
-        var status = XML_STATUS_OK
-        bytes.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            // XML_Parse takes an int length: at most 1 GiB at a time.
-            repeat {
-                let count = min(1 << 30, buffer.count - offset)
-                let last: Int32 = offset + count >= buffer.count ? 1 : 0
-                let start = buffer.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
-                status = XML_Parse(parser, start, Int32(count), last)
-                offset += count
-                if status != XML_STATUS_OK || last == 1 { break }
-            } while true
-        }
-        guard status == XML_STATUS_OK else {
-            let code = XML_GetErrorCode(parser)
-            throw FeedParseError(
-                parser: ProfileWalker.name, message: XML_ErrorString(code).map { String(cString: $0) } ?? "expat error",
-                line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                code: Int(code.rawValue))
+        guard expatParseWhole(parser, bytes) == XML_STATUS_OK else {
+            throw expatError(parser, name: ProfileWalker.name)
         }
         var counts = walker.counts
         counts.namespaces = walker.uris.count
@@ -142,4 +125,25 @@ private final class ProfileWalker {
         guard let uri else { return }
         with(userData) { $0.uris.insert(String(cString: uri)) }
     }
+}
+
+/// Parses all of `bytes` with expat (in pieces its `int` length takes) and ends the document;
+/// returns the first status that is not OK, or OK.
+func expatParseWhole(_ parser: XML_Parser, _ bytes: [UInt8]) -> XML_Status {
+    var status = XML_STATUS_OK
+    bytes.withUnsafeBytes { raw in
+        forEachCPiece(of: raw) { piece, count in
+            if status == XML_STATUS_OK { status = XML_Parse(parser, piece, count, 0) }
+        }
+    }
+    return status == XML_STATUS_OK ? XML_Parse(parser, nil, 0, 1) : status
+}
+
+/// expat's error where it stopped, from `name` (a whole-document pass, not an adapter).
+func expatError(_ parser: XML_Parser, name: String) -> FeedParseError {
+    let code = XML_GetErrorCode(parser)
+    return FeedParseError(
+        parser: name, message: XML_ErrorString(code).map { String(cString: $0) } ?? "expat error",
+        line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+        code: Int(code.rawValue))
 }

@@ -62,27 +62,9 @@ public struct FeedLayout: Sendable, Equatable {
         XML_SetExternalEntityRefHandler(parser) { _, _, _, _, _ in 0 }
         XML_SetElementHandler(parser, LayoutReader.startElement, LayoutReader.endElement)
         XML_SetStartNamespaceDeclHandler(parser, LayoutReader.namespaceDeclaration)
-        let status = bytes.withUnsafeBufferPointer { buffer -> XML_Status in
-            var offset = 0
-            // XML_Parse takes an int length: hand over at most 1 GiB at a time.
-            let piece = 1 << 30
-            repeat {
-                let count = min(piece, buffer.count - offset)
-                let last: Int32 = offset + count >= buffer.count ? 1 : 0
-                let raw = UnsafeRawPointer(buffer.baseAddress.map { $0 + offset })?.assumingMemoryBound(to: CChar.self)
-                let status = XML_Parse(parser, raw, Int32(count), last)
-                if status != XML_STATUS_OK || last == 1 { return status }
-                offset += count
-            } while true
-        }
+        let status = expatParseWhole(parser, bytes)
         if let error = reader.error { throw error }
-        guard status == XML_STATUS_OK else {
-            let code = XML_GetErrorCode(parser)
-            throw FeedParseError(
-                parser: LayoutReader.name, message: XML_ErrorString(code).map { String(cString: $0) } ?? "expat error",
-                line: Int(XML_GetCurrentLineNumber(parser)), column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                code: Int(code.rawValue))
-        }
+        guard status == XML_STATUS_OK else { throw expatError(parser, name: LayoutReader.name) }
         guard let kind = reader.kind else {
             throw FeedParseError(
                 parser: LayoutReader.name, message: "neither an RSS nor an Atom feed", line: 1, column: 1)
