@@ -103,7 +103,7 @@ int ref_songs_start(RefSongs *songs, int element) {
         if (element == REF_ITEM || element == REF_ENTRY) {
             songs->item_depth = songs->depth;
             songs->atom = element == REF_ENTRY;
-            songs->collection_depth = 0;
+            songs->in_collection = 0;
             for (int f = 0; f < REF_FIELD_COUNT; f++) songs->current[f].length = -1;
         }
         return 0;
@@ -114,17 +114,17 @@ int ref_songs_start(RefSongs *songs, int element) {
             if (element < 0) return 0;
             field = element;
         } else {
+            // Known at each direct child's start, so that nothing is checked when elements end.
+            songs->in_collection = element == REF_IM_COLLECTION;
             switch (element) {
             case REF_IM_NAME: field = REF_FIELD_TITLE; break;
             case REF_IM_ARTIST: field = REF_FIELD_ARTIST; break;
             case REF_IM_RELEASE_DATE: field = REF_FIELD_RELEASE_DATE; break;
             case REF_ATOM_CATEGORY: return 1;
-            case REF_IM_COLLECTION: songs->collection_depth = songs->depth; return 0;
             default: return 0;
             }
         }
-    } else if (element == REF_IM_NAME && songs->collection_depth != 0
-               && songs->depth == songs->collection_depth + 1) {
+    } else if (element == REF_IM_NAME && songs->in_collection && songs->depth == songs->item_depth + 2) {
         field = REF_FIELD_ALBUM;
     } else {
         return 0;
@@ -182,7 +182,6 @@ RefStatus ref_songs_category_term(RefSongs *songs, const char *bytes, size_t len
 RefStatus ref_songs_end(RefSongs *songs) {
     long depth = songs->depth;
     songs->depth -= 1;
-    if (depth == songs->collection_depth) songs->collection_depth = 0;
     if (songs->field != REF_OTHER) {
         if (depth != songs->field_depth) return REF_STATUS_OK;
         songs->current[songs->field].offset = songs->field_start;

@@ -24,7 +24,7 @@ typedef struct {
     RefField *fields;  // REF_FIELD_COUNT per complete song
     size_t songs, song_capacity;
     long depth, item_depth, field_depth;
-    long collection_depth;  // 0: not inside an entry's im:collection
+    int in_collection;  // the entry's current direct child is its im:collection
     int atom;  // the item is an Atom entry
     int field;  // REF_FIELD_… being collected, or REF_OTHER
     int long_field;

@@ -154,16 +154,18 @@ public final class ExpatFeedParser: SongFeedParser {
             index += 2
         }
         let bytes = UnsafeRawBufferPointer(start: value, count: value.map { strlen($0) } ?? 0)
-        guard !assembler.categoryTerm(bytes) else { return }
-        let (line, column) = position()
-        error = FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column)
-        _ = XML_StopParser(parser, XML_Bool(XML_FALSE))
+        if !assembler.categoryTerm(bytes) { failFieldTooLong() }
     }
 
     /// Adds text to the current field; stops expat when the field grows too long.
     @inline(never)
     private func collect(_ bytes: UnsafePointer<XML_Char>?, _ length: Int) {
         guard let bytes, !assembler.characters(UnsafeRawBufferPointer(start: bytes, count: length)) else { return }
+        failFieldTooLong()
+    }
+
+    /// Stops expat: the current field has grown past the assembler's limit.
+    private func failFieldTooLong() {
         let (line, column) = position()
         error = FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column)
         _ = XML_StopParser(parser, XML_Bool(XML_FALSE))

@@ -230,6 +230,11 @@ public final class LibXML2FeedParser: SongFeedParser {
     @inline(never)
     fileprivate func collect(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
         guard let bytes, !assembler.characters(UnsafeRawBufferPointer(start: bytes, count: length)) else { return }
+        failFieldTooLong()
+    }
+
+    /// Stops the parse: the current field has grown past the assembler's limit.
+    private func failFieldTooLong() {
         let (line, column) = position()
         fail(FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column))
     }
@@ -239,21 +244,16 @@ public final class LibXML2FeedParser: SongFeedParser {
     private func categoryTerm(
         _ ctx: UnsafeMutableRawPointer?, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        var fits = true
-        var found = false
-        if let attributes {
-            for index in 0..<count {
-                let fields = attributes + 5 * index
-                guard fields[2] == nil, let local = cString(fields[0]), strcmp(local, "term") == 0 else { continue }
-                found = true
-                fits = Self.withAttributeValue(ctx, fields) { assembler.categoryTerm($0) }
-                break
+        let term = attributes.flatMap { attributes in
+            (0..<count).lazy.map { attributes + 5 * $0 }.first { fields in
+                guard fields[2] == nil, let local = cString(fields[0]) else { return false }
+                return strcmp(local, "term") == 0
             }
         }
-        if !found { fits = assembler.categoryTerm(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        guard !fits else { return }
-        let (line, column) = position()
-        fail(FeedParseError(parser: Self.name, message: assembler.fieldTooLongMessage, line: line, column: column))
+        let fits =
+            term.map { fields in Self.withAttributeValue(ctx, fields) { assembler.categoryTerm($0) } }
+            ?? assembler.categoryTerm(UnsafeRawBufferPointer(start: nil, count: 0))
+        if !fits { failFieldTooLong() }
     }
 
     /// Runs `body` with the value of the attribute whose five SAX2 fields (local name, prefix, URI,

@@ -37,9 +37,9 @@ public enum LibXML2TreeReader: WholeDocumentReader {
                 throw failure("xmlXPathRegisterNs failed")
             }
         }
-        let rss = try songs(of: xpath, Self.rssExpressions, onSong: onSong)
+        let rss = try songs(of: xpath, Self.rssExpressions, categoryAttribute: nil, onSong: onSong)
         guard rss.isEmpty else { return rss }
-        return try songs(of: xpath, Self.atomExpressions, onSong: onSong)
+        return try songs(of: xpath, Self.atomExpressions, categoryAttribute: "term", onSong: onSong)
     }
 
     /// The document's tree (the caller frees it); an error when it is not namespace-well-formed.
@@ -73,9 +73,9 @@ public enum LibXML2TreeReader: WholeDocumentReader {
     ]
 
     /// The songs of the items (or entries) that `patterns[0]` finds in the XPath context's document,
-    /// each field the last of its name.
+    /// each field the last of its name; the category is the node's `categoryAttribute` when there is one.
     private static func songs(
-        of xpath: xmlXPathContextPtr, _ patterns: [String], onSong: ((Song) -> Void)?
+        of xpath: xmlXPathContextPtr, _ patterns: [String], categoryAttribute: String?, onSong: ((Song) -> Void)?
     ) throws -> [Song] {
         let expressions = patterns.map { (pattern: String) in
             pattern.withCString {
@@ -103,7 +103,6 @@ public enum LibXML2TreeReader: WholeDocumentReader {
             defer { CLibXML2_free(value) }
             return String(cString: value)
         }
-        let categoryAttribute = patterns == Self.atomExpressions ? "term" : nil
         for item in items {
             xpath.pointee.node = item
             let song = try SongAssembler.song(

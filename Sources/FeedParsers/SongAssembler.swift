@@ -37,7 +37,7 @@ public final class SongAssembler {
         var depth = 0
         var itemDepth = 0  // 0: not inside an item or entry
         var atom = false  // the item is an Atom entry
-        var collectionDepth = 0  // 0: not inside an entry's im:collection
+        var inCollection = false  // the entry's current direct child is its im:collection
         var field = FeedElement.other  // the song field being collected (.title … .releaseDate), or .other
         var fieldDepth = 0
         /// The current field's text: `textCount` bytes of a buffer of `textCapacity` (grown by doubling).
@@ -96,7 +96,7 @@ public final class SongAssembler {
             if element == .item || element == .entry {
                 s.pointee.itemDepth = s.pointee.depth
                 s.pointee.atom = element == .entry
-                s.pointee.collectionDepth = 0
+                s.pointee.inCollection = false
                 s.pointee.title = ""
                 s.pointee.category = ""
                 s.pointee.artist = ""
@@ -113,18 +113,17 @@ public final class SongAssembler {
                 default: return false
                 }
             } else {
+                // Known at each direct child's start, so that nothing is checked when elements end.
+                s.pointee.inCollection = element == .collection
                 switch element {
                 case .name: field = .title
                 case .imArtist: field = .artist
                 case .imReleaseDate: field = .releaseDate
                 case .atomCategory: return true
-                case .collection:
-                    s.pointee.collectionDepth = s.pointee.depth
-                    return false
                 default: return false
                 }
             }
-        } else if element == .name, s.pointee.collectionDepth != 0, s.pointee.depth == s.pointee.collectionDepth + 1 {
+        } else if element == .name, s.pointee.inCollection, s.pointee.depth == s.pointee.itemDepth + 2 {
             field = .album
         } else {
             return false
@@ -197,7 +196,6 @@ public final class SongAssembler {
     public func endElement() {
         let s = state
         defer { s.pointee.depth -= 1 }
-        if s.pointee.depth == s.pointee.collectionDepth { s.pointee.collectionDepth = 0 }
         if s.pointee.field != .other {
             guard s.pointee.depth == s.pointee.fieldDepth else { return }
             let text = self.text

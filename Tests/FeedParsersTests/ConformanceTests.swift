@@ -64,6 +64,20 @@ struct ConformanceTests {
         #expect(songs == (try ExpatFeedParser.parse(bytes)))
     }
 
+    /// The album is an `im:name` directly inside the entry's `im:collection` only: not one nested
+    /// deeper in it, nor one inside another child that comes after the collection.
+    @Test("An Atom album comes from im:collection's own im:name", arguments: songParsers)
+    func atomAlbumOnlyFromTheCollection(parser: String) throws {
+        let document = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:im="http://itunes.apple.com/rss"><entry>\
+            <im:collection><im:name>Album</im:name><link><im:name>deeper</im:name></link></im:collection>\
+            <link><im:name>not an album</im:name></link><im:name>Song</im:name></entry></feed>
+            """
+        let songs = try parserType(parser).parse(Array(document.utf8), chunkSize: 7)
+        #expect(songs.map(\.album) == ["Album"])
+        #expect(songs.map(\.title) == ["Song"])
+    }
+
     static let atomGroundTruth = FeedGenerator(songs: 300, format: .atom).generate()
 
     @Test("The generator's Atom form gives the same songs as its RSS form", arguments: songParsers, chunkSizes)
