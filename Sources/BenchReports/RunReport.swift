@@ -239,7 +239,7 @@ public enum RunReport {
         adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what the binding costs; \
         intervals 95%. \
         spread: how much the workers disagree (sd of the logarithms of their medians). mean: of every parse. \
-        CPU: median thread CPU time. MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
+        CPU: median CPU time of the worker process (every thread). MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
         song. parse MiB: the parse's own peak, how far the worker's resident set rose above its level just \
         before its first parse (songs and parser state; median over the workers). worker MiB: the worker \
         process's peak over its whole life, loading the feed included. allocs, alloc MiB: malloc-family calls of \

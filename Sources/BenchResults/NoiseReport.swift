@@ -57,7 +57,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         let share = timed.isEmpty ? nil : Double(lost) / Double(timed.count)
         if let share, share > preemptedLimit {
             var text =
-                "\(lost) of \(timed.count) timed parses (\(percent(share))) lost the CPU to other work (wall time more than 3% above the thread's CPU time)"
+                "\(lost) of \(timed.count) timed parses (\(percent(share))) lost the CPU to other work (wall time more than 3% above the process's CPU time)"
             let short = shortWorkers(timed, wanted: settings.iterations)
             text +=
                 settings.retryPreempted == true

@@ -38,7 +38,7 @@ public struct Sample: Codable, Sendable, Equatable {
     public var instructions: Int?
     /// Whether this parse lost the CPU to other work (`parse` scenario).
     ///
-    /// Its wall time exceeded the thread's CPU time by more than 3%. Such a sample is kept, and left out of every figure.
+    /// Its wall time exceeded the process's CPU time by more than 3%. Such a sample is kept, and left out of every figure.
     public var preempted: Bool?
     /// The peak of the worker's first parse itself, bytes above the resident set just before it
     /// (one value per worker process, repeated on its samples); ``peakResidentBytes`` is the

@@ -118,9 +118,3 @@ extension FoundationReader: WholeDocumentWalker {
         }
     }
 }
-
-extension FoundationStreamReader: WholeDocumentWalker {
-    public static func walk(_ bytes: Data, into sink: DocumentSink) throws {
-        try FoundationReader.walk(with: XMLParser(stream: InputStream(data: bytes)), name: name, into: sink)
-    }
-}

@@ -31,11 +31,23 @@ public struct InstructionCounter: Sendable {
     public var executable: String
     /// The mangled name of the parse function.
     public var symbol: String
+    /// The mangled names of the functions a parser runs on a thread of its own (``threadRegionName``).
+    public var threadSymbols: [String] = []
     /// Where the copy and the dumps go (removed by ``remove()``).
     public var directory: String
 
     /// The part of the worker's name that callgrind counts.
     static let regionName = "callgrindParseRegion"
+
+    /// The part of the name of a function that a parser runs on a thread of its own (the parse of
+    /// `foundation-stream`): callgrind's collection is per thread, so it is toggled there too, and the
+    /// parse's dump holds both threads' instructions.
+    static let threadRegionName = "callgrindThreadRegion"
+
+    /// What `--toggle-collect` is given: a pattern that matches the parse function and the thread
+    /// functions, and nothing else (checked in ``prepare(executable:)``). valgrind 3.19 does not
+    /// honour two `--toggle-collect` options (the first is ignored); one pattern works.
+    static let togglePattern = "*callgrind*Region*"
 
     /// What instruction counting needs and could not find.
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
@@ -101,14 +113,23 @@ public struct InstructionCounter: Sendable {
             guard let name = fields.last, name.contains(regionName) else { return nil }
             return String(name)
         }
+        let names = listed.output.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let threadSymbols = names.filter { $0.contains(threadRegionName) }
         guard symbols.count == 1, let symbol = symbols.first else {
             try? FileManager.default.removeItem(atPath: directory)
             throw Unavailable(
                 description: "expected one function named like \(regionName) in \(executable), found \(symbols.count)")
         }
+        let toggled = names.filter { fnmatch(togglePattern, $0, 0) == 0 }
+        guard Set(toggled) == Set([symbol] + threadSymbols) else {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Unavailable(
+                description: "the pattern \(togglePattern) matches other functions than the parse's in \(executable): "
+                    + toggled.filter { $0 != symbol && !threadSymbols.contains($0) }.prefix(3).joined(separator: ", "))
+        }
         return InstructionCounter(
             valgrind: valgrind, setarch: findExecutable("setarch"), frozenClockLibrary: frozenClock, executable: copy,
-            symbol: symbol, directory: directory)
+            symbol: symbol, threadSymbols: threadSymbols, directory: directory)
     }
 
     /// What to spawn to run the measuring `job` under callgrind, dumping to `outputPrefix`.1, .2 and on.
@@ -123,7 +144,7 @@ public struct InstructionCounter: Sendable {
         var job = job
         job.feed = try feedLink(job.feed)
         let callgrind = [
-            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(symbol)",
+            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(Self.togglePattern)",
             "--dump-after=\(symbol)",
             "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
             WorkerCommand.workerArgument,
