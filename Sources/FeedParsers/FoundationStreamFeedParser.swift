@@ -100,7 +100,9 @@ public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
     }
 }
 
-/// A value handed to the parse thread. Only that thread touches it between the thread's start and
+/// A value handed to the parse thread.
+///
+/// Only that thread touches it between the thread's start and
 /// the end of ``StreamedParse/wait()``, which the adapter's thread awaits before it looks again.
 private final class UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
@@ -125,7 +127,9 @@ private final class StreamedParse: @unchecked Sendable {
         thread.start()
     }
 
-    /// The parse thread's whole work. Its own function, never inlined, with a name that
+    /// The parse thread's whole work.
+    ///
+    /// Its own function, never inlined, with a name that
     /// `bench run --counter instructions` finds: callgrind counts a thread only inside a function it
     /// was told of, and this parse runs outside the worker's parse function.
     @inline(never)

@@ -44,8 +44,9 @@ public struct InstructionCounter: Sendable {
     /// parse's dump holds both threads' instructions.
     static let threadRegionName = "callgrindThreadRegion"
 
-    /// What `--toggle-collect` is given: a pattern that matches the parse function and the thread
-    /// functions, and nothing else (checked in ``prepare(executable:)``). valgrind 3.19 does not
+    /// The pattern `--toggle-collect` is given, for the parse function and the thread functions.
+    ///
+    /// It matches nothing else (checked in ``prepare(executable:)``). valgrind 3.19 does not
     /// honour two `--toggle-collect` options (the first is ignored); one pattern works.
     static let togglePattern = "*callgrind*Region*"
 
