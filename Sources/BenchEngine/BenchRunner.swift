@@ -48,7 +48,9 @@ public struct BenchRunner: Sendable {
         var seen: Set<CellScenario> = []
         let named = plan.scenarios.flatMap { scenario in scenario.engine.cells(in: plan).map { (scenario, $0) } }
             .filter { seen.insert($0.1).inserted }
-        let parsers = plan.includesBaseline ? [ParserRegistry.baseline.name] : []
+        let baselines =
+            [ParserRegistry.baseline.name] + (plan.workload == .document ? [ParserRegistry.sinkBaseline.name] : [])
+        let parsers = plan.includesBaseline ? baselines : []
         return checks.flatMap { check in
             named.flatMap { scenario, name in
                 let engine = scenario.engine

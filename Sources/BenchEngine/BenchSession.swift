@@ -148,7 +148,7 @@ public struct BenchSession: Sendable {
         var timed = BenchRunner.summarise(runs, cells: cells)
         RelativeSpeed.rank(
             &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
-            unranked: Self.floors)
+            unranked: Self.floors.union([ParserRegistry.sinkBaseline.name]))
         Self.describeParsers(&timed, samples: samples)
         return timed
     }
@@ -166,6 +166,7 @@ public struct BenchSession: Sendable {
         let floor = floors.sorted().first
         for index in cells.indices {
             let name = cells[index].cell.parser
+            if name == ParserRegistry.sinkBaseline.name { cells[index].kind = ParserKind.baseline.rawValue }
             guard let parser = ParserRegistry.parser(named: name) else { continue }
             cells[index].kind = parser.kind.rawValue
             if let reference = parser.cReference { references[name] = reference }

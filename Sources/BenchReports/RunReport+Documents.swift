@@ -54,4 +54,33 @@ extension RunReport {
                 header: documentHeader, rows: documents.map(documentRow), rightAligned: Set(1..<documentHeader.count))
             + "\n"
     }
+
+    /// The document workload's second baseline: the shared sink alone, the document's recorded
+    /// events replayed into it.
+    static let sinkBaseline = "sink"
+
+    /// What the sink alone costs on the document of `group`, against the reference parser's figure
+    /// (instructions when counted, else the median times); `nil` without a `sink` cell.
+    static func sinkNote(_ group: [CellSummary]) -> String? {
+        let parsers = group.filter { $0.kind != "baseline" && $0.kind != "floor" }
+        func figure(_ cell: CellSummary) -> Double { cell.instructions?.median ?? cell.time ?? .infinity }
+        // The reference of the relative figures, or (counted, where there are none) the lowest count.
+        let named = group.lazy.compactMap(\.relative?.reference).first
+        guard let sink = group.first(where: { $0.cell.parser == sinkBaseline }),
+            let reference = named.flatMap({ name in parsers.first { $0.cell.parser == name } })
+                ?? parsers.min(by: { figure($0) < figure($1) })
+        else { return nil }
+        let name = reference.cell.parser
+        let what = "sink: the shared event sink alone (the document's events replayed, no parse)"
+        func share(_ part: Double, _ whole: Double) -> String {
+            Format.number(part / whole * 100, decimals: 0) + "%"
+        }
+        if let counted = sink.instructions?.median, let whole = reference.instructions?.median, whole > 0 {
+            return "\(what) counts \(Format.number(counted, decimals: 0)) instructions, \(share(counted, whole)) of "
+                + "\(name)'s: every parser's count includes it"
+        }
+        guard let time = sink.time, let whole = reference.time, whole > 0 else { return nil }
+        return "\(what) takes \(Format.ms(time)) ms, \(share(time, whole)) of \(name)'s \(Format.ms(whole)) ms "
+            + "(medians): every parser's time includes it"
+    }
 }

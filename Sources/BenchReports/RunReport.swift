@@ -165,9 +165,11 @@ public enum RunReport {
         return "\(Format.number(counts.min, decimals: 0))–\(Format.number(counts.max, decimals: 0))"
     }
 
-    /// A table's rows, fastest first, then the floor, the `null` baseline last.
+    /// A table's rows, fastest first, then the floor and the `sink` baseline, the `null` baseline last.
     static func ordered(_ group: [CellSummary]) -> [CellSummary] {
-        func rank(_ cell: CellSummary) -> Int { cell.cell.parser == "null" ? 2 : cell.kind == "floor" ? 1 : 0 }
+        func rank(_ cell: CellSummary) -> Int {
+            cell.cell.parser == "null" ? 2 : cell.kind == "floor" || cell.kind == "baseline" ? 1 : 0
+        }
         return group.enumerated().sorted { a, b in
             let x = (rank(a.element), a.element.relative?.ratio ?? .infinity, a.offset)
             let y = (rank(b.element), b.element.relative?.ratio ?? .infinity, b.offset)
@@ -305,6 +307,7 @@ public enum RunReport {
             guard let content = tableContent(group, all: all, reference: reference) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
+            if let note = sinkNote(group) { notes.append("  " + note) }
             if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
                 notes.append(
                     "  next run: \(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
@@ -387,6 +390,7 @@ public enum RunReport {
                 header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
             for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
+            if let note = sinkNote(group) { text += "\n- \(MarkdownTable.escape(note))\n" }
         }
         text += documentsMarkdown(result.documents)
         let contrasts = DocumentContrast.find(cells)

@@ -353,3 +353,62 @@ const unsigned char *doc_sink_log(const DocSink *sink, size_t *length) {
     *length = sink->log.count;
     return sink->log.bytes;
 }
+
+// MARK: Replaying a recorded log
+
+/// Reads a 32-bit little-endian count at *at; 0 when the log ends first.
+static int read_count(const unsigned char *log, size_t length, size_t *at, size_t *count) {
+    if (length - *at < 4) return 0;
+    const unsigned char *bytes = log + *at;
+    *count = (size_t)bytes[0] | (size_t)bytes[1] << 8 | (size_t)bytes[2] << 16 | (size_t)bytes[3] << 24;
+    *at += 4;
+    return 1;
+}
+
+/// Reads a string (its count, then its bytes) at *at; 0 when the log ends first.
+static int read_string(const unsigned char *log, size_t length, size_t *at, const char **bytes, size_t *count) {
+    if (!read_count(log, length, at, count) || length - *at < *count) return 0;
+    *bytes = (const char *)log + *at;
+    *at += *count;
+    return 1;
+}
+
+DocStatus doc_sink_replay(DocSink *sink, const unsigned char *log, size_t length) {
+    size_t at = 0;
+    DocStatus status = DOC_STATUS_OK;
+    const char *a, *b, *c, *d;
+    size_t na, nb, nc, nd, count;
+    while (at < length && status == DOC_STATUS_OK) {
+        unsigned char kind = log[at++];
+        switch (kind) {
+        case DOC_EVENT_START:
+            if (!read_string(log, length, &at, &a, &na) || !read_string(log, length, &at, &b, &nb) ||
+                !read_string(log, length, &at, &c, &nc) || !read_count(log, length, &at, &count))
+                return DOC_STATUS_MISUSE;
+            status = doc_sink_start(sink, a, na, b, nb, c, nc);
+            for (size_t i = 0; i < count && status == DOC_STATUS_OK; i++) {
+                if (!read_string(log, length, &at, &a, &na) || !read_string(log, length, &at, &b, &nb) ||
+                    !read_string(log, length, &at, &c, &nc) || !read_string(log, length, &at, &d, &nd))
+                    return DOC_STATUS_MISUSE;
+                status = doc_sink_attribute(sink, a, na, b, nb, c, nc, d, nd);
+            }
+            if (status == DOC_STATUS_OK) status = doc_sink_start_done(sink);
+            break;
+        case DOC_EVENT_END:
+            status = doc_sink_end(sink);
+            break;
+        case DOC_EVENT_TEXT:
+            if (!read_string(log, length, &at, &a, &na)) return DOC_STATUS_MISUSE;
+            status = doc_sink_text(sink, a, na);
+            break;
+        case DOC_EVENT_PI:
+            if (!read_string(log, length, &at, &a, &na) || !read_string(log, length, &at, &b, &nb))
+                return DOC_STATUS_MISUSE;
+            status = doc_sink_pi(sink, a, na, b, nb);
+            break;
+        default:
+            return DOC_STATUS_MISUSE;
+        }
+    }
+    return status;
+}

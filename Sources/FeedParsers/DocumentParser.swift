@@ -27,10 +27,18 @@ public protocol DocumentParser: ChunkConsumer {
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
     func finishDocument() throws
+
+    /// Readies `sink` for this parser's parses of `bytes`, before any clock starts (the `sink`
+    /// baseline records the events it replays). Default: nothing.
+    ///
+    /// - Throws: ``FeedParseError``.
+    static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws
 }
 
 extension DocumentParser {
     public static var reportsEvents: Bool { true }
+
+    public static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws {}
 
     /// Walks a whole document held in memory into `sink` (reset first, recording if asked), pushing
     /// it `chunkSize` bytes at a time (`nil`: in one push).

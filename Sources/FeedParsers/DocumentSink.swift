@@ -90,6 +90,16 @@ public final class DocumentSink {
         return FeedParseError(parser: parser, message: message, line: line, column: column)
     }
 
+    /// A recorded event log that ``SinkReplayParser`` replays (kept across ``reset(recording:)``).
+    var replayLog: [UInt8]?
+
+    /// The raw event log so far, when recording (empty otherwise).
+    var log: [UInt8] {
+        var length = 0
+        guard let log = doc_sink_log(raw, &length), length > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: log, count: length))
+    }
+
     /// The events of the document so far, when recording (none otherwise).
     public func recordedEvents() -> [DocumentEvent] {
         var length = 0

@@ -41,9 +41,13 @@ public enum ParserRegistry {
     /// The document workload's baseline, which parses nothing.
     public static var documentBaseline: any DocumentParser.Type { NullFeedParser.self }
 
-    /// The document parser called `name` (the baseline included), or `nil`.
+    /// The document workload's second baseline: the sink alone, the document's recorded events
+    /// replayed into it (what the sink costs every parser).
+    public static var sinkBaseline: any DocumentParser.Type { SinkReplayParser.self }
+
+    /// The document parser called `name` (the baselines included), or `nil`.
     public static func documentParser(named name: String) -> (any DocumentParser.Type)? {
-        name == documentBaseline.name ? documentBaseline : documentParsers.first { $0.name == name }
+        [documentBaseline, sinkBaseline].first { $0.name == name } ?? documentParsers.first { $0.name == name }
     }
 
     /// The names of ``all``, in order.

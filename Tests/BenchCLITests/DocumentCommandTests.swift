@@ -57,7 +57,8 @@ struct DocumentCommandTests {
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = result.standardOutput.split(separator: "\r\n").dropFirst()
-        #expect(rows.count == 4, "null and three parsers: \(result.standardOutput)")
+        #expect(rows.count == 5, "null, sink and three parsers: \(result.standardOutput)")
+        #expect(rows.contains { $0.hasPrefix("sink,") }, "the sink baseline's cell")
         #expect(rows.allSatisfy { $0.contains(",document,") })
         // The document's measured shape, in the run's own file and the JSON.
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path("out"))

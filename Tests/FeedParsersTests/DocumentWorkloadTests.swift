@@ -1,5 +1,5 @@
 import BenchTestSupport
-import FeedParsers
+@testable import FeedParsers
 import Foundation
 import SongFeed
 import Testing
@@ -162,6 +162,30 @@ struct DocumentShapeTests {
             try type.walk(bytes, chunkSize: 4_096, into: sink)
             #expect(sink.digestText == reference, "\(type.name) on \(shape.rawValue)")
         }
+        // The `sink` baseline replays the very events: the same digest and count, twice in a row.
+        let events = sink.eventCount
+        try SinkReplayParser.prepare(sink, for: bytes)
+        for _ in 0..<2 {
+            try SinkReplayParser.walk(bytes, chunkSize: 4_096, into: sink)
+            #expect(sink.digestText == reference, "the replay on \(shape.rawValue)")
+            #expect(sink.eventCount == events)
+        }
+    }
+
+    /// The replay needs its log; a log cut short is an error, not a partial document.
+    @Test func theReplayRefusesWhatIsNotALog() throws {
+        let sink = try DocumentSink()
+        #expect(throws: FeedParseError.self) { try SinkReplayParser(sink: sink) }
+        let bytes = Array("<a x='1'><b>text</b><?pi data?></a>".utf8)
+        try SinkReplayParser.prepare(sink, for: bytes)
+        let log = try #require(sink.replayLog)
+        sink.replayLog = Array(log.dropLast(3))
+        let error = try #require(throws: FeedParseError.self) {
+            try SinkReplayParser.walk(bytes, into: sink)
+        }
+        #expect(error.parser == "sink")
+        #expect(ParserRegistry.documentParser(named: "sink") != nil)
+        #expect(!ParserRegistry.documentParsers.contains { $0.name == "sink" }, "a baseline, not a parser")
     }
 }
 

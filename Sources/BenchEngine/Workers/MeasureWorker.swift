@@ -134,7 +134,12 @@ public enum MeasureWorker {
         let work: ParseWork
         switch target {
         case .songs(let parserType): work = .songs(parserType, songEnded)
-        case .document(let parserType): work = .document(parserType, try DocumentSink(), extra: try DocumentSink())
+        case .document(let parserType):
+            let sink = try DocumentSink()
+            let extra = try DocumentSink()
+            try parserType.prepare(sink, for: bytes)
+            if slowdownPercent > 0 { try parserType.prepare(extra, for: bytes) }
+            work = .document(parserType, sink, extra: extra)
         }
         let parse = OneParse(
             work: work, step: max(1, chunkSize == 0 ? bytes.count : chunkSize),

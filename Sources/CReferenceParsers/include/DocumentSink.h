@@ -84,4 +84,9 @@ size_t doc_sink_depth(const DocSink *sink);
 /// The event log (empty unless recording).
 const unsigned char *doc_sink_log(const DocSink *sink, size_t *length);
 
+/// Reports the events of a recorded log (doc_sink_log's bytes) again, as a parser would: what the
+/// sink alone costs (the document workload's `sink` baseline). DOC_STATUS_MISUSE for a log cut short
+/// or not a log.
+DocStatus doc_sink_replay(DocSink *sink, const unsigned char *log, size_t length);
+
 #endif

@@ -1,0 +1,65 @@
+import CReferenceParsers
+
+/// The document workload's second baseline: no parse at all, the document's recorded events
+/// reported to the sink again, so that a report shows what the shared sink costs every parser.
+///
+/// Every document parser's timed region includes the ``DocumentSink`` (hashing each event, sorting a
+/// tag's attributes, merging text). This cell replays a log of the document's events, recorded by
+/// `expat` before the clocks start (``prepare(_:for:)``), into the same sink in the same order:
+/// its time is the sink's share of any parser's time on that document. It takes the chunks as the
+/// `null` baseline does, and is never compared (``reportsEvents`` is `false`).
+public final class SinkReplayParser: DocumentParser {
+    public static let name = "sink"
+
+    /// One line about the cell, as the registry lists parsers.
+    public static let summary = "baseline: the document's recorded events replayed into the sink (what the sink costs)"
+
+    public static var reportsEvents: Bool { false }
+
+    private let sink: DocumentSink
+    private var bytesSeen = 0
+    private var finished = false
+
+    /// Records the document's events into a log that `sink` keeps for the replays (outside the
+    /// timed region).
+    ///
+    /// - Throws: ``FeedParseError`` when `expat` cannot walk the document.
+    public static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws {
+        let recorder = try DocumentSink()
+        try ExpatFeedParser.walk(bytes, into: recorder, recording: true)
+        sink.replayLog = recorder.log
+    }
+
+    /// - Throws: ``FeedParseError`` when `sink` has no log (``prepare(_:for:)`` was not called).
+    public init(sink: DocumentSink) throws {
+        guard sink.replayLog != nil else {
+            throw FeedParseError(
+                parser: Self.name, message: "no recorded events to replay (prepare(_:for:) not called)", line: 0,
+                column: 0)
+        }
+        self.sink = sink
+    }
+
+    /// Takes the chunk, as the `null` baseline does.
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+        guard !finished else { throw misuse("consume(_:) called after finishDocument()") }
+        bytesSeen &+= chunk.count
+    }
+
+    /// Replays the recorded events into the sink and ends the document.
+    public func finishDocument() throws {
+        guard !finished else { throw misuse("finishDocument() called twice") }
+        finished = true
+        let log = sink.replayLog ?? []
+        let status = log.withUnsafeBufferPointer { doc_sink_replay(sink.raw, $0.baseAddress, $0.count) }
+        try sink.check(status, parser: Self.name, line: 0, column: 0)
+        try sink.finish(parser: Self.name)
+    }
+
+    /// The number of bytes consumed (keeps the loop over the chunks observable).
+    public var consumedBytes: Int { bytesSeen }
+
+    private func misuse(_ message: String) -> FeedParseError {
+        FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
+    }
+}
