@@ -19,6 +19,38 @@ extension HTMLReport {
         memoryFigures(figures, name: name, suffix: suffix, into: list)
     }
 
+    /// The overview of a run over several documents (or feeds): per parser, its time relative to the
+    /// reference on each document, so that a distance that depends on the document's shape shows.
+    static func documentOverview(_ figures: [Figure], into list: FigureList) {
+        let ranked = figures.compactMap { f in f.relative.map { (figure: f, relative: $0) } }
+            .filter { $0.figure.parser != $0.relative.reference }
+        guard Set(ranked.map(\.figure.feed)).count > 1 else { return }
+        var parsers: [String] = []
+        for entry in ranked where !parsers.contains(entry.figure.parser) { parsers.append(entry.figure.parser) }
+        let references = Set(ranked.map(\.relative.reference)).sorted().joined(separator: ", ")
+        let groups = parsers.map { parser in
+            SVGChart.Group(
+                title: parser,
+                bars: ranked.filter { $0.figure.parser == parser }.sorted { $0.figure.feed < $1.figure.feed }.map {
+                    let r = $0.relative
+                    let interval =
+                        r.low.flatMap { low in r.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" } }
+                        ?? ""
+                    return .init(
+                        label: Format.feedName($0.figure.feed), value: r.ratio, low: r.low, high: r.high,
+                        text: "\(RunReport.ratio(r.ratio))×\(interval)", key: parser)
+                })
+        }
+        list.add(
+            SVGChart.bars(
+                id: "overview", title: "Overview: each parser's time relative to \(references) on every document",
+                groups: groups, axisLabel: "time ÷ \(references)'s time on the same document (shorter is better)"),
+            caption:
+                "Overview of the documents: each parser's time over \(references)'s on every document of the run, paired round by round, with the 95% interval (each parser's group has its own scale). "
+                + "Where one parser's intervals on two documents do not overlap, its distance to \(references) depends on the document (the table's 'Between documents' names them)."
+        )
+    }
+
     /// Each parser's time over the fastest's, paired round by round, with its interval.
     static func relativeFigure(_ timed: [Figure], name: String, suffix: String, into figures: FigureList) {
         let ranked = timed.filter { $0.relative != nil }.sorted {

@@ -140,6 +140,7 @@ public enum HTMLReport {
             figures.add(
                 empty("parse-time", "No parse figures yet: run swift run -c release bench"), caption: "Parse time.")
         }
+        documentOverview(parse, into: figures)
         for (index, (feed, feedFigures)) in groups.enumerated() {
             parseFigures(feedFigures, feed: feed, suffix: groups.count > 1 ? "-\(index + 1)" : "", into: figures)
         }

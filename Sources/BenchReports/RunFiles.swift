@@ -2,7 +2,8 @@ import BenchResults
 import Foundation
 
 /// The files a run writes under its output directory: `<run-id>-summary.csv`, `-samples.csv`,
-/// `-documents.csv` (a document-workload run's measured shapes),
+/// `-documents.csv` (a document-workload run's measured shapes), `-document-contrasts.csv` (its
+/// ratios that differ between documents beyond their intervals),
 /// `.json`, `.html`, and the `latest-summary.csv`, `latest.json`, `latest.html` copies; and the run
 /// files read back (`bench compare`, `bench store import`).
 public struct RunFiles: Sendable {
@@ -61,6 +62,8 @@ public struct RunFiles: Sendable {
                     ("\(runID)-practices.json", try RunReport.practicesJSON(result.cells)),
                 ])
             + (result.documents.map { [("\(runID)-documents.csv", RunReport.documentsCSV($0))] } ?? [])
+            + (result.betweenDocuments.map { [("\(runID)-document-contrasts.csv", RunReport.betweenDocumentsCSV($0))] }
+                ?? [])
         var written: [String] = []
         for (name, text) in files {
             written.append(try write(text, to: name))

@@ -38,6 +38,21 @@ extension RunReport {
             })
     }
 
+    /// One row per contrast of ``BenchResults/DocumentContrast``: a parser's ratio to its reference on the
+    /// document where it is lowest and where it is highest, with their 95% intervals (the header alone when
+    /// no ratio differs between documents beyond its interval).
+    public static func betweenDocumentsCSV(_ contrasts: [DocumentContrast]) -> String {
+        func end(_ end: DocumentContrast.End) -> [String] {
+            [end.document] + [end.ratio, end.low, end.high].map { Format.number($0, decimals: 4) }
+        }
+        return CSV.document(
+            header: [
+                "parser", "reference", "lowest_document", "lowest_ratio", "lowest_ci95_low", "lowest_ci95_high",
+                "highest_document", "highest_ratio", "highest_ci95_low", "highest_ci95_high",
+            ],
+            rows: contrasts.map { [$0.parser, $0.reference] + end($0.best) + end($0.worst) })
+    }
+
     /// The terminal block, empty without documents.
     static func documentsBlock(_ documents: [DocumentProfile]?) -> String? {
         guard let documents, !documents.isEmpty else { return nil }

@@ -90,8 +90,14 @@ public final class DocumentSink {
         return FeedParseError(parser: parser, message: message, line: line, column: column)
     }
 
-    /// A recorded event log that ``SinkReplayParser`` replays (kept across ``reset(recording:)``).
-    var replayLog: [UInt8]?
+    /// A recorded event log and the size of its document, which ``SinkReplayParser`` replays.
+    struct ReplayLog {
+        var events: [UInt8]
+        var documentBytes: Int
+    }
+
+    /// The log ``SinkReplayParser`` replays (kept across ``reset(recording:)``).
+    var replayLog: ReplayLog?
 
     /// The raw event log so far, when recording (empty otherwise).
     var log: [UInt8] {

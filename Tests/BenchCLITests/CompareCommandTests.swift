@@ -2,6 +2,7 @@ import BenchEngine
 import BenchResults
 import BenchTestSupport
 import Foundation
+import SongFeed
 import Testing
 
 /// `bench compare` end to end: its exit codes and formats, on run files written by the test.
@@ -163,6 +164,47 @@ struct InstructionCountTests {
         let comparison = RunComparison.compare(
             baseline: [first], current: [second], metric: .instructions, threshold: 0.01)
         #expect(comparison.cells.filter { $0.ratio != nil }.allSatisfy { $0.ratio == 1 })
+    }
+
+    /// The gate works on document cells as on song cells: two counted document runs agree exactly,
+    /// and a run with extra parse work injected is a regression of every parser's document cell (the
+    /// `sink` baseline's count included in each run, never compared as a parser).
+    @Test(
+        .enabled(
+            if: Self.missingTools == nil,
+            Comment(
+                rawValue:
+                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
+            )))
+    func aSlowerDocumentWalkIsARegression() throws {
+        let directory = try TemporaryDirectory()
+        let document = try directory.write("wide.xml", DocumentShape.wide.generate(bytes: 32 << 10))
+        func count(_ name: String, slowdown: Int = 0) throws -> String {
+            let result = try runBench(
+                [
+                    "run", "--document", document, "--counter", "instructions", "--parsers", "libxml2,expat",
+                    "--iterations", "5", "--warmup", "1", "--rounds", "1", "--no-store", "--format", "json",
+                    "--quiet", "--output-dir", directory.path(name),
+                ] + (slowdown > 0 ? ["--inject-slowdown", String(slowdown)] : []))
+            #expect(result.status == 0, "\(result.standardError)")
+            let path = directory.path("\(name).json")
+            try Data(result.standardOutput.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let base = try count("base")
+        let run = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: base)))
+        #expect(Set(run.cells.map(\.cell.parser)) == ["null", "sink", "libxml2", "expat"])
+        #expect(run.cells.allSatisfy { $0.cell.scenario.kind == .document })
+        #expect((run.cells.first { $0.cell.parser == "sink" }?.instructions?.median ?? 0) > 100_000)
+        let same = try count("same")
+        let slower = try count("slower", slowdown: 20)
+        let quiet = try runBench(["compare", base, same, "--metric", "instructions"])
+        #expect(quiet.status == 0, "\(quiet.standardOutput)")
+        let regression = try runBench(["compare", base, slower, "--metric", "instructions", "--format", "json"])
+        #expect(regression.status == 2, "\(regression.standardOutput)")
+        let comparison = try JSONDecoder().decode(RunComparison.self, from: Data(regression.standardOutput.utf8))
+        // The sink baseline's replay has the same share of extra work: slower too.
+        #expect(Set(comparison.regressions.map(\.key.parser)) == ["libxml2", "expat", "sink"])
     }
 
     /// Ctrl-C during a counted run: the worker is killed and the stripped copy (~30 MB) removed.

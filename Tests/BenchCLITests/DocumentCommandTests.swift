@@ -67,6 +67,12 @@ struct DocumentCommandTests {
         #expect(csv.hasPrefix("document,bytes,elements,attributes,"))
         // 3 elements, 3 attributes (xmlns:x is a declaration), 1 namespace, 1 reference ("&amp;").
         #expect(csv.contains("\(path),\(Self.document.utf8.count),3,3,1.0000,"), "\(csv)")
+        // One document: no ratio differs between documents, and the file says so with its header alone.
+        let between = try #require(files.first { $0.hasSuffix("-document-contrasts.csv") })
+        let contrasts = try String(contentsOfFile: directory.path("out/" + between), encoding: .utf8)
+        #expect(
+            contrasts == "parser,reference,lowest_document,lowest_ratio,lowest_ci95_low,lowest_ci95_high,"
+                + "highest_document,highest_ratio,highest_ci95_low,highest_ci95_high\r\n", "\(contrasts)")
         let json = try #require(files.first { $0.hasSuffix(".json") && !$0.hasPrefix("latest") })
         let run = try JSONDecoder().decode(
             RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: directory.path("out/" + json))))

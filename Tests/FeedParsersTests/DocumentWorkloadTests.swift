@@ -178,12 +178,19 @@ struct DocumentShapeTests {
         #expect(throws: FeedParseError.self) { try SinkReplayParser(sink: sink) }
         let bytes = Array("<a x='1'><b>text</b><?pi data?></a>".utf8)
         try SinkReplayParser.prepare(sink, for: bytes)
-        let log = try #require(sink.replayLog)
-        sink.replayLog = Array(log.dropLast(3))
+        var log = try #require(sink.replayLog)
+        log.events.removeLast(3)
+        sink.replayLog = log
         let error = try #require(throws: FeedParseError.self) {
             try SinkReplayParser.walk(bytes, into: sink)
         }
         #expect(error.parser == "sink")
+        // Only the first half of the document: half the log, which ends mid-document.
+        try SinkReplayParser.prepare(sink, for: bytes)
+        #expect(throws: FeedParseError.self) {
+            try SinkReplayParser.walk(Array(bytes[..<(bytes.count / 2)]), into: sink)
+        }
+        try SinkReplayParser.walk(bytes, into: sink)
         #expect(ParserRegistry.documentParser(named: "sink") != nil)
         #expect(!ParserRegistry.documentParsers.contains { $0.name == "sink" }, "a baseline, not a parser")
     }
