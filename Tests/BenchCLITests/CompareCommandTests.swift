@@ -126,6 +126,13 @@ struct InstructionCountTests {
         return missing.isEmpty ? nil : missing.joined(separator: ", ")
     }
 
+    /// The tests that count run only where the tools are, saying which are missing otherwise.
+    static var countingTools: ConditionTrait {
+        .enabled(
+            if: missingTools == nil,
+            Comment(rawValue: "instruction counts need \(missingTools ?? "") (apt-get install valgrind binutils)"))
+    }
+
     static func count(in directory: TemporaryDirectory, _ name: String) throws -> RunResult {
         let result = try runBench([
             "run", "--counter", "instructions", "--parsers", "libxml2,expat", "--iterations", "2", "--warmup", "1",
@@ -139,13 +146,7 @@ struct InstructionCountTests {
     /// The counted parses come after a warm-up parse, as in every counted run: the first parse of a
     /// process also pays for one-time set-ups (lazy globals, type metadata) that need not repeat
     /// to the instruction.
-    @Test(
-        .enabled(
-            if: Self.missingTools == nil,
-            Comment(
-                rawValue:
-                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
-            )))
+    @Test(Self.countingTools)
     func theSameBinaryCountsTheSameTwice() throws {
         let directory = try TemporaryDirectory()
         let first = try Self.count(in: directory, "one")
@@ -169,13 +170,7 @@ struct InstructionCountTests {
     /// The gate works on document cells as on song cells: two counted document runs agree exactly,
     /// and a run with extra parse work injected is a regression of every parser's document cell (the
     /// `sink` baseline's count included in each run, never compared as a parser).
-    @Test(
-        .enabled(
-            if: Self.missingTools == nil,
-            Comment(
-                rawValue:
-                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
-            )))
+    @Test(Self.countingTools)
     func aSlowerDocumentWalkIsARegression() throws {
         let directory = try TemporaryDirectory()
         let document = try directory.write("wide.xml", DocumentShape.wide.generate(bytes: 32 << 10))
@@ -208,13 +203,7 @@ struct InstructionCountTests {
     }
 
     /// Ctrl-C during a counted run: the worker is killed and the stripped copy (~30 MB) removed.
-    @Test(
-        .enabled(
-            if: Self.missingTools == nil,
-            Comment(
-                rawValue:
-                    "instruction counts need \(Self.missingTools ?? "") (apt-get install valgrind binutils)"
-            )))
+    @Test(Self.countingTools)
     func anInterruptedCountedRunLeavesNoCopyBehind() throws {
         let directory = try TemporaryDirectory()
         let temporary = directory.path("tmp")
