@@ -38,7 +38,7 @@ extension RunReport {
             })
     }
 
-    /// One row per contrast of ``BenchResults/DocumentContrast``: a parser's ratio to its reference on the
+    /// One row per contrast of `DocumentContrast`: a parser's ratio to its reference on the
     /// document where it is lowest and where it is highest, with their 95% intervals (the header alone when
     /// no ratio differs between documents beyond its interval).
     public static func betweenDocumentsCSV(_ contrasts: [DocumentContrast]) -> String {

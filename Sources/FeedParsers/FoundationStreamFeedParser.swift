@@ -11,7 +11,7 @@ import SongFeed
 ///
 /// `XMLParser(stream:)` pulls: its `parse()` reads the stream a piece at a time (on Linux into
 /// libxml2's push parser) and blocks until the stream ends. So the parse runs on a thread started
-/// with the adapter, and ``consume(_:)`` hands each chunk to the stream (``ChunkInputStream``),
+/// with the adapter, and ``consume(_:)`` hands each chunk to the stream (`ChunkInputStream`),
 /// where the parse thread reads it: songs are built, and the first one reported, while later bytes
 /// are still coming. Foundation on Linux has no bound stream pair (`Stream.getBoundStreams` is
 /// missing), hence the adapter's own stream. ``finish()`` ends the stream and waits for the thread.
@@ -112,7 +112,7 @@ private final class UncheckedSendable<Value>: @unchecked Sendable {
     }
 }
 
-/// One `XMLParser(stream:)` parse on a thread of its own, over a ``ChunkInputStream``.
+/// One `XMLParser(stream:)` parse on a thread of its own, over a `ChunkInputStream`.
 private final class StreamedParse: @unchecked Sendable {
     let stream = ChunkInputStream(capacity: FoundationStreamFeedParser.streamCapacity)
     private let done = DispatchSemaphore(value: 0)

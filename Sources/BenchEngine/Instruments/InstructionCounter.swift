@@ -31,7 +31,7 @@ public struct InstructionCounter: Sendable {
     public var executable: String
     /// The mangled name of the parse function.
     public var symbol: String
-    /// The mangled names of the functions a parser runs on a thread of its own (``threadRegionName``).
+    /// The mangled names of the functions a parser runs on a thread of its own (`callgrindThreadRegion`).
     public var threadSymbols: [String] = []
     /// Where the copy and the dumps go (removed by ``remove()``).
     public var directory: String
