@@ -166,9 +166,8 @@ public struct BenchSession: Sendable {
         let floor = floors.sorted().first
         for index in cells.indices {
             let name = cells[index].cell.parser
-            if name == ParserRegistry.sinkBaseline.name { cells[index].kind = ParserKind.baseline.rawValue }
+            if let kind = ParserRegistry.kind(of: name) { cells[index].kind = kind.rawValue }
             guard let parser = ParserRegistry.parser(named: name) else { continue }
-            cells[index].kind = parser.kind.rawValue
             if let reference = parser.cReference { references[name] = reference }
             if let floor, parser.kind != .floor, parser.kind != .baseline { toFloor[name] = floor }
         }

@@ -99,10 +99,7 @@ extension FoundationReader: WholeDocumentWalker {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             guard failure == nil else { return }
-            let nsError = parseError as NSError
-            failure = FeedParseError(
-                parser: name, message: FoundationReader.describe(nsError),
-                line: parser.lineNumber, column: parser.columnNumber, code: nsError.code)
+            failure = FoundationReader.failure(parseError, of: parser, name: name)
         }
 
         private func report(_ status: DocStatus, _ parser: XMLParser) {

@@ -69,6 +69,14 @@ public enum FoundationReader: WholeDocumentReader {
         }
     }
 
+    /// The error `XMLParser` reported to a delegate, with its position, as `name`'s.
+    static func failure(_ error: any Error, of parser: XMLParser, name: String) -> FeedParseError {
+        let nsError = error as NSError
+        return FeedParseError(
+            parser: name, message: describe(nsError), line: parser.lineNumber, column: parser.columnNumber,
+            code: nsError.code)
+    }
+
     /// "XMLParser error 76 (libxml2 xmlParserErrors code)".
     ///
     /// On Linux, Foundation's localized description says only "The operation could not be completed", and the code is libxml2's own
@@ -128,10 +136,7 @@ public enum FoundationReader: WholeDocumentReader {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             guard failure == nil else { return }
-            let nsError = parseError as NSError
-            failure = FeedParseError(
-                parser: name, message: FoundationReader.describe(nsError),
-                line: parser.lineNumber, column: parser.columnNumber, code: nsError.code)
+            failure = FoundationReader.failure(parseError, of: parser, name: name)
         }
 
         private func tooLong(_ parser: XMLParser) {

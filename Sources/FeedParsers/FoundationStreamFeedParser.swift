@@ -161,10 +161,11 @@ private final class StreamedParse: @unchecked Sendable {
 final class ChunkInputStream: InputStream {
     private let condition = NSCondition()
     private let capacity: Int
-    /// The unread chunks, the first read from `offset` on.
-    private var chunks: [[UInt8]] = []
+    /// The pushed bytes, unread from `offset` on: one buffer, so that a push of any size (one byte
+    /// at a time included) costs no allocation of its own once the buffer has grown.
+    private var bytes: [UInt8] = []
     private var offset = 0
-    private var unread = 0
+    private var unread: Int { bytes.count - offset }
     private var ended = false
     /// The reader stopped: appended bytes are dropped, nothing waits.
     private var readerGone = false
@@ -174,18 +175,22 @@ final class ChunkInputStream: InputStream {
         super.init(data: Data())
     }
 
-    /// Queues a copy of `bytes`; waits while the stream holds `capacity` bytes unread (a chunk is
+    /// Queues a copy of `chunk`; waits while the stream holds `capacity` bytes unread (a chunk is
     /// always taken when nothing is unread, whatever its size).
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
+    func append(_ chunk: UnsafeRawBufferPointer) {
+        guard !chunk.isEmpty else { return }
         condition.lock()
         defer { condition.unlock() }
-        while !readerGone && unread > 0 && unread + bytes.count > capacity {
+        while !readerGone && unread > 0 && unread + chunk.count > capacity {
             condition.wait()
         }
         guard !readerGone && !ended else { return }
-        chunks.append(Array(bytes))
-        unread += bytes.count
+        // The bytes already read go first, once they are half the buffer (each byte moves at most once).
+        if offset > 0 && offset >= bytes.count / 2 {
+            bytes.removeFirst(offset)
+            offset = 0
+        }
+        bytes.append(contentsOf: chunk)
         condition.broadcast()
     }
 
@@ -201,8 +206,8 @@ final class ChunkInputStream: InputStream {
     func readerFinished() {
         condition.lock()
         readerGone = true
-        chunks = []
-        unread = 0
+        bytes = []
+        offset = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -214,21 +219,12 @@ final class ChunkInputStream: InputStream {
         while unread == 0 && !ended {
             condition.wait()
         }
-        var copied = 0
-        while copied < length, let first = chunks.first {
-            let count = min(length - copied, first.count - offset)
-            first.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                (buffer + copied).update(from: base + offset, count: count)
-            }
-            copied += count
-            offset += count
-            if offset == first.count {
-                chunks.removeFirst()
-                offset = 0
-            }
+        let copied = min(length, unread)
+        bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            buffer.update(from: base + offset, count: copied)
         }
-        unread -= copied
+        offset += copied
         if copied > 0 { condition.broadcast() }
         return copied
     }

@@ -83,8 +83,9 @@ public enum ParserRegistry {
         parser(named: name)?.buildsSongs ?? false
     }
 
-    /// The kind of the parser called `name`, as reports write it; `nil` for names this build does not know.
+    /// The kind of the parser called `name`, as reports write it (the document workload's `sink`
+    /// baseline included); `nil` for names this build does not know.
     public static func kind(of name: String) -> ParserKind? {
-        parser(named: name)?.kind
+        name == sinkBaseline.name ? .baseline : parser(named: name)?.kind
     }
 }

@@ -109,12 +109,8 @@ public struct InstructionCounter: Sendable {
             throw Unavailable(description: "cannot copy \(clock) to \(directory): \(error.localizedDescription)")
         }
         let listed = try tool(nm, [copy])
-        let symbols = listed.output.split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            guard let name = fields.last, name.contains(regionName) else { return nil }
-            return String(name)
-        }
         let names = listed.output.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let symbols = names.filter { $0.contains(regionName) }
         let threadSymbols = names.filter { $0.contains(threadRegionName) }
         guard symbols.count == 1, let symbol = symbols.first else {
             try? FileManager.default.removeItem(atPath: directory)
