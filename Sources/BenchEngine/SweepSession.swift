@@ -5,13 +5,14 @@ import Foundation
 /// A sweep as `bench sweep` makes it: one timing run over every feed and chunk size, then (up to
 /// a size) one run counting instructions, then the fitted slopes (`SweepResult`).
 ///
-/// The feeds are files the caller made (generated, deterministic); the sweep only measures them.
+/// The documents are files the caller made (generated, deterministic: song feeds, or documents of
+/// one shape for the document workload); the sweep only measures them.
 public struct SweepSession: Sendable {
     public var plan: SweepPlan
     public var parsers: [String]
-    /// The scale sweep's feed of each size, by songs.
+    /// The scale sweep's document of each size, by size (``SweepPlan/sizes``).
     public var scaleFeeds: [Int: String]
-    /// The chunk sweep's feed, if there is a chunk sweep.
+    /// The chunk sweep's document, if there is a chunk sweep.
     public var chunkFeed: String?
     public var iterations: Int
     public var warmup: Int
@@ -65,7 +66,7 @@ public struct SweepSession: Sendable {
 
     /// The feeds in the order they are measured, and each feed's chunk sizes.
     func feeds() -> (feeds: [String], chunkSizes: [String: [Int]]) {
-        var feeds = plan.songs.compactMap { scaleFeeds[$0] }
+        var feeds = plan.sizes.compactMap { scaleFeeds[$0] }
         var chunkSizesByFeed: [String: [Int]] = [:]
         for feed in feeds { chunkSizesByFeed[feed] = [plan.chunkSize] }
         if let chunkFeed {
@@ -98,7 +99,7 @@ public struct SweepSession: Sendable {
         settings.countsAllocations = true
         var timingPlan = RunPlan(
             parsers: parsers, feeds: feeds, settings: settings, executable: executable, debugBuild: debugBuild,
-            scenarios: [.parse])
+            scenarios: [scenario])
         timingPlan.chunkSizesByFeed = chunkSizesByFeed
         let timed = try BenchSession(plan: timingPlan).run(
             environment: environment(), recorder: recorder, checking: { checking("timing", feeds.count) },
@@ -115,20 +116,24 @@ public struct SweepSession: Sendable {
         }
         let result = SweepResult.analyse(
             plan: plan, timed: timed.result, counted: counted?.result, scaleFeeds: scaleFeeds, chunkFeed: chunkFeed,
-            parsers: parsers + [ParserRegistry.baseline.name])
+            parsers: parsers + [ParserRegistry.baseline.name]
+                + (plan.workload == .document ? [ParserRegistry.sinkBaseline.name] : []))
         return Outcome(result: result, timed: timed, counted: counted, countsUnavailable: unavailable)
     }
 
-    /// The counting run over the feeds of at most ``SweepPlan/instructionsUpToSongs`` songs, if any.
+    /// The scenario of every cell: a parse from memory, into songs or into the event sink.
+    private var scenario: ScenarioID { plan.workload == .document ? .document : .parse }
+
+    /// The counting run over the documents of at most ``SweepPlan/instructionsUpTo``, if any.
     private func count(
         _ feeds: [String], chunkSizes: [String: [Int]], recorder: (any RunRecorder)?,
         environment: () -> RunEnvironment, checking: (String, Int) -> Void, progress: (String, RunProgress) -> Void
     ) throws -> BenchSession.Outcome? {
-        var songsOfFeed: [String: Int] = [:]
-        for (songs, path) in scaleFeeds { songsOfFeed[path] = songs }
-        if let chunkFeed { songsOfFeed[chunkFeed] = plan.chunkSongs }
-        let countedFeeds = feeds.filter { (songsOfFeed[$0] ?? Int.max) <= plan.instructionsUpToSongs }
-        guard plan.instructionsUpToSongs > 0, !countedFeeds.isEmpty else { return nil }
+        var sizeOfFeed: [String: Int] = [:]
+        for (size, path) in scaleFeeds { sizeOfFeed[path] = size }
+        if let chunkFeed { sizeOfFeed[chunkFeed] = plan.chunkDocumentSize }
+        let countedFeeds = feeds.filter { (sizeOfFeed[$0] ?? Int.max) <= plan.instructionsUpTo }
+        guard plan.instructionsUpTo > 0, !countedFeeds.isEmpty else { return nil }
         let counter = try InstructionCounter.prepare(executable: executable)
         defer { counter.remove() }
         // One counted parse per cell, after one warm-up: a first parse's count moves from run to
@@ -138,7 +143,7 @@ public struct SweepSession: Sendable {
             counter: RunSettings.instructionCounter)
         var countingPlan = RunPlan(
             parsers: parsers, feeds: countedFeeds, settings: settings, executable: executable,
-            debugBuild: debugBuild, scenarios: [.parse], instructionCounter: counter)
+            debugBuild: debugBuild, scenarios: [scenario], instructionCounter: counter)
         countingPlan.chunkSizesByFeed = chunkSizes.filter { countedFeeds.contains($0.key) }
         countingPlan.includesBaseline = false
         return try BenchSession(plan: countingPlan).run(

@@ -69,6 +69,13 @@ public enum HTMLReport {
                 about += " " + RunReport.noiseLines(noise).joined(separator: " ")
             }
         }
+        if let host = result.hostState {
+            if host.moved {
+                warnings.append(String(host.message.dropFirst(host.message.hasPrefix("HOST STATE: ") ? 12 : 0)))
+            } else {
+                about += " " + host.message
+            }
+        }
         if environment.isDebug { warnings.append("This is a debug build: its times are not representative.") }
         if let percent = result.settings.slowdownPercent, percent > 0 {
             warnings.append(

@@ -272,8 +272,13 @@ public enum RunReport {
         if let percent = settings.slowdownPercent, percent > 0 { text += "; INJECTED SLOWDOWN \(percent)%" }
         let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
         if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
-        text += "\n" + noiseLines(result.noise).joined(separator: "\n") + "\n"
+        text += "\n" + (noiseLines(result.noise) + hostLines(result.hostState)).joined(separator: "\n") + "\n"
         return text
+    }
+
+    /// The host's state against its history (``HostState``), when it was compared.
+    public static func hostLines(_ state: HostState?) -> [String] {
+        state.map { [$0.message] } ?? []
     }
 
     /// The noise verdict in lines: the warnings of a noisy run, else one line on a quiet one.
@@ -369,8 +374,9 @@ public enum RunReport {
             "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
-        for line in noiseLines(result.noise) {
-            text += "\n> \(line.hasPrefix("NOISY") ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
+        for line in noiseLines(result.noise) + hostLines(result.hostState) {
+            let warning = line.hasPrefix("NOISY") || line.hasPrefix("HOST STATE")
+            text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
         }
         let all = groups(
             cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }

@@ -8,15 +8,15 @@ import Foundation
 public enum SweepReport {
     /// The columns of `<run-id>-sweep.csv`, in order.
     public static let pointColumns = [
-        "sweep", "parser", "songs", "feed_bytes", "chunk_size", "median_ms", "ci95_low_ms", "ci95_high_ms", "workers",
+        "sweep", "parser", "size", "size_unit", "songs", "elements", "feed_bytes", "chunk_size", "median_ms", "ci95_low_ms", "ci95_high_ms", "workers",
         "mbps", "ns_per_byte", "instructions", "instructions_per_byte", "parse_peak_bytes", "worker_peak_bytes",
         "kept_bytes", "peak_over_songs", "allocations", "allocated_bytes", "failed", "outcome", "kind",
     ]
 
     /// The columns of `<run-id>-slopes.csv`, in order.
     public static let slopeColumns = [
-        "parser", "figure", "per", "unit", "slope", "intercept", "r_squared", "exponent", "points", "from_songs",
-        "to_songs",
+        "parser", "figure", "per", "unit", "slope", "intercept", "r_squared", "exponent", "points", "from_size",
+        "to_size", "size_unit",
     ]
 
     public static func pointsCSV(_ result: SweepResult) -> String {
@@ -24,7 +24,8 @@ public enum SweepReport {
             header: pointColumns,
             rows: result.points.map { p in
                 [
-                    p.sweep, p.parser, String(p.songs), String(p.feedBytes), String(p.chunkSize), Format.ms(p.timeNs),
+                    p.sweep, p.parser, String(p.size), result.plan.unit, String(p.songs),
+                    p.elements.map(String.init) ?? "", String(p.feedBytes), String(p.chunkSize), Format.ms(p.timeNs),
                     Format.ms(p.timeLowNs), Format.ms(p.timeHighNs), p.workers.map(String.init) ?? "",
                     Format.number(p.megabytesPerSecond, decimals: 2), Format.number(perByte(p.timeNs, p), decimals: 3),
                     Format.number(p.instructions, decimals: 0), Format.number(perByte(p.instructions, p), decimals: 2),
@@ -44,8 +45,8 @@ public enum SweepReport {
                 [
                     s.parser, s.figure, s.per, s.unit, Format.number(s.fit.slope, decimals: 4),
                     Format.number(s.fit.intercept, decimals: 1), Format.number(s.fit.rSquared, decimals: 5),
-                    Format.number(s.exponent, decimals: 3), String(s.fit.points), String(s.fromSongs),
-                    String(s.toSongs),
+                    Format.number(s.exponent, decimals: 3), String(s.fit.points), String(s.fromSize),
+                    String(s.toSize), result.plan.unit,
                 ]
             })
     }
@@ -67,27 +68,30 @@ public enum SweepReport {
 
     // MARK: - Text
 
-    static let scaleHeader = [
-        "parser", "kind", "songs", "feed MB", "time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB",
-        "kept MiB",
-        "peak÷songs", "allocs", "alloc MiB", "outcome",
-    ]
+    /// The scale table's columns: with songs, what the parse kept; with a shaped document, its elements.
+    static func scaleHeader(_ plan: SweepPlan) -> [String] {
+        let size = plan.workload == .songs ? ["songs", "feed MB"] : ["MB", "elements"]
+        let kept = plan.workload == .songs ? ["kept MiB", "peak÷songs"] : []
+        return ["parser", "kind"] + size + ["time ms", "next run 95%", "MB/s", "ns/byte", "instr/byte", "parse MiB"]
+            + kept + ["allocs", "alloc MiB", "outcome"]
+    }
 
     static let chunkHeader = [
         "parser", "kind", "chunk", "time ms", "next run 95%", "MB/s", "instr/byte", "parse MiB", "allocs", "alloc MiB",
         "outcome",
     ]
 
-    static func scaleRow(_ p: SweepPoint) -> [String] {
-        [
-            p.parser, p.kind ?? "", String(p.songs), Format.number(Double(p.feedBytes) / 1e6, decimals: 1),
-            Format.ms(p.timeNs),
-            interval(p), Format.number(p.megabytesPerSecond), Format.number(perByte(p.timeNs, p), decimals: 2),
-            Format.number(perByte(p.instructions, p), decimals: 1),
+    static func scaleRow(_ p: SweepPoint, _ plan: SweepPlan) -> [String] {
+        let megabytes = Format.number(Double(p.feedBytes) / 1e6, decimals: plan.workload == .songs ? 1 : 2)
+        let size = plan.workload == .songs ? [String(p.songs), megabytes] : [megabytes, p.elements.map(String.init) ?? ""]
+        let kept =
+            plan.workload == .songs
+            ? [Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2)] : []
+        return [p.parser, p.kind ?? ""] + size + [
+            Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
+            Format.number(perByte(p.timeNs, p), decimals: 2), Format.number(perByte(p.instructions, p), decimals: 1),
             Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
-            Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2),
-            Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
-        ]
+        ] + kept + [Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? ""]
     }
 
     static func chunkRow(_ p: SweepPoint) -> [String] {
@@ -105,14 +109,16 @@ public enum SweepReport {
         return "\(Format.ms(low))–\(Format.ms(high))"
     }
 
-    static let slopeHeader = ["parser", "figure", "slope", "intercept", "R²", "exponent", "songs"]
+    static func slopeHeader(_ plan: SweepPlan) -> [String] {
+        ["parser", "figure", "slope", "intercept", "R²", "exponent", plan.unit]
+    }
 
     static func slopeRow(_ s: SweepSlope) -> [String] {
         [
             s.parser, "\(s.figure) per \(s.per)",
             "\(Format.number(s.fit.slope, decimals: slopeDecimals(s.fit.slope))) \(s.unit)",
             interceptText(s), Format.number(s.fit.rSquared, decimals: 4), Format.number(s.exponent, decimals: 3),
-            "\(s.fromSongs)–\(s.toSongs) (\(s.fit.points))",
+            "\(s.fromSize)–\(s.toSize) (\(s.fit.points))",
         ]
     }
 
@@ -138,8 +144,8 @@ public enum SweepReport {
         text +=
             "\(settings.rounds) workers per cell, \(settings.iterations) timed parses each after \(settings.warmup) warm-up; "
         text += "allocations counted in one more worker per cell"
-        if result.plan.instructionsUpToSongs > 0 {
-            text += "; instructions counted by callgrind up to \(result.plan.instructionsUpToSongs) songs"
+        if result.plan.instructionsUpTo > 0 {
+            text += "; instructions counted by callgrind up to \(result.plan.describe(result.plan.instructionsUpTo))"
             if let id = result.instructionRunID { text += " (run \(id))" }
         }
         text += "\n" + noiseLines(result.noise).joined(separator: "\n") + "\n"
@@ -171,21 +177,21 @@ public enum SweepReport {
         var blocks: [String] = []
         let scale = result.points.filter { $0.sweep == "scale" }
         if !scale.isEmpty {
-            let rows = ordered(scale).map(scaleRow)
+            let rows = ordered(scale).map { scaleRow($0, result.plan) }
             blocks.append(
-                "Scale sweep: feeds of \(result.plan.songs.map(String.init).joined(separator: ", ")) songs, chunks of "
+                "Scale sweep: \(what(result.plan)) of \(result.plan.sizes.map(String.init).joined(separator: ", ")) \(result.plan.unit), chunks of "
                     + "\(chunkName(result.plan.chunkSize))\n"
-                    + TextTable(header: scaleHeader, rows: rows).render(indent: "  "))
+                    + TextTable(header: scaleHeader(result.plan), rows: rows).render(indent: "  "))
         }
         if !result.slopes.isEmpty {
             blocks.append(
-                "Growth with the feed (least squares over the scale sweep; exponent: the slope on log–log axes, 1 = in proportion)\n"
-                    + TextTable(header: slopeHeader, rows: result.slopes.map(slopeRow)).render(indent: "  "))
+                "Growth with the \(result.plan.workload == .songs ? "feed" : "document") (least squares over the scale sweep; exponent: the slope on log–log axes, 1 = in proportion)\n"
+                    + TextTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow)).render(indent: "  "))
         }
         let chunk = result.points.filter { $0.sweep == "chunk" }
         if !chunk.isEmpty {
             blocks.append(
-                "Chunk-size sweep: \(result.plan.chunkSongs) songs (\(chunk.first.map { "\($0.feedBytes) bytes" } ?? ""))\n"
+                "Chunk-size sweep: \(result.plan.workload == .songs ? "\(result.plan.chunkDocumentSize) songs" : "the \(result.plan.shape ?? "") document") (\(chunk.first.map { "\($0.feedBytes) bytes" } ?? ""))\n"
                     + TextTable(header: chunkHeader, rows: ordered(chunk).map(chunkRow)).render(indent: "  "))
         }
         if let short = result.points.filter({ ($0.timeCoverage ?? 1) < 0.95 }).min(by: {
@@ -197,7 +203,12 @@ public enum SweepReport {
                 "Note: with \(short.workers ?? 0) worker\(short.workers == 1 ? "" : "s") a cell, a next-run interval covers \(Format.number(coverage * 100, decimals: 0))%, "
                     + "not 95% (10 or more workers do: --rounds 10). Instruction and allocation counts are exact.")
         }
-        return blocks.joined(separator: "\n\n") + "\n\n" + legend + "\n"
+        return blocks.joined(separator: "\n\n") + "\n\n" + legend(result.plan) + "\n"
+    }
+
+    /// What the scale sweep measures: "feeds", or "<shape> documents".
+    static func what(_ plan: SweepPlan) -> String {
+        plan.shape.map { "\($0) documents" } ?? "feeds"
     }
 
     /// Points grouped by parser (the order of first appearance), each by size then chunk size.
@@ -206,22 +217,33 @@ public enum SweepReport {
         for point in points where !parsers.contains(point.parser) { parsers.append(point.parser) }
         return parsers.flatMap { parser in
             points.filter { $0.parser == parser }.sorted {
-                ($0.songs, $0.chunkSize == 0 ? Int.max : $0.chunkSize) < (
-                    $1.songs, $1.chunkSize == 0 ? Int.max : $1.chunkSize
+                ($0.size, $0.chunkSize == 0 ? Int.max : $0.chunkSize) < (
+                    $1.size, $1.chunkSize == 0 ? Int.max : $1.chunkSize
                 )
             }
         }
     }
 
-    static let legend = """
-        time ms: the median of the workers' median parse times; next run 95%: the interval the next run's figure \
-        should fall in (from the workers; wide with few workers). ns/byte and instr/byte: per byte of feed. \
-        parse MiB: the parse's own peak (resident set above its level before the parse). kept MiB: what the parse \
-        left allocated when it returned — the songs themselves. peak÷songs: parse MiB over kept MiB: near 1 \
-        for a parser that keeps only the songs, growing for one that holds the document. allocs, alloc MiB: \
-        malloc-family calls of one parse and the bytes asked (exact). A parser with no figure at a size says \
-        why in outcome (Foundation's XMLParser(data:) fails on documents over 10,000,000 bytes here).
-        """
+    static func legend(_ plan: SweepPlan) -> String {
+        let kept =
+            plan.workload == .songs
+            ? """
+            kept MiB: what the parse left allocated when it returned — the songs themselves. peak÷songs: parse MiB \
+            over kept MiB: near 1 for a parser that keeps only the songs, growing for one that holds the document. 
+            """
+            : """
+            elements: the document's start tags (its measured shape); every parser walks it into the shared event \
+            sink, which keeps nothing; sink: that sink alone, replaying the document's recorded events. 
+            """
+        return """
+            time ms: the median of the workers' median parse times; next run 95%: the interval the next run's figure \
+            should fall in (from the workers; wide with few workers). ns/byte and instr/byte: per byte of \
+            \(plan.workload == .songs ? "feed" : "document"). parse MiB: the parse's own peak (resident set above its level \
+            before the parse). \(kept)allocs, alloc MiB: malloc-family calls of one parse and the bytes asked \
+            (exact). A parser with no figure at a size says why in outcome (Foundation's XMLParser(data:) fails on \
+            documents over 10,000,000 bytes here).
+            """
+    }
 
     /// An outcome short enough for a table cell; the whole text goes into the figure's caption.
     static func short(_ outcome: String?) -> String {
@@ -232,12 +254,12 @@ public enum SweepReport {
     }
 
     /// The outcomes of the points that have no figure, for a caption.
-    static func failures(_ points: [SweepPoint]) -> String {
+    static func failures(_ points: [SweepPoint], unit: String) -> String {
         let failed = points.filter { !$0.measured }
         guard !failed.isEmpty else { return "" }
         return " No figure: "
             + failed.map {
-                "\($0.parser) at \($0.songs) songs\($0.sweep == "chunk" ? ", chunks of \(chunkName($0.chunkSize))" : ""): \($0.outcome ?? "")"
+                "\($0.parser) at \($0.size) \(unit)\($0.sweep == "chunk" ? ", chunks of \(chunkName($0.chunkSize))" : ""): \($0.outcome ?? "")"
             }.joined(separator: "; ") + "."
     }
 

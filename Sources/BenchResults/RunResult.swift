@@ -14,6 +14,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// Where a parser's ratio differs between documents beyond the intervals (``DocumentContrast``);
     /// `nil` for songs.
     public var betweenDocuments: [DocumentContrast]?
+    /// Whether the host ran as it usually does, against its earlier runs in the store; `nil` when
+    /// not compared (files written before it was, or a report read back from a store).
+    public var hostState: HostState?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],

@@ -13,7 +13,7 @@ import Foundation
 /// gives an attribute only its name as written). Text, ignorable whitespace and CDATA are text.
 extension FoundationReader: WholeDocumentWalker {
     public static func walk(_ bytes: Data, into sink: DocumentSink) throws {
-        try walk(with: XMLParser(data: bytes), name: name, into: sink)
+        try explainingTheSizeLimit(of: bytes) { try walk(with: XMLParser(data: bytes), name: name, into: sink) }
     }
 
     /// Runs `parser` with the walking delegate, as `parse(with:name:onSong:)` runs the song delegate.

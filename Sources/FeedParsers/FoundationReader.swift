@@ -25,7 +25,23 @@ public typealias FoundationFeedParser = WholeDocumentParser<FoundationReader>
 /// an attribute dictionary before this adapter sees it.
 public enum FoundationReader: WholeDocumentReader {
     public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
-        try parse(with: XMLParser(data: bytes), name: name, onSong: onSong)
+        try explainingTheSizeLimit(of: bytes) { try parse(with: XMLParser(data: bytes), name: name, onSong: onSong) }
+    }
+
+    /// The size over which `XMLParser(data:)` fails on Linux (libxml2's limit without `XML_PARSE_HUGE`).
+    static let sizeLimit = 10_000_000
+
+    /// Runs `body`; an error of a document over ``sizeLimit`` says that limit is the likely cause:
+    /// `XMLParser` reports it as an internal error (libxml2's code 1) at the document's end.
+    static func explainingTheSizeLimit<T>(of bytes: Data, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as FeedParseError where bytes.count > sizeLimit && error.code == 1 {
+            error.message +=
+                " — Foundation's XMLParser(data:) refuses documents over \(sizeLimit) bytes on Linux (this one has "
+                + "\(bytes.count)); foundation-stream parses in pieces"
+            throw error
+        }
     }
 
     /// Runs `parser` with namespaces on, external entities off and the shared song-building delegate,

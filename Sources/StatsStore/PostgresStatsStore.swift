@@ -196,6 +196,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
     }
 
+    public func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
+        let query = CalibrationQuery(host: host, excluding: runID, lastRuns: lastRuns, placeholder: { "$\($0)" })
+        return CalibrationQuery.group(try connection.execute(query.sql, query.arguments))
+    }
+
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try connection.transaction { try storedRun(runID, lock: false) }
     }

@@ -160,6 +160,13 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    public func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
+        let query = CalibrationQuery(host: host, excluding: runID, lastRuns: lastRuns, placeholder: { _ in "?" })
+        return try read { db in
+            CalibrationQuery.group(try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)))
+        }
+    }
+
     /// A run with all its samples.
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try read { db in try Self.storedRun(runID, db) }

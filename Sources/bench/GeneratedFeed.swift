@@ -1,25 +1,39 @@
 import Foundation
 import SongFeed
 
-/// Generated feeds, cached under `<output-dir>/feeds/`: the same song count and seed always give
-/// the same bytes, so a cached file is reused (and checked by its size against a fresh one's count).
+/// Generated feeds and shaped documents, cached under `<output-dir>/feeds/`: the same song count
+/// (or shape and size) and seed always give the same bytes, so a cached file is reused.
 enum GeneratedFeed {
     /// The path of the feed of `songs` songs, generating it when it is not there yet.
     static func path(songs: Int, outputDirectory: String) throws -> String {
+        try cached(
+            "songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml", in: outputDirectory,
+            FeedGenerator(songs: songs).generate().bytes)
+    }
+
+    /// The path of the `shape` document of about `bytes` bytes, generating it when it is not there yet.
+    static func path(shape: DocumentShape, bytes: Int, outputDirectory: String) throws -> String {
+        try cached(
+            "\(shape.rawValue)-\(bytes)-seed-\(DocumentShape.defaultSeed).xml", in: outputDirectory,
+            shape.generate(bytes: bytes))
+    }
+
+    /// `<output-dir>/feeds/<name>`, written from `generate()` when it is not there yet.
+    private static func cached(
+        _ name: String, in outputDirectory: String, _ generate: @autoclosure () -> [UInt8]
+    ) throws -> String {
         let directory = (outputDirectory as NSString).appendingPathComponent("feeds")
-        let path = (directory as NSString).appendingPathComponent(
-            "songs-\(songs)-seed-\(FeedGenerator.defaultSeed).rss.xml")
+        let path = (directory as NSString).appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: path) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw CommandFailure(description: "cannot create \(directory): \(error.localizedDescription)")
             }
-            let feed = FeedGenerator(songs: songs).generate()
-            // Written beside and renamed, so that an interrupted generation leaves no partial feed.
+            // Written beside and renamed, so that an interrupted generation leaves no partial file.
             let partial = path + ".partial"
-            guard FileManager.default.createFile(atPath: partial, contents: Data(feed.bytes)) else {
-                throw CommandFailure(description: "cannot write the generated feed \(path)")
+            guard FileManager.default.createFile(atPath: partial, contents: Data(generate())) else {
+                throw CommandFailure(description: "cannot write the generated document \(path)")
             }
             guard rename(partial, path) == 0 else {
                 throw CommandFailure(description: "cannot rename \(partial) to \(path)")

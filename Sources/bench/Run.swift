@@ -240,7 +240,8 @@ struct Run: ParsableCommand {
             checking: { terminal.progress("checking that the parsers agree…") },
             progress: { terminal.progress(progressLine($0)) }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
-        let result = outcome.result
+        var result = outcome.result
+        result.hostState = hostState(of: result, in: database)
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
@@ -265,6 +266,19 @@ struct Run: ParsableCommand {
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
+    }
+
+    /// The host's state against its earlier runs in the store (``HostState``).
+    private func hostState(of result: RunResult, in database: (any StatsStoring)?) -> HostState {
+        let host = result.environment.host
+        guard let database else { return .unknown(host: host, because: "--no-store, so no history was read") }
+        do {
+            let history = try database.calibrations(
+                host: host, excluding: result.environment.runID, lastRuns: HostState.historyRuns)
+            return HostState.assess(result, history: history)
+        } catch {
+            return .unknown(host: host, because: "the store's history could not be read (\(error))")
+        }
     }
 
     /// The document workload's default reference: c-libxml2 when it runs, so that every document's

@@ -4,9 +4,10 @@ import BenchReports
 import BenchResults
 import FeedParsers
 import Foundation
+import SongFeed
 import StatsStore
 
-/// `bench sweep`: how cost grows with the feed's size, and with the chunk size.
+/// `bench sweep`: how cost grows with the feed's (or a shaped document's) size, and with the chunk size.
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
@@ -18,8 +19,11 @@ struct Sweep: ParsableCommand {
             own peak memory, allocations); it fits each parser's cost per byte (time and instructions) and its \
             memory per byte and per song, with R² and the exponent on log–log axes. The chunk-size sweep times the \
             parse of the --chunk-songs feed pushed --chunk-sizes bytes at a time (0: the whole feed in one call). \
-            Instructions are counted under callgrind at the sizes up to --instructions-up-to songs (a second run; \
-            valgrind is slow: about 25 s for 3,000 songs). A parser that fails at a size (Foundation's \
+            Instructions are counted under callgrind at the sizes up to --instructions-up-to (a second run; \
+            valgrind is slow: about 25 s for 3,000 songs). With --shape NAME the sweep is of the document workload \
+            instead: documents of that shape (bench generate --shape) of --bytes bytes each, every parser walking \
+            them into the shared event sink, with the sink's own cost as a baseline; the chunk-size sweep uses the \
+            shape at --chunk-bytes. A parser that fails at a size (Foundation's \
             XMLParser(data:) refuses a document over 10,000,000 bytes) is reported there, not left out. Writes \
             <run-id>-sweep.csv (one row per parser and size or chunk size), <run-id>-slopes.csv, <run-id>-sweep.json \
             and <run-id>-sweep.html (log–log charts, each with its table) under --output-dir, besides the run's own files.
@@ -34,6 +38,22 @@ struct Sweep: ParsableCommand {
     var songs: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "Sweep documents of this shape (the document workload) instead of song feeds.",
+            discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
+    var shape: DocumentShape?
+
+    @Option(
+        parsing: .upToNextOption,
+        help:
+            "With --shape: the bytes of each document of the scale sweep, about, comma-separated (default: 100000,1000000,10000000). Empty to skip it."
+    )
+    var bytes: [String] = []
+
+    @Option(name: .customLong("chunk-bytes"), help: "With --shape: the bytes of the chunk-size sweep's document, about.")
+    var chunkBytes: Int = 1_000_000
+
+    @Option(
         name: .customLong("chunk-sizes"), parsing: .upToNextOption,
         help:
             "Chunk sizes of the chunk-size sweep in bytes, comma-separated; 0 is the whole feed (default: 64,512,4096,16384,65536,0). 'none' to skip it."
@@ -45,8 +65,10 @@ struct Sweep: ParsableCommand {
 
     @Option(
         name: .customLong("instructions-up-to"),
-        help: "Count instructions (callgrind) at the sizes up to this many songs; 0 for none.")
-    var instructionsUpTo: Int = 3_000
+        help:
+            "Count instructions (callgrind) at the sizes up to this one (songs; with --shape, bytes); 0 for none (default: 3000 songs, 1000000 bytes)."
+    )
+    var instructionsUpToOption: Int?
 
     @OptionGroup var measuring: MeasuringOptions
 
@@ -62,20 +84,26 @@ struct Sweep: ParsableCommand {
     var timeout: Double { measuring.timeout ?? 120 }
 
     static let defaultSongs = [300, 3_000, 30_000]
+    static let defaultBytes = [100_000, 1_000_000, 10_000_000]
     static let defaultChunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
 
-    var songCounts: [Int] {
+    /// The scale sweep's sizes: songs per feed, or with --shape bytes per document.
+    var sizes: [Int] {
         get throws {
-            let values = ListArgument.split(songs)
-            if songs.isEmpty { return Self.defaultSongs }
-            return try values.map { text in
+            let (option, given, defaults, what) =
+                shape == nil
+                ? ("--songs", songs, Self.defaultSongs, "song count") : ("--bytes", bytes, Self.defaultBytes, "size")
+            if given.isEmpty { return defaults }
+            return try ListArgument.split(given).map { text in
                 guard let value = Int(text), value >= 1 else {
-                    throw ValidationError("--songs: '\(text)' is not a song count of 1 or more")
+                    throw ValidationError("\(option): '\(text)' is not a \(what) of 1 or more")
                 }
                 return value
             }
         }
     }
+
+    var instructionsUpTo: Int { instructionsUpToOption ?? (shape == nil ? 3_000 : 1_000_000) }
 
     var chunkSizeList: [Int] {
         get throws {
@@ -92,10 +120,24 @@ struct Sweep: ParsableCommand {
     }
 
     func validate() throws {
-        let sizes = try songCounts
+        if shape != nil, !songs.isEmpty {
+            throw ValidationError("--songs sizes song feeds; a --shape sweep's documents are sized by --bytes")
+        }
+        if shape == nil, !bytes.isEmpty {
+            throw ValidationError("--bytes sizes the documents of a --shape sweep; song feeds are sized by --songs")
+        }
+        if let shape {
+            for parser in parserOptions.names(default: ParserRegistry.classicNames)
+            where ParserRegistry.documentParser(named: parser) == nil {
+                let reason = ParserRegistry.documentNotApplicable[parser] ?? "it is not a document parser"
+                throw ValidationError("\(parser) cannot walk a \(shape.rawValue) document: \(reason)")
+            }
+        }
+        guard chunkBytes >= 1 else { throw ValidationError("--chunk-bytes must be at least 1") }
+        let sizes = try self.sizes
         let chunks = try chunkSizeList
         guard !sizes.isEmpty || !chunks.isEmpty else {
-            throw ValidationError("nothing to sweep: give --songs or --chunk-sizes")
+            throw ValidationError("nothing to sweep: give \(shape == nil ? "--songs" : "--bytes") or --chunk-sizes")
         }
         guard chunkSongs >= 1 else { throw ValidationError("--chunk-songs must be at least 1") }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
@@ -154,22 +196,26 @@ struct Sweep: ParsableCommand {
         }
     }
 
-    /// The sweep to make: the feeds generated (or found), the plan, the parsers and the settings.
+    /// The sweep to make: the documents generated (or found), the plan, the parsers and the settings.
     private func session(_ terminal: Terminal) throws -> SweepSession {
-        let sizes = Array(Set(try songCounts)).sorted()
+        let sizes = Array(Set(try self.sizes)).sorted()
         let chunks = try chunkSizeList
-        terminal.progress("generating the feeds…")
-        var scaleFeeds: [Int: String] = [:]
-        for count in sizes {
-            scaleFeeds[count] = try GeneratedFeed.path(songs: count, outputDirectory: output.outputDirectory)
+        terminal.progress(shape == nil ? "generating the feeds…" : "generating the documents…")
+        func generated(_ size: Int) throws -> String {
+            if let shape {
+                return try GeneratedFeed.path(shape: shape, bytes: size, outputDirectory: output.outputDirectory)
+            }
+            return try GeneratedFeed.path(songs: size, outputDirectory: output.outputDirectory)
         }
+        var scaleFeeds: [Int: String] = [:]
+        for size in sizes { scaleFeeds[size] = try generated(size) }
+        let chunkDocumentSize = shape == nil ? chunkSongs : chunkBytes
         return SweepSession(
             plan: SweepPlan(
-                songs: sizes, chunkSize: chunkSize, chunkSizes: chunks, chunkSongs: chunkSongs,
-                instructionsUpToSongs: instructionsUpTo),
+                shape: shape?.rawValue, sizes: sizes, chunkSize: chunkSize, chunkSizes: chunks,
+                chunkDocumentSize: chunkDocumentSize, instructionsUpTo: instructionsUpTo),
             parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
-            chunkFeed: chunks.isEmpty
-                ? nil : try GeneratedFeed.path(songs: chunkSongs, outputDirectory: output.outputDirectory),
+            chunkFeed: chunks.isEmpty ? nil : try generated(chunkDocumentSize),
             iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
             executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
     }

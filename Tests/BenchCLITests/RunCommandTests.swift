@@ -289,6 +289,42 @@ struct SweepCommandTests {
         #expect(slopes.contains("expat,allocations,song,allocations,"))
     }
 
+    @Test(.timeLimit(.minutes(5)))
+    func aShapeSweepMeasuresTheDocumentWorkloadBySize() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("out")
+        let result = try runBench([
+            "sweep", "--shape", "wide", "--bytes", "20000,60000", "--chunk-sizes", "512,0", "--chunk-bytes", "20000",
+            "--rounds", "1", "--iterations", "1", "--instructions-up-to", "0", "--no-store", "--output-dir", output,
+            "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Scale sweep: wide documents of 20000, 60000 bytes"))
+        #expect(result.standardOutput.contains("Growth with the document"))
+        let feeds = try FileManager.default.contentsOfDirectory(atPath: output + "/feeds").sorted()
+        #expect(feeds == ["wide-20000-seed-20261125.xml", "wide-60000-seed-20261125.xml"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: output)
+        let csv = try #require(files.first { $0.hasSuffix("-sweep.csv") })
+        let rows = try String(contentsOfFile: output + "/" + csv, encoding: .utf8).split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = try #require(rows.first)
+        // (2 sizes + 2 chunk sizes) × (3 parsers + null + sink), and the header.
+        #expect(rows.count == 1 + 4 * 5)
+        let column = { (name: String) in header.firstIndex(of: name) ?? 0 }
+        let libxml2 = rows.filter { $0[column("parser")] == "libxml2" && $0[column("sweep")] == "scale" }
+        #expect(libxml2.map { $0[column("size")] } == ["20000", "60000"])
+        #expect(libxml2.allSatisfy { $0[column("size_unit")] == "bytes" && $0[column("songs")] == "0" })
+        // The elements are the document's measured shape: the larger document has more.
+        let elements = libxml2.compactMap { Int($0[column("elements")]) }
+        #expect(elements.count == 2 && elements[0] > 0 && elements[1] > 2 * elements[0])
+        #expect(rows.contains { $0[column("parser")] == "sink" && !$0[column("median_ms")].isEmpty })
+        let slopes = try String(
+            contentsOfFile: output + "/" + (files.first { $0.hasSuffix("-slopes.csv") } ?? ""), encoding: .utf8)
+        #expect(slopes.contains("expat,allocations,element,allocations,"))
+        #expect(!slopes.contains("songs' memory") && !slopes.contains("\nsink,"))
+    }
+
     @Test func badListsGetClearMessages() throws {
         let songs = try runBench(["sweep", "--songs", "300,lots"])
         #expect(songs.status != 0 && songs.standardError.contains("'lots' is not a song count"))
@@ -296,5 +332,11 @@ struct SweepCommandTests {
         #expect(chunks.status != 0 && chunks.standardError.contains("--chunk-sizes"))
         let nothing = try runBench(["sweep", "--songs", "", "--chunk-sizes", "none"])
         #expect(nothing.status != 0 && nothing.standardError.contains("nothing to sweep"))
+        let mixed = try runBench(["sweep", "--shape", "deep", "--songs", "300"])
+        #expect(mixed.status != 0 && mixed.standardError.contains("sized by --bytes"))
+        let notADocumentParser = try runBench(["sweep", "--shape", "deep", "--parsers", "xmlcoder"])
+        #expect(notADocumentParser.status != 0 && notADocumentParser.standardError.contains("cannot walk a deep document"))
+        let bytes = try runBench(["sweep", "--shape", "deep", "--bytes", "0"])
+        #expect(bytes.status != 0 && bytes.standardError.contains("'0' is not a size"))
     }
 }

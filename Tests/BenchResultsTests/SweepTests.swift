@@ -42,14 +42,14 @@ struct SweepTests {
         let time = try #require(slope("libxml2", "time", per: "byte"))
         #expect(abs(time.fit.slope - 7) < 1e-6)
         #expect(abs(time.fit.intercept - 100_000) < 1)
-        #expect(time.fit.points == 3 && time.fromSongs == 300 && time.toSongs == 30_000)
+        #expect(time.fit.points == 3 && time.fromSize == 300 && time.toSize == 30_000)
         let peak = try #require(slope("libxml2", "parse peak", per: "byte"))
         #expect(abs(peak.fit.slope - 0.1) < 1e-6)
         #expect(abs((slope("libxml2", "allocations", per: "song")?.fit.slope ?? 0) - 3) < 1e-9)
         #expect(abs((slope("libxml2", "songs' memory", per: "song")?.fit.slope ?? 0) - 330) < 1e-9)
         // Foundation is fitted over the sizes it was timed at only.
         let foundation = try #require(slope("foundation", "time", per: "byte"))
-        #expect(foundation.fit.points == 2 && foundation.toSongs == 3_000)
+        #expect(foundation.fit.points == 2 && foundation.toSize == 3_000)
         #expect(abs(foundation.fit.slope - 18) < 1e-6)
         // No instruction slope without counts.
         #expect(slope("libxml2", "instructions", per: "byte") == nil)

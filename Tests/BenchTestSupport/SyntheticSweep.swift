@@ -72,8 +72,8 @@ public enum SyntheticSweep {
     /// The sweep of ``scaleRun(sizes:)`` over ``sizes``, with a chunk sweep when `chunks` is set.
     public static func result(chunks: [Int] = []) -> SweepResult {
         let plan = SweepPlan(
-            songs: [300, 3_000, 30_000], chunkSize: 16_384, chunkSizes: chunks, chunkSongs: 300,
-            instructionsUpToSongs: 0)
+            sizes: [300, 3_000, 30_000], chunkSize: 16_384, chunkSizes: chunks, chunkDocumentSize: 300,
+            instructionsUpTo: 0)
         var feeds: [Int: String] = [:]
         for size in sizes { feeds[size.songs] = "feeds/songs-\(size.songs).xml" }
         return SweepResult.analyse(

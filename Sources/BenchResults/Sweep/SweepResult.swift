@@ -36,10 +36,10 @@ public struct SweepResult: Codable, Sendable {
     ///
     /// - Parameters:
     ///   - plan: the sweep's sizes and chunk sizes.
-    ///   - timed: the timing run (every feed and chunk size of the plan).
+    ///   - timed: the timing run (every document and chunk size of the plan).
     ///   - counted: the instruction-counting run, if any.
-    ///   - scaleFeeds: the scale sweep's feed paths, by songs.
-    ///   - chunkFeed: the chunk sweep's feed path.
+    ///   - scaleFeeds: the scale sweep's document paths, by size (``SweepPlan/sizes``).
+    ///   - chunkFeed: the chunk sweep's document path.
     ///   - parsers: the parsers swept, in report order.
     /// - Returns: the sweep's points and the fitted slopes.
     public static func analyse(
@@ -47,34 +47,44 @@ public struct SweepResult: Codable, Sendable {
         parsers: [String]
     ) -> SweepResult {
         var points: [SweepPoint] = []
-        for songs in plan.songs {
-            guard let feed = scaleFeeds[songs] else { continue }
+        let scenario: ScenarioID = plan.workload == .document ? .document : .parse
+        var elements: [String: Int] = [:]
+        for profile in timed.documents ?? [] { elements[profile.document] = profile.elements }
+        func point(_ sweep: String, parser: String, feed: String, size: Int, chunkSize: Int) -> SweepPoint {
+            var point = Self.point(
+                sweep, parser: parser, feed: feed, scenario: scenario, size: size, chunkSize: chunkSize, timed, counted)
+            if plan.workload == .document {
+                point.songs = 0
+                point.elements = elements[feed]
+            }
+            return point
+        }
+        for size in plan.sizes {
+            guard let feed = scaleFeeds[size] else { continue }
             for parser in parsers {
-                points.append(
-                    point("scale", parser: parser, feed: feed, songs: songs, chunkSize: plan.chunkSize, timed, counted))
+                points.append(point("scale", parser: parser, feed: feed, size: size, chunkSize: plan.chunkSize))
             }
         }
         if let chunkFeed {
             for chunkSize in plan.chunkSizes {
                 for parser in parsers {
                     points.append(
-                        point(
-                            "chunk", parser: parser, feed: chunkFeed, songs: plan.chunkSongs, chunkSize: chunkSize,
-                            timed, counted))
+                        point("chunk", parser: parser, feed: chunkFeed, size: plan.chunkDocumentSize, chunkSize: chunkSize))
                 }
             }
         }
         return SweepResult(
             plan: plan, environment: timed.environment, settings: timed.settings,
-            instructionRunID: counted?.environment.runID, noise: timed.noise, points: points, slopes: slopes(points))
+            instructionRunID: counted?.environment.runID, noise: timed.noise, points: points,
+            slopes: slopes(points, per: plan.item))
     }
 
     static func point(
-        _ sweep: String, parser: String, feed: String, songs: Int, chunkSize: Int, _ timed: RunResult,
-        _ counted: RunResult?
+        _ sweep: String, parser: String, feed: String, scenario: ScenarioID, size: Int, chunkSize: Int,
+        _ timed: RunResult, _ counted: RunResult?
     ) -> SweepPoint {
         func isCell(_ summary: CellSummary) -> Bool {
-            summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == .parse
+            summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == CellScenario(scenario)
                 && summary.cell.chunkSize == chunkSize
         }
         let cell = timed.cells.first(where: isCell)
@@ -82,11 +92,11 @@ public struct SweepResult: Codable, Sendable {
             $0.cell.parser == parser && $0.cell.feedPath == feed && $0.cell.scenario == CellKey.notTimedScenario
         }
         var point = SweepPoint(
-            sweep: sweep, parser: parser, songs: songs,
+            sweep: sweep, parser: parser, size: size, songs: size,
             feedBytes: cell?.cell.feedBytes ?? notTimed?.cell.feedBytes ?? 0, chunkSize: chunkSize)
         point.kind = cell?.kind ?? notTimed?.kind
         if let cell {
-            point.songs = cell.songs > 0 ? cell.songs : songs
+            point.songs = cell.songs > 0 ? cell.songs : size
             point.timeNs = cell.time
             point.timeLowNs = cell.estimate?.low
             point.timeHighNs = cell.estimate?.high
@@ -108,32 +118,43 @@ public struct SweepResult: Codable, Sendable {
         return point
     }
 
-    /// The fitted slopes of the scale sweep, per parser (not the `null` baseline, which parses
-    /// nothing: its figures are in the points).
-    public static func slopes(_ points: [SweepPoint], baseline: String = "null") -> [SweepSlope] {
-        let scale = points.filter { $0.sweep == "scale" && $0.parser != baseline }
+    /// The fitted slopes of the scale sweep, per parser (not the baselines `null` and `sink`, which
+    /// parse nothing: their figures are in the points).
+    ///
+    /// - Parameters:
+    ///   - points: the sweep's points.
+    ///   - item: what the per-item slopes are per: "song", or "element" (the document workload, whose
+    ///     sink keeps nothing: no slope of kept memory).
+    public static func slopes(_ points: [SweepPoint], per item: String = "song") -> [SweepSlope] {
+        let scale = points.filter { $0.sweep == "scale" && !["null", "sink"].contains($0.parser) }
         var parsers: [String] = []
         for point in scale where !parsers.contains(point.parser) { parsers.append(point.parser) }
         var slopes: [SweepSlope] = []
         for parser in parsers {
-            let mine = scale.filter { $0.parser == parser && $0.measured }.sorted { $0.songs < $1.songs }
+            let mine = scale.filter { $0.parser == parser && $0.measured }.sorted { $0.size < $1.size }
             func add(_ figure: String, per: String, unit: String, _ value: (SweepPoint) -> Double?) {
-                let used = mine.compactMap { point in value(point).map { (point, $0) } }
-                let x = used.map { Double(per == "byte" ? $0.0.feedBytes : $0.0.songs) }
-                let y = used.map(\.1)
+                func across(_ point: SweepPoint) -> Int? {
+                    per == "byte" ? point.feedBytes : per == "song" ? point.songs : point.elements
+                }
+                let used = mine.compactMap { point -> (SweepPoint, Double, Double)? in
+                    guard let y = value(point), let x = across(point) else { return nil }
+                    return (point, Double(x), y)
+                }
+                let x = used.map(\.1)
+                let y = used.map(\.2)
                 guard let fit = LinearFit(x: x, y: y), let first = used.first, let last = used.last else { return }
                 slopes.append(
                     SweepSlope(
                         parser: parser, figure: figure, per: per, unit: unit, fit: fit,
-                        exponent: LinearFit.exponent(x: x, y: y)?.slope, fromSongs: first.0.songs, toSongs: last.0.songs
+                        exponent: LinearFit.exponent(x: x, y: y)?.slope, fromSize: first.0.size, toSize: last.0.size
                     ))
             }
             add("time", per: "byte", unit: "ns") { $0.timeNs }
             add("instructions", per: "byte", unit: "instructions") { $0.instructions }
             add("parse peak", per: "byte", unit: "bytes") { $0.parsePeakBytes.map(Double.init) }
-            add("parse peak", per: "song", unit: "bytes") { $0.parsePeakBytes.map(Double.init) }
-            add("allocations", per: "song", unit: "allocations") { $0.allocations }
-            add("songs' memory", per: "song", unit: "bytes") { $0.keptBytes }
+            add("parse peak", per: item, unit: "bytes") { $0.parsePeakBytes.map(Double.init) }
+            add("allocations", per: item, unit: "allocations") { $0.allocations }
+            if item == "song" { add("songs' memory", per: "song", unit: "bytes") { $0.keptBytes } }
         }
         return slopes
     }
