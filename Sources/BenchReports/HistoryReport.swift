@@ -9,7 +9,7 @@ public enum HistoryReport {
         "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs",
         "parse_peak_mb",
         "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version",
-        "expat_version",
+        "expat_version", "commits", "runs_before_preemption_rule",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
@@ -26,6 +26,7 @@ public enum HistoryReport {
             row.kind ?? "", row.machine?.host ?? "", row.machine?.cpuModel ?? "",
             row.machine.map { String($0.cores) } ?? "",
             row.machine?.swiftVersion ?? "", row.machine?.libxml2Version ?? "", row.machine?.expatVersion ?? "",
+            row.commits.map(String.init) ?? "", row.runsBeforePreemptionRule.map(String.init) ?? "",
         ]
     }
 
@@ -103,8 +104,27 @@ public enum HistoryReport {
                 " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
                 + "--exclude-incomplete leaves them out."
         }
+        notes += pooledNote(rows)
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
         return machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
+    }
+
+    /// What the rows pool that a reader may not expect: builds of several commits, and runs stored
+    /// before parses that lost the CPU were flagged (such parses are in their figures).
+    static func pooledNote(_ rows: [HistoryRow]) -> String {
+        var note = ""
+        if let commits = rows.compactMap(\.commits).max(), commits > 1 {
+            note +=
+                " Pooled: a row holds the builds of up to \(commits) commits (runs, not one build: a change of code is "
+                + "in the figures; bench compare judges one build against another; --since or --last-runs narrow the rows)."
+        }
+        let before = rows.compactMap(\.runsBeforePreemptionRule).max() ?? 0
+        if before > 0 {
+            note +=
+                " Pooled: up to \(before) run\(before == 1 ? "" : "s") a row stored before parses that lost the CPU were "
+                + "flagged: their such parses are in the figures (--since a later date leaves them out)."
+        }
+        return note
     }
 
     public static func markdown(_ rows: [HistoryRow]) -> String {
@@ -114,5 +134,9 @@ public enum HistoryReport {
                 + MarkdownTable.render(
                     header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
         }.joined(separator: "\n\n") + "\n"
+            + pooledNote(rows).split(separator: "Pooled: ").map {
+                "\n> Pooled: \($0.trimmingCharacters(in: .whitespaces))\n"
+            }
+            .joined()
     }
 }

@@ -164,10 +164,12 @@ struct SweepPage {
                 + failures(timed),
             table: SweepReport.ordered(timed).map {
                 [$0.parser, String($0.size), Format.mib($0.parsePeakBytes.map(Double.init), decimals: 2)]
-                    + (songs ? [Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2)] : [])
+                    + (songs
+                        ? [Format.mib($0.keptBytes, decimals: 2), Format.number($0.peakOverSongs, decimals: 2)] : [])
                     + [SweepReport.short($0.outcome)]
             },
-            header: ["parser", result.plan.unit, "parse MiB"] + (songs ? ["songs MiB", "peak÷songs"] : []) + ["outcome"])
+            header: ["parser", result.plan.unit, "parse MiB"] + (songs ? ["songs MiB", "peak÷songs"] : []) + ["outcome"]
+        )
     }
 
     mutating func allocationsAgainstSize(_ scale: [SweepPoint]) {

@@ -8,7 +8,8 @@ import Foundation
 public enum SweepReport {
     /// The columns of `<run-id>-sweep.csv`, in order.
     public static let pointColumns = [
-        "sweep", "parser", "size", "size_unit", "songs", "elements", "feed_bytes", "chunk_size", "median_ms", "ci95_low_ms", "ci95_high_ms", "workers",
+        "sweep", "parser", "size", "size_unit", "songs", "elements", "feed_bytes", "chunk_size", "median_ms",
+        "ci95_low_ms", "ci95_high_ms", "workers",
         "mbps", "ns_per_byte", "instructions", "instructions_per_byte", "parse_peak_bytes", "worker_peak_bytes",
         "kept_bytes", "peak_over_songs", "allocations", "allocated_bytes", "failed", "outcome", "kind",
     ]
@@ -83,7 +84,8 @@ public enum SweepReport {
 
     static func scaleRow(_ p: SweepPoint, _ plan: SweepPlan) -> [String] {
         let megabytes = Format.number(Double(p.feedBytes) / 1e6, decimals: plan.workload == .songs ? 1 : 2)
-        let size = plan.workload == .songs ? [String(p.songs), megabytes] : [megabytes, p.elements.map(String.init) ?? ""]
+        let size =
+            plan.workload == .songs ? [String(p.songs), megabytes] : [megabytes, p.elements.map(String.init) ?? ""]
         let kept =
             plan.workload == .songs
             ? [Format.mib(p.keptBytes, decimals: 2), Format.number(p.peakOverSongs, decimals: 2)] : []
@@ -91,7 +93,9 @@ public enum SweepReport {
             Format.ms(p.timeNs), interval(p), Format.number(p.megabytesPerSecond),
             Format.number(perByte(p.timeNs, p), decimals: 2), Format.number(perByte(p.instructions, p), decimals: 1),
             Format.mib(p.parsePeakBytes.map(Double.init), decimals: 2),
-        ] + kept + [Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? ""]
+        ] + kept + [
+            Format.number(p.allocations, decimals: 0), Format.mib(p.allocatedBytes, decimals: 2), p.outcome ?? "",
+        ]
     }
 
     static func chunkRow(_ p: SweepPoint) -> [String] {
@@ -186,7 +190,8 @@ public enum SweepReport {
         if !result.slopes.isEmpty {
             blocks.append(
                 "Growth with the \(result.plan.workload == .songs ? "feed" : "document") (least squares over the scale sweep; exponent: the slope on log–log axes, 1 = in proportion)\n"
-                    + TextTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow)).render(indent: "  "))
+                    + TextTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow)).render(
+                        indent: "  "))
         }
         let chunk = result.points.filter { $0.sweep == "chunk" }
         if !chunk.isEmpty {

@@ -23,6 +23,12 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// Of those, the runs that did not finish (interrupted, or failed halfway): their finished
     /// cells are included.
     public var incompleteRuns: Int?
+    /// The distinct commits whose builds made those runs (`nil`: not known): more than one means
+    /// the row pools builds of different code.
+    public var commits: Int?
+    /// Of those runs, the ones stored before parses that lost the CPU were flagged: such parses
+    /// are in their figures (`nil`: not known).
+    public var runsBeforePreemptionRule: Int?
     /// Samples in the figures (succeeded, kept the CPU).
     public var samples: Int
     /// Failed samples (left out of every figure).
@@ -82,6 +88,8 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 runs: runs.count,
                 noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
                 incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
+                commits: Set(runs.values.compactMap(\.runGitCommit)).count,
+                runsBeforePreemptionRule: runs.values.filter { $0.runRetriesPreempted == nil }.count,
                 samples: clean.filter { $0.allocations == nil }.count,
                 failed: items.count - good.count, wall: stats(clean.map(\.wallNs)), cpu: stats(clean.map(\.cpuNs)),
                 firstSong: stats(clean.map(\.firstSongNs)), download: stats(clean.map(\.downloadNs)),

@@ -96,20 +96,24 @@ public struct HostState: Codable, Sendable, Equatable {
     public static func assess(_ run: RunResult, history: [RunCalibration]) -> HostState {
         let host = run.environment.host
         if run.environment.isDebug {
-            return unknown(host: host, because: "a debug build's calibration is not comparable with the release runs' history")
+            return unknown(
+                host: host, because: "a debug build's calibration is not comparable with the release runs' history")
         }
         var mine: [String: [Double]] = [:]
         for sample in run.samples {
             if let ns = sample.calibrationNs, ns > 0 { mine[sample.cell.feedSHA256, default: []].append(Double(ns)) }
         }
         guard !mine.isEmpty else {
-            return unknown(host: host, because: "this run timed no calibration (no parse cells, or counted instructions)")
+            return unknown(
+                host: host, because: "this run timed no calibration (no parse cells, or counted instructions)")
         }
         // Per document: this run's median, and each earlier run's.
         var earlier: [String: [String: [Double]]] = [:]
         for record in history where record.runID != run.environment.runID && mine[record.feedSHA256] != nil {
-            earlier[record.feedSHA256, default: [:]][record.runID, default: []] += record.calibrationNs.filter { $0 > 0 }
-                .map(Double.init)
+            earlier[record.feedSHA256, default: [:]][record.runID, default: []] += record.calibrationNs.filter {
+                $0 > 0
+            }
+            .map(Double.init)
         }
         var ratios: [Double] = []
         var main: (feed: String, runs: [Double])?
@@ -128,7 +132,8 @@ public struct HostState: Codable, Sendable, Equatable {
                 threshold: littleHistoryThreshold, fromHistorySpread: false, moved: false,
                 message:
                     "Host state: no earlier run of \(host) on these documents in the store, so nothing to say whether this machine ran "
-                    + "as usual (calibration \(micro(calibration)) µs); the next runs will have this one to compare with.")
+                    + "as usual (calibration \(micro(calibration)) µs); the next runs will have this one to compare with."
+            )
         }
         let n = main.runs.count
         let fromSpread = n >= minimumHistory
@@ -139,7 +144,8 @@ public struct HostState: Codable, Sendable, Equatable {
             threshold = max(exp(3 * 1.4826 * mad) - 1, minimumThreshold)
         }
         let moved = abs(log(ratio)) > log(1 + threshold)
-        let against = "calibration \(micro(calibration)) µs against a median of \(micro(usual)) µs over \(n) run\(n == 1 ? "" : "s")"
+        let against =
+            "calibration \(micro(calibration)) µs against a median of \(micro(usual)) µs over \(n) run\(n == 1 ? "" : "s")"
         let limit =
             fromSpread
             ? "its history's spread of ±\(percent(threshold))"

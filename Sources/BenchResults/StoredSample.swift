@@ -7,6 +7,11 @@ public struct StoredSample: Codable, Sendable, Equatable {
     public var runNoisy: Bool?
     /// Whether its run finished (`nil`: not known).
     public var runComplete: Bool?
+    /// The commit its run's build was made from (`nil`: not known, or not a git checkout).
+    public var runGitCommit: String?
+    /// Whether its run measured again the parses that lost the CPU (`nil`: a run stored before
+    /// such parses were flagged, whose figures include them).
+    public var runRetriesPreempted: Bool?
     /// The machine its run ran on (`nil`: not known).
     public var machine: Machine?
 

@@ -8,14 +8,19 @@ struct CalibrationQuery {
     var arguments: [DatabaseValue]
 
     /// The calibrations of `host`'s newest `lastRuns` runs other than `runID`, leaving out debug
-    /// builds and the gate's tests (an injected slowdown slows the parses, not the calibration, but
-    /// such runs are not the host's usual work).
+    /// builds, instruction counts (no calibration) and the gate's tests (an injected slowdown slows
+    /// the parses, not the calibration, but such runs are not the host's usual work).
     ///
-    /// - Parameter placeholder: the text of the n-th parameter (1-based).
+    /// - Parameters:
+    ///   - host: the host as the runs record it.
+    ///   - runID: the run to leave out (the one being assessed).
+    ///   - lastRuns: how many of the host's newest runs.
+    ///   - placeholder: the text of the n-th parameter (1-based).
     init(host: String, excluding runID: String?, lastRuns: Int, placeholder: (Int) -> String) {
         let runs = """
             SELECT run_id FROM runs WHERE host = \(placeholder(1)) AND run_id <> \(placeholder(2))
-                AND COALESCE(slowdown_percent, 0) = 0
+                AND COALESCE(slowdown_percent, 0) = 0 AND build_configuration = 'release'
+                AND COALESCE(counter, '') <> '\(RunSettings.instructionCounter)'
             ORDER BY started_at DESC LIMIT \(placeholder(3))
             """
         sql = """
@@ -41,7 +46,8 @@ struct CalibrationQuery {
             } else {
                 index[key] = grouped.count
                 grouped.append(
-                    RunCalibration(runID: runID, startedAt: row["started_at"], feedSHA256: feed, calibrationNs: [value]))
+                    RunCalibration(runID: runID, startedAt: row["started_at"], feedSHA256: feed, calibrationNs: [value])
+                )
             }
         }
         return grouped

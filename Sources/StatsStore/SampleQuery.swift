@@ -23,7 +23,8 @@ struct SampleQuery {
             SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
                 r.host AS run_host, r.cpu_model AS run_cpu_model, r.cores AS run_cores,
                 r.swift_version AS run_swift_version, r.libxml2_version AS run_libxml2_version,
-                r.expat_version AS run_expat_version
+                r.expat_version AS run_expat_version, r.git_commit AS run_git_commit,
+                r.retry_preempted AS run_retry_preempted
             FROM samples s JOIN runs r ON r.run_id = s.run_id
             \(whereClause) ORDER BY r.started_at, s.run_id, s.id
             """
@@ -101,6 +102,8 @@ struct SampleQuery {
         var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
         stored.runNoisy = row["run_noisy"]
         stored.runComplete = row["run_complete"]
+        stored.runGitCommit = row["run_git_commit"]
+        stored.runRetriesPreempted = row["run_retry_preempted"]
         stored.machine = Machine(
             host: row["run_host"], cpuModel: row["run_cpu_model"], cores: row["run_cores"],
             swiftVersion: row["run_swift_version"], libxml2Version: row["run_libxml2_version"],

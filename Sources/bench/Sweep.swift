@@ -50,7 +50,8 @@ struct Sweep: ParsableCommand {
     )
     var bytes: [String] = []
 
-    @Option(name: .customLong("chunk-bytes"), help: "With --shape: the bytes of the chunk-size sweep's document, about.")
+    @Option(
+        name: .customLong("chunk-bytes"), help: "With --shape: the bytes of the chunk-size sweep's document, about.")
     var chunkBytes: Int = 1_000_000
 
     @Option(

@@ -335,7 +335,8 @@ struct SweepCommandTests {
         let mixed = try runBench(["sweep", "--shape", "deep", "--songs", "300"])
         #expect(mixed.status != 0 && mixed.standardError.contains("sized by --bytes"))
         let notADocumentParser = try runBench(["sweep", "--shape", "deep", "--parsers", "xmlcoder"])
-        #expect(notADocumentParser.status != 0 && notADocumentParser.standardError.contains("cannot walk a deep document"))
+        #expect(
+            notADocumentParser.status != 0 && notADocumentParser.standardError.contains("cannot walk a deep document"))
         let bytes = try runBench(["sweep", "--shape", "deep", "--bytes", "0"])
         #expect(bytes.status != 0 && bytes.standardError.contains("'0' is not a size"))
     }

@@ -1,10 +1,38 @@
 import BenchReports
 import BenchResults
+import BenchTestSupport
 import Foundation
 import Testing
 
 @Suite("Reports")
 struct ReportTests {
+    /// `bench report` says what its rows pool: builds of several commits, runs stored before parses
+    /// that lost the CPU were flagged.
+    @Test func theStoredReportSaysWhatItPooled() throws {
+        let run = SyntheticRuns.run(id: "r", started: "2026-11-22T10:00:00Z", rounds: ["expat": [3_000_000]])
+        func stored(_ runID: String, commit: String?, retries: Bool?) -> [StoredSample] {
+            run.samples.map {
+                var item = StoredSample(runID: runID, runStartedAt: "2026-11-22T10:00:00Z", sample: $0)
+                item.runGitCommit = commit
+                item.runRetriesPreempted = retries
+                return item
+            }
+        }
+        let one = HistoryRow.aggregate(
+            stored("a", commit: "abc", retries: true) + stored("b", commit: "abc", retries: true))
+        #expect(one.first?.commits == 1 && one.first?.runsBeforePreemptionRule == 0)
+        #expect(!HistoryReport.table(one).contains("Pooled"))
+        let mixed = HistoryRow.aggregate(
+            stored("a", commit: "abc", retries: nil) + stored("b", commit: "def", retries: true)
+                + stored("c", commit: "def", retries: false))
+        #expect(mixed.first?.commits == 2 && mixed.first?.runsBeforePreemptionRule == 1)
+        let table = HistoryReport.table(mixed)
+        #expect(table.contains("the builds of up to 2 commits") && table.contains("up to 1 run a row stored before"))
+        #expect(HistoryReport.markdown(mixed).contains("> Pooled: a row holds the builds of up to 2 commits"))
+        let csv = HistoryReport.csv(mixed).split(separator: "\r\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(csv[0].suffix(2) == ["commits", "runs_before_preemption_rule"] && csv[1].suffix(2) == ["2", "1"])
+    }
+
     static let cell = CellKey(
         parser: "expat", scenario: .parse, feedPath: "feeds/a, \"quoted\"\nname.xml", feedSHA256: "abc",
         feedBytes: 1_000_000,

@@ -40,7 +40,6 @@ struct FoundationStreamTests {
         #expect(throws: FeedParseError.self) { try bytes.withUnsafeBytes { try parser.consume($0) } }
     }
 
-    /// Misuse is an error, not a hang: a chunk after the end, a second end.
     /// `XMLParser(data:)` refuses a document over 10,000,000 bytes with an internal error at its end;
     /// the error says so, and the streaming adapter parses the same document.
     @Test func theSizeLimitOfTheWholeDocumentParserIsExplained() throws {
@@ -48,13 +47,15 @@ struct FoundationStreamTests {
         let whole = #expect(throws: FeedParseError.self) {
             try FoundationReader.walk(Data(document), into: try DocumentSink())
         }
-        #expect(whole?.message.contains("refuses documents over 10000000 bytes") == true, "\(String(describing: whole))")
+        #expect(
+            whole?.message.contains("refuses documents over 10000000 bytes") == true, "\(String(describing: whole))")
         #expect(whole?.parser == FoundationFeedParser.name && (whole?.line ?? 0) > 1)
         let streamed = try FoundationStreamFeedParser(sink: try DocumentSink())
         try document.withUnsafeBytes { try streamed.consume($0, inChunksOf: 65_536) }
         try streamed.finish()
     }
 
+    /// Misuse is an error, not a hang: a chunk after the end, a second end.
     @Test func misuseIsAnError() throws {
         let parser = try FoundationStreamFeedParser(onSong: nil)
         let bytes = Array("<rss><channel></channel></rss>".utf8)

@@ -58,6 +58,8 @@ enum StoreContract {
             stored.map(\.sample) == samples("expat", walls: [3, 1, 2]) + samples("libxml2", walls: [6, 2, 4], round: 2)
                 + samples("expat", walls: [6, 5]) + samples("libxml2", walls: [12, 10], round: 2))
         #expect(stored.first?.machine == Machine(a))
+        // What bench report says it pooled: the commit of each run's build, and whether it flagged lost parses.
+        #expect(stored.first?.runGitCommit == "abc" && stored.first?.runRetriesPreempted == true)
         #expect(stored.first?.runNoisy == true && stored.last?.runComplete == false)
         let details = try #require(try store.details(of: a.runID))
         #expect(
@@ -77,6 +79,44 @@ enum StoreContract {
             try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [
                 12, 10,
             ])
+    }
+
+    /// The host's calibration history: its newest runs, not the run asked about, not other hosts,
+    /// debug builds or the gate's injected slowdowns; grouped by run and document.
+    static func calibrationsOfAHost(_ store: any StatsStoring) throws {
+        func record(
+            _ id: String, host: String, minute: Int, calibrations: [Int], debug: Bool = false, slowdown: Int? = nil
+        )
+            throws
+        {
+            let environment = environment(id, host: host, minute: minute)
+            var settings = settings
+            settings.slowdownPercent = slowdown
+            try store.beginRun(environment, settings: settings)
+            var samples = samples("expat", walls: calibrations.map { $0 * 3 })
+            for index in samples.indices {
+                samples[index].calibrationNs = calibrations[index]
+                samples[index].debug = debug
+            }
+            var other = samples[0]
+            other.cell.feedSHA256 = "other"
+            other.calibrationNs = 9_999
+            try store.record(samples + [other], runID: id)
+        }
+        try record("a1", host: "alpha", minute: 1, calibrations: [1_000, 1_100])
+        try record("b1", host: "beta", minute: 2, calibrations: [5_000])
+        try record("a2", host: "alpha", minute: 3, calibrations: [1_200, 1_300, 1_250])
+        try record("a3", host: "alpha", minute: 4, calibrations: [700], debug: true)
+        try record("a4", host: "alpha", minute: 5, calibrations: [1_500], slowdown: 10)
+        try record("a5", host: "alpha", minute: 6, calibrations: [1_400])
+        let all = try store.calibrations(host: "alpha", excluding: "a5", lastRuns: 30)
+        #expect(all.map(\.runID) == ["a1", "a1", "a2", "a2"])
+        #expect(all.map(\.feedSHA256) == ["sha", "other", "sha", "other"])
+        #expect(all.first?.calibrationNs == [1_000, 1_100] && all[2].calibrationNs == [1_200, 1_300, 1_250])
+        #expect(all.first?.startedAt == "2026-11-22T10:01:00Z")
+        // The newest run only (a4, a slowdown, is not a run of the host's usual work; a3's samples are debug).
+        #expect(Set(try store.calibrations(host: "alpha", excluding: nil, lastRuns: 1).map(\.runID)) == ["a5"])
+        #expect(try store.calibrations(host: "gamma", excluding: nil, lastRuns: 30).isEmpty)
     }
 
     /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
@@ -126,6 +166,11 @@ struct SQLiteStoreContractTests {
         try StoreContract.recordsAndReads(try StatsStores.open(directory.path("stats.sqlite")))
     }
 
+    @Test func calibrationsOfAHost() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.calibrationsOfAHost(try StatsStores.open(directory.path("stats.sqlite")))
+    }
+
     @Test func importsRuns() throws {
         let directory = try TemporaryDirectory()
         try StoreContract.importsRuns(
@@ -168,6 +213,11 @@ struct PostgresStoreContractTests {
     @Test func recordsAndReads() throws {
         let database = try PostgresTestServer.Database()
         try StoreContract.recordsAndReads(try StatsStores.open(database.url))
+    }
+
+    @Test func calibrationsOfAHost() throws {
+        let database = try PostgresTestServer.Database()
+        try StoreContract.calibrationsOfAHost(try StatsStores.open(database.url))
     }
 
     @Test func importsRunsBothWays() throws {

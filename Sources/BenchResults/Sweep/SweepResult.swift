@@ -69,7 +69,9 @@ public struct SweepResult: Codable, Sendable {
             for chunkSize in plan.chunkSizes {
                 for parser in parsers {
                     points.append(
-                        point("chunk", parser: parser, feed: chunkFeed, size: plan.chunkDocumentSize, chunkSize: chunkSize))
+                        point(
+                            "chunk", parser: parser, feed: chunkFeed, size: plan.chunkDocumentSize, chunkSize: chunkSize
+                        ))
                 }
             }
         }
@@ -84,7 +86,8 @@ public struct SweepResult: Codable, Sendable {
         _ timed: RunResult, _ counted: RunResult?
     ) -> SweepPoint {
         func isCell(_ summary: CellSummary) -> Bool {
-            summary.cell.parser == parser && summary.cell.feedPath == feed && summary.cell.scenario == CellScenario(scenario)
+            summary.cell.parser == parser && summary.cell.feedPath == feed
+                && summary.cell.scenario == CellScenario(scenario)
                 && summary.cell.chunkSize == chunkSize
         }
         let cell = timed.cells.first(where: isCell)
@@ -125,6 +128,7 @@ public struct SweepResult: Codable, Sendable {
     ///   - points: the sweep's points.
     ///   - item: what the per-item slopes are per: "song", or "element" (the document workload, whose
     ///     sink keeps nothing: no slope of kept memory).
+    /// - Returns: each parser's fitted figures, in the order the parsers first appear.
     public static func slopes(_ points: [SweepPoint], per item: String = "song") -> [SweepSlope] {
         let scale = points.filter { $0.sweep == "scale" && !["null", "sink"].contains($0.parser) }
         var parsers: [String] = []
