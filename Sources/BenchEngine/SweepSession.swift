@@ -10,7 +10,7 @@ import Foundation
 public struct SweepSession: Sendable {
     public var plan: SweepPlan
     public var parsers: [String]
-    /// The scale sweep's document of each size, by size (``SweepPlan/sizes``).
+    /// The scale sweep's document of each size, by size (`SweepPlan.sizes`).
     public var scaleFeeds: [Int: String]
     /// The chunk sweep's document, if there is a chunk sweep.
     public var chunkFeed: String?
@@ -124,7 +124,7 @@ public struct SweepSession: Sendable {
     /// The scenario of every cell: a parse from memory, into songs or into the event sink.
     private var scenario: ScenarioID { plan.workload == .document ? .document : .parse }
 
-    /// The counting run over the documents of at most ``SweepPlan/instructionsUpTo``, if any.
+    /// The counting run over the documents of at most `SweepPlan.instructionsUpTo`, if any.
     private func count(
         _ feeds: [String], chunkSizes: [String: [Int]], recorder: (any RunRecorder)?,
         environment: () -> RunEnvironment, checking: (String, Int) -> Void, progress: (String, RunProgress) -> Void

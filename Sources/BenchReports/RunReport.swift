@@ -276,7 +276,7 @@ public enum RunReport {
         return text
     }
 
-    /// The host's state against its history (``HostState``), when it was compared.
+    /// The host's state against its history (`HostState`), when it was compared.
     public static func hostLines(_ state: HostState?) -> [String] {
         state.map { [$0.message] } ?? []
     }

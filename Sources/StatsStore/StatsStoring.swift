@@ -18,7 +18,7 @@ public protocol StatsStoring: RunRecorder {
     /// The samples that match `filter`, with their run and its machine, oldest run first.
     func samples(matching filter: SampleFilter) throws -> [StoredSample]
     /// The calibration figures of `host`'s newest `lastRuns` runs (not `runID`, not debug builds
-    /// nor the gate's injected slowdowns), by run and document: the host's usual state (``HostState``).
+    /// nor the gate's injected slowdowns), by run and document: the host's usual state (`HostState`).
     func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration]
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
