@@ -104,27 +104,28 @@ public enum HistoryReport {
                 " Includes the finished cells of \(incomplete) run-cell(s) of runs that did not finish (interrupted); "
                 + "--exclude-incomplete leaves them out."
         }
-        notes += pooledNote(rows)
+        notes += pooledNotes(rows).map { " " + $0 }.joined()
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
         return machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
     }
 
     /// What the rows pool that a reader may not expect: builds of several commits, and runs stored
     /// before parses that lost the CPU were flagged (such parses are in their figures).
-    static func pooledNote(_ rows: [HistoryRow]) -> String {
-        var note = ""
+    static func pooledNotes(_ rows: [HistoryRow]) -> [String] {
+        var notes: [String] = []
         if let commits = rows.compactMap(\.commits).max(), commits > 1 {
-            note +=
-                " Pooled: a row holds the builds of up to \(commits) commits (runs, not one build: a change of code is "
-                + "in the figures; bench compare judges one build against another; --since or --last-runs narrow the rows)."
+            notes.append(
+                "Pooled: a row holds the builds of up to \(commits) commits (runs, not one build: a change of code is "
+                    + "in the figures; bench compare judges one build against another; --since or --last-runs narrow the rows)."
+            )
         }
         let before = rows.compactMap(\.runsBeforePreemptionRule).max() ?? 0
         if before > 0 {
-            note +=
-                " Pooled: up to \(before) run\(before == 1 ? "" : "s") a row stored before parses that lost the CPU were "
-                + "flagged: their such parses are in the figures (--since a later date leaves them out)."
+            notes.append(
+                "Pooled: up to \(before) run\(before == 1 ? "" : "s") a row stored before parses that lost the CPU were "
+                    + "flagged: their such parses are in the figures (--since a later date leaves them out).")
         }
-        return note
+        return notes
     }
 
     public static func markdown(_ rows: [HistoryRow]) -> String {
@@ -134,9 +135,6 @@ public enum HistoryReport {
                 + MarkdownTable.render(
                     header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
         }.joined(separator: "\n\n") + "\n"
-            + pooledNote(rows).split(separator: "Pooled: ").map {
-                "\n> Pooled: \($0.trimmingCharacters(in: .whitespaces))\n"
-            }
-            .joined()
+            + pooledNotes(rows).map { "\n> \($0)\n" }.joined()
     }
 }

@@ -48,8 +48,6 @@ public struct HostState: Codable, Sendable, Equatable {
     public var ratio: Double?
     /// How far the ratio may stray from 1 before the run is said to have moved (relative).
     public var threshold: Double
-    /// Whether ``threshold`` is the history's own spread (`true`) or the fixed one for little history.
-    public var fromHistorySpread: Bool
     /// Whether this run's host state differs from its usual by more than ``threshold``.
     public var moved: Bool
     /// One sentence for every report.
@@ -59,6 +57,9 @@ public struct HostState: Codable, Sendable, Equatable {
     public static let historyRuns = 30
     /// Earlier runs from which the history's own spread is used.
     public static let minimumHistory = 5
+
+    /// Whether ``threshold`` is the history's own spread (`true`) or the fixed one for little history.
+    public var fromHistorySpread: Bool { historyRuns >= Self.minimumHistory }
     /// The threshold with fewer than ``minimumHistory`` earlier runs.
     public static let littleHistoryThreshold = 0.10
     /// The smallest threshold, however steady the history.
@@ -66,7 +67,7 @@ public struct HostState: Codable, Sendable, Equatable {
 
     public init(
         host: String, calibrationNs: Double?, usualNs: Double?, historyRuns: Int, ratio: Double?, threshold: Double,
-        fromHistorySpread: Bool, moved: Bool, message: String
+        moved: Bool, message: String
     ) {
         self.host = host
         self.calibrationNs = calibrationNs
@@ -74,7 +75,6 @@ public struct HostState: Codable, Sendable, Equatable {
         self.historyRuns = historyRuns
         self.ratio = ratio
         self.threshold = threshold
-        self.fromHistorySpread = fromHistorySpread
         self.moved = moved
         self.message = message
     }
@@ -83,7 +83,7 @@ public struct HostState: Codable, Sendable, Equatable {
     public static func unknown(host: String, because reason: String) -> HostState {
         HostState(
             host: host, calibrationNs: nil, usualNs: nil, historyRuns: 0, ratio: nil, threshold: littleHistoryThreshold,
-            fromHistorySpread: false, moved: false, message: "Host state not compared: \(reason).")
+            moved: false, message: "Host state not compared: \(reason).")
     }
 
     /// Compares `run`'s calibrations with the same host's earlier runs.
@@ -129,7 +129,7 @@ public struct HostState: Codable, Sendable, Equatable {
         guard let main, let ratio = median(ratios), let usual = median(main.runs), let calibration else {
             return HostState(
                 host: host, calibrationNs: calibration, usualNs: nil, historyRuns: 0, ratio: nil,
-                threshold: littleHistoryThreshold, fromHistorySpread: false, moved: false,
+                threshold: littleHistoryThreshold, moved: false,
                 message:
                     "Host state: no earlier run of \(host) on these documents in the store, so nothing to say whether this machine ran "
                     + "as usual (calibration \(micro(calibration)) µs); the next runs will have this one to compare with."
@@ -161,7 +161,7 @@ public struct HostState: Codable, Sendable, Equatable {
         }
         return HostState(
             host: host, calibrationNs: calibration, usualNs: usual, historyRuns: n, ratio: ratio, threshold: threshold,
-            fromHistorySpread: fromSpread, moved: moved, message: message)
+            moved: moved, message: message)
     }
 
     static func median(_ values: [Double]) -> Double? {

@@ -128,11 +128,8 @@ struct Sweep: ParsableCommand {
             throw ValidationError("--bytes sizes the documents of a --shape sweep; song feeds are sized by --songs")
         }
         if let shape {
-            for parser in parserOptions.names(default: ParserRegistry.classicNames)
-            where ParserRegistry.documentParser(named: parser) == nil {
-                let reason = ParserRegistry.documentNotApplicable[parser] ?? "it is not a document parser"
-                throw ValidationError("\(parser) cannot walk a \(shape.rawValue) document: \(reason)")
-            }
+            try DocumentOptions.requireDocumentParsers(
+                parserOptions.names(default: ParserRegistry.classicNames), walking: "a \(shape.rawValue) document")
         }
         guard chunkBytes >= 1 else { throw ValidationError("--chunk-bytes must be at least 1") }
         let sizes = try self.sizes
