@@ -52,7 +52,7 @@ struct DocumentOptions: ParsableArguments {
     static func requireDocumentParsers(_ parsers: [String], walking what: String = "a document") throws {
         for parser in parsers where ParserRegistry.documentParser(named: parser) == nil {
             let reason = ParserRegistry.documentNotApplicable[parser] ?? "it is not a document parser"
-            throw ValidationError("\(parser) cannot walk \(what): \(reason)")
+            throw ValidationError("\(parser) has no document workload, so it cannot walk \(what): \(reason)")
         }
     }
 
