@@ -76,6 +76,7 @@ public enum HTMLReport {
                 about += " " + host.message
             }
         }
+        if let runToRun = result.runToRun { about += " " + runToRun.message }
         if environment.isDebug { warnings.append("This is a debug build: its times are not representative.") }
         if let percent = result.settings.slowdownPercent, percent > 0 {
             warnings.append(
@@ -88,7 +89,7 @@ public enum HTMLReport {
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
         return document(
             title: "XML parser benchmark — run \(environment.runID)", about: about, warnings: warnings + wrong,
-            parse: parse, history: samples, table: RunReport.table(result))
+            parse: parse, history: samples, table: RunReport.table(result), sections: noiseLevels(result.cells))
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
@@ -137,7 +138,8 @@ public enum HTMLReport {
     /// A report page: the heading, how to read it, the parse figures of each feed, the practices,
     /// the first song and the history, then the figures as text.
     static func document(
-        title: String, about: String, warnings: [String], parse: [Figure], history: [StoredSample], table: String
+        title: String, about: String, warnings: [String], parse: [Figure], history: [StoredSample], table: String,
+        sections: String = ""
     ) -> String {
         var heading = "<h1>\(e(title))</h1>\n<p class=\"about\">\(e(about))</p>\n"
         for warning in warnings { heading += "<p class=\"warning\">\(e(warning))</p>\n" }
@@ -152,6 +154,7 @@ public enum HTMLReport {
             parseFigures(feedFigures, feed: feed, suffix: groups.count > 1 ? "-\(index + 1)" : "", into: figures)
         }
         historyFigures(history, into: figures)
+        figures.text(sections)
         figures.text("<h2>Figures as text</h2>\n<pre>\(e(table))</pre>\n")
         return page(title: title, body: figures.body)
     }

@@ -233,7 +233,9 @@ public enum RunReport {
         time: the median of the workers' median times. next run 95%: the interval the next run's time should \
         fall in — order statistics of the worker medians, chosen so that a next run whose workers behave like \
         these lands inside with at least 95% probability (exact; with 20 workers the 4th to the 17th); it \
-        includes the noise between processes that one worker's iterations cannot show. \
+        includes the noise between processes that one worker's iterations cannot show; once the store holds 5 \
+        earlier runs of this host, it and the × fastest and vs C intervals are widened by the noise between runs \
+        (the line above the table says which). \
         × fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round \
         (Hodges–Lehmann), with a 95% Wilcoxon interval: stable when the whole machine speeds up or slows down. \
         kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr over the \
@@ -272,13 +274,15 @@ public enum RunReport {
         if let percent = settings.slowdownPercent, percent > 0 { text += "; INJECTED SLOWDOWN \(percent)%" }
         let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
         if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
-        text += "\n" + (noiseLines(result.noise) + hostLines(result.hostState)).joined(separator: "\n") + "\n"
+        text +=
+            "\n" + (noiseLines(result.noise) + hostLines(result.hostState, result.runToRun)).joined(separator: "\n")
+            + "\n"
         return text
     }
 
     /// The host's state against its history (`HostState`), when it was compared.
-    public static func hostLines(_ state: HostState?) -> [String] {
-        state.map { [$0.message] } ?? []
+    public static func hostLines(_ state: HostState?, _ runToRun: RunToRunNote? = nil) -> [String] {
+        (state.map { [$0.message] } ?? []) + (runToRun.map { [$0.message] } ?? [])
     }
 
     /// The noise verdict in lines: the warnings of a noisy run, else one line on a quiet one.
@@ -374,7 +378,7 @@ public enum RunReport {
             "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
-        for line in noiseLines(result.noise) + hostLines(result.hostState) {
+        for line in noiseLines(result.noise) + hostLines(result.hostState, result.runToRun) {
             let warning = line.hasPrefix("NOISY") || line.hasPrefix("HOST STATE")
             text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
         }

@@ -16,7 +16,7 @@ extension SweepReport {
         if !result.slopes.isEmpty {
             page.body +=
                 "<h2>Growth with the \(result.plan.workload == .songs ? "feed" : "document")</h2>\n"
-                + htmlTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow))
+                + HTMLReport.htmlTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow))
         }
         page.timeAgainstChunkSize(result.points.filter { $0.sweep == "chunk" })
         page.body += "<h2>Figures as text</h2>\n<pre>\(e(header(result) + "\n" + table(result)))</pre>\n"
@@ -94,7 +94,7 @@ struct SweepPage {
     /// A numbered figure: the chart, its table beside, the caption.
     private mutating func figure(_ svg: String, caption: String, table: [[String]], header: [String]) {
         number += 1
-        body += "<figure class=\"pair\">\(svg)" + SweepReport.htmlTable(header: header, rows: table)
+        body += "<figure class=\"pair\">\(svg)" + HTMLReport.htmlTable(header: header, rows: table)
         body += "<figcaption>Figure \(number). \(Self.e(caption))</figcaption></figure>\n"
     }
 

@@ -268,11 +268,5 @@ public enum SweepReport {
             }.joined(separator: "; ") + "."
     }
 
-    static func htmlTable(header: [String], rows: [[String]]) -> String {
-        var html = "<table><thead><tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>"
-        for row in rows { html += "<tr>" + row.map { "<td>\(e($0))</td>" }.joined() + "</tr>" }
-        return html + "</tbody></table>"
-    }
-
     static func e(_ text: String) -> String { SVGChart.escape(text) }
 }

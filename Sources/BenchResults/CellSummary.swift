@@ -72,6 +72,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var wireBytesMedian: Double?
     /// The `store` practice: median time writing the songs, ns.
     public var storeMedianNs: Double?
+    /// Where the cell's noise lies: parses, workers, runs (``NoiseLevels``); the run level from the
+    /// host's earlier runs in the store, when it had them.
+    public var noiseLevels: NoiseLevels?
     /// The total time from the workers' medians, with the interval the next run's figure should fall
     /// in (the practices' headline: what the user waits for).
     public var totalEstimate: RunEstimate?

@@ -24,6 +24,13 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
     public var coverage: Double?
     /// Rounds in which both had a figure.
     public var rounds: Int
+    /// The run-to-run level learnt from the host's earlier runs, when the store had enough of them.
+    ///
+    /// ``low`` … ``high`` are then widened to hold it (``RunToRun``), and the interval from this run's
+    /// rounds alone is kept in ``withinRunLow`` … ``withinRunHigh``.
+    public var runToRun: RunToRun?
+    public var withinRunLow: Double?
+    public var withinRunHigh: Double?
 
     public init(reference: String, ratio: Double, low: Double?, high: Double?, coverage: Double?, rounds: Int) {
         self.reference = reference
@@ -32,6 +39,15 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         self.high = high
         self.coverage = coverage
         self.rounds = rounds
+    }
+
+    /// Widens the interval by the run-to-run level (``runToRun``), keeping the within-run one.
+    public mutating func include(_ level: RunToRun) {
+        guard let low, let high else { return }
+        withinRunLow = low
+        withinRunHigh = high
+        (self.low, self.high) = level.widen(value: ratio, low: low, high: high)
+        runToRun = level
     }
 
     /// Whether the interval leaves no doubt on which side of the reference this parser is.

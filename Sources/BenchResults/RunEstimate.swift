@@ -18,6 +18,14 @@ public struct RunEstimate: Codable, Sendable, Equatable {
     /// How much the workers disagree: the standard deviation of the logarithms of their medians
     /// (0.1 ≈ 10%); `nil` for fewer than 2.
     public var spread: Double?
+    /// The run-to-run level learnt from the host's earlier runs, when the store had enough of them.
+    ///
+    /// ``low`` … ``high`` are then widened to hold it (``RunToRun``), and the interval from this run's
+    /// workers alone is kept in ``withinRunLow`` … ``withinRunHigh``.
+    /// ``coverage`` is always the within-run interval's.
+    public var runToRun: RunToRun?
+    public var withinRunLow: Double?
+    public var withinRunHigh: Double?
 
     /// The estimate from worker medians, or `nil` when there are none.
     public init?(workerMedians values: [Double], level: Double = 0.95) {
@@ -31,6 +39,14 @@ public struct RunEstimate: Codable, Sendable, Equatable {
         coverage = ranks.coverage
         workers = k
         spread = WorkerValues.logSpread(sorted)  // in order: the same workers give the same bits
+    }
+
+    /// Widens the interval by the run-to-run level (``runToRun``), keeping the within-run one.
+    public mutating func include(_ level: RunToRun) {
+        withinRunLow = low
+        withinRunHigh = high
+        (low, high) = level.widen(value: value, low: low, high: high)
+        runToRun = level
     }
 
     /// The ranks (l, K − l + 1) of the prediction interval for the median of a next sample of

@@ -17,6 +17,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// Whether the host ran as it usually does, against its earlier runs in the store; `nil` when
     /// not compared (files written before it was, or a report read back from a store).
     public var hostState: HostState?
+    /// Whether the next-run intervals hold the run-to-run noise, learnt from the host's earlier
+    /// runs (``RunHistory``); `nil` when not looked at.
+    public var runToRun: RunToRunNote?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],

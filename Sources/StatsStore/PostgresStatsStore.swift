@@ -201,6 +201,14 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         return CalibrationQuery.group(try connection.execute(query.sql, query.arguments))
     }
 
+    public func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws
+        -> [StoredSample]
+    {
+        let query = SampleQuery(
+            parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { "$\($0)" })
+        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+    }
+
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try connection.transaction { try storedRun(runID, lock: false) }
     }

@@ -20,16 +20,44 @@ struct SampleQuery {
         let arguments = selection.arguments
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         sql = """
-            SELECT s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
-                r.host AS run_host, r.cpu_model AS run_cpu_model, r.cores AS run_cores,
-                r.swift_version AS run_swift_version, r.libxml2_version AS run_libxml2_version,
-                r.expat_version AS run_expat_version, r.git_commit AS run_git_commit,
-                r.retry_preempted AS run_retry_preempted
+            SELECT \(Self.columns)
             FROM samples s JOIN runs r ON r.run_id = s.run_id
             \(whereClause) ORDER BY r.started_at, s.run_id, s.id
             """
         self.arguments = arguments
     }
+
+    /// A host's parse samples in its newest runs of its usual work (``CalibrationQuery/hostRuns(placeholder:)``)
+    /// on some documents, for ``StatsStoring/parseHistory(host:excluding:lastRuns:feeds:)``.
+    init(
+        parseHistoryOf host: String, excluding runID: String?, lastRuns: Int, feeds: [String],
+        placeholder: (Int) -> String
+    ) {
+        arguments = CalibrationQuery.hostRunsArguments(host: host, excluding: runID, lastRuns: lastRuns)
+        let scenarios = [ScenarioID.parse, ScenarioID.document].map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        var feedList: [String] = []
+        for feed in feeds {
+            arguments.append(feed.databaseValue)
+            feedList.append(placeholder(arguments.count))
+        }
+        sql = """
+            SELECT \(Self.columns)
+            FROM samples s JOIN runs r ON r.run_id = s.run_id
+            WHERE s.run_id IN (\(CalibrationQuery.hostRuns(placeholder: placeholder))) AND s.debug = FALSE
+                AND s.wall_ns IS NOT NULL AND s.scenario IN (\(scenarios))
+                AND s.feed_sha256 IN (\(feedList.isEmpty ? "''" : feedList.joined(separator: ", ")))
+            ORDER BY r.started_at, s.run_id, s.id
+            """
+    }
+
+    /// The columns ``stored(_:)`` reads: the sample's, and its run's and machine's.
+    static let columns = """
+        s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
+            r.host AS run_host, r.cpu_model AS run_cpu_model, r.cores AS run_cores,
+            r.swift_version AS run_swift_version, r.libxml2_version AS run_libxml2_version,
+            r.expat_version AS run_expat_version, r.git_commit AS run_git_commit,
+            r.retry_preempted AS run_retry_preempted
+        """
 
     /// The query's conditions and their arguments, written with the store's placeholders.
     private struct Conditions {

@@ -167,6 +167,16 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    public func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws
+        -> [StoredSample]
+    {
+        let query = SampleQuery(
+            parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { _ in "?" })
+        return try read { db in
+            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+        }
+    }
+
     /// A run with all its samples.
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try read { db in try Self.storedRun(runID, db) }

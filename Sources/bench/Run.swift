@@ -242,6 +242,7 @@ struct Run: ParsableCommand {
         terminal.clearProgress()
         var result = outcome.result
         result.hostState = hostState(of: result, in: database)
+        includeRunToRun(in: &result, from: database)
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
@@ -278,6 +279,29 @@ struct Run: ParsableCommand {
             return HostState.assess(result, history: history)
         } catch {
             return .unknown(host: host, because: "the store's history could not be read (\(error))")
+        }
+    }
+
+    /// The run-to-run noise learnt from the host's earlier runs in the store, added to the next-run
+    /// intervals (``RunHistory``).
+    private func includeRunToRun(in result: inout RunResult, from database: (any StatsStoring)?) {
+        guard let database else {
+            result.runToRun = RunToRunNote(
+                earlierRuns: 0, cellsWidened: 0, cells: 0,
+                message: "Next-run intervals cover within-run noise only: --no-store, so no earlier run was read.")
+            return
+        }
+        do {
+            let feeds = Set(result.cells.map(\.cell.feedSHA256)).sorted()
+            let history = try database.parseHistory(
+                host: result.environment.host, excluding: result.environment.runID, lastRuns: RunHistory.lastRuns,
+                feeds: feeds)
+            RunHistory.include(history, in: &result)
+        } catch {
+            result.runToRun = RunToRunNote(
+                earlierRuns: 0, cellsWidened: 0, cells: 0,
+                message:
+                    "Next-run intervals cover within-run noise only: the store's history could not be read (\(error)).")
         }
     }
 

@@ -50,6 +50,30 @@ struct ReportTests {
             cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
     }
 
+    /// A run widened by its host's earlier runs says so in every format, and the HTML page shows
+    /// where each cell's noise lies.
+    @Test func theRunToRunLevelIsSaidInEveryFormat() throws {
+        var result = SyntheticRuns.run(
+            id: "now", started: "2026-11-25T08:00:00Z", rounds: ["expat": [2.97e6, 3e6, 3.03e6]])
+        let history = [3.0, 3.3, 2.85, 3.15, 3.0, 3.6].enumerated().flatMap { index, ms in
+            SyntheticRuns.run(
+                id: "e\(index)", started: "2026-11-24T10:0\(index):00Z",
+                rounds: ["expat": [ms * 0.99e6, ms * 1e6, ms * 1.01e6]]
+            ).samples.map { StoredSample(runID: "e\(index)", runStartedAt: "2026-11-24T10:0\(index):00Z", sample: $0) }
+        }
+        RunHistory.include(history, in: &result)
+        let sentence = "Next-run intervals hold the run-to-run noise too, learnt from up to 6 earlier runs"
+        #expect(RunReport.header(result).contains(sentence))
+        #expect(RunReport.markdown(result).contains(sentence))
+        let html = HTMLReport.run(result, history: [])
+        #expect(html.contains(sentence) && html.contains("<h2>Where the noise is</h2>"))
+        let estimate = try #require(result.cells.first?.estimate)
+        let within = "\(Format.ms(estimate.withinRunLow))–\(Format.ms(estimate.withinRunHigh))"
+        #expect(html.contains("<td>\(within)</td><td>\(Format.ms(estimate.low))–\(Format.ms(estimate.high))</td>"))
+        let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+        #expect(json.contains("\"noiseLevels\"") && json.contains("\"runToRun\"") && json.contains("withinRunLow"))
+    }
+
     @Test func csvQuotingFollowsRFC4180() {
         #expect(CSV.field("plain") == "plain")
         #expect(CSV.field("a,b") == "\"a,b\"")

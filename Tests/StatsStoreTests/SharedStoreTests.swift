@@ -117,6 +117,15 @@ enum StoreContract {
         // The newest run only (a4, a slowdown, is not a run of the host's usual work; a3's samples are debug).
         #expect(Set(try store.calibrations(host: "alpha", excluding: nil, lastRuns: 1).map(\.runID)) == ["a5"])
         #expect(try store.calibrations(host: "gamma", excluding: nil, lastRuns: 30).isEmpty)
+        // The same runs' parse samples, on the documents asked for: the run-to-run history.
+        let parses = try store.parseHistory(host: "alpha", excluding: "a5", lastRuns: 30, feeds: ["sha"])
+        #expect(parses.map(\.runID) == ["a1", "a1", "a2", "a2", "a2"])
+        #expect(parses.map(\.sample.wallNs) == [3_000, 3_300, 3_600, 3_900, 3_750])
+        #expect(parses.first?.runStartedAt == "2026-11-22T10:01:00Z")
+        #expect(
+            try store.parseHistory(host: "alpha", excluding: "a5", lastRuns: 30, feeds: ["sha", "other"]).count == 7)
+        #expect(try store.parseHistory(host: "alpha", excluding: nil, lastRuns: 30, feeds: []).isEmpty)
+        #expect(try store.parseHistory(host: "beta", excluding: nil, lastRuns: 30, feeds: ["sha"]).count == 1)
     }
 
     /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
