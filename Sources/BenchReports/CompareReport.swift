@@ -6,7 +6,7 @@ public enum CompareReport {
     static func header(_ comparison: RunComparison) -> [String] {
         [
             "parser", "kind", "cell", "baseline median", "current median", "ratio (estimate)",
-            "\(Int((comparison.level * 100).rounded()))% CI", "verdict", "noise from",
+            "\(Int((comparison.level * 100).rounded()))% CI", "detects", "verdict", "noise from",
         ]
     }
 
@@ -52,6 +52,7 @@ public enum CompareReport {
                 value(cell.baseline?.median, comparison.metric),
                 value(cell.current?.median, comparison.metric),
                 cell.ratio.map { "\(ratio($0)) (\(change($0)))" } ?? "", interval,
+                cell.detectable.map { "≥ " + percent($0) } ?? "",
                 cell.verdict.map { verdict in
                     verdict == .slower || verdict == .failed
                         ? marker(word(verdict, comparison.metric)) : word(verdict, comparison.metric)
@@ -72,7 +73,8 @@ public enum CompareReport {
             + "so it need not equal the ratio of the two medians. "
             + "\(word(.slower, comparison.metric)): ratio above \(ratio(1 + comparison.threshold)) and the whole \(level)% interval above 1; "
             + "\(word(.faster, comparison.metric)): ratio below \(ratio(1 / (1 + comparison.threshold))) and the whole interval below 1; "
-            + "otherwise unchanged; failed: it ran in the baseline and failed in the current runs. Noise is measured "
+            + "otherwise unchanged; failed: it ran in the baseline and failed in the current runs. detects: the smallest "
+            + "change this comparison would catch four times in five with the same noise (its minimum detectable effect). Noise is measured "
             + "between worker processes, never within one (exact instruction counts excepted)."
     }
 
@@ -85,7 +87,7 @@ public enum CompareReport {
         text +=
             "\n"
             + TextTable(
-                header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 7, 8]
+                header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 8, 9]
             ).render(indent: "  ")
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
@@ -101,7 +103,7 @@ public enum CompareReport {
         for warning in comparison.warnings { text += "\n> ⚠️ \(MarkdownTable.escape(warning))\n" }
         text += "\n"
         text += MarkdownTable.render(
-            header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [3, 4, 5, 6])
+            header: header(comparison), rows: rows(comparison) { "**\($0)**" }, rightAligned: [3, 4, 5, 6, 7])
         text += "\n"
         let notes = notes(comparison)
         if !notes.isEmpty {

@@ -140,6 +140,21 @@ struct ComparisonTests {
         #expect(abs((cell?.ratio ?? 0) - 1.10) < 0.02)
     }
 
+    /// The minimum detectable effect: the threshold with no noise; above it, the interval's lower
+    /// half-width plus 0.8416 standard errors (the estimate's, h / z).
+    @Test func theSmallestDetectableChangeFollowsTheRule() throws {
+        #expect(abs(RunComparison.detectable(halfWidth: 0, threshold: 0.05, level: 0.95) - 0.05) < 1e-12)
+        #expect(abs(RunComparison.detectable(halfWidth: 0.1, threshold: 0.05, level: 0.95) - 0.153_660) < 1e-5)
+        #expect(abs(RunComparison.detectable(halfWidth: 0.02, threshold: 0.05, level: 0.95) - 0.059_056) < 1e-5)
+        #expect(abs(RunComparison.detectable(halfWidth: 0.1, threshold: 0.05, level: 0.99) - 0.141_877) < 1e-5)
+        let (baseline, current) = Self.sides(change: ["libxml2": 1.10])
+        let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)
+        let cell = try #require(comparison.cells.first { $0.key.parser == "libxml2" })
+        let expected = RunComparison.detectable(
+            halfWidth: log(try #require(cell.ratio) / (try #require(cell.ratioLow))), threshold: 0.05, level: 0.95)
+        #expect(abs((cell.detectable ?? 0) - expected) < 1e-9 && expected >= 0.05)
+    }
+
     @Test func clearImprovementIsFaster() {
         let (baseline, current) = Self.sides(change: ["expat": 0.85])
         let comparison = RunComparison.compare(baseline: baseline, current: current, metric: .wall, threshold: 0.05)

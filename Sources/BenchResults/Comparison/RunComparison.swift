@@ -156,9 +156,11 @@ public struct RunComparison: Codable, Sendable, Equatable {
         cell.coverage = shift.coverage
         cell.pValue = shift.pValue
         cell.verdict = verdict(ratio: ratio, low: exp(shift.low), high: exp(shift.high), threshold: threshold)
+        cell.detectable = detectable(halfWidth: shift.estimate - shift.low, threshold: threshold, level: level)
         if shift.coverage < level - 1e-9 {
             // No interval reaches the level: the change cannot be told from noise, whatever its size.
             cell.verdict = nil
+            cell.detectable = nil
             let note =
                 "too few values for a \(percent(level)) interval (the range shown covers \(Int((shift.coverage * 100).rounded(.down)))%): not judged"
             cell.note = cell.note.map { $0 + "; " + note } ?? note
@@ -181,7 +183,27 @@ public struct RunComparison: Codable, Sendable, Equatable {
         cell.coverage = 1
         cell.method = "exact counts (every counted parse of each side the same)"
         cell.verdict = verdict(ratio: ratio, low: ratio, high: ratio, threshold: threshold)
+        cell.detectable = threshold
         return true
+    }
+
+    /// The minimum detectable effect of a comparison whose interval's lower half-width is
+    /// `halfWidth` on the log scale (``CellComparison/detectable``).
+    public static func detectable(halfWidth: Double, threshold: Double, level: Double) -> Double {
+        let h = max(0, halfWidth)
+        let z = normalQuantile(1 - (1 - level) / 2)
+        return exp(max(log(1 + threshold), h) + normalQuantile(0.8) * h / z) - 1
+    }
+
+    /// The standard normal quantile, by bisection of its distribution function.
+    static func normalQuantile(_ p: Double) -> Double {
+        var low = -10.0
+        var high = 10.0
+        for _ in 0..<100 {
+            let middle = (low + high) / 2
+            if RankStatistics.normalCDF(middle) < p { low = middle } else { high = middle }
+        }
+        return (low + high) / 2
     }
 
     /// The shift between the sides on the log scale, and how it was measured: workers paired by turn
