@@ -280,8 +280,9 @@ public enum RunReport {
         return text
     }
 
-    /// The host's state against its history (`HostState`), when it was compared.
-    public static func hostLines(_ state: HostState?, _ runToRun: RunToRunNote? = nil) -> [String] {
+    /// The host's state against its history (`HostState`), when it was compared, and what the
+    /// next-run intervals hold (`RunToRunNote`).
+    public static func hostLines(_ state: HostState?, _ runToRun: RunToRunNote?) -> [String] {
         (state.map { [$0.message] } ?? []) + (runToRun.map { [$0.message] } ?? [])
     }
 

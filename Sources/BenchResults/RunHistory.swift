@@ -26,6 +26,13 @@ public struct RunToRunNote: Codable, Sendable, Equatable {
 
     /// Whether every parse cell's intervals hold the run-to-run level.
     public var whole: Bool { cells > 0 && cellsWidened == cells }
+
+    /// The note of a run whose intervals were not widened, saying why.
+    public static func withinRunOnly(because reason: String, earlierRuns: Int = 0, cells: Int = 0) -> RunToRunNote {
+        RunToRunNote(
+            earlierRuns: earlierRuns, cellsWidened: 0, cells: cells,
+            message: "Next-run intervals cover within-run noise only: \(reason).")
+    }
 }
 
 /// A run's parse figures against the same figures in the host's earlier runs: the run-to-run level
@@ -50,12 +57,14 @@ public enum RunHistory {
     ///   - history: the samples of the host's earlier runs, with their runs.
     ///   - result: the run just made.
     public static func include(_ history: [StoredSample], in result: inout RunResult) {
-        guard result.settings.counter == nil, !result.environment.isDebug else {
+        if result.environment.isDebug {
+            result.runToRun = .withinRunOnly(because: "a debug build is not compared with the host's release runs")
+            return
+        }
+        guard result.settings.counter == nil else {
             result.runToRun = RunToRunNote(
                 earlierRuns: 0, cellsWidened: 0, cells: 0,
-                message: result.environment.isDebug
-                    ? "Next-run intervals cover within-run noise only: a debug build is not compared with the host's release runs."
-                    : "Instruction counts repeat exactly from run to run: no run-to-run level to add.")
+                message: "Instruction counts repeat exactly from run to run: no run-to-run level to add.")
             return
         }
         let earlier = runs(history, excluding: result.environment.runID)
@@ -98,9 +107,10 @@ public enum RunHistory {
             message =
                 "Next-run intervals hold the run-to-run noise too, learnt from up to \(earlierRuns) earlier run\(earlierRuns == 1 ? "" : "s") of this host in the store."
         } else if widened == 0 {
-            message =
-                "Next-run intervals cover within-run noise only: the store has \(earlierRuns) earlier run\(earlierRuns == 1 ? "" : "s") "
-                + "of this host with these cells; \(minimum) would add the noise between runs."
+            return .withinRunOnly(
+                because: "the store has \(earlierRuns) earlier run\(earlierRuns == 1 ? "" : "s") of this host with "
+                    + "these cells; \(minimum) would add the noise between runs", earlierRuns: earlierRuns, cells: cells
+            )
         } else {
             message =
                 "Next-run intervals hold the run-to-run noise in \(widened) of \(cells) cells; the others cover within-run "
@@ -127,12 +137,14 @@ public enum RunHistory {
     /// The earlier runs' parse samples by cell, oldest run first.
     static func runs(_ history: [StoredSample], excluding runID: String) -> [[Key: [Sample]]] {
         var order: [(startedAt: String, runID: String)] = []
-        var grouped: [String: [Key: [Sample]]] = [:]
-        for stored in history where stored.runID != runID && stored.sample.cell.scenario.isParseFromMemory {
+        var grouped: [String: [Sample]] = [:]
+        for stored in history where stored.runID != runID {
             if grouped[stored.runID] == nil { order.append((stored.runStartedAt, stored.runID)) }
-            grouped[stored.runID, default: [:]][Key(stored.sample.cell), default: []].append(stored.sample)
+            grouped[stored.runID, default: []].append(stored.sample)
         }
-        return order.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }.compactMap { grouped[$0.runID] }
+        return order.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }.map {
+            byCell(grouped[$0.runID] ?? [])
+        }
     }
 
     /// A run's parse samples by cell.

@@ -286,9 +286,7 @@ struct Run: ParsableCommand {
     /// intervals (``RunHistory``).
     private func includeRunToRun(in result: inout RunResult, from database: (any StatsStoring)?) {
         guard let database else {
-            result.runToRun = RunToRunNote(
-                earlierRuns: 0, cellsWidened: 0, cells: 0,
-                message: "Next-run intervals cover within-run noise only: --no-store, so no earlier run was read.")
+            result.runToRun = .withinRunOnly(because: "--no-store, so no earlier run was read")
             return
         }
         do {
@@ -298,10 +296,7 @@ struct Run: ParsableCommand {
                 feeds: feeds)
             RunHistory.include(history, in: &result)
         } catch {
-            result.runToRun = RunToRunNote(
-                earlierRuns: 0, cellsWidened: 0, cells: 0,
-                message:
-                    "Next-run intervals cover within-run noise only: the store's history could not be read (\(error)).")
+            result.runToRun = .withinRunOnly(because: "the store's history could not be read (\(error))")
         }
     }
 
