@@ -76,11 +76,14 @@ public struct BenchRunner: Sendable {
     ///   - progress: called before each worker starts and, when `iterationProgress` is set, after each
     ///     of its iterations.
     ///   - cellFinished: called with each worker's outcome; an error it throws stops the run.
+    ///   - afterRound: called after each timed round with its number and every worker's outcome so
+    ///     far; `false` ends the rounds there (a ``RunSettings/stopping`` rule's decision).
     /// - Returns: every worker's outcome, in the order they ran.
     /// - Throws: what `cellFinished` throws, or a failure to start the feed server.
     public func measure(
         _ cells: [CellKey], referenceDigests: [String: String], iterationProgress: Bool = false,
-        progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void
+        progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void,
+        afterRound: (_ round: Int, _ runs: [CellRun]) -> Bool = { _, _ in true }
     ) throws -> [CellRun] {
         // A cell that does not start a worker is measured by another's (the 304 of `conditional`).
         let jobs = cells.filter { $0.engineScenario?.startsWorker($0.scenario) ?? true }
@@ -123,6 +126,7 @@ public struct BenchRunner: Sendable {
                 }
                 try recorder.finish(runs, to: cellFinished)
             }
+            if !afterRound(round, recorder.runs) { break }
         }
         // Allocation counts are exact: one worker per cell, with the interposer loaded, after the
         // timed rounds (its samples have no times; they are round 0).

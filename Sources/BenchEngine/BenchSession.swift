@@ -70,6 +70,8 @@ public struct BenchSession: Sendable {
         let load = MachineLoadProbe.start()
         var recorder = recorder
         var recorderFailure: (any Error)?
+        let started = ContinuousClock.now
+        var stopped: StoppingOutcome?
         let runs = try runner.measure(
             cells, referenceDigests: references, iterationProgress: iterationProgress, progress: progress,
             cellFinished: { run in
@@ -80,6 +82,14 @@ public struct BenchSession: Sendable {
                     recorderFailure = error
                     recorder = nil
                 }
+            },
+            afterRound: { round, runs in
+                guard let rule = plan.settings.stopping else { return true }
+                let elapsed = started.duration(to: .now)
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                let sofar = summarise(runs, cells: cells, samples: runs.flatMap(\.samples))
+                stopped = rule.decide(afterRound: round, elapsedSeconds: seconds, cells: sofar)
+                return stopped == nil
             })
         let machine = load.finish()
 
@@ -100,15 +110,20 @@ public struct BenchSession: Sendable {
         var finished = environment
         finished.endedAt = Self.iso8601(Date())
         finished.complete = true
+        var settings = plan.settings
+        if let stopped { settings.rounds = stopped.rounds }
         do {
-            try recorder?.finishRun(environment.runID, endedAt: finished.endedAt ?? "", noise: noise)
+            try recorder?.finishRun(
+                environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
+                rounds: stopped.map(\.rounds))
         } catch {
             recorderFailure = error
         }
         Self.describeParsers(&notTimed, samples: [])
-        let result = RunResult(
-            environment: finished, settings: plan.settings, cells: timed + notTimed, samples: samples, noise: noise,
+        var result = RunResult(
+            environment: finished, settings: settings, cells: timed + notTimed, samples: samples, noise: noise,
             documents: plan.workload == .document ? checks.compactMap { Self.profile($0.feed) } : nil)
+        result.stopped = stopped
         return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
     }
 

@@ -61,6 +61,7 @@ public enum HTMLReport {
             "\(result.settings.rounds) worker process\(result.settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
         about +=
             "\(result.settings.iterations) timed parses each after \(result.settings.warmup) warm-up, chunks of \(result.settings.chunkSize) bytes."
+        if let stopped = result.stopped { about += " " + stopped.message }
         var warnings: [String] = []
         if let noise = result.noise {
             if noise.noisy {

@@ -275,15 +275,16 @@ public enum RunReport {
         let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
         if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
         text +=
-            "\n" + (noiseLines(result.noise) + hostLines(result.hostState, result.runToRun)).joined(separator: "\n")
+            "\n" + (noiseLines(result.noise) + hostLines(result)).joined(separator: "\n")
             + "\n"
         return text
     }
 
-    /// The host's state against its history (`HostState`), when it was compared, and what the
-    /// next-run intervals hold (`RunToRunNote`).
-    public static func hostLines(_ state: HostState?, _ runToRun: RunToRunNote?) -> [String] {
-        (state.map { [$0.message] } ?? []) + (runToRun.map { [$0.message] } ?? [])
+    /// How the rounds stopped (`StoppingOutcome`), for a run that stops on its own; the host's state
+    /// against its history (`HostState`), when it was compared; and what the next-run intervals
+    /// hold (`RunToRunNote`).
+    public static func hostLines(_ result: RunResult) -> [String] {
+        [result.stopped?.message, result.hostState?.message, result.runToRun?.message].compactMap { $0 }
     }
 
     /// The noise verdict in lines: the warnings of a noisy run, else one line on a quiet one.
@@ -379,7 +380,7 @@ public enum RunReport {
             "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
-        for line in noiseLines(result.noise) + hostLines(result.hostState, result.runToRun) {
+        for line in noiseLines(result.noise) + hostLines(result) {
             let warning = line.hasPrefix("NOISY") || line.hasPrefix("HOST STATE")
             text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
         }

@@ -9,5 +9,8 @@ public protocol RunRecorder: Sendable {
     /// Records one cell's samples (one worker process's).
     func record(_ samples: [Sample], runID: String) throws
     /// Marks a run complete, with what the harness found of its noise.
-    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws
+    ///
+    /// `rounds`, when given, replaces the rounds recorded at the start: a run with a
+    /// ``RunSettings/stopping`` rule records its most rounds there and the rounds it ran here.
+    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws
 }

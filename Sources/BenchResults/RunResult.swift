@@ -20,6 +20,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// Whether the next-run intervals hold the run-to-run noise, learnt from the host's earlier
     /// runs (``RunHistory``); `nil` when not looked at.
     public var runToRun: RunToRunNote?
+    /// How the rounds stopped, for a run with a ``RunSettings/stopping`` rule; `nil` for a run of
+    /// fixed rounds.
+    public var stopped: StoppingOutcome?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],

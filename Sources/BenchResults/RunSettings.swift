@@ -32,6 +32,11 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Whether each `parse` cell also ran a worker that counts its allocations (``Sample/allocations``),
     /// after the timed rounds; `nil` in runs made before allocations were counted.
     public var countsAllocations: Bool?
+    /// When the rounds stop: `nil` after ``rounds`` rounds; else once every relative interval is as
+    /// narrow as asked or the time is spent, ``rounds`` being the most (``StoppingRule``).
+    ///
+    /// In a finished run's result, ``rounds`` is the rounds run.
+    public var stopping: StoppingRule?
 
     public init(
         iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,
@@ -53,15 +58,23 @@ public struct RunSettings: Codable, Sendable, Equatable {
     }
 
     /// Whether download cells run in `round` (1-based): `downloadRounds` of the rounds, spread evenly.
+    ///
+    /// A run with a ``stopping`` rule may stop early: its download workers are spread over the first
+    /// ``StoppingRule/minimumRounds`` rounds, which every such run reaches unless its time is spent.
     public func runsDownloads(inRound round: Int) -> Bool {
-        guard let wanted = downloadRounds, wanted < rounds else { return true }
+        let span = stopping == nil ? rounds : min(rounds, StoppingRule.minimumRounds)
+        guard round <= span else { return false }
+        guard let wanted = downloadRounds, wanted < span else { return true }
         guard wanted > 0 else { return false }
-        // Rounds 1, 1 + rounds/wanted, 1 + 2·rounds/wanted, …
-        return (0..<wanted).contains { k in 1 + (k * rounds) / wanted == round }
+        // Rounds 1, 1 + span/wanted, 1 + 2·span/wanted, …
+        return (0..<wanted).contains { k in 1 + (k * span) / wanted == round }
     }
 
-    /// Worker processes per download cell.
-    public var downloadWorkers: Int { min(rounds, downloadRounds ?? rounds) }
+    /// Worker processes per download cell (at most; fewer when a ``stopping`` rule's time ran out first).
+    public var downloadWorkers: Int {
+        let span = stopping == nil ? rounds : min(rounds, StoppingRule.minimumRounds)
+        return min(span, downloadRounds ?? span)
+    }
 
     /// Timed iterations of each download worker.
     public var downloadIterationsPerWorker: Int { downloadIterations ?? iterations }

@@ -176,11 +176,17 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try connection.transaction { try insert(samples.map { SampleRecord($0, runID: runID) }) }
     }
 
-    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws {
+    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try connection.execute(
-            "UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3 WHERE run_id = $4",
-            [endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue, runID.databaseValue])
+            """
+            UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds)
+            WHERE run_id = $5
+            """,
+            [
+                endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue,
+                rounds.databaseValue, runID.databaseValue,
+            ])
     }
 
     // MARK: Reading

@@ -138,12 +138,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
     }
 
     /// Marks a run complete, with what the harness found of its noise.
-    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?) throws {
+    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try write { db in
             try db.execute(
-                sql: "UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ? WHERE run_id = ?",
-                arguments: [endedAt, noise?.noisy, text, runID])
+                sql: """
+                    UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds)
+                    WHERE run_id = ?
+                    """,
+                arguments: [endedAt, noise?.noisy, text, rounds, runID])
         }
     }
 

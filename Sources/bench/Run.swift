@@ -74,7 +74,9 @@ struct Run: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     // The measuring options, with bench run's defaults.
-    var rounds: Int { measuring.rounds ?? 20 }
+    var rounds: Int { measuring.rounds ?? (stopping ? Self.stoppingMaxRounds : 20) }
+    /// Whether the rounds stop on --precision or --max-time rather than after --rounds.
+    var stopping: Bool { precision != nil || maxTime != nil }
     var iterations: Int? { measuring.iterations }
     var warmup: Int { measuring.warmup ?? 1 }
     var chunkSize: Int { measuring.chunkSize ?? 16_384 }
@@ -117,6 +119,28 @@ struct Run: ParsableCommand {
             parse scenario only).
             """)
     var counter: CounterOption = .time
+
+    @Option(
+        help: ArgumentHelp(
+            "Stop the rounds once every relative interval (× fastest, vs C) is this narrow: a half-width such as 2% or 0.02.",
+            discussion: """
+                Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
+                runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(Self.stoppingMaxRounds)) \
+                or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them.
+                """, valueName: "half-width"))
+    var precision: Precision?
+
+    @Option(
+        name: .customLong("max-time"),
+        help:
+            "Seconds of measuring rounds not to pass: a round starts only when the rounds so far say it ends in time (default with --precision: \(Int(Self.stoppingMaxSeconds)); alone: rounds until the time is spent, at most --rounds, default \(Self.stoppingMaxRounds))."
+    )
+    var maxTime: Double?
+
+    /// The most rounds of a run with --precision or --max-time and no --rounds.
+    static let stoppingMaxRounds = 100
+    /// The time limit of a run with --precision and no --max-time.
+    static let stoppingMaxSeconds: Double = 300
 
     /// Adds this percentage of extra parse work to every timed parse (to validate the regression
     /// gate: see scripts/validate-gate.sh).
@@ -185,6 +209,11 @@ struct Run: ParsableCommand {
             throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)")
         }
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
+        if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
+        if stopping, counter == .instructions {
+            throw ValidationError(
+                "--precision and --max-time stop timed rounds; instruction counts are exact, so --rounds is enough")
+        }
         _ = try Self.positiveList(pageSizes, option: "--page-size")
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
         guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
@@ -320,6 +349,12 @@ struct Run: ParsableCommand {
             downloadRounds: downloadRounds)
         settings.countsAllocations =
             counter == .time && !noAllocationCounts && selectedScenarios.contains { $0 == .parse || $0 == .document }
+        if stopping {
+            settings.stopping = StoppingRule(
+                precision: precision?.fraction,
+                maxSeconds: maxTime ?? (precision == nil ? nil : Self.stoppingMaxSeconds),
+                maxRounds: rounds)
+        }
         return settings
     }
 
@@ -348,7 +383,8 @@ struct Run: ParsableCommand {
     private func progressLine(_ step: RunProgress) -> String {
         var line =
             "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
-            + (step.round == 0 ? ", counting allocations" : ", round \(step.round) of \(rounds)")
+            + (step.round == 0
+                ? ", counting allocations" : ", round \(step.round) of \(stopping ? "at most " : "")\(rounds)")
         if step.iteration > 0 {
             line +=
                 step.iteration <= warmup
@@ -437,4 +473,25 @@ struct Run: ParsableCommand {
 
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// `--precision`: a relative half-width, written as a percentage (`2%`) or a fraction (`0.02`).
+struct Precision: ExpressibleByArgument {
+    /// The half-width as a fraction (0.02 for ±2%).
+    var fraction: Double
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        let value: Double?
+        if text.hasSuffix("%") {
+            value = Double(text.dropLast()).map { $0 / 100 }
+        } else {
+            value = Double(text)
+        }
+        // A bare number of 1 or more is ambiguous (2 for 2%?): it is refused with the accepted forms.
+        guard let value, value > 0, value < 1, value.isFinite else { return nil }
+        fraction = value
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -145,6 +145,47 @@ struct RunCommandTests {
         #expect(run.cells.map(\.cell.parser) == ["null", "expat"])
     }
 
+    @Test(.timeLimit(.minutes(3)))
+    func aRunStopsWhenPreciseEnoughOrOutOfTime() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("s.sqlite")
+        func run(_ extra: [String]) throws -> RunResult {
+            let result = try runBench(
+                [
+                    "run", "--parsers", "c-libxml2,libxml2", "--scenario", "parse", "--iterations", "2", "--warmup",
+                    "0", "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"), "--format",
+                    "json",
+                ] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            return try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
+        }
+        // A loose precision: from the sixth round on, or at the eighth, whichever the noise allows;
+        // either way the rounds run are what the result, the samples and the store say.
+        let loose = try run(["--precision", "50%", "--rounds", "8"])
+        let stopped = try #require(loose.stopped)
+        #expect((StoppingRule.minimumRounds...8).contains(stopped.rounds))
+        #expect(stopped.reason == .precise ? stopped.wider.isEmpty : stopped.reason == .roundsDone)
+        #expect(loose.settings.rounds == stopped.rounds)
+        #expect(loose.settings.stopping == StoppingRule(precision: 0.5, maxSeconds: 300, maxRounds: 8))
+        let rounds = Set(loose.samples.filter { $0.cell.parser == "libxml2" }.map(\.round))
+        #expect(rounds == Set(1...stopped.rounds))
+        let recorded = try StatsDatabase(path: store).storedRun(loose.environment.runID)
+        #expect(recorded?.settings?.rounds == stopped.rounds, "the store has the rounds run, not the most")
+        // A time no round fits in: one round, and the run says the time ended it.
+        let rushed = try run(["--max-time", "0.001", "--rounds", "5"])
+        #expect(rushed.stopped?.reason == .timeSpent)
+        #expect(rushed.stopped?.rounds == 1)
+        #expect(rushed.stopped?.message.contains("--max-time 0.0 s was spent") == true)
+        // Neither option: fixed rounds, nothing said.
+        let fixed = try run(["--rounds", "2"])
+        #expect(fixed.stopped == nil && fixed.settings.stopping == nil && fixed.settings.rounds == 2)
+        // Their bad values.
+        let bare = try runBench(["run", "--precision", "2"])
+        #expect(bare.status != 0 && bare.standardError.contains("'2' is invalid for '--precision <half-width>'"))
+        let never = try runBench(["run", "--max-time", "0"])
+        #expect(never.status != 0 && never.standardError.contains("--max-time must be a positive number of seconds"))
+    }
+
     @Test func aWrongParserIsReportedAndNotTimed() throws {
         let directory = try TemporaryDirectory()
         // Foundation drops internal entity text (pinned): it disagrees, so it is not timed.

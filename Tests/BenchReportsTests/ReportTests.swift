@@ -74,6 +74,29 @@ struct ReportTests {
         #expect(json.contains("\"noiseLevels\"") && json.contains("\"runToRun\"") && json.contains("withinRunLow"))
     }
 
+    /// A run that stopped on its own (--precision, --max-time) says how, in every format.
+    @Test func howTheRoundsStoppedIsSaidInEveryFormat() throws {
+        var result = SyntheticRuns.run(
+            id: "now", started: "2026-11-25T08:00:00Z", rounds: ["expat": [2.97e6, 3e6, 3.03e6]])
+        let rule = StoppingRule(precision: 0.02, maxSeconds: 60, maxRounds: 100)
+        result.stopped = StoppingOutcome(
+            reason: .timeSpent, rounds: 41, seconds: 58.7, rule: rule,
+            wider: [
+                WideInterval(
+                    parser: "foundation", feed: "Data/top300.rss.xml", chunkSize: 16_384, figure: .fastest,
+                    halfWidth: 0.034)
+            ])
+        let sentence =
+            "Stopped after 41 rounds (58.7 s of measuring): another round would pass --max-time 60.0 s, "
+            + "before every interval was within ±2.0%. Still wider: foundation × fastest ±3.4%."
+        #expect(RunReport.header(result).contains(sentence))
+        #expect(RunReport.markdown(result).contains(sentence))
+        #expect(HTMLReport.run(result, history: []).contains(sentence))
+        let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+        #expect(json.contains("\"stopped\"") && json.contains("\"time spent\""))
+        #expect(try JSONDecoder().decode(RunResult.self, from: Data(json.utf8)).stopped == result.stopped)
+    }
+
     @Test func csvQuotingFollowsRFC4180() {
         #expect(CSV.field("plain") == "plain")
         #expect(CSV.field("a,b") == "\"a,b\"")

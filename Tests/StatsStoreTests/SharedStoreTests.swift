@@ -48,7 +48,7 @@ enum StoreContract {
         let noise = NoiseReport(
             noisy: true, warnings: ["the machine was busy"], unranked: [], preemptedShare: 0.25, largestSpread: 0.1,
             load: nil)
-        try store.finishRun(a.runID, endedAt: "2026-11-22T10:00:30Z", noise: noise)
+        try store.finishRun(a.runID, endedAt: "2026-11-22T10:00:30Z", noise: noise, rounds: nil)
 
         let runs = try store.runs()
         #expect(runs.map(\.runID) == [b.runID, a.runID])
@@ -79,6 +79,10 @@ enum StoreContract {
             try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [
                 12, 10,
             ])
+        // A run that stopped on its own (--precision) replaces its most rounds with the rounds it ran.
+        try store.finishRun(b.runID, endedAt: "2026-11-22T10:01:30Z", noise: nil, rounds: 7)
+        #expect(try store.details(of: b.runID)?.settings?.rounds == 7)
+        #expect(try store.details(of: a.runID)?.settings?.rounds == 2)
     }
 
     /// The host's calibration history: its newest runs, not the run asked about, not other hosts,
@@ -138,7 +142,7 @@ enum StoreContract {
         try target.beginRun(environment(id), settings: settings)
         try target.record(samples("expat", walls: [3, 1, 2]), runID: id)
         try source.record(samples("libxml2", walls: [4, 5]), runID: id)
-        try source.finishRun(id, endedAt: "2026-11-22T10:00:30Z", noise: nil)
+        try source.finishRun(id, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
 
         let run = try #require(try source.storedRun(id))
         #expect(try target.importRun(run) == .completed(addedSamples: 2))

@@ -43,7 +43,7 @@ struct StatsDatabaseTests {
             + Self.samples(parser: "libxml2", walls: [5], error: "x, \"y\"")
             + [counted]
         try store.record(samples, runID: "run-1")
-        try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z", noise: nil)
+        try store.finishRun("run-1", endedAt: "2026-11-22T10:01:00Z", noise: nil, rounds: nil)
         let stored = try store.samples()
         #expect(stored.map(\.sample) == samples)
         #expect(stored.allSatisfy { $0.runID == "run-1" && $0.runStartedAt == "2026-11-22T10:00:00Z" })
@@ -137,7 +137,7 @@ struct StatsDatabaseTests {
                     for cell in 0..<25 {
                         try store.record(Self.samples(parser: "p\(cell)", walls: Array(1...20)), runID: id)
                     }
-                    try store.finishRun(id, endedAt: "2026-11-22T10:01:00Z", noise: nil)
+                    try store.finishRun(id, endedAt: "2026-11-22T10:01:00Z", noise: nil, rounds: nil)
                 }
             }
             try await group.waitForAll()
@@ -168,7 +168,7 @@ struct StoredSettingsTests {
         let noise = NoiseReport(
             noisy: true, warnings: ["busy"], unranked: [], preemptedShare: 0.3, largestSpread: 0.1,
             load: MachineLoad(cpuPressure: 0.4, loadAverage: 2.5, cores: 2))
-        try store.finishRun("r", endedAt: "2026-11-22T10:01:00Z", noise: noise)
+        try store.finishRun("r", endedAt: "2026-11-22T10:01:00Z", noise: noise, rounds: nil)
         let details = try #require(try store.details(of: "r"))
         #expect(details.settings == settings)
         #expect(details.noise == noise)

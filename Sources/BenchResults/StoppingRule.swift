@@ -1,0 +1,177 @@
+/// When a run stops measuring rounds: once every relative interval is as narrow as asked
+/// (`--precision`), when its time is spent (`--max-time`), or after its rounds (`--rounds`).
+///
+/// Only the relative figures of the `parse` cells are watched (each parser's × fastest and its vs C
+/// binding tax), on their interval from this run's rounds (the within-run interval): that is the
+/// part more rounds narrow. The noise between runs, added afterwards from the store's history of the
+/// host (``RunToRun``), does not shrink with rounds and is not asked of the rule.
+///
+/// The decision after each round is ``decide(afterRound:elapsedSeconds:cells:)``; a round is only
+/// started when the rounds so far, at their mean duration, say it ends within the time.
+public struct StoppingRule: Codable, Sendable, Equatable {
+    /// The widest relative half-width asked of every watched interval (0.02: ±2%); `nil`: none.
+    public var precision: Double?
+    /// The seconds of measuring rounds not to exceed; `nil`: no limit.
+    public var maxSeconds: Double?
+    /// The most rounds to run.
+    public var maxRounds: Int
+
+    /// The rounds before precision is looked at: a 95% signed-rank interval needs 6 pairs.
+    public static let minimumRounds = 6
+
+    public init(precision: Double?, maxSeconds: Double?, maxRounds: Int) {
+        self.precision = precision
+        self.maxSeconds = maxSeconds
+        self.maxRounds = maxRounds
+    }
+
+    /// Whether to stop after `round` rounds that took `elapsedSeconds` in all, given the cells as
+    /// summarised from those rounds (ranked, with their binding tax).
+    ///
+    /// - Parameters:
+    ///   - round: the rounds done (1-based).
+    ///   - elapsedSeconds: the time those rounds took.
+    ///   - cells: the run's summaries so far.
+    /// - Returns: the outcome when the run should stop now; `nil` to run another round.
+    public func decide(afterRound round: Int, elapsedSeconds: Double, cells: [CellSummary]) -> StoppingOutcome? {
+        let wide = precision.map { Self.wider(than: $0, cells) } ?? []
+        func stop(_ reason: StoppingOutcome.Reason) -> StoppingOutcome {
+            StoppingOutcome(
+                reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
+                wider: reason == .precise ? [] : wide)
+        }
+        if precision != nil, round >= Self.minimumRounds, wide.isEmpty, Self.hasWatchedIntervals(cells) {
+            return stop(.precise)
+        }
+        if round >= maxRounds { return stop(.roundsDone) }
+        if let maxSeconds, elapsedSeconds + elapsedSeconds / Double(round) > maxSeconds {
+            return stop(.timeSpent)
+        }
+        return nil
+    }
+
+    /// The watched intervals wider than `precision`, widest first.
+    public static func wider(than precision: Double, _ cells: [CellSummary]) -> [WideInterval] {
+        watched(cells).filter { $0.halfWidth > precision + 1e-12 }
+            .sorted { ($0.halfWidth, $0.parser) > ($1.halfWidth, $1.parser) }
+    }
+
+    static func hasWatchedIntervals(_ cells: [CellSummary]) -> Bool { !watched(cells).isEmpty }
+
+    /// Every watched interval of `cells`: each parse cell's × fastest and vs C, where they have one.
+    static func watched(_ cells: [CellSummary]) -> [WideInterval] {
+        cells.filter { $0.cell.scenario.isParseFromMemory }.flatMap { summary in
+            [(WideInterval.Figure.fastest, summary.relative), (.versusC, summary.bindingTax)].compactMap {
+                figure, ratio -> WideInterval? in
+                guard let ratio, let halfWidth = ratio.withinRunHalfWidth else { return nil }
+                return WideInterval(
+                    parser: summary.cell.parser, feed: summary.cell.feedPath, chunkSize: summary.cell.chunkSize,
+                    figure: figure, halfWidth: halfWidth)
+            }
+        }
+    }
+}
+
+/// A relative interval of a run, as the stopping rule sees it.
+public struct WideInterval: Codable, Sendable, Equatable {
+    /// Which ratio of the cell.
+    public enum Figure: String, Codable, Sendable {
+        /// The parser's time over the table's fastest (``CellSummary/relative``).
+        case fastest = "× fastest"
+        /// The parser's time over its C reference's (``CellSummary/bindingTax``).
+        case versusC = "vs C"
+    }
+
+    public var parser: String
+    public var feed: String
+    public var chunkSize: Int
+    public var figure: Figure
+    /// The interval's larger distance from the ratio, relative to it (0.031: ±3.1%).
+    public var halfWidth: Double
+
+    public init(parser: String, feed: String, chunkSize: Int, figure: Figure, halfWidth: Double) {
+        self.parser = parser
+        self.feed = feed
+        self.chunkSize = chunkSize
+        self.figure = figure
+        self.halfWidth = halfWidth
+    }
+}
+
+/// How a run with a ``StoppingRule`` stopped, as every report states it.
+public struct StoppingOutcome: Codable, Sendable, Equatable {
+    /// Why the rounds stopped.
+    public enum Reason: String, Codable, Sendable {
+        /// Every watched interval was as narrow as asked.
+        case precise
+        /// Another round would not have ended within the time.
+        case timeSpent = "time spent"
+        /// The most rounds were run.
+        case roundsDone = "rounds done"
+    }
+
+    public var reason: Reason
+    /// The rounds run.
+    public var rounds: Int
+    /// The seconds those rounds took.
+    public var seconds: Double
+    public var rule: StoppingRule
+    /// The intervals still wider than asked when the run stopped, widest first (empty when precise,
+    /// or when no precision was asked).
+    public var wider: [WideInterval]
+    /// The outcome in a sentence, for every format.
+    public var message: String
+
+    public init(reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval]) {
+        self.reason = reason
+        self.rounds = rounds
+        self.seconds = seconds
+        self.rule = rule
+        self.wider = wider
+        self.message = ""
+        self.message = sentence()
+    }
+
+    func sentence() -> String {
+        let done = "Stopped after \(rounds) round\(rounds == 1 ? "" : "s") (\(Self.seconds(seconds)) of measuring)"
+        let asked = rule.precision.map { "±" + Self.percent($0) }
+        switch reason {
+        case .precise:
+            return done
+                + ": every × fastest and vs C interval from this run's rounds within \(asked ?? "the precision asked")"
+                + " (the noise between runs, when added from the store, widens them again)."
+        case .timeSpent, .roundsDone:
+            let limit =
+                reason != .timeSpent
+                ? "the most rounds asked (\(rule.maxRounds))"
+                : seconds >= (rule.maxSeconds ?? seconds)
+                    // The rounds so far foretold the last one's end; it ran longer.
+                    ? "--max-time \(Self.seconds(rule.maxSeconds ?? seconds)) was spent"
+                    : "another round would pass --max-time \(Self.seconds(rule.maxSeconds ?? seconds))"
+            guard let asked else { return done + ": \(limit)." }
+            guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
+            let shown = wider.prefix(4).map { "\($0.parser) \($0.figure.rawValue) ±\(Self.percent($0.halfWidth))" }
+            let more = wider.count > shown.count ? " and \(wider.count - shown.count) more" : ""
+            return done + ": \(limit), before every interval was within \(asked). Still wider: "
+                + shown.joined(separator: ", ") + more + "."
+        }
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        let value = fraction * 100
+        return value < 10 ? "\(HostState.format1(value))%" : "\(Int(value.rounded()))%"
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 100 ? "\(HostState.format1(value)) s" : "\(Int(value.rounded())) s"
+    }
+}
+
+extension RelativeSpeed {
+    /// The within-run interval's larger distance from the ratio, relative to it (0.031: ±3.1%);
+    /// `nil` for the reference itself or without an interval.
+    public var withinRunHalfWidth: Double? {
+        guard let low = withinRunLow ?? low, let high = withinRunHigh ?? high, ratio > 0 else { return nil }
+        return max(high / ratio - 1, 1 - low / ratio)
+    }
+}

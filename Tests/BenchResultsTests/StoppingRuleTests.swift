@@ -1,0 +1,106 @@
+import BenchResults
+import Testing
+
+/// `--precision` and `--max-time`: when the rule stops, which intervals it watches, and what it says.
+@Suite("Stopping rule")
+struct StoppingRuleTests {
+    /// A parse cell of `parser` with a × fastest interval and, optionally, a vs C one.
+    static func cell(
+        _ parser: String, ratio: Double = 1.5, low: Double?, high: Double?, tax: (Double, Double)? = nil,
+        scenario: String = "parse"
+    ) -> CellSummary {
+        var summary = CellSummary(
+            cell: CellKey(
+                parser: parser, scenario: CellScenario(name: scenario), feedPath: "Data/top300.rss.xml",
+                feedSHA256: "feed",
+                feedBytes: 901_440, chunkSize: 16_384),
+            songs: 300, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+            peakOverBaselineBytes: nil, failed: 0, outcome: nil)
+        summary.relative = RelativeSpeed(
+            reference: "c-libxml2", ratio: ratio, low: low, high: high, coverage: 0.95, rounds: 6)
+        if let tax {
+            summary.bindingTax = RelativeSpeed(
+                reference: "c-libxml2", ratio: 1, low: tax.0, high: tax.1, coverage: 0.95, rounds: 6)
+        }
+        return summary
+    }
+
+    static let narrow = [
+        cell("c-libxml2", ratio: 1, low: nil, high: nil),
+        cell("libxml2", ratio: 1.1, low: 1.089, high: 1.12, tax: (0.99, 1.015)),
+    ]
+
+    @Test func precisionIsLookedAtFromTheSixthRoundOn() {
+        let rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 100)
+        for round in 1..<StoppingRule.minimumRounds {
+            #expect(rule.decide(afterRound: round, elapsedSeconds: 1, cells: Self.narrow) == nil, "round \(round)")
+        }
+        let stopped = rule.decide(afterRound: 6, elapsedSeconds: 1.5, cells: Self.narrow)
+        #expect(stopped?.reason == .precise)
+        #expect(stopped?.rounds == 6)
+        #expect(stopped?.wider == [])
+        #expect(stopped?.message.hasPrefix("Stopped after 6 rounds (1.5 s of measuring): every × fastest") == true)
+        // Half-widths are measured on each side: 1.12 / 1.1 is +1.8%, 1.089 / 1.1 is −1%.
+        #expect(abs((Self.narrow[1].relative?.withinRunHalfWidth ?? 0) - 0.02 / 1.1) < 1e-12)
+    }
+
+    @Test func theWidestSideOfEveryWatchedIntervalCounts() {
+        // × fastest is narrow; vs C is +3% on its upper side only.
+        let cells = [Self.cell("libxml2", ratio: 1.1, low: 1.09, high: 1.11, tax: (0.995, 1.03))]
+        let rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 10)
+        #expect(rule.decide(afterRound: 6, elapsedSeconds: 1, cells: cells) == nil)
+        let wide = StoppingRule.wider(than: 0.02, cells)
+        #expect(wide.map(\.figure) == [.versusC])
+        #expect(abs((wide.first?.halfWidth ?? 0) - 0.03) < 1e-12)
+        // Download cells have no relative figure watched; a table with no interval at all never
+        // counts as precise.
+        let download = [Self.cell("libxml2", low: 1, high: 3, scenario: "download")]
+        #expect(StoppingRule.wider(than: 0.02, download).isEmpty)
+        #expect(rule.decide(afterRound: 6, elapsedSeconds: 1, cells: download) == nil)
+        // The most rounds end it, saying what stayed wide.
+        let last = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: cells)
+        #expect(last?.reason == .roundsDone)
+        #expect(last?.wider.count == 1)
+        #expect(last?.message.contains("the most rounds asked (10)") == true)
+        #expect(last?.message.contains("Still wider: libxml2 vs C ±3.0%.") == true)
+    }
+
+    @Test func aRoundStartsOnlyWhenItEndsInTime() {
+        let wide = [Self.cell("expat", ratio: 1.7, low: 1.5, high: 1.9)]
+        let rule = StoppingRule(precision: 0.02, maxSeconds: 10, maxRounds: 100)
+        // 4 rounds in 7 s: the fifth would end near 8.75 s, inside; after 5 in 8.5 s the sixth would
+        // end near 10.2 s, outside.
+        #expect(rule.decide(afterRound: 4, elapsedSeconds: 7, cells: wide) == nil)
+        let stopped = rule.decide(afterRound: 5, elapsedSeconds: 8.5, cells: wide)
+        #expect(stopped?.reason == .timeSpent)
+        #expect(stopped?.wider.map(\.parser) == ["expat"])
+        #expect(stopped?.message.contains("another round would pass --max-time 10.0 s") == true)
+        #expect(stopped?.message.contains("expat × fastest ±12%") == true)
+        // A round that ran longer than the ones before it foretold: the run says the time was spent.
+        let over = rule.decide(afterRound: 5, elapsedSeconds: 10.4, cells: wide)
+        #expect(
+            over?.message.hasPrefix("Stopped after 5 rounds (10.4 s of measuring): --max-time 10.0 s was spent,")
+                == true)
+        // With a time limit and no precision the rounds go on until the time is spent.
+        let timed = StoppingRule(precision: nil, maxSeconds: 10, maxRounds: 100)
+        #expect(timed.decide(afterRound: 30, elapsedSeconds: 8, cells: Self.narrow) == nil)
+        let spent = timed.decide(afterRound: 31, elapsedSeconds: 9.8, cells: Self.narrow)
+        #expect(spent?.reason == .timeSpent)
+        #expect(
+            spent?.message
+                == "Stopped after 31 rounds (9.8 s of measuring): another round would pass --max-time 10.0 s.")
+    }
+
+    @Test func downloadWorkersAreSpreadOverTheRoundsEveryStoppingRunReaches() {
+        var settings = RunSettings(
+            iterations: 5, warmup: 1, rounds: 100, chunkSize: 16_384, timeoutSeconds: 30, downloadRounds: 3)
+        #expect((1...100).filter(settings.runsDownloads(inRound:)).count == 3)
+        #expect((1...100).filter(settings.runsDownloads(inRound:)) == [1, 34, 67])
+        settings.stopping = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 100)
+        #expect((1...100).filter(settings.runsDownloads(inRound:)) == [1, 3, 5])
+        #expect(settings.downloadWorkers == 3)
+        settings.downloadRounds = 10
+        #expect((1...100).filter(settings.runsDownloads(inRound:)) == Array(1...6))
+        #expect(settings.downloadWorkers == 6)
+    }
+}
