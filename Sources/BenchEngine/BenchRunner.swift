@@ -77,7 +77,7 @@ public struct BenchRunner: Sendable {
     ///     of its iterations.
     ///   - cellFinished: called with each worker's outcome; an error it throws stops the run.
     ///   - afterRound: called after each timed round with its number and every worker's outcome so
-    ///     far; `false` ends the rounds there (a ``RunSettings/stopping`` rule's decision).
+    ///     far; `false` ends the rounds there (a `RunSettings.stopping` rule's decision).
     /// - Returns: every worker's outcome, in the order they ran.
     /// - Throws: what `cellFinished` throws, or a failure to start the feed server.
     public func measure(
@@ -114,15 +114,18 @@ public struct BenchRunner: Sendable {
                     context.url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
                     context.entries = server?.entryCount(of: name) ?? 0
                 }
+                // The reporting closure lives in a copy of the context that ends inside the block:
+                // kept in `context`, it would outlive `progress` (a crash, caught by the runtime).
                 let runs = withoutActuallyEscaping(progress) { report in
+                    var reporting = context
                     if iterationProgress {
-                        context.iterations = { count in
+                        reporting.iterations = { count in
                             var next = step
                             next.iteration = count
                             report(next)
                         }
                     }
-                    return scenario.measure(cell, in: context)
+                    return scenario.measure(cell, in: reporting)
                 }
                 try recorder.finish(runs, to: cellFinished)
             }

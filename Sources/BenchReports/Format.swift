@@ -25,6 +25,26 @@ public enum Format {
     public static func feedName(_ path: String) -> String {
         (path as NSString).lastPathComponent
     }
+
+    /// `text` with each of its lines broken at spaces to at most `width` characters (a word longer
+    /// than that stays whole); lines that begin with spaces keep that indent on their continuations.
+    public static func wrap(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { (line: Substring) -> String in
+            guard line.count > width else { return String(line) }
+            let indent = String(repeating: " ", count: line.prefix(while: { $0 == " " }).count)
+            var lines: [String] = []
+            var current = indent
+            for word in line.dropFirst(indent.count).split(separator: " ") {
+                if current.count > indent.count, current.count + 1 + word.count > width {
+                    lines.append(current)
+                    current = indent
+                }
+                current += (current.count > indent.count ? " " : "") + word
+            }
+            lines.append(current)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 }
 
 /// A text table with aligned columns (numbers right-aligned).

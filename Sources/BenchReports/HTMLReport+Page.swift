@@ -44,6 +44,7 @@ extension HTMLReport {
         h1 { font-size: 1.5em; margin-bottom: 0.2em; }
         h2 { font-size: 1.15em; margin-top: 1.6em; }
         .about { color: #555; font-size: 0.9em; }
+        .answer { font-size: 1.1em; font-weight: 600; margin: 0.4em 0; }
         .warning { background: #fff3cd; border: 1px solid #e0c36c; padding: 0.5em 0.8em; border-radius: 4px; }
         .intro { background: #f5f7fa; padding: 0.2em 1em 0.6em; border-radius: 6px; }
         figure { margin: 1.8em 0; }

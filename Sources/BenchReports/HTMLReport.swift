@@ -89,8 +89,9 @@ public enum HTMLReport {
         let wrong = result.cells.filter { $0.cell.scenario == RunReport.notTimed }
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
         return document(
-            title: "XML parser benchmark — run \(environment.runID)", about: about, warnings: warnings + wrong,
-            parse: parse, history: samples, table: RunReport.table(result), sections: noiseLevels(result.cells))
+            title: "XML parser benchmark — run \(environment.runID)", answer: RunReport.answer(result), about: about,
+            warnings: warnings + wrong, parse: parse, history: samples, table: RunReport.table(result),
+            sections: noiseLevels(result.cells))
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
@@ -139,10 +140,12 @@ public enum HTMLReport {
     /// A report page: the heading, how to read it, the parse figures of each feed, the practices,
     /// the first song and the history, then the figures as text.
     static func document(
-        title: String, about: String, warnings: [String], parse: [Figure], history: [StoredSample], table: String,
-        sections: String = ""
+        title: String, answer: [String] = [], about: String, warnings: [String], parse: [Figure],
+        history: [StoredSample], table: String, sections: String = ""
     ) -> String {
-        var heading = "<h1>\(e(title))</h1>\n<p class=\"about\">\(e(about))</p>\n"
+        var heading = "<h1>\(e(title))</h1>\n"
+        for sentence in answer { heading += "<p class=\"answer\">\(e(sentence))</p>\n" }
+        heading += "<p class=\"about\">\(e(about))</p>\n"
         for warning in warnings { heading += "<p class=\"warning\">\(e(warning))</p>\n" }
         let figures = FigureList(body: heading + introduction)
         let groups = Dictionary(grouping: parse, by: \.feed).sorted { $0.key < $1.key }

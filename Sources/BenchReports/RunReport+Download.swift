@@ -19,6 +19,9 @@ extension RunReport {
         ]
     }
 
+    /// The download table's columns a terminal's narrow table leaves to `--columns all` and the files.
+    static let narrowDownloadHidden: Set<String> = ["n", "worker MiB", "failed"]
+
     static let conditionalHeader = [
         "parser", "n", "200 download", "200 bytes", "200 total", "304 download", "304 bytes", "304 total", "saved",
         "failed",
@@ -43,7 +46,8 @@ extension RunReport {
 
     /// The header and rows of one group's table, by scenario; `nil` for a group shown with another.
     static func tableContent(
-        _ group: [CellSummary], all groups: [[CellSummary]], reference: String? = nil
+        _ group: [CellSummary], all groups: [[CellSummary]], reference: String? = nil,
+        columns: [ParseColumn] = ParseColumn.allCases
     ) -> (header: [String], rows: [[String]])? {
         guard let first = group.first?.cell else { return nil }
         switch first.scenario {
@@ -56,12 +60,19 @@ extension RunReport {
             }
             return (conditionalHeader, conditionalRows(group, twin ?? []))
         case .download:
-            return (downloadHeader, group.map(downloadRow))
+            let rows = group.map(downloadRow)
+            guard columns != ParseColumn.allCases else { return (downloadHeader, rows) }
+            // A terminal's narrow table: the counts and the worker's whole peak go to the files.
+            let kept = downloadHeader.indices.filter { !narrowDownloadHidden.contains(downloadHeader[$0]) }
+            return (kept.map { downloadHeader[$0] }, rows.map { row in kept.map { row[$0] } })
         default:
             if group.contains(where: { $0.instructions != nil }) {
                 return (instructionsHeader, group.map(instructionsRow))
             }
-            return (tableHeader(reference: reference), ordered(group).map(tableRow))
+            return (
+                tableHeader(reference: reference, columns: columns),
+                ordered(group).map { tableRow($0, columns: columns) }
+            )
         }
     }
 

@@ -126,34 +126,12 @@ public enum RunReport {
     }
 
     /// The parse table's header; `reference` names the parser the ratios are against, if one was asked.
-    static func tableHeader(reference: String?) -> [String] {
-        [
-            "parser", "kind", reference.map { "× \($0)" } ?? "× fastest", "95% CI", "× floor", "vs C", "time",
-            "next run 95%", "workers", "spread",
-            "mean", "CPU", "MB/s", "1st song", "parse MiB", "worker MiB", "allocs", "alloc MiB", "kept MiB", "lost CPU",
-            "failed",
-        ]
+    static func tableHeader(reference: String?, columns: [ParseColumn] = ParseColumn.allCases) -> [String] {
+        ["parser"] + columns.map { $0.header(reference: reference) }
     }
 
-    static func tableRow(_ cell: CellSummary) -> [String] {
-        let workers = cell.estimate
-        let interval = workers.map { "\(Format.ms($0.low))–\(Format.ms($0.high))" } ?? ""
-        let relative = cell.relative
-        let ratioInterval =
-            relative.flatMap { r in r.low.flatMap { low in r.high.map { "\(ratio(low))–\(ratio($0))" } } } ?? ""
-        let lost = cell.preempted.map { "\($0)/\(($0) + (cell.wall?.count ?? 0))" } ?? ""
-        return [
-            cell.cell.parser, cell.kind ?? "", relative.map { ratio($0.ratio) } ?? "", ratioInterval,
-            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), Format.ms(cell.time), interval,
-            workers.map { String($0.workers) } ?? "0",
-            cell.cell.parser == "null"
-                ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? "",
-            Format.ms(cell.wall?.mean), Format.ms(cell.cpuMedianNs), Format.number(cell.megabytesPerSecond),
-            Format.ms(cell.firstSongMedianNs), Format.mib(cell.parsePeakBytes.map(Double.init)),
-            Format.mib(cell.peakResidentBytes.map(Double.init)), allocationCount(cell.allocations),
-            Format.mib(cell.allocatedBytes, decimals: 2), Format.mib(cell.keptBytes, decimals: 2), lost,
-            String(cell.failed),
-        ]
+    static func tableRow(_ cell: CellSummary, columns: [ParseColumn] = ParseColumn.allCases) -> [String] {
+        [cell.cell.parser] + columns.map { $0.value(cell) }
     }
 
     static func ratio(_ value: Double) -> String { String(format: "%.2f", value) }
@@ -227,33 +205,6 @@ public enum RunReport {
         return title
     }
 
-    static let legend = """
-        Times in ms (wall clock, monotonic), from parses that kept the CPU. Each parser runs in several worker \
-        processes (one per round, side by side with the other parsers' workers, the order turned each round). \
-        time: the median of the workers' median times. next run 95%: the interval the next run's time should \
-        fall in — order statistics of the worker medians, chosen so that a next run whose workers behave like \
-        these lands inside with at least 95% probability (exact; with 20 workers the 4th to the 17th); it \
-        includes the noise between processes that one worker's iterations cannot show; once the store holds 5 \
-        earlier runs of this host, it and the × fastest and vs C intervals are widened by the noise between runs \
-        (the line above the table says which). \
-        × fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round \
-        (Hodges–Lehmann), with a 95% Wilcoxon interval: stable when the whole machine speeds up or slows down. \
-        kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr over the \
-        bytes, no parsing). × floor: time ÷ the memchr floor's, paired by round as × fastest. vs C: the Swift \
-        adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what the binding costs; \
-        intervals 95%. \
-        spread: how much the workers disagree (sd of the logarithms of their medians). mean: of every parse. \
-        CPU: median CPU time of the worker process (every thread). MB/s: feed bytes / time (10^6 bytes). 1st song: median time to the first \
-        song. parse MiB: the parse's own peak, how far the worker's resident set rose above its level just \
-        before its first parse (songs and parser state; median over the workers). worker MiB: the worker \
-        process's peak over its whole life, loading the feed included. allocs, alloc MiB: malloc-family calls of \
-        one parse and the bytes they asked for, Swift's and the C library's alike (counted in one more worker \
-        with the allocation interposer loaded, after a warm-up; exact). kept MiB: what the parse allocated and \
-        had not freed when it returned: its songs. lost CPU: parses descheduled for other \
-        work (wall time more than 3% above CPU time), measured again and left out, of all parses. Failed \
-        iterations are left out of every figure.
-        """
-
     /// The run's header: build, libraries, machine, what was measured, and whether the machine was quiet.
     public static func header(_ result: RunResult) -> String {
         let environment = result.environment
@@ -302,20 +253,38 @@ public enum RunReport {
     }
 
     /// The terminal tables of a run: one block per scenario and feed, one row per parser.
-    public static func table(_ result: RunResult) -> String {
-        let tables = table(result.cells, reference: result.settings.reference)
+    ///
+    /// - Parameters:
+    ///   - result: the run.
+    ///   - columns: the parse tables' columns after the parser's name (every one unless asked).
+    ///   - width: the terminal's width, to wrap the legends at; `nil`: one line each.
+    /// - Returns: the tables, their notes and their legends.
+    public static func table(
+        _ result: RunResult, columns: [ParseColumn] = ParseColumn.allCases, width: Int? = nil
+    ) -> String {
+        let tables = table(result.cells, reference: result.settings.reference, columns: columns, width: width)
         guard let documents = documentsBlock(result.documents) else { return tables }
         return documents + "\n\n" + tables
     }
 
     /// The terminal tables of cells: one block per scenario and feed, one row per parser.
-    public static func table(_ cells: [CellSummary], reference: String? = nil) -> String {
+    ///
+    /// - Parameters:
+    ///   - cells: the cells.
+    ///   - reference: the parser the ratios are against, if one was asked.
+    ///   - columns: the parse tables' columns after the parser's name (every one unless asked).
+    ///   - width: the terminal's width, to wrap the legends at; `nil`: one line each.
+    /// - Returns: the tables, their notes and their legends.
+    public static func table(
+        _ cells: [CellSummary], reference: String? = nil, columns: [ParseColumn] = ParseColumn.allCases,
+        width: Int? = nil
+    ) -> String {
         var blocks: [String] = []
         let all = groups(
             cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
         )
         for group in all {
-            guard let content = tableContent(group, all: all, reference: reference) else { continue }
+            guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
             if let note = sinkNote(group) { notes.append("  " + note) }
@@ -347,14 +316,18 @@ public enum RunReport {
                         separator: "\n"))
         }
         let counted = cells.contains { $0.instructions != nil }
-        var legends = counted ? [instructionsLegend] : [legend]
+        var legends = counted ? [instructionsLegend] : [ParseColumn.legend(columns)]
         if cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) }) {
-            legends.append(downloadLegend)
+            legends.append(
+                downloadLegend
+                    + (columns == ParseColumn.allCases
+                        ? "" : " Not shown in the download table: n, worker MiB, failed (--columns all)."))
         }
         if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) {
             legends.append(practiceLegend)
         }
-        return blocks.joined(separator: "\n\n") + "\n\n" + legends.joined(separator: "\n") + "\n"
+        let legendText = legends.map { legend in width.map { Format.wrap(legend, width: $0) } ?? legend }
+        return blocks.joined(separator: "\n\n") + "\n\n" + legendText.joined(separator: "\n") + "\n"
     }
 
     /// "expat ÷ c-libxml2: 1.06 (1.05–1.07) on CRE.xml, 1.56 (1.53–1.57) on mondial.xml".
@@ -380,6 +353,7 @@ public enum RunReport {
             "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         text += "\n"
+        for sentence in answer(result) { text += "\n**\(MarkdownTable.escape(sentence))**\n" }
         for line in noiseLines(result.noise) + hostLines(result) {
             let warning = line.hasPrefix("NOISY") || line.hasPrefix("HOST STATE")
             text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
@@ -414,6 +388,9 @@ public enum RunReport {
         for cell in cells where cell.cell.scenario == notTimed {
             text += "\n- not timed: `\(cell.cell.parser)` on `\(cell.cell.feedPath)`: \(cell.outcome ?? "")"
         }
-        return text + "\n\n" + (cells.contains { $0.instructions != nil } ? instructionsLegend : legend) + "\n"
+        return text + "\n\n"
+            + (cells.contains { $0.instructions != nil }
+                ? instructionsLegend : ParseColumn.legend(ParseColumn.allCases))
+            + "\n"
     }
 }

@@ -71,6 +71,17 @@ struct Run: ParsableCommand {
     @Option(help: "What to print: \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: ReportFormat = .table
 
+    @Option(
+        name: .customLong("columns"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "The parse table's columns on the terminal: default, all, or a list (comma-separated or repeated).",
+            discussion: """
+                Names: \(ParseColumn.allCases.map(\.rawValue).joined(separator: ", ")). The default \
+                (\(ParseColumn.defaults.map(\.rawValue).joined(separator: ",")), after the parser) fits 120 columns; \
+                every figure is in the CSV, JSON, Markdown and HTML whatever is shown.
+                """))
+    var columns: [String] = []
+
     @OptionGroup var storeOptions: StoreOptions
 
     // The measuring options, with bench run's defaults.
@@ -209,6 +220,7 @@ struct Run: ParsableCommand {
             throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)")
         }
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
+        _ = try tableColumns()
         if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
         if stopping, counter == .instructions {
             throw ValidationError(
@@ -288,7 +300,7 @@ struct Run: ParsableCommand {
         try show(result, html: html, terminal: terminal)
         if !output.quiet {
             let lines =
-                ["Run \(environment.runID): wrote " + written.joined(separator: ", ")]
+                ["Run \(environment.runID) wrote:"] + written.map { "  " + $0 }
                 + (database == nil
                     ? ["Not recorded in a stats store (--no-store)."]
                     : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
@@ -393,12 +405,25 @@ struct Run: ParsableCommand {
         return line
     }
 
+    /// The parse table's columns `--columns` asks for.
+    func tableColumns() throws -> [ParseColumn] {
+        let names = ListArgument.split(columns)
+        guard !names.isEmpty else { return ParseColumn.defaults }
+        switch ParseColumn.parse(names) {
+        case .success(let chosen): return chosen
+        case .failure(let unknown): throw ValidationError(unknown.description)
+        }
+    }
+
     /// Prints the run in the asked format (and a noisy machine's warnings where the format has none).
     private func show(_ result: RunResult, html: String, terminal: Terminal) throws {
         switch format {
         case .table:
-            print(RunReport.header(result))
-            print(RunReport.table(result))
+            let width = terminal.width
+            let answer = RunReport.answer(result)
+            if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
+            print(Format.wrap(RunReport.header(result), width: width))
+            print(RunReport.table(result, columns: try tableColumns(), width: width))
         case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))

@@ -22,6 +22,18 @@ struct Terminal {
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 
+    /// The width to wrap text at: the terminal's, when standard output is one; else `COLUMNS`, else 100.
+    var width: Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return max(60, Int(size.ws_col))
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return max(60, columns)
+        }
+        return 100
+    }
+
     func warning(_ text: String) -> String {
         colourEnabled ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
     }

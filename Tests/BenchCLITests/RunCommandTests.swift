@@ -186,6 +186,33 @@ struct RunCommandTests {
         #expect(never.status != 0 && never.standardError.contains("--max-time must be a positive number of seconds"))
     }
 
+    /// The terminal's table: the answer first, the default columns within the width, the others on asking.
+    @Test func theTableFitsTheTerminalAndOpensWithTheAnswer() throws {
+        let directory = try TemporaryDirectory()
+        func table(_ extra: [String]) throws -> String {
+            let result = try runBench(
+                [
+                    "run", "--parsers", "libxml2,expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0",
+                    "--rounds", "2", "--no-allocation-counts", "--no-store", "--output-dir", directory.path("out"),
+                ] + extra, environment: ["COLUMNS": "100"])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput
+        }
+        let narrow = try table([])
+        #expect(narrow.hasPrefix("On this machine, for top300.rss.xml: "), "\(narrow.prefix(200))")
+        #expect(narrow.contains(" is the fastest of the Swift choices"))
+        for line in narrow.split(separator: "\n") where !line.hasPrefix("  /") {
+            #expect(line.count <= 100, "\(line)")
+        }
+        #expect(narrow.contains("Not shown: × floor, vs C, workers"))
+        #expect(!narrow.contains("worker MiB  "))
+        let all = try table(["--columns", "all"])
+        #expect(all.contains("worker MiB  ") && all.contains("lost CPU") && !all.contains("Not shown:"))
+        let some = try table(["--columns", "lost-cpu,time"])
+        #expect(some.contains("  parser ") && some.contains("time") && some.contains("lost CPU"))
+        #expect(!some.contains("× fastest  "))
+    }
+
     @Test func aWrongParserIsReportedAndNotTimed() throws {
         let directory = try TemporaryDirectory()
         // Foundation drops internal entity text (pinned): it disagrees, so it is not timed.
@@ -224,6 +251,8 @@ struct RunCommandTests {
         #expect(custom.status == 1 && custom.standardError.contains("--network custom needs --bandwidth-kbps"))
         let badURL = try runBench(["run", "--url", "ftp://example.com/feed.xml"])
         #expect(badURL.status == 1 && badURL.standardError.contains("--url must be an http or https URL"))
+        let columns = try runBench(["run", "--columns", "time,speed"])
+        #expect(columns.status == 1 && columns.standardError.contains("--columns: unknown column 'speed'"))
         let noStore = try runBench(["report", "--store", "/nonexistent/stats.sqlite"])
         #expect(noStore.status == 1 && noStore.standardError.contains("no stats store at /nonexistent/stats.sqlite"))
     }

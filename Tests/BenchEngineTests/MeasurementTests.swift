@@ -80,10 +80,24 @@ struct MeasurementTests {
         let cells = runner.cells(for: checks)
         #expect(cells.map(\.parser) == ["null"] + Self.classic)
         var order: [String] = []
+        var iterationsReported = 0
+        var roundsEnded: [Int] = []
         var stored = 0
+        // With each iteration reported, as on a terminal (the reporting closure must not outlive the
+        // worker: the runtime stops the process if it does).
         let runs = try runner.measure(
             cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
-            progress: { order.append("\($0.round):\($0.parser)") }, cellFinished: { stored += $0.samples.count })
+            iterationProgress: true,
+            progress: { step in
+                if step.iteration == 0 { order.append("\(step.round):\(step.parser)") } else { iterationsReported += 1 }
+            },
+            cellFinished: { stored += $0.samples.count },
+            afterRound: { round, runs in
+                roundsEnded.append(round)
+                return true
+            })
+        #expect(roundsEnded == [1, 2, 3])
+        #expect(iterationsReported >= 4 * 3 * 2, "every worker reports each of its iterations")
         #expect(order.prefix(4) == ["1:null", "1:foundation", "1:libxml2", "1:expat"])
         #expect(order[4..<8] == ["2:foundation", "2:libxml2", "2:expat", "2:null"])
         #expect(order[8..<12] == ["3:libxml2", "3:expat", "3:null", "3:foundation"])

@@ -61,3 +61,89 @@ struct ParserKindReportTests {
         #expect(html.contains("libxml2 (push/event)") && html.contains("c-libxml2 (reference)"))
     }
 }
+
+/// The terminal's table: its columns, its wrapped legend and the answer in words.
+@Suite("The terminal's table and the answer")
+struct TerminalTableTests {
+    @Test func columnsAreReadInTheTablesOrder() throws {
+        #expect(try ParseColumn.parse(["all"]).get() == ParseColumn.allCases)
+        #expect(try ParseColumn.parse(["default"]).get() == ParseColumn.defaults)
+        #expect(try ParseColumn.parse(["lost-cpu", "VS-C", "time"]).get() == [.versusC, .time, .lostCPU])
+        #expect(throws: ParseColumn.UnknownColumn.self) { try ParseColumn.parse(["time", "speed"]).get() }
+        let unknown = ParseColumn.parse(["speed"])
+        if case .failure(let error) = unknown {
+            #expect(error.description.hasPrefix("--columns: unknown column 'speed'; known: all, default, kind,"))
+        }
+    }
+
+    @Test func wrappingKeepsWordsAndIndents() {
+        #expect(Format.wrap("short line", width: 20) == "short line")
+        #expect(Format.wrap("one two three four five six", width: 10) == "one two\nthree four\nfive six")
+        #expect(Format.wrap("  indented words go on here", width: 12) == "  indented\n  words go\n  on here")
+        #expect(Format.wrap("averyveryverylongword x", width: 8) == "averyveryverylongword\nx")
+        #expect(Format.wrap("a\n\nb", width: 1) == "a\n\nb")
+    }
+
+    /// A parse cell with a × fastest ratio and its within-run interval, and its parse's memory.
+    static func cell(_ parser: String, kind: String, ratio: Double, interval: (Double, Double)?, mib: Double)
+        -> CellSummary
+    {
+        var summary = CellSummary.summarise(
+            CellKey(
+                parser: parser, scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "feed",
+                feedBytes: 901_440, chunkSize: 16_384),
+            samples: [
+                Sample(
+                    cell: CellKey(
+                        parser: parser, scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "feed",
+                        feedBytes: 901_440, chunkSize: 16_384),
+                    songs: 300, round: 1, iteration: 1, wallNs: Int(ratio * 1e6), cpuNs: Int(ratio * 1e6),
+                    firstSongNs: 1_000, peakResidentBytes: 30 << 20, error: nil, debug: false)
+            ], peakResidentBytes: 30 << 20, baselinePeakBytes: nil, outcome: nil)
+        summary.kind = kind
+        summary.parsePeakBytes = Int(mib * 1_048_576)
+        summary.relative = RelativeSpeed(
+            reference: "c-libxml2", ratio: ratio, low: interval?.0, high: interval?.1, coverage: 0.95, rounds: 20)
+        return summary
+    }
+
+    @Test func theAnswerComesFromTheFigures() {
+        let cells = [
+            Self.cell("c-libxml2", kind: "reference", ratio: 1, interval: nil, mib: 0.8),
+            Self.cell("libxml2", kind: "push/event", ratio: 1.08, interval: (1.05, 1.11), mib: 0.8),
+            Self.cell("expat", kind: "push/event", ratio: 1.74, interval: (1.67, 1.81), mib: 0.2),
+            Self.cell("foundation", kind: "push/event", ratio: 2.6, interval: (2.5, 2.7), mib: 3.8),
+            Self.cell("memchr", kind: "floor", ratio: 0.09, interval: (0.08, 0.1), mib: 0.1),
+        ]
+        let run = RunResult(
+            environment: SyntheticRuns.run(id: "a", started: "2026-11-25T08:00:00Z", rounds: [:]).environment,
+            settings: RunSettings(iterations: 5, warmup: 1, rounds: 20, chunkSize: 16_384, timeoutSeconds: 30),
+            cells: cells, samples: [])
+        #expect(
+            RunReport.answer(run) == [
+                "On this machine, for top300.rss.xml: libxml2 (push/event) is the fastest of the Swift choices, "
+                    + "1.61× ahead of expat and 2.41× ahead of foundation; its parse used 0.8 MiB against 0.2 (expat) "
+                    + "and 3.8 (foundation)."
+            ])
+        // Overlapping intervals are said as such, never as "ahead"; the interval from the run's rounds
+        // counts, not the one widened by the noise between runs.
+        var close = cells
+        close[2].relative = RelativeSpeed(
+            reference: "c-libxml2", ratio: 1.12, low: 1.02, high: 1.2, coverage: 0.95, rounds: 20)
+        close[3].relative?.include(
+            RunToRun(earlierRuns: 6, differenceSpread: 0.4, degrees: 5.1, level: 0.95, halfWidth: 1.0))
+        #expect((close[3].relative?.low ?? 9) < 1.0, "widened past libxml2")
+        let said = RunReport.answer(
+            RunResult(environment: run.environment, settings: run.settings, cells: close, samples: []))
+        #expect(
+            said.first?.hasPrefix(
+                "On this machine, for top300.rss.xml: libxml2 (push/event) is the fastest of the Swift choices, "
+                    + "2.41× ahead of foundation; it is not told apart from expat (1.04×, intervals overlapping)")
+                == true, "\(said)")
+        // No Swift parser measured: nothing to say.
+        #expect(
+            RunReport.answer(
+                RunResult(environment: run.environment, settings: run.settings, cells: [cells[0]], samples: [])
+            ).isEmpty)
+    }
+}

@@ -1,0 +1,184 @@
+import BenchResults
+import Foundation
+
+/// A column of the terminal's parse table, with its header, its value for a cell and its line of
+/// the legend.
+///
+/// The terminal shows ``defaults`` (at most 120 characters a row with the usual parsers); `--columns
+/// all` or a list names others. The CSV, JSON, Markdown and HTML always hold every figure.
+public enum ParseColumn: String, CaseIterable, Sendable {
+    case kind
+    case fastest = "x-fastest"
+    case interval = "ci"
+    case floor = "x-floor"
+    case versusC = "vs-c"
+    case time
+    case nextRun = "next-run"
+    case workers
+    case spread
+    case mean
+    case cpu
+    case throughput = "mbps"
+    case firstSong = "first-song"
+    case parseMiB = "parse-mib"
+    case workerMiB = "worker-mib"
+    case allocations = "allocs"
+    case allocatedMiB = "alloc-mib"
+    case keptMiB = "kept-mib"
+    case lostCPU = "lost-cpu"
+    case failed
+
+    /// What the terminal shows unless asked: which parser, how fast against the others and the next
+    /// run, and what it asks of memory.
+    public static let defaults: [ParseColumn] = [
+        .kind, .fastest, .interval, .time, .nextRun, .throughput, .parseMiB, .allocations,
+    ]
+
+    /// Reads `--columns`: `all`, `default`, or names from `allCases` (in the table's order,
+    /// whatever order they were given in).
+    ///
+    /// - Parameter names: the names, already split at commas.
+    /// - Returns: the columns, or the first name it does not know.
+    public static func parse(_ names: [String]) -> Result<[ParseColumn], UnknownColumn> {
+        if names == ["all"] { return .success(allCases) }
+        if names == ["default"] { return .success(defaults) }
+        var chosen: Set<ParseColumn> = []
+        for name in names {
+            guard let column = ParseColumn(rawValue: name.lowercased()) else {
+                return .failure(UnknownColumn(name: name))
+            }
+            chosen.insert(column)
+        }
+        return .success(allCases.filter(chosen.contains))
+    }
+
+    /// A name `--columns` does not know.
+    public struct UnknownColumn: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String {
+            "--columns: unknown column '\(name)'; known: all, default, "
+                + ParseColumn.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+
+    /// The column's header; `reference` names the parser the ratios are against, if one was asked.
+    func header(reference: String?) -> String {
+        switch self {
+        case .kind: "kind"
+        case .fastest: reference.map { "× \($0)" } ?? "× fastest"
+        case .interval: "95% CI"
+        case .floor: "× floor"
+        case .versusC: "vs C"
+        case .time: "time"
+        case .nextRun: "next run 95%"
+        case .workers: "workers"
+        case .spread: "spread"
+        case .mean: "mean"
+        case .cpu: "CPU"
+        case .throughput: "MB/s"
+        case .firstSong: "1st song"
+        case .parseMiB: "parse MiB"
+        case .workerMiB: "worker MiB"
+        case .allocations: "allocs"
+        case .allocatedMiB: "alloc MiB"
+        case .keptMiB: "kept MiB"
+        case .lostCPU: "lost CPU"
+        case .failed: "failed"
+        }
+    }
+
+    /// The column's value for `cell`.
+    func value(_ cell: CellSummary) -> String {
+        let relative = cell.relative
+        switch self {
+        case .kind: return cell.kind ?? ""
+        case .fastest: return relative.map { RunReport.ratio($0.ratio) } ?? ""
+        case .interval:
+            return relative.flatMap { r in
+                r.low.flatMap { low in r.high.map { "\(RunReport.ratio(low))–\(RunReport.ratio($0))" } }
+            } ?? ""
+        case .floor: return RunReport.ratioWithInterval(cell.floorMultiple)
+        case .versusC: return RunReport.ratioWithInterval(cell.bindingTax)
+        case .time: return Format.ms(cell.time)
+        case .nextRun: return cell.estimate.map { "\(Format.ms($0.low))–\(Format.ms($0.high))" } ?? ""
+        case .workers: return cell.estimate.map { String($0.workers) } ?? "0"
+        case .spread:
+            return cell.cell.parser == "null"
+                ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? ""
+        case .mean: return Format.ms(cell.wall?.mean)
+        case .cpu: return Format.ms(cell.cpuMedianNs)
+        case .throughput: return Format.number(cell.megabytesPerSecond)
+        case .firstSong: return Format.ms(cell.firstSongMedianNs)
+        case .parseMiB: return Format.mib(cell.parsePeakBytes.map(Double.init))
+        case .workerMiB: return Format.mib(cell.peakResidentBytes.map(Double.init))
+        case .allocations: return RunReport.allocationCount(cell.allocations)
+        case .allocatedMiB: return Format.mib(cell.allocatedBytes, decimals: 2)
+        case .keptMiB: return Format.mib(cell.keptBytes, decimals: 2)
+        case .lostCPU: return cell.preempted.map { "\($0)/\(($0) + (cell.wall?.count ?? 0))" } ?? ""
+        case .failed: return String(cell.failed)
+        }
+    }
+
+    /// The column's sentence of the legend; `nil` for one another column's sentence explains.
+    var legend: String? {
+        switch self {
+        case .kind:
+            "kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr over "
+                + "the bytes, no parsing)."
+        case .fastest:
+            "× fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round "
+                + "(Hodges–Lehmann), with a 95% Wilcoxon interval (95% CI): stable when the whole machine speeds up or "
+                + "slows down."
+        case .interval: nil
+        case .floor: "× floor: time ÷ the memchr floor's, paired by round as × fastest."
+        case .versusC:
+            "vs C: the Swift adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what the "
+                + "binding costs; intervals 95%."
+        case .time: "time: the median of the workers' median times."
+        case .nextRun:
+            "next run 95%: the interval the next run's time should fall in — order statistics of the worker "
+                + "medians, chosen so that a next run whose workers behave like these lands inside with at least 95% "
+                + "probability (exact; with 20 workers the 4th to the 17th); it includes the noise between processes "
+                + "that one worker's iterations cannot show; once the store holds 5 earlier runs of this host, it and "
+                + "the × fastest and vs C intervals are widened by the noise between runs (the lines above the table "
+                + "say which)."
+        case .workers: "workers: the worker processes measured."
+        case .spread: "spread: how much the workers disagree (sd of the logarithms of their medians)."
+        case .mean: "mean: of every parse."
+        case .cpu: "CPU: median CPU time of the worker process (every thread)."
+        case .throughput: "MB/s: feed bytes / time (10^6 bytes)."
+        case .firstSong: "1st song: median time to the first song."
+        case .parseMiB:
+            "parse MiB: the parse's own peak, how far the worker's resident set rose above its level just before "
+                + "its first parse (songs and parser state; median over the workers)."
+        case .workerMiB:
+            "worker MiB: the worker process's peak over its whole life, loading the feed included."
+        case .allocations:
+            "allocs: malloc-family calls of one parse, Swift's and the C library's alike (counted in one more "
+                + "worker with the allocation interposer loaded, after a warm-up; exact)."
+        case .allocatedMiB: "alloc MiB: the bytes those calls asked for."
+        case .keptMiB: "kept MiB: what the parse allocated and had not freed when it returned: its songs."
+        case .lostCPU:
+            "lost CPU: parses descheduled for other work (wall time more than 3% above CPU time), measured again "
+                + "and left out, of all parses."
+        case .failed: "failed: iterations that failed."
+        }
+    }
+
+    /// The parse table's legend for `columns`: what every table shares, each shown column's
+    /// sentence, and where the hidden ones are.
+    static func legend(_ columns: [ParseColumn]) -> String {
+        var text =
+            "Times in ms (wall clock, monotonic), from parses that kept the CPU. Each parser runs in several worker "
+            + "processes (one per round, side by side with the other parsers' workers, the order turned each round). "
+        text += columns.compactMap(\.legend).joined(separator: " ")
+        text += " Failed iterations are left out of every figure."
+        let hidden = allCases.filter { !columns.contains($0) }
+        if !hidden.isEmpty {
+            text +=
+                " Not shown: " + hidden.map { $0.header(reference: nil) }.joined(separator: ", ")
+                + " (--columns all, or a list such as --columns vs-c,lost-cpu; every figure is in the run's CSV and JSON)."
+        }
+        return text
+    }
+}

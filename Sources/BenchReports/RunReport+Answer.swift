@@ -1,0 +1,62 @@
+import BenchResults
+
+extension RunReport {
+    /// The run's answer in words, one sentence per parse table: which of the Swift choices was
+    /// fastest, how far ahead of the others, and what each parse kept in memory.
+    ///
+    /// Computed from the table's own figures: the ratios are each parser's × fastest over the
+    /// winner's; a parser whose interval from this run's rounds overlaps the winner's is "not told
+    /// apart", never "behind".
+    /// The C references, the floor and the baselines are not Swift choices and are left out.
+    public static func answer(_ result: RunResult) -> [String] {
+        let tables = groups(result.cells.filter { $0.cell.scenario.isParseFromMemory })
+        return tables.compactMap(answer)
+    }
+
+    static func answer(_ table: [CellSummary]) -> String? {
+        let notChoices: Set<String> = ["reference", "floor", "baseline"]
+        let choices = table.filter { cell in
+            cell.relative != nil && cell.time != nil && !notChoices.contains(cell.kind ?? "baseline")
+        }.sorted { ($0.relative?.ratio ?? .infinity) < ($1.relative?.ratio ?? .infinity) }
+        guard let winner = choices.first, let best = winner.relative else { return nil }
+        let document = Format.feedName(winner.cell.feedPath)
+        let place = "On this machine, for \(document)"
+        let name = "\(winner.cell.parser) (\(winner.kind ?? "?"))"
+        guard choices.count > 1 else { return "\(place): \(name) was the only Swift choice measured." }
+        // This run's comparison: the intervals from its rounds (before any widening by the noise
+        // between runs, which moves both sides of a ratio alike); the ratio itself for the reference.
+        let winnerHigh = best.withinRunHigh ?? best.high ?? best.ratio
+        var ahead: [String] = []
+        var tied: [String] = []
+        for other in choices.dropFirst() {
+            guard let theirs = other.relative else { continue }
+            let factor = theirs.ratio / best.ratio
+            if (theirs.withinRunLow ?? theirs.low ?? theirs.ratio) > winnerHigh {
+                ahead.append("\(ratio(factor))× ahead of \(other.cell.parser)")
+            } else {
+                tied.append("\(other.cell.parser) (\(ratio(factor))×")
+            }
+        }
+        var sentence = "\(place): \(name) is the fastest of the Swift choices"
+        if !ahead.isEmpty { sentence += ", " + list(ahead) }
+        if !tied.isEmpty {
+            sentence +=
+                (ahead.isEmpty ? ", but" : "; it is") + " not told apart from "
+                + list(tied.map { $0 + ", intervals overlapping)" })
+        }
+        let memory = choices.compactMap { cell in cell.parsePeakBytes.map { (cell.cell.parser, Double($0)) } }
+        if let own = memory.first(where: { $0.0 == winner.cell.parser }), memory.count > 1 {
+            let others = memory.filter { $0.0 != winner.cell.parser }
+                .map { "\(Format.mib($0.1)) (\($0.0))" }
+            sentence += "; its parse used \(Format.mib(own.1)) MiB against " + list(others)
+        }
+        return sentence + "."
+    }
+
+    /// "a", "a and b", "a, b and c", and at most four items then "and N more".
+    static func list(_ items: [String]) -> String {
+        let shown = items.count > 4 ? Array(items.prefix(3)) + ["\(items.count - 3) more"] : items
+        guard shown.count > 1, let last = shown.last else { return shown.first ?? "" }
+        return shown.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
