@@ -171,21 +171,13 @@ public struct HostState: Codable, Sendable, Equatable {
 
     static func micro(_ ns: Double?) -> String {
         guard let ns else { return "?" }
-        return ns >= 100_000 ? String(Int((ns / 1_000).rounded())) : String(format1(ns / 1_000))
-    }
-
-    static func format1(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
+        return ns >= 100_000 ? String(Int((ns / 1_000).rounded())) : NoiseReport.fixed(ns / 1_000, 1)
     }
 
     static func percent(_ value: Double) -> String {
         let rounded = Int((value * 100).rounded())
-        return rounded >= 1 ? "\(rounded)%" : "\(format1(value * 100))%"
+        return rounded >= 1 ? "\(rounded)%" : "\(NoiseReport.fixed(value * 100, 1))%"
     }
 
-    static func times(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)×"
-    }
+    static func times(_ value: Double) -> String { NoiseReport.fixed(value, 2) + "×" }
 }

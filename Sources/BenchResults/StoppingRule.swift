@@ -157,14 +157,9 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
         }
     }
 
-    static func percent(_ fraction: Double) -> String {
-        let value = fraction * 100
-        return value < 10 ? "\(HostState.format1(value))%" : "\(Int(value.rounded()))%"
-    }
+    static func percent(_ fraction: Double) -> String { NoiseReport.percent(fraction) }
 
-    static func seconds(_ value: Double) -> String {
-        value < 100 ? "\(HostState.format1(value)) s" : "\(Int(value.rounded())) s"
-    }
+    static func seconds(_ value: Double) -> String { NoiseReport.fixed(value, value < 100 ? 1 : 0) + " s" }
 }
 
 extension RelativeSpeed {
