@@ -157,6 +157,16 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     /// The column in the stores, for a stored metric.
     public var column: String { traits.column ?? rawValue }
 
+    /// Its name in the exported formats (`bench run --format bmf`, `influx`, …): the compared
+    /// name where it has one ("wall", "peak-memory"), else its column without a nanoseconds suffix,
+    /// dashed ("first-song", "parse-peak-bytes").
+    public var name: String {
+        if let compared = traits.comparedAs { return compared }
+        var base = column
+        if base.hasSuffix("_ns") { base.removeLast(3) }
+        return base.split(separator: "_").joined(separator: "-")
+    }
+
     /// The column in the samples CSV.
     public var csvColumn: String { traits.csvColumn ?? column }
 

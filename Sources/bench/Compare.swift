@@ -51,7 +51,7 @@ struct Compare: ParsableCommand {
     var format: ReportFormat = .table
 
     /// The formats a comparison is written in.
-    static let formats: [ReportFormat] = [.table, .markdown, .json]
+    static let formats: [ReportFormat] = [.table, .markdown, .json, .githubActionBenchmark, .bmf, .influx]
 
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
@@ -65,7 +65,8 @@ struct Compare: ParsableCommand {
         }
         guard Self.formats.contains(format) else {
             throw ValidationError(
-                "bench compare writes \(Self.formats.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)")
+                "bench compare writes \(Self.formats.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)"
+                    + (format == .jmh ? " (JMH's results have no place for a ratio between two runs)" : ""))
         }
     }
 
@@ -111,8 +112,10 @@ struct Compare: ParsableCommand {
         switch format {
         case .table: print(CompareReport.table(comparison), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
-        // csv and html are refused by validate().
-        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")
+        case .githubActionBenchmark, .bmf, .influx:
+            if let export = format.export { print(try export.write(ExportPoint.points(comparison)), terminator: "") }
+        // csv, html and jmh are refused by validate().
+        case .json, .csv, .html, .jmh: print(try CompareReport.json(comparison), terminator: "")
         }
         if let markdown {
             do {

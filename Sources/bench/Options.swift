@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchReports
 import StatsStore
 import FeedParsers
 import FeedTransport
@@ -176,4 +177,15 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case markdown
     /// A self-contained HTML page with charts, as written to <run-id>.html.
     case html
+    /// JMH's result JSON (package-benchmark's `jmh` export).
+    case jmh
+    /// github-action-benchmark's `customSmallerIsBetter` JSON.
+    case githubActionBenchmark = "github-action-benchmark"
+    /// Bencher Metric Format JSON.
+    case bmf
+    /// InfluxDB line protocol.
+    case influx
+
+    /// The format other tools read, for those formats.
+    var export: ExportFormat? { ExportFormat(rawValue: rawValue) }
 }

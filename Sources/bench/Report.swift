@@ -64,7 +64,10 @@ struct Report: ParsableCommand {
     )
     var excludeIncomplete = false
 
-    @Option(help: "table, csv, json, markdown or html (a self-contained page with charts, history included).")
+    @Option(
+        help:
+            "table, csv, json, markdown, html (a self-contained page with charts, history included), or for other tools jmh, github-action-benchmark, bmf, influx."
+    )
     var format: ReportFormat = .table
 
     @OptionGroup var storeOptions: StoreOptions
@@ -108,6 +111,8 @@ struct Report: ParsableCommand {
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")
         case .html: print(HTMLReport.store(rows, history: try database.samples(matching: filter)), terminator: "")
+        case .jmh, .githubActionBenchmark, .bmf, .influx:
+            if let export = format.export { print(try export.write(ExportPoint.points(rows)), terminator: "") }
         }
     }
 }

@@ -428,6 +428,8 @@ struct Run: ParsableCommand {
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
+        case .jmh, .githubActionBenchmark, .bmf, .influx:
+            if let export = format.export { print(try export.write(ExportPoint.points(result)), terminator: "") }
         }
         if let noise = result.noise, noise.noisy, format != .table {
             // The table says it at its top; other formats go to files or pipes: say it here too.

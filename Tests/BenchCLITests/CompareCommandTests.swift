@@ -66,6 +66,16 @@ struct CompareCommandTests {
         let decoded = try JSONDecoder().decode(RunComparison.self, from: Data(json.standardOutput.utf8))
         #expect(decoded.regressions.map(\.key.parser) == ["expat"])
 
+        // For other tools: the same verdict and exit code; JMH has no place for a ratio.
+        let influx = try runBench(["compare", base, slower, "--format", "influx"])
+        #expect(influx.status == 2)
+        let ratioLine = influx.standardOutput.split(separator: "\n").first {
+            $0.contains("parser=expat,") && $0.contains("measure=ratio,")
+        }
+        #expect(ratioLine?.contains("verdict=\"slower\"") == true, "\(influx.standardOutput)")
+        let jmh = try runBench(["compare", base, slower, "--format", "jmh"])
+        #expect(jmh.status == 1 && jmh.standardError.contains("no place for a ratio"))
+
         // Bad input: status 1 with a message.
         let missing = try runBench(["compare", base, directory.path("nope.json")])
         #expect(missing.status == 1 && missing.standardError.contains("no such file"))

@@ -82,6 +82,12 @@ struct GoldenReportTests {
             ("run.md", RunReport.markdown(run)),
             ("run.html", HTMLReport.run(run, history: [])),
         ]
+            + (try ExportFormat.allCases.map { format in
+                (
+                    "run.\(format.rawValue)" + (format == .influx ? ".txt" : ".json"),
+                    try format.write(ExportPoint.points(run))
+                )
+            })
     }
 
     @Test func theSameRunRendersTheSameBytesTwice() throws {

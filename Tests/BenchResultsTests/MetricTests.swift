@@ -54,4 +54,14 @@ struct MetricTests {
         #expect(Metric.afterCancelBytes.cellFigure(samples) == 7)
         #expect(Metric.wallNs.cellFigure(samples) == nil)
     }
+
+    /// The exported formats name each figure once: the compared name where it has one, else its
+    /// column without the unit.
+    @Test func exportedNamesAreUniqueAndReadable() {
+        let names = Metric.allCases.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(Metric.wallNs.name == "wall" && Metric.peakResidentBytes.name == "peak-memory")
+        #expect(Metric.firstSongNs.name == "first-song" && Metric.parsePeakBytes.name == "parse-peak-bytes")
+        #expect(Metric.afterCancelParseNs.name == "after-cancel-parse")
+    }
 }
