@@ -25,7 +25,8 @@ public struct ExportPoint: Sendable, Equatable {
     /// What identifies the cell: host, parser, scenario, feed, chunk, network, kind, in that order
     /// (those it has).
     public var tags: [Tag]
-    /// The figure: a metric's `name` ("wall", "allocations"), or "x-fastest", or "ratio" (a comparison).
+    /// The figure: a metric's `name` ("wall", "allocations"); "x-fastest", "binding-tax" (time ÷ the
+    /// same library's C reference), "x-floor" (time ÷ the `memchr` floor's); or "ratio" (a comparison).
     public var measure: String
     public var unit: Metric.Unit
     public var value: Double
@@ -141,12 +142,15 @@ extension ExportPoint {
                     }
                 }
             }
-            if let relative = cell.relative {
+            for (measure, speed) in [
+                ("x-fastest", cell.relative), ("binding-tax", cell.bindingTax), ("x-floor", cell.floorMultiple),
+            ] {
+                guard let speed else { continue }
                 point(
-                    "x-fastest", .ratio, relative.ratio, low: relative.low, high: relative.high,
-                    meaning: "time ÷ \(relative.reference)'s, paired by round over \(relative.rounds) rounds"
-                        + (relative.coverage.map { "; \(percent($0)) interval" } ?? "")
-                        + (relative.runToRun == nil ? "" : ", widened by the run-to-run noise"))
+                    measure, .ratio, speed.ratio, low: speed.low, high: speed.high,
+                    meaning: "this cell's ÷ \(speed.reference)'s, paired by round over \(speed.rounds) rounds"
+                        + (speed.coverage.map { "; \(percent($0)) interval" } ?? "")
+                        + (speed.runToRun == nil ? "" : ", widened by the run-to-run noise"))
             }
             if let total = cell.totalEstimate {
                 point(
