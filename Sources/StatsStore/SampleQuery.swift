@@ -90,13 +90,18 @@ struct SampleQuery {
             addIn("s.parser", filter.parsers)
             // "conditional" selects both of its cells, "conditional-200" and "conditional-304".
             addAny(filter.scenarios) {
-                "s.scenario = \($0.parameter($1)) OR s.scenario LIKE \($0.parameter($1 + "-%"))"
+                "s.scenario = \($0.parameter($1)) OR substr(s.scenario, 1, \($1.count + 1)) = \($0.parameter($1 + "-"))"
             }
             if let feed = filter.feed {
-                let escaped = ["\\", "%", "_"].reduce(feed) { $0.replacingOccurrences(of: $1, with: "\\" + $1) }
+                // The path, the path's end, or the digest; case-sensitive on both stores (LIKE is not:
+                // SQLite's ignores ASCII case, PostgreSQL's does not), with nothing in the name special.
+                let length = parameter(feed)
+                let start = parameter(feed)
+                let end = parameter(feed)
                 conditions.append(
-                    "(s.feed_path = \(parameter(feed)) OR s.feed_path LIKE \(parameter("%" + escaped)) ESCAPE '\\' "
-                        + "OR s.feed_sha256 = \(parameter(feed)))")
+                    "(s.feed_path = \(parameter(feed)) OR s.feed_sha256 = \(parameter(feed)) "
+                        + "OR (length(s.feed_path) >= length(\(length)) "
+                        + "AND substr(s.feed_path, length(s.feed_path) - length(\(start)) + 1) = \(end)))")
             }
         }
 

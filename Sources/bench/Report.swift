@@ -27,7 +27,7 @@ struct Report: ParsableCommand {
         help: "Only these scenarios (comma-separated or repeated): parse, download, conditional.")
     var scenarios: [String] = []
 
-    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256.")
+    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive, on every store).")
     var feed: String?
 
     @Option(

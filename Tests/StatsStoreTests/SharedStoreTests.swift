@@ -75,6 +75,16 @@ enum StoreContract {
             try store.samples(matching: SampleFilter(cpus: ["epyc"])).map(\.runID)
                 == Array(repeating: a.runID, count: 6))
         #expect(try store.samples(matching: SampleFilter(excludeIncomplete: true, hosts: ["beta"])).isEmpty)
+        // --feed: the path, its end or the digest, case-sensitive on every store; `%` and `_` are
+        // plain characters; --scenario "parse" is the scenario, not a prefix of another name.
+        for (feed, count) in [
+            ("Data/top300.rss.xml", 10), ("top300.rss.xml", 10), ("sha", 10), ("TOP300.rss.xml", 0), ("top300%", 0),
+            ("top300_rss.xml", 0), ("%", 0), ("a/Data/top300.rss.xml", 0),
+        ] {
+            #expect(try store.samples(matching: SampleFilter(feed: feed)).count == count, "--feed \(feed)")
+        }
+        #expect(try store.samples(matching: SampleFilter(scenarios: ["parse"])).count == 10)
+        #expect(try store.samples(matching: SampleFilter(scenarios: ["Parse", "pars"])).isEmpty)
         #expect(
             try store.samples(matching: SampleFilter(parsers: ["libxml2"], lastRuns: 1)).map(\.sample.wallNs) == [
                 12, 10,
