@@ -16,7 +16,8 @@ struct Bench: ParsableCommand {
             \(BenchExitCode.help)
             """,
         subcommands: [
-            Run.self, Sweep.self, Report.self, Compare.self, StoreCommand.self, Verify.self, Conformance.self,
+            Run.self, Sweep.self, Report.self, History.self, Compare.self, StoreCommand.self, Verify.self,
+            Conformance.self,
             Serve.self, Generate.self, ListParsers.self,
             Worker.self,
         ],

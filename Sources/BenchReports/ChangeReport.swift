@@ -1,0 +1,99 @@
+import BenchResults
+import Foundation
+
+/// `bench history`: where each series of per-run figures shifted (`RunSeries`), as a table,
+/// Markdown or JSON.
+public enum ChangeReport {
+    /// The method, said under every table.
+    public static func method(_ method: ChangePoints) -> String {
+        "E-Divisive means (Matteson & James 2014) on the logarithm of each run's median, "
+            + "\(method.permutations) permutations, a change kept at p < \(Format.number(method.significance, decimals: 3)), "
+            + "at least \(method.minimumSegment) runs on either side; the shift is the runs after ÷ the runs before "
+            + "(up to the neighbouring changes), Hodges–Lehmann with its 95% interval."
+    }
+
+    static func name(_ series: RunSeries) -> String {
+        var parts = [series.parser, series.scenario.name, Format.feedName(series.feedPath)]
+        if series.chunkSize > 0 { parts.append("\(series.chunkSize) B chunks") }
+        if !series.network.isEmpty { parts.append(series.network) }
+        return parts.joined(separator: ", ")
+    }
+
+    static func shiftText(_ shift: RunSeries.Shift) -> String {
+        func percent(_ ratio: Double) -> String {
+            (ratio >= 1 ? "+" : "−") + Format.number(abs(ratio - 1) * 100, decimals: 1) + "%"
+        }
+        return "\(percent(shift.ratio)) (\(percent(shift.low)) to \(percent(shift.high)))"
+    }
+
+    static func commit(_ commit: String?) -> String {
+        commit.map { String($0.prefix(10)) } ?? "unknown"
+    }
+
+    /// One line per series (its runs and whether it shifted), then one per shift.
+    public static func table(_ series: [RunSeries], method: ChangePoints) -> String {
+        guard !series.isEmpty else { return "No stored runs match.\n" }
+        var lines: [String] = []
+        let shifted = series.filter { !$0.shifts.isEmpty }
+        lines.append(
+            "\(shifted.count) of \(series.count) series shifted (metric: \(series.first?.metric.name ?? "")).")
+        lines.append("")
+        for item in series {
+            let where_ = item.host.isEmpty ? "" : " on \(item.host)"
+            if item.shifts.isEmpty {
+                let note =
+                    item.points.count < 2 * method.minimumSegment
+                    ? "too few runs to tell (\(item.points.count); \(2 * method.minimumSegment) needed)"
+                    : "no change in \(item.points.count) runs"
+                lines.append("\(name(item))\(where_): \(note)")
+                continue
+            }
+            lines.append("\(name(item))\(where_): \(item.shifts.count) change(s) in \(item.points.count) runs")
+            for shift in item.shifts {
+                lines.append(
+                    "  at run \(shift.index + 1), \(shift.runID) (commit \(commit(shift.commit)); the run before: "
+                        + "\(shift.previousRunID), commit \(commit(shift.previousCommit))): \(shiftText(shift)), "
+                        + "p = \(Format.number(shift.pValue, decimals: 3)), \(shift.runsBefore) runs before, "
+                        + "\(shift.runsAfter) after")
+            }
+        }
+        lines.append("")
+        lines.append("Method: " + self.method(method))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Markdown table of the shifts (and a line for the series without).
+    public static func markdown(_ series: [RunSeries], method: ChangePoints) -> String {
+        var text = "| series | host | runs | change at run | commit | shift (95% interval) | p |\n"
+        text += "|---|---|---:|---|---|---|---:|\n"
+        for item in series {
+            let escaped = name(item).replacingOccurrences(of: "|", with: "\\|")
+            if item.shifts.isEmpty {
+                text += "| \(escaped) | \(item.host) | \(item.points.count) | none |  |  |  |\n"
+            }
+            for shift in item.shifts {
+                text +=
+                    "| \(escaped) | \(item.host) | \(item.points.count) | \(shift.index + 1) (`\(shift.runID)`) "
+                    + "| `\(commit(shift.commit))` | \(shiftText(shift)) | \(Format.number(shift.pValue, decimals: 3)) |\n"
+            }
+        }
+        return text + "\n" + self.method(method) + "\n"
+    }
+
+    /// The series with their points and shifts, and the method's settings.
+    public static func json(_ series: [RunSeries], method: ChangePoints) throws -> String {
+        struct Document: Encodable {
+            var method: String
+            var significance: Double
+            var permutations: Int
+            var minimumSegment: Int
+            var series: [RunSeries]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = Document(
+            method: "e-divisive-means", significance: method.significance, permutations: method.permutations,
+            minimumSegment: method.minimumSegment, series: series)
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+}

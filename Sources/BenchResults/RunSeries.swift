@@ -1,0 +1,115 @@
+import Foundation
+
+/// One cell's figure run after run on one machine, and where it shifted (`bench history`).
+///
+/// A point is a run's median of the metric over its clean samples. The series is per host and per
+/// cell (parser, scenario, feed by digest, chunk size, network profile); the changes are
+/// ``ChangePoints``' on the logarithms of the points (a shift is a ratio), each with the ratio of the
+/// runs after it to the runs before it (up to the neighbouring changes: Hodges–Lehmann, with its 95%
+/// Mann–Whitney interval).
+public struct RunSeries: Sendable, Codable, Equatable {
+    /// One run's figure.
+    public struct Point: Sendable, Codable, Equatable {
+        public var runID: String
+        public var startedAt: String
+        public var commit: String?
+        public var value: Double
+    }
+
+    /// A shift of the series.
+    public struct Shift: Sendable, Codable, Equatable {
+        /// The first run at the new level.
+        public var index: Int
+        public var runID: String
+        public var startedAt: String
+        public var commit: String?
+        /// The last run at the old level (its commit is the last one before the change).
+        public var previousRunID: String
+        public var previousCommit: String?
+        /// The runs after ÷ the runs before: estimate and 95% interval.
+        public var ratio: Double
+        public var low: Double
+        public var high: Double
+        /// The permutation test's p-value.
+        public var pValue: Double
+        /// The runs in the segments compared.
+        public var runsBefore: Int
+        public var runsAfter: Int
+    }
+
+    public var host: String
+    public var parser: String
+    public var scenario: CellScenario
+    public var feedPath: String
+    public var feedSHA256: String
+    public var chunkSize: Int
+    public var network: String
+    public var metric: Metric
+    public var points: [Point]
+    public var shifts: [Shift] = []
+
+    /// The series of `metric` in `stored`, oldest run first: one per host and cell with at least one
+    /// run that has the metric.
+    public static func series(_ stored: [StoredSample], metric: Metric) -> [RunSeries] {
+        struct Key: Hashable {
+            var host, parser, feedSHA256, network: String
+            var scenario: CellScenario
+            var chunkSize: Int
+        }
+        struct Run {
+            var startedAt: String
+            var commit: String?
+            var values: [Double] = []
+        }
+        var order: [Key] = []
+        var groups: [Key: (feedPath: String, runs: [String: Run])] = [:]
+        for item in stored {
+            let cell = item.sample.cell
+            guard cell.scenario != .notTimed else { continue }
+            let key = Key(
+                host: item.machine?.host ?? "", parser: cell.parser, feedSHA256: cell.feedSHA256, network: cell.network,
+                scenario: cell.scenario, chunkSize: cell.chunkSize)
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (cell.feedPath, [:])
+            }
+            let clean = metric.isTime ? item.sample.isClean : item.sample.error == nil
+            guard clean, let value = metric.value(item.sample), value > 0 else { continue }
+            groups[key]?.runs[item.runID, default: Run(startedAt: item.runStartedAt, commit: item.runGitCommit)]
+                .values.append(value)
+        }
+        return order.compactMap { key in
+            guard let group = groups[key], !group.runs.isEmpty else { return nil }
+            let points = group.runs.map { id, run in
+                Point(
+                    runID: id, startedAt: run.startedAt, commit: run.commit,
+                    value: Statistics.percentile(sorted: run.values.sorted(), 0.5))
+            }.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }
+            return RunSeries(
+                host: key.host, parser: key.parser, scenario: key.scenario, feedPath: group.feedPath,
+                feedSHA256: key.feedSHA256, chunkSize: key.chunkSize, network: key.network, metric: metric,
+                points: points)
+        }
+    }
+
+    /// The series with its shifts found by `method`.
+    public func findingShifts(_ method: ChangePoints = ChangePoints()) -> RunSeries {
+        var result = self
+        let logs = points.map { Foundation.log($0.value) }
+        let changes = method.changes(logs)
+        let bounds = [0] + changes.map(\.index) + [points.count]
+        result.shifts = changes.enumerated().compactMap { position, change in
+            let before = Array(logs[bounds[position]..<change.index])
+            let after = Array(logs[change.index..<bounds[position + 2]])
+            guard let shift = RankStatistics.shift(baseline: before, current: after) else { return nil }
+            let first = points[change.index]
+            let previous = points[change.index - 1]
+            return Shift(
+                index: change.index, runID: first.runID, startedAt: first.startedAt, commit: first.commit,
+                previousRunID: previous.runID, previousCommit: previous.commit, ratio: Foundation.exp(shift.estimate),
+                low: Foundation.exp(shift.low), high: Foundation.exp(shift.high), pValue: change.pValue,
+                runsBefore: before.count, runsAfter: after.count)
+        }
+        return result
+    }
+}

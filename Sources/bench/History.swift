@@ -1,0 +1,79 @@
+import ArgumentParser
+import BenchReports
+import BenchResults
+import Foundation
+import StatsStore
+
+/// `bench history`: where each cell's figure shifted, run after run, in the stats store.
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find where each parser's figure shifted across the stored runs (change points).",
+        discussion: """
+            For each machine and cell (parser, scenario, feed, chunk size, network profile), the series of \
+            its runs' medians, oldest first, searched with E-Divisive means: a change is kept when a \
+            permutation test on the series itself says it is not noise (p below --significance), so every \
+            cell is judged against its own noise, not a fixed percentage. Each change says the run and commit \
+            where the new level starts, the one before it, and the shift with its 95% interval. The default \
+            metric, calibrated (wall time ÷ the calibration workload timed just before each parse), does not \
+            move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
+            """)
+
+    @OptionGroup var parserOptions: ParserOptions
+
+    @Option(
+        name: .customLong("scenario"), parsing: .upToNextOption,
+        help: "Only these scenarios (comma-separated or repeated).")
+    var scenarios: [String] = []
+
+    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive).")
+    var feed: String?
+
+    @Option(name: .customLong("host"), parsing: .upToNextOption, help: "Only runs of these hosts.")
+    var hosts: [String] = []
+
+    @Option(help: "The figure: wall, cpu, calibrated, instructions, peak-memory, allocations.")
+    var metric: ComparisonMetric = .calibrated
+
+    @Option(help: "The p-value below which a shift is kept (default 0.01).")
+    var significance: Double = 0.01
+
+    @Flag(
+        name: .customLong("include-gate-tests"),
+        help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
+    var includeGateTests = false
+
+    @Option(help: "table, markdown or json.")
+    var format: ReportFormat = .table
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        guard significance > 0 && significance < 0.5 else {
+            throw ValidationError("--significance is a p-value between 0 and 0.5 (e.g. 0.01)")
+        }
+        guard [.table, .markdown, .json].contains(format) else {
+            throw ValidationError("bench history writes table, markdown or json, not \(format.rawValue)")
+        }
+    }
+
+    func run() throws {
+        let database = try storeOptions.open(mustExist: true)
+        let filter = SampleFilter(
+            parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
+            includeGateTests: includeGateTests, hosts: ListArgument.split(hosts))
+        let method = ChangePoints(significance: significance)
+        let series = RunSeries.series(try database.samples(matching: filter), metric: metric.metric)
+            .map { $0.findingShifts(method) }
+        if series.isEmpty {
+            throw CommandFailure(
+                description: "no stored runs with \(metric.rawValue) figures match"
+                    + (metric == .calibrated
+                        ? " (calibrated time needs runs made since the calibration was added)" : ""))
+        }
+        switch format {
+        case .markdown: print(ChangeReport.markdown(series, method: method), terminator: "")
+        case .json: print(try ChangeReport.json(series, method: method), terminator: "")
+        default: print(ChangeReport.table(series, method: method), terminator: "")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import StatsStore
+import Testing
+
+/// `bench history` end to end on a store with a known history: 30 runs of two parsers, expat 5%
+/// slower from run 21 (commit "slow"), libxml2 unchanged.
+@Suite("bench history, end to end")
+struct HistoryCommandTests {
+    @Test func theShiftIsFoundAtItsRunAndCommitAndNowhereElse() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stats.sqlite")
+        let store = try StatsStores.open(path)
+        for run in 0..<30 {
+            var walls: [String: [Double]] = [:]
+            for (index, parser) in ["expat", "libxml2"].enumerated() {
+                let slow = parser == "expat" && run >= 20 ? 1.05 : 1.0
+                walls[parser] = SyntheticRuns.noisy(
+                    3_000_000 * slow, count: 5, noise: 0.01,
+                    seed: UInt64(run * 2 + index + 1) &* 0x9E37_79B9_7F4A_7C15)
+            }
+            var result = SyntheticRuns.run(
+                id: String(format: "20261122T10%02d00Z-h", run), started: String(format: "2026-11-22T10:%02d:00Z", run),
+                rounds: walls)
+            result.environment.gitCommit = run >= 20 ? "slow" : "fast\(run)"
+            try store.beginRun(result.environment, settings: result.settings)
+            try store.record(result.samples, runID: result.environment.runID)
+            try store.finishRun(
+                result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
+        }
+        let table = try runBench(["history", "--store", path, "--metric", "wall", "--scenario", "parse"])
+        #expect(table.status == 0, "\(table.standardError)")
+        let lines = table.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("libxml2, parse") && $0.contains("no change in 30 runs") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("expat, parse") && $0.contains("1 change(s) in 30 runs") })
+        #expect(
+            lines.contains {
+                $0.contains(
+                    "at run 21, 20261122T102000Z-h (commit slow; the run before: 20261122T101900Z-h, commit fast19)")
+                    && $0.contains(": +")
+            }, "\(table.standardOutput)")
+        #expect(table.standardOutput.contains("Method: E-Divisive means"))
+
+        let json = try runBench(["history", "--store", path, "--metric", "wall", "--format", "json"])
+        let decoded = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(decoded["method"] as? String == "e-divisive-means")
+
+        // Bad input: a metric the runs do not have, a format it does not write.
+        let none = try runBench(["history", "--store", path, "--metric", "instructions"])
+        #expect(none.status == 1 && none.standardError.contains("no stored runs with instructions figures"))
+        #expect(try runBench(["history", "--store", path, "--format", "html"]).status == 1)
+    }
+}
