@@ -41,11 +41,8 @@ public enum EnvironmentProbe {
     }
 
     public static func newRunID(at date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date) + "-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+        RunEnvironment.runIDTimeFormatter().string(from: date) + "-"
+            + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
     }
 
     public static func iso8601(_ date: Date) -> String {

@@ -39,16 +39,16 @@ public enum ChangeReport {
             "\(shifted.count) of \(series.count) series shifted (metric: \(series.first?.metric.name ?? "")).")
         lines.append("")
         for item in series {
-            let where_ = item.host.isEmpty ? "" : " on \(item.host)"
+            let place = item.host.isEmpty ? "" : " on \(item.host)"
             if item.shifts.isEmpty {
                 let note =
                     item.points.count < 2 * method.minimumSegment
                     ? "too few runs to tell (\(item.points.count); \(2 * method.minimumSegment) needed)"
                     : "no change in \(item.points.count) runs"
-                lines.append("\(name(item))\(where_): \(note)")
+                lines.append("\(name(item))\(place): \(note)")
                 continue
             }
-            lines.append("\(name(item))\(where_): \(item.shifts.count) change(s) in \(item.points.count) runs")
+            lines.append("\(name(item))\(place): \(item.shifts.count) change(s) in \(item.points.count) runs")
             for shift in item.shifts {
                 lines.append(
                     "  at run \(shift.index + 1), \(shift.runID) (commit \(commit(shift.commit)); the run before: "

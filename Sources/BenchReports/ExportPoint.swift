@@ -103,7 +103,7 @@ extension ExportPoint {
     /// counts), each in its own unit.
     public static func points(_ result: RunResult) -> [ExportPoint] {
         let environment = result.environment
-        let time = ISO8601DateFormatter().date(from: environment.startedAt)
+        let time = environment.startDate
         let source = [Tag("run", environment.runID)] + (environment.gitCommit.map { [Tag("commit", $0)] } ?? [])
         let samplesByCell = Dictionary(grouping: result.samples, by: \.cell)
         var points: [ExportPoint] = []
@@ -238,7 +238,7 @@ extension ExportPoint {
     /// interval (measure "ratio"), and each side's median of the compared metric.
     public static func points(_ comparison: RunComparison) -> [ExportPoint] {
         let metric = comparison.metric.metric
-        let time = comparison.currentRuns.last.flatMap(runStart)
+        let time = comparison.currentRuns.last.flatMap(RunEnvironment.startDate(ofRunID:))
         var points: [ExportPoint] = []
         for cell in comparison.cells {
             let key = cell.key
@@ -275,16 +275,6 @@ extension ExportPoint {
                 "the current side's median")
         }
         return points
-    }
-
-    /// The start of a run from its ID ("20261122T033512Z-4f1c").
-    static func runStart(_ runID: String) -> Date? {
-        guard RunFiles.looksLikeRunID(runID) else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.date(from: String(runID.prefix(16)))
     }
 
     private static func percent(_ coverage: Double) -> String {

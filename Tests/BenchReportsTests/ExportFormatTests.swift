@@ -65,6 +65,17 @@ struct ExportFormatTests {
         #expect(line.timestamp == 1_795_341_600_000_000_000)
     }
 
+    /// `bench run` writes its start with fractional seconds: every line still has its timestamp
+    /// (to the millisecond); a comparison's lines have the current run's, read from its ID.
+    @Test func lineProtocolTimestampsComeFromTheRunsStart() throws {
+        var run = GoldenReportTests.run()
+        run.environment.startedAt = "2026-11-22T10:00:00.250Z"
+        let lines = try LineProtocol.parse(try ExportFormat.influx.write(ExportPoint.points(run)))
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.timestamp == 1_795_341_600_250_000_000 })
+        #expect(RunEnvironment.startDate(ofRunID: "20261122T100000Z-4f1c")?.timeIntervalSince1970 == 1_795_341_600)
+        #expect(RunEnvironment.startDate(ofRunID: "not-a-run") == nil)
+    }
+
     /// A parser that was not timed has no figures to export; the download cell has its own.
     @Test func onlyMeasuredFiguresAreExported() throws {
         var run = GoldenReportTests.run()
