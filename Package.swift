@@ -96,7 +96,11 @@ let package = Package(
         ),
         .target(
             name: "StatsStore",
-            dependencies: ["BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 of a stored run's content (a re-push recognises a run without reading it).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(name: "BenchReports", dependencies: ["BenchResults"]),
         // The songs written to an app's SQLite table (the `store` practice), through GRDB.

@@ -79,12 +79,30 @@ extension HTMLReport {
         }
         let axis = "stored runs, oldest first (UTC); milliseconds per parse"
         let machines = Set(feed.value.compactMap(\.machine)).sorted()
+        let shifts = changePoints(
+            samples.filter { $0.sample.cell.scenario.isParseFromMemory && $0.sample.cell.feedSHA256 == feed.key })
+        /// The marks of the changes found in `parser`'s series on `host` (any host when `nil`).
+        func marks(_ parser: String, host: String?, key: String) -> [SVGChart.Mark] {
+            shifts.filter { $0.series.parser == parser && (host == nil || $0.series.host == host) }.compactMap {
+                guard let position = index[$0.shift.runID] else { return nil }
+                let percent = String(format: "%+.1f%%", ($0.shift.ratio - 1) * 100)
+                return SVGChart.Mark(
+                    x: position, key: key, label: percent,
+                    tip: "\(parser): calibrated time \(percent) from run \($0.shift.runID)"
+                        + ($0.shift.commit.map { " (commit \($0.prefix(10)))" } ?? "")
+                        + String(
+                            format: ", 95%% interval %+.1f%% to %+.1f%%", ($0.shift.low - 1) * 100,
+                            ($0.shift.high - 1) * 100)
+                        + " (bench history)")
+            }
+        }
         guard machines.count > 1 else {
             let series: [SVGChart.Series] = parsers.map { parser in
                 .init(name: parser, points: points(feed.value.filter { $0.sample.cell.parser == parser }, name: parser))
             }
             return SVGChart.lines(
-                id: "history", title: "Median parse time per run", labels: labels, series: series, axisLabel: axis)
+                id: "history", title: "Median parse time per run", labels: labels, series: series, axisLabel: axis,
+                marks: parsers.flatMap { marks($0, host: nil, key: $0) })
         }
         // Several machines: a chart per parser, one line per machine (never one line through unlike machines).
         let hosts = Dictionary(grouping: machines, by: \.host)
@@ -102,8 +120,17 @@ extension HTMLReport {
             return SVGChart.lines(
                 id: "history-\(number)", title: "\(parser): median parse time per run, one line per machine",
                 labels: labels,
-                series: series, axisLabel: axis)
+                series: series, axisLabel: axis,
+                marks: machines.flatMap { marks(parser, host: $0.host, key: name($0)) })
         }.joined(separator: "\n")
+    }
+
+    /// The changes `bench history` finds in the calibrated time of each parser, scenario and chunk
+    /// size on one feed (``RunSeries``, ``ChangePoints`` with its defaults), per machine.
+    static func changePoints(_ samples: [StoredSample]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
+        RunSeries.series(samples, metric: .calibratedTime).filter { $0.parser != "null" }.flatMap { series in
+            series.findingShifts().shifts.map { (series, $0) }
+        }
     }
 
     struct RunKey: Hashable {

@@ -189,7 +189,9 @@ public enum HTMLReport {
             historyChart(history),
             caption:
                 "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
-                + "A jump shared by every parser is the machine; one parser's own jump is a change. Runs of several machines "
+                + "A jump shared by every parser is the machine; one parser's own jump is a change. A dashed line in a parser's colour "
+                + "marks where bench history finds its calibrated time shifted (hover it for the run, commit and interval). "
+                + "Runs of several machines "
                 + "(host, CPU, library versions): a chart per parser with one line per machine.")
     }
 }

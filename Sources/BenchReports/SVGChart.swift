@@ -103,8 +103,22 @@ enum SVGChart {
         return svg(id: id, title: title, height: height, body: body)
     }
 
-    /// Lines over a shared x axis of `labels` (say, runs), one per series.
-    static func lines(id: String, title: String, labels: [String], series: [Series], axisLabel: String) -> String {
+    /// A change point on a line chart: a dashed vertical line just before the first point at the new
+    /// level, in its series' colour, with a short label and a tooltip.
+    struct Mark {
+        /// The x index of the first point at the new level.
+        var x: Int
+        /// The series' name (its colour).
+        var key: String
+        /// The label at the top, such as "+6.2%".
+        var label: String
+        var tip: String
+    }
+
+    /// Lines over a shared x axis of `labels` (say, runs), one per series, with `marks` drawn over them.
+    static func lines(
+        id: String, title: String, labels: [String], series: [Series], axisLabel: String, marks: [Mark] = []
+    ) -> String {
         let height = 300.0
         let left = 70.0
         let right = width - 130
@@ -128,9 +142,22 @@ enum SVGChart {
         }
         // At most about 8 x labels.
         let every = max(1, Int((Double(count) / 8).rounded(.up)))
-        for (index, label) in labels.enumerated() where index % every == 0 || index == count - 1 {
+        // The last label always, and no other label too close to it to be read.
+        for (index, label) in labels.enumerated()
+        where index == count - 1 || (index % every == 0 && count - 1 - index >= every) {
             body += text(
                 x: x(index), y: bottom + 16, label, attributes: ##"text-anchor="middle" fill="#666" font-size="11""##)
+        }
+        for (number, mark) in marks.enumerated() {
+            // Halfway from the run before; labels of marks at the same run step down.
+            let at = count == 1 ? x(mark.x) : x(mark.x) - (right - left) / Double(count - 1) / 2
+            let row = Double(marks[..<number].filter { $0.x == mark.x }.count)
+            body +=
+                ##"<g><title>\##(escape(mark.tip))</title><line x1="\##(fmt(at))" y1="\##(fmt(top))" x2="\##(fmt(at))" y2="\##(fmt(bottom))" stroke="\##(colour(mark.key))" stroke-width="1.5" stroke-dasharray="5 3"/>"##
+            body += text(
+                x: at + 3, y: top + 10 + row * 13, mark.label,
+                attributes: ##"fill="\##(colour(mark.key))" font-size="11" font-weight="bold""##)
+            body += "</g>"
         }
         for (number, line) in series.enumerated() {
             let points = line.points.map { "\(fmt(x($0.x))),\(fmt(y($0.y)))" }.joined(separator: " ")

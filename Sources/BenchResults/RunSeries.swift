@@ -2,7 +2,12 @@ import Foundation
 
 /// One cell's figure run after run on one machine, and where it shifted (`bench history`).
 ///
-/// A point is a run's median of the metric over its clean samples. The series is per host and per
+/// A point is a run's median of the metric over its clean samples; for calibrated time, the run's
+/// median wall time ÷ the median of every calibration figure the run timed on the same document in
+/// the same scenario (all its workers, of every parser): a worker's own calibration moves with where its process
+/// landed in memory as much as with the host, and dividing each parse by it made a quiet history
+/// 3× noisier than wall time, while the median over a whole run's workers follows only the host's
+/// speed state. The series is per host and per
 /// cell (parser, scenario, feed by digest, chunk size, network profile); the changes are
 /// ``ChangePoints``' on the logarithms of the points (a shift is a ratio), each with the ratio of the
 /// runs after it to the runs before it (up to the neighbouring changes: Hodges–Lehmann, with its 95%
@@ -50,7 +55,14 @@ public struct RunSeries: Sendable, Codable, Equatable {
 
     /// The series of `metric` in `stored`, oldest run first: one per host and cell with at least one
     /// run that has the metric.
-    public static func series(_ stored: [StoredSample], metric: Metric) -> [RunSeries] {
+    ///
+    /// - Parameters:
+    ///   - stored: the samples of the runs, of every parser when `metric` is calibrated time (its
+    ///     runs' calibration is taken over all their workers).
+    ///   - metric: the figure.
+    ///   - parsers: the parsers whose series to give; empty for all.
+    /// - Returns: the series, in the order their cells first appear.
+    public static func series(_ stored: [StoredSample], metric: Metric, parsers: Set<String> = []) -> [RunSeries] {
         struct Key: Hashable {
             var host, parser, feedSHA256, network: String
             var scenario: CellScenario
@@ -61,11 +73,13 @@ public struct RunSeries: Sendable, Codable, Equatable {
             var commit: String?
             var values: [Double] = []
         }
+        let calibrated = metric == .calibratedTime
+        let runCalibration = calibrated ? Self.runCalibrations(stored) : [:]
         var order: [Key] = []
         var groups: [Key: (feedPath: String, runs: [String: Run])] = [:]
         for item in stored {
             let cell = item.sample.cell
-            guard cell.scenario != .notTimed else { continue }
+            guard cell.scenario != .notTimed, parsers.isEmpty || parsers.contains(cell.parser) else { continue }
             let key = Key(
                 host: item.machine?.host ?? "", parser: cell.parser, feedSHA256: cell.feedSHA256, network: cell.network,
                 scenario: cell.scenario, chunkSize: cell.chunkSize)
@@ -74,22 +88,46 @@ public struct RunSeries: Sendable, Codable, Equatable {
                 groups[key] = (cell.feedPath, [:])
             }
             let clean = metric.isTime ? item.sample.isClean : item.sample.error == nil
-            guard clean, let value = metric.value(item.sample), value > 0 else { continue }
+            guard clean, let value = calibrated ? item.sample.wallNs.map(Double.init) : metric.value(item.sample),
+                value > 0, !calibrated || item.sample.calibrationNs != nil
+            else { continue }
             groups[key]?.runs[item.runID, default: Run(startedAt: item.runStartedAt, commit: item.runGitCommit)]
                 .values.append(value)
         }
         return order.compactMap { key in
             guard let group = groups[key], !group.runs.isEmpty else { return nil }
-            let points = group.runs.map { id, run in
-                Point(
-                    runID: id, startedAt: run.startedAt, commit: run.commit,
-                    value: Statistics.percentile(sorted: run.values.sorted(), 0.5))
+            let points = group.runs.compactMap { id, run -> Point? in
+                var value = Statistics.percentile(sorted: run.values.sorted(), 0.5)
+                if calibrated {
+                    guard let calibration = runCalibration[Self.calibrationKey(id, key.feedSHA256, key.scenario)] else {
+                        return nil
+                    }
+                    value /= calibration
+                }
+                return Point(runID: id, startedAt: run.startedAt, commit: run.commit, value: value)
             }.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }
+            guard !points.isEmpty else { return nil }
             return RunSeries(
                 host: key.host, parser: key.parser, scenario: key.scenario, feedPath: group.feedPath,
                 feedSHA256: key.feedSHA256, chunkSize: key.chunkSize, network: key.network, metric: metric,
                 points: points)
         }
+    }
+
+    /// Each run's median calibration figure per document and scenario, over the clean samples of
+    /// all its parsers (``calibrationKey(_:_:_:)``).
+    private static func runCalibrations(_ stored: [StoredSample]) -> [String: Double] {
+        var figures: [String: [Double]] = [:]
+        for item in stored where item.sample.isClean {
+            guard let calibration = item.sample.calibrationNs, calibration > 0 else { continue }
+            let cell = item.sample.cell
+            figures[calibrationKey(item.runID, cell.feedSHA256, cell.scenario), default: []].append(Double(calibration))
+        }
+        return figures.mapValues { Statistics.percentile(sorted: $0.sorted(), 0.5) }
+    }
+
+    private static func calibrationKey(_ runID: String, _ feedSHA256: String, _ scenario: CellScenario) -> String {
+        runID + "\u{0}" + feedSHA256 + "\u{0}" + scenario.description
     }
 
     /// The series with its shifts found by `method`.

@@ -8,22 +8,59 @@ import GRDB
 /// Parameters and results travel as text, as psql's do; a result's columns are turned back into
 /// integers, reals and booleans by their types, so the stats store's GRDB records decode them as
 /// they decode SQLite's rows.
+///
+/// A statement that gets no answer within ``queryTimeout`` (a dead network, a server that stopped)
+/// ends with a lost connection, not with TCP's own give-up minutes later; ``reconnect()`` makes a
+/// new one, a bounded number of times.
 final class PostgresConnection: @unchecked Sendable {
-    /// libpq's connection; `nil` once closed.
+    /// libpq's connection; `nil` once closed or lost.
     ///
     /// Every use holds `lock`.
     private var connection: OpaquePointer?
     private let lock = NSRecursiveLock()
+    /// What it connects to (never holding a password: the store refuses one in a URL).
+    private let url: String
     /// The URL without any password, for messages.
     let location: String
+    /// Seconds a statement may wait for the server's answer.
+    let queryTimeout: Double
+    /// Whether `close()` was called (a closed connection is not made again).
+    private var closed = false
+
+    /// The seconds of ``queryTimeout`` unless `BENCH_STORE_TIMEOUT` names others.
+    static var defaultQueryTimeout: Double {
+        ProcessInfo.processInfo.environment["BENCH_STORE_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+            ?? 60
+    }
 
     /// Connects, with libpq's own reading of the URL and of PGPASSWORD, ~/.pgpass, PGSSLMODE….
-    init(url: String, location: String) throws {
+    init(url: String, location: String, queryTimeout: Double = PostgresConnection.defaultQueryTimeout) throws {
+        self.url = url
         self.location = location
-        // A server that does not answer is an error after 10 s, not a hang (unless PGCONNECT_TIMEOUT
-        // or the URL's connect_timeout says otherwise).
-        setenv("PGCONNECT_TIMEOUT", "10", 0)
-        guard let connection = PQconnectdb(url) else {
+        self.queryTimeout = queryTimeout
+        connection = try Self.connect(url: url, location: location)
+        try prepareSession()
+    }
+
+    deinit {
+        if let connection { PQfinish(connection) }
+    }
+
+    /// A new libpq connection: the server that does not answer is an error after 10 s, not a hang,
+    /// and TCP gives up on unacknowledged data after 20 s and on a silent peer after about 25 s
+    /// (unless PGCONNECT_TIMEOUT or the URL's own parameters say otherwise: the URL's win).
+    private static func connect(url: String, location: String) throws -> OpaquePointer {
+        let settings: [(String, String)] = [
+            ("connect_timeout", ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] ?? "10"),
+            ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "20000"),
+            // Last: expanded, the URL's own parameters override the ones above.
+            ("dbname", url),
+        ]
+        let connection: OpaquePointer? = withCStrings(settings.map(\.0) + [nil]) { keywords in
+            withCStrings(settings.map(\.1) + [nil]) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection else {
             throw StatsStoreError(description: "cannot connect to the stats store \(location): out of memory")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
@@ -38,36 +75,128 @@ final class PostgresConnection: @unchecked Sendable {
             }
             throw StatsStoreError(description: "cannot connect to the stats store \(location): \(message)\(hint)")
         }
-        self.connection = connection
-        // Times and messages that do not depend on the server's locale; no notices on stderr.
+        return connection
+    }
+
+    /// Times and messages that do not depend on the server's locale; no notices on stderr.
+    private func prepareSession() throws {
+        guard let connection else { return }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         _ = try execute("SET client_min_messages = warning")
     }
 
-    deinit {
+    /// Makes the connection again after it was lost: up to `attempts` tries, 1 s, 2 s, 4 s… apart.
+    ///
+    /// - Throws: ``StatsStoreError`` (a lost connection) with the last try's reason when none
+    ///   succeeds, or when the connection was closed on purpose.
+    func reconnect(attempts: Int = 3) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else {
+            throw StatsStoreError(description: "the connection to the stats store \(location) is closed")
+        }
         if let connection { PQfinish(connection) }
+        connection = nil
+        var last: StatsStoreError?
+        for attempt in 0..<max(1, attempts) {
+            if attempt > 0 { Thread.sleep(forTimeInterval: Double(1 << (attempt - 1))) }
+            do {
+                connection = try Self.connect(url: url, location: location)
+                try prepareSession()
+                return
+            } catch let error as StatsStoreError {
+                last = error
+                if let connection { PQfinish(connection) }
+                connection = nil
+            }
+        }
+        throw StatsStoreError(
+            description: "lost the connection to the stats store \(location) and could not make it again in "
+                + "\(attempts) tries (\(last?.description ?? "no reason given"))",
+            connectionLost: true)
     }
 
     /// Runs one statement; `$1`, `$2`… are `parameters`.
     ///
-    /// - Throws: ``StatsStoreError`` with the server's message (and whether the connection was lost).
+    /// - Throws: ``StatsStoreError`` with the server's message, or a lost connection: the server or
+    ///   the network went, or no answer came within ``queryTimeout``.
     @discardableResult
     func execute(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [Row] {
         lock.lock()
         defer { lock.unlock() }
         guard let connection else {
-            throw StatsStoreError(description: "the connection to the stats store \(location) is closed")
+            throw StatsStoreError(
+                description: closed
+                    ? "the connection to the stats store \(location) is closed"
+                    : "lost the connection to the stats store \(location)",
+                connectionLost: !closed)
         }
         let texts: [String?] = parameters.map(Self.text)
-        let result = Self.withCStrings(texts) { values in
-            PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+        let sent = Self.withCStrings(texts) { values in
+            PQsendQueryParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
         }
-        defer { PQclear(result) }
-        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, let result else {
-            throw error(result)
+        guard sent == 1 else { throw lost(Self.message(PQerrorMessage(connection))) }
+        try awaitAnswer(connection)
+        // Every result of the statement; the last one tells how it went.
+        var rows: [Row] = []
+        var failure: StatsStoreError?
+        while let result = PQgetResult(connection) {
+            let status = PQresultStatus(result)
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                rows = Self.rows(result)
+            } else if failure == nil {
+                let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+                let message = Self.message(PQresultErrorMessage(result))
+                // Class 08 (connection exceptions) and 57P01–57P03 (the server shutting down, or
+                // ending this session): the connection is gone even while libpq still calls it good.
+                if PQstatus(connection) != CONNECTION_OK || state.hasPrefix("08")
+                    || ["57P01", "57P02", "57P03"].contains(state)
+                {
+                    PQclear(result)
+                    throw lost(message)
+                }
+                failure = StatsStoreError(description: "stats store \(location): \(message)")
+            }
+            PQclear(result)
         }
-        return Self.rows(result)
+        if PQstatus(connection) != CONNECTION_OK { throw lost(Self.message(PQerrorMessage(connection))) }
+        if let failure { throw failure }
+        return rows
+    }
+
+    /// Waits for the whole answer to the statement just sent, at most ``queryTimeout`` seconds.
+    private func awaitAnswer(_ connection: OpaquePointer) throws {
+        let deadline = Date().addingTimeInterval(queryTimeout)
+        while true {
+            let flushed = PQflush(connection)
+            if flushed < 0 { throw lost(Self.message(PQerrorMessage(connection))) }
+            if flushed == 0 && PQisBusy(connection) == 0 { return }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                throw lost(
+                    "no answer within \(Self.seconds(queryTimeout)) (the server or the network is down; "
+                        + "BENCH_STORE_TIMEOUT sets the wait)")
+            }
+            var descriptor = pollfd(
+                fd: PQsocket(connection), events: Int16(POLLIN | (flushed == 1 ? POLLOUT : 0)), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(remaining, 1) * 1000) + 1)
+            if ready < 0 && errno != EINTR { throw lost(String(cString: strerror(errno))) }
+            if ready > 0 && descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                guard PQconsumeInput(connection) == 1 else { throw lost(Self.message(PQerrorMessage(connection))) }
+            }
+        }
+    }
+
+    /// The connection is gone: drop it (the next ``reconnect()`` makes another) and say why.
+    private func lost(_ why: String) -> StatsStoreError {
+        if let connection { PQfinish(connection) }
+        connection = nil
+        return StatsStoreError(
+            description: "lost the connection to the stats store \(location): \(why)", connectionLost: true)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -80,24 +209,9 @@ final class PostgresConnection: @unchecked Sendable {
             try execute("COMMIT")
             return value
         } catch {
-            _ = try? execute("ROLLBACK")
+            if connection != nil { _ = try? execute("ROLLBACK") }
             throw error
         }
-    }
-
-    /// The error of a failed statement, in words: the server's message, or a lost connection.
-    private func error(_ result: OpaquePointer?) -> StatsStoreError {
-        guard let connection else {
-            return StatsStoreError(description: "the connection to the stats store \(location) is closed")
-        }
-        if PQstatus(connection) != CONNECTION_OK {
-            return StatsStoreError(
-                description:
-                    "lost the connection to the stats store \(location): \(Self.message(PQerrorMessage(connection)))",
-                connectionLost: true)
-        }
-        let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
-        return StatsStoreError(description: "stats store \(location): \(message)")
     }
 
     /// Closes the connection (the server rolls back what was not committed).
@@ -106,6 +220,7 @@ final class PostgresConnection: @unchecked Sendable {
         defer { lock.unlock() }
         if let connection { PQfinish(connection) }
         connection = nil
+        closed = true
     }
 
     // MARK: Values

@@ -165,28 +165,73 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         + StatsDatabase.newMetrics.map { metric in
             (StatsDatabase.migrationName(metric), ["ALTER TABLE samples ADD COLUMN \(metric.column) BIGINT"])
         }
+        + [(StatsDatabase.contentDigestMigration, ["ALTER TABLE runs ADD COLUMN content_digest TEXT"])]
 
     // MARK: Recording a run
 
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
-        try connection.transaction { try insert(RunRecord(environment, settings: settings)) }
+        try writing { try insert(RunRecord(environment, settings: settings)) }
     }
 
     public func record(_ samples: [Sample], runID: String) throws {
-        try connection.transaction { try insert(samples.map { SampleRecord($0, runID: runID) }) }
+        try writing {
+            try insert(samples.map { SampleRecord($0, runID: runID) })
+            try connection.execute(
+                "UPDATE runs SET content_digest = NULL WHERE run_id = $1 AND content_digest IS NOT NULL",
+                [runID.databaseValue])
+        }
     }
 
     public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try connection.execute(
-            """
-            UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds)
-            WHERE run_id = $5
-            """,
-            [
-                endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue,
-                rounds.databaseValue, runID.databaseValue,
-            ])
+        try writing {
+            try connection.execute(
+                """
+                UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds),
+                    content_digest = NULL
+                WHERE run_id = $5
+                """,
+                [
+                    endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue,
+                    rounds.databaseValue, runID.databaseValue,
+                ])
+        }
+    }
+
+    /// How many times a lost connection was made again while recording (each time, the write that
+    /// met it was done on the new connection or found already committed).
+    public private(set) var reconnections = 0
+
+    /// Runs `body` in one transaction; when the connection is lost meanwhile, makes it again (a
+    /// bounded number of tries: 5, over about 15 s, so that a server restart is ridden out) and writes again,
+    /// unless the server says the first transaction committed before the connection went (its
+    /// `txid_status`): a write is never lost to a dropped connection, and never made twice.
+    ///
+    /// - Throws: the server's error, or a lost connection that could not be made again.
+    private func writing(_ body: () throws -> Void) throws {
+        var transaction: Int64?
+        do {
+            try connection.transaction {
+                transaction = try connection.execute("SELECT txid_current() AS id").first?["id"]
+                try body()
+            }
+        } catch let error as StatsStoreError where error.connectionLost {
+            try connection.reconnect(attempts: 5)
+            reconnections += 1
+            if let transaction {
+                // A COMMIT that reached the server finishes within moments; a transaction still in
+                // progress after that never got its COMMIT, and ends rolled back.
+                for _ in 0..<8 {
+                    let status: String? = try connection.execute(
+                        "SELECT txid_status($1) AS status", [transaction.databaseValue]
+                    ).first?["status"]
+                    if status == "committed" { return }
+                    guard status == "in progress" else { break }
+                    Thread.sleep(forTimeInterval: 0.25)
+                }
+            }
+            try connection.transaction { try body() }
+        }
     }
 
     // MARK: Reading
@@ -235,8 +280,18 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             // Two pushes of the same run at once: the second waits here, then finds it.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
-            return try run.copy(
-                into: storedRun(run.runID, lock: true), insertRun: insert, insertSamples: insert, updateRun: update)
+            // The same content copied before: known by its digest, its samples not read again.
+            let digest = try run.contentDigest()
+            let stored: String? = try connection.execute(
+                "SELECT content_digest FROM runs WHERE run_id = $1", [run.runID.databaseValue]
+            ).first?["content_digest"]
+            if stored == digest { return .alreadyThere }
+            let existing = try storedRun(run.runID, lock: true)
+            let outcome = try run.copy(into: existing, insertRun: insert, insertSamples: insert, updateRun: update)
+            let now = outcome == .alreadyThere ? try existing?.contentDigest() : digest
+            try connection.execute(
+                "UPDATE runs SET content_digest = $1 WHERE run_id = $2", [now.databaseValue, run.runID.databaseValue])
+            return outcome
         }
     }
 

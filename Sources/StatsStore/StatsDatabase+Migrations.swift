@@ -108,6 +108,9 @@ extension StatsDatabase {
                 try db.alter(table: "samples") { t in t.add(column: metric.column, .integer) }
             }
         }
+        migrator.registerMigration(contentDigestMigration) { db in
+            try db.alter(table: "runs") { t in t.add(column: "content_digest", .text) }
+        }
         return migrator
     }
 
@@ -122,6 +125,10 @@ extension StatsDatabase {
     /// The metrics added to ``Metric`` since: each gets its column by a step of its own, named after
     /// it, in both stores (``migrationName(_:)``), so that adding a metric needs no migration by hand.
     static var newMetrics: [Metric] { Metric.stored.filter { !columnsOfTheNamedMigrations.contains($0.column) } }
+
+    /// The step that adds each run's content digest (``StoredRun/contentDigest()``), set when a copy
+    /// brings the run and cleared when anything else writes to it.
+    static let contentDigestMigration = "v7: a content digest per run"
 
     /// The name of the step that adds a new metric's column.
     static func migrationName(_ metric: Metric) -> String { "metric: \(metric.column)" }

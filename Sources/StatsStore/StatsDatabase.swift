@@ -134,6 +134,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
     public func record(_ samples: [Sample], runID: String) throws {
         try write { db in
             for sample in samples { try SampleRecord(sample, runID: runID).insert(db) }
+            try db.execute(
+                sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ? AND content_digest IS NOT NULL",
+                arguments: [runID])
         }
     }
 
@@ -143,7 +146,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try write { db in
             try db.execute(
                 sql: """
-                    UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds)
+                    UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds),
+                        content_digest = NULL
                     WHERE run_id = ?
                     """,
                 arguments: [endedAt, noise?.noisy, text, rounds, runID])
@@ -201,9 +205,18 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     try sample.insert(db)
                 }
             }
-            return try run.copy(
-                into: Self.storedRun(run.runID, db), insertRun: { try $0.insert(db) }, insertSamples: insert,
+            // The same content copied before: known by its digest, its samples not read again.
+            let digest = try run.contentDigest()
+            let stored = try String.fetchOne(
+                db, sql: "SELECT content_digest FROM runs WHERE run_id = ?", arguments: [run.runID])
+            if stored == digest { return .alreadyThere }
+            let existing = try Self.storedRun(run.runID, db)
+            let outcome = try run.copy(
+                into: existing, insertRun: { try $0.insert(db) }, insertSamples: insert,
                 updateRun: { try $0.update(db) })
+            let now = outcome == .alreadyThere ? try existing?.contentDigest() : digest
+            try db.execute(sql: "UPDATE runs SET content_digest = ? WHERE run_id = ?", arguments: [now, run.runID])
+            return outcome
         }
     }
 

@@ -1,4 +1,5 @@
 import BenchResults
+import Crypto
 import Foundation
 
 /// A whole run as a store holds it: its row and its samples, for copying between stores.
@@ -124,6 +125,22 @@ extension StoredRun {
         let x = try identity(a).databaseDictionary
         let y = try identity(b).databaseDictionary
         return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
+    }
+
+    /// The run's content as one SHA-256 (hex).
+    ///
+    /// Its row and its samples as a bag (their order and the store's row IDs aside), so that two
+    /// stores holding the same run give the same digest. Stored
+    /// with a run a copy brought (`content_digest`), it lets the next copy of that run find it
+    /// there without reading its samples.
+    func contentDigest() throws -> String {
+        var hash = SHA256()
+        let row = try record.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        hash.update(data: Data(row.joined(separator: "\u{1F}").utf8))
+        for key in try sampleRecords.map(Self.key).sorted() {
+            hash.update(data: Data(("\u{1E}" + key).utf8))
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// A sample as its stored columns (without the store's own row ID).

@@ -14,8 +14,8 @@ struct History: ParsableCommand {
             permutation test on the series itself says it is not noise (p below --significance), so every \
             cell is judged against its own noise, not a fixed percentage. Each change says the run and commit \
             where the new level starts, the one before it, and the shift with its 95% interval. The default \
-            metric, calibrated (wall time ÷ the calibration workload timed just before each parse), does not \
-            move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
+            metric, calibrated (each run's median wall time ÷ the median of the calibration workload timed \
+            before every parse of the run), does not move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
             """)
 
     @OptionGroup var parserOptions: ParserOptions
@@ -58,12 +58,15 @@ struct History: ParsableCommand {
 
     func run() throws {
         let database = try storeOptions.open(mustExist: true)
+        // Calibrated time divides by the calibration of every worker in a run, whatever its parser.
+        let calibrated = metric == .calibrated
         let filter = SampleFilter(
-            parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
+            parsers: calibrated ? [] : parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
             includeGateTests: includeGateTests, hosts: ListArgument.split(hosts))
         let method = ChangePoints(significance: significance)
-        let series = RunSeries.series(try database.samples(matching: filter), metric: metric.metric)
-            .map { $0.findingShifts(method) }
+        let series = RunSeries.series(
+            try database.samples(matching: filter), metric: metric.metric, parsers: Set(parserOptions.names)
+        ).map { $0.findingShifts(method) }
         if series.isEmpty {
             throw CommandFailure(
                 description: "no stored runs with \(metric.rawValue) figures match"

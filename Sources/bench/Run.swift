@@ -306,6 +306,11 @@ struct Run: ParsableCommand {
                     : outcome.recorderFailure == nil ? ["Recorded in \(storeOptions.store)."] : [])
             if format == .table { lines.forEach { print($0) } } else { lines.forEach(printError) }
         }
+        if let shared = database as? PostgresStatsStore, shared.reconnections > 0, outcome.recorderFailure == nil {
+            printError(
+                "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and made "
+                    + "again; every sample is recorded.")
+        }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
     }

@@ -52,4 +52,52 @@ struct HistoryCommandTests {
         #expect(none.status == 1 && none.standardError.contains("no stored runs with instructions figures"))
         #expect(try runBench(["history", "--store", path, "--format", "html"]).status == 1)
     }
+
+    /// The host ran 1.4× slower through runs 6–10 (every parse and its calibration alike), and expat
+    /// got 5% slower from run 21: wall time sees the host's slow spell in both parsers, calibrated
+    /// time (the default) sees only expat's change, also with `--parsers expat` (the run's
+    /// calibration is all its workers'), and the HTML history marks it on its chart.
+    @Test func calibratedTimeSeesTheCodeNotTheHostAndTheHTMLMarksIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stats.sqlite")
+        let store = try StatsStores.open(path)
+        for run in 0..<30 {
+            let host = (5..<10).contains(run) ? 1.4 : 1.0
+            var walls: [String: [Double]] = [:]
+            for (index, parser) in ["expat", "libxml2"].enumerated() {
+                let slow = parser == "expat" && run >= 20 ? 1.05 : 1.0
+                walls[parser] = SyntheticRuns.noisy(
+                    3_000_000 * slow * host, count: 5, noise: 0.01,
+                    seed: UInt64(run * 2 + index + 1) &* 0x9E37_79B9_7F4A_7C15)
+            }
+            var result = SyntheticRuns.run(
+                id: String(format: "20261122T10%02d00Z-c", run), started: String(format: "2026-11-22T10:%02d:00Z", run),
+                rounds: walls, calibrationNs: Int(600_000 * host))
+            result.environment.gitCommit = run >= 20 ? "slow" : "fast\(run)"
+            try store.beginRun(result.environment, settings: result.settings)
+            try store.record(result.samples, runID: result.environment.runID)
+            try store.finishRun(
+                result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
+        }
+        let wall = try runBench(["history", "--store", path, "--metric", "wall"])
+        #expect(wall.status == 0 && wall.standardOutput.contains("2 of 2 series shifted"), "\(wall.standardOutput)")
+        #expect(wall.standardOutput.contains("at run 6, 20261122T100500Z-c"), "\(wall.standardOutput)")
+
+        for arguments in [["history", "--store", path], ["history", "--store", path, "--parsers", "expat"]] {
+            let calibrated = try runBench(arguments)
+            let lines = calibrated.standardOutput.split(separator: "\n").map(String.init)
+            #expect(calibrated.status == 0, "\(calibrated.standardError)")
+            #expect(
+                lines.contains { $0.hasPrefix("expat, parse") && $0.contains("1 change(s) in 30 runs") }, "\(lines)")
+            #expect(lines.contains { $0.contains("at run 21, 20261122T102000Z-c (commit slow;") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("libxml2, parse") } == !arguments.contains("expat"))
+            #expect(!lines.contains { $0.hasPrefix("libxml2, parse") && $0.contains("change(s)") }, "\(lines)")
+        }
+
+        let html = try runBench(["report", "--store", path, "--format", "html"])
+        #expect(html.status == 0, "\(html.standardError)")
+        #expect(html.standardOutput.contains("<g><title>expat: calibrated time +"), "no change point drawn")
+        #expect(html.standardOutput.contains("from run 20261122T102000Z-c (commit slow)"))
+        #expect(!html.standardOutput.contains("<g><title>libxml2: calibrated time"))
+    }
 }

@@ -123,34 +123,69 @@ struct SharedStoreCommandTests {
         #expect(try database.psql("SELECT count(*) FROM samples") == String(expected))
     }
 
-    @Test func aConnectionLostMidRunKeepsTheSamplesAndSaysHowToPushThem() throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
+    /// Starts a short run recording into `database` and returns it once its first cell is on the server.
+    static func startRun(into database: PostgresTestServer.Database, output: String) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
         process.arguments = [
             "run", "--parsers", "libxml2,expat,foundation", "--scenario", "parse", "--iterations", "3", "--warmup", "1",
-            "--rounds", "6", "--store", database.url, "--output-dir", directory.path("out"), "--quiet",
+            "--rounds", "6", "--store", database.url, "--output-dir", output, "--quiet",
         ]
         process.currentDirectoryURL = TestPaths.packageRoot
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Wait for the first cell on the server, then cut every connection to the database.
         var recorded = 0
         for _ in 0..<600 where recorded == 0 {
             Thread.sleep(forTimeInterval: 0.1)
             recorded = Int((try? database.psql("SELECT count(*) FROM samples")) ?? "") ?? 0
         }
         #expect(recorded > 0)
+        return (process, errors)
+    }
+
+    /// Ends every connection to `database` but the caller's.
+    static func cutConnections(_ database: PostgresTestServer.Database) throws {
         try database.psql(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+    }
+
+    @Test func aLostConnectionIsMadeAgainAndEverySampleRecorded() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        let (process, errors) = try Self.startRun(into: database, output: directory.path("out"))
+        try Self.cutConnections(database)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+        #expect(
+            message.contains("was lost 1 time(s) during the run and made again; every sample is recorded"), "\(message)"
+        )
+
+        let id = try #require(Self.runIDs(directory.path("out")).first)
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("out/\(id).json")))
+        let result = try JSONDecoder().decode(RunResult.self, from: data)
+        #expect(try database.psql("SELECT complete FROM runs WHERE run_id = '\(id)'") == "t")
+        #expect(try database.psql("SELECT count(*) FROM samples") == String(result.samples.count))
+    }
+
+    @Test func aServerThatStaysAwayStopsTheRecordingAndSaysHowToPushTheRest() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        let server = try #require(PostgresTestServer.url)
+        let (process, errors) = try Self.startRun(into: database, output: directory.path("out"))
+        try PostgresTestServer.psql(server, "ALTER DATABASE \(database.name) ALLOW_CONNECTIONS false")
+        defer { _ = try? PostgresTestServer.psql(server, "ALTER DATABASE \(database.name) ALLOW_CONNECTIONS true") }
+        try PostgresTestServer.psql(
+            server, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database.name)'")
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try PostgresTestServer.psql(server, "ALTER DATABASE \(database.name) ALLOW_CONNECTIONS true")
         #expect(process.terminationStatus != 0)
-        #expect(message.contains("lost the connection to the stats store"), "\(message)")
+        #expect(message.contains("could not make it again in 5 tries"), "\(message)")
+        #expect(message.contains("not currently accepting connections"), "\(message)")
         #expect(message.contains("bench store push --from"), "\(message)")
 
         let id = try #require(Self.runIDs(directory.path("out")).first)
@@ -165,6 +200,9 @@ struct SharedStoreCommandTests {
         #expect(push.standardOutput.contains("1 completed"))
         #expect(try database.psql("SELECT count(*) FROM samples") == String(result.samples.count))
         #expect(try database.psql("SELECT complete FROM runs WHERE run_id = '\(id)'") == "t")
+        // Pushed again: recognised by its content digest.
+        let again = try runBench(["store", "push", "--from", directory.path("out/\(id).json"), "--to", database.url])
+        #expect(again.status == 0 && again.standardOutput.contains("1 already there"), "\(again.standardOutput)")
     }
 }
 

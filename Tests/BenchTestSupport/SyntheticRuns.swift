@@ -19,11 +19,13 @@ public enum SyntheticRuns {
     /// A parse run: for each parser, one worker per value of `rounds` (its median, in ns), each with
     /// `iterations` values spread ±`spread` around it (so the worker's median is exactly its value).
     ///
-    /// `metric` says which sample field holds the values; peak memory is `peak` bytes per worker.
+    /// `metric` says which sample field holds the values; peak memory is `peak` bytes per worker;
+    /// every timed sample's calibration figure is `calibrationNs` when given.
     public static func run(
         id: String, started: String, rounds: [String: [Double]], iterations: Int = 5, spread: Double = 0.002,
         feedSHA256: String = "feedsha", feedPath: String = "Data/top300.rss.xml", debug: Bool = false,
-        libxml2: String = "2.9.14", instructions: Bool = false, peak: [String: [Int]] = [:]
+        libxml2: String = "2.9.14", instructions: Bool = false, peak: [String: [Int]] = [:],
+        calibrationNs: Int? = nil
     ) -> RunResult {
         var samples: [Sample] = []
         var cells: [CellSummary] = []
@@ -43,6 +45,7 @@ public enum SyntheticRuns {
                         wallNs: instructions ? nil : number, cpuNs: instructions ? nil : number, firstSongNs: nil,
                         peakResidentBytes: instructions ? nil : workerPeak, error: nil, debug: debug)
                     if instructions { sample.instructions = number }
+                    if !instructions { sample.calibrationNs = calibrationNs }
                     cellSamples.append(sample)
                 }
             }

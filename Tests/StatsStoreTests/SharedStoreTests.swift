@@ -182,6 +182,27 @@ enum StoreContract {
     }
 }
 
+extension StoreContract {
+    /// A run copied in carries its content digest: copied again, it is found by the digest alone
+    /// (`deleteOneSample` takes a sample away behind the store's back, which a read of the samples
+    /// would see); written to by anything else, the digest is dropped and the samples read again.
+    static func aCopiedRunIsKnownByItsDigest(
+        from source: any StatsStoring, into target: any StatsStoring, deleteOneSample: () throws -> Void
+    ) throws {
+        let id = "20261122T100000Z-000d"
+        try source.beginRun(environment(id), settings: settings)
+        try source.record(samples("expat", walls: [3, 1, 2]), runID: id)
+        try source.finishRun(id, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
+        let run = try #require(try source.storedRun(id))
+        #expect(try target.importRun(run) == .added)
+        try deleteOneSample()
+        #expect(try target.importRun(run) == .alreadyThere)
+        try target.record(samples("expat", walls: [7], round: 2), runID: id)
+        let error = #expect(throws: StatsStoreError.self) { try target.importRun(run) }
+        #expect(error?.description.contains("differs") == true, "\(String(describing: error))")
+    }
+}
+
 @Suite("Stats store contract: SQLite")
 struct SQLiteStoreContractTests {
     @Test func recordsAndReads() throws {
@@ -199,6 +220,18 @@ struct SQLiteStoreContractTests {
         try StoreContract.importsRuns(
             from: try StatsStores.open(directory.path("a.sqlite")),
             into: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
+    @Test func aCopiedRunIsKnownByItsDigest() throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.path("b.sqlite")
+        try StoreContract.aCopiedRunIsKnownByItsDigest(
+            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(target),
+            deleteOneSample: {
+                try DatabaseQueue(path: target).write { db in
+                    try db.execute(sql: "DELETE FROM samples WHERE id = (SELECT max(id) FROM samples)")
+                }
+            })
     }
 }
 
@@ -251,6 +284,29 @@ struct PostgresStoreContractTests {
         let back = try PostgresTestServer.Database()
         try StoreContract.importsRuns(
             from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
+    @Test func aCopiedRunIsKnownByItsDigest() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        try StoreContract.aCopiedRunIsKnownByItsDigest(
+            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url),
+            deleteOneSample: { try database.psql("DELETE FROM samples WHERE id = (SELECT max(id) FROM samples)") })
+    }
+
+    /// A server that does not answer (here, a statement that sleeps; to the client, the same as a
+    /// dead network) is cut by the statement timeout, as a lost connection; the connection is then
+    /// made again and works.
+    @Test func aStatementWithNoAnswerIsCutByTheTimeout() throws {
+        let database = try PostgresTestServer.Database()
+        let connection = try PostgresConnection(url: database.url, location: database.url, queryTimeout: 1)
+        let error = #expect(throws: StatsStoreError.self) { try connection.execute("SELECT pg_sleep(60)") }
+        #expect(error?.connectionLost == true)
+        #expect(error?.description.contains("no answer within 1 s") == true, "\(String(describing: error))")
+        #expect(throws: StatsStoreError.self) { try connection.execute("SELECT 1") }
+        try connection.reconnect()
+        let row = try #require(try connection.execute("SELECT 41 + 1 AS answer").first)
+        #expect(row["answer"] as Int64? == 42)
     }
 
     @Test func theSameColumnsAsSQLite() throws {
