@@ -31,6 +31,15 @@ gate_copy_bench() {
     return 0
 }
 
+# gate_build_into WORK_DIR: builds this checkout's bench in release and copies it into WORK_DIR
+# (emptied first), so that a rebuild while a validation runs cannot change the binary under test.
+gate_build_into() {
+    swift build -c release --product bench >&2
+    rm -rf "$1"
+    mkdir -p "$1"
+    gate_copy_bench "$(git rev-parse --show-toplevel)/.build/release" "$1"
+}
+
 # gate_wall_runs FEED OUT_A BIN_A "EXTRA_A" OUT_B BIN_B "EXTRA_B" [OUT_C BIN_C "EXTRA_C"]
 # Runs GATE_WALL_PAIRS parse-scenario runs of each bench binary (with its extra run options),
 # turn about, the order of each turn rotated (A B C, then B C A, …), each run's JSON going to its

@@ -26,13 +26,9 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 # shellcheck source=scripts/gate-common.sh
 . "$root/scripts/gate-common.sh"
-swift build -c release --product bench >&2
 work="$root/.build-ci/gate/$what"
-rm -rf "$work"
-mkdir -p "$work"
-# A copy, so that a rebuild while this runs cannot change the binary under test.
+gate_build_into "$work"
 bench="$work/bench"
-gate_copy_bench "$root/.build/release" "$work"
 feed="$root/Data/top300.rss.xml"
 overall=0
 

@@ -25,13 +25,9 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 # shellcheck source=scripts/gate-common.sh
 . "$root/scripts/gate-common.sh"
-swift build -c release --product bench >&2
 work="$root/.build-ci/history"
-rm -rf "$work"
-mkdir -p "$work"
-# A copy, so that a rebuild while this runs cannot change the binary under test.
+gate_build_into "$work"
 bench="$work/bench"
-gate_copy_bench "$root/.build/release" "$work"
 if [ "$load" -gt 0 ]; then
     scripts/background-load.sh "$load" 7200 >/dev/null 2>&1 &
     loader=$!
