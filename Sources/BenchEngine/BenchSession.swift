@@ -108,7 +108,7 @@ public struct BenchSession: Sendable {
             : nil
 
         var finished = environment
-        finished.endedAt = Self.iso8601(Date())
+        finished.endedAt = RunEnvironment.iso8601(Date())
         finished.complete = true
         var settings = plan.settings
         if let stopped { settings.rounds = stopped.rounds }
@@ -188,12 +188,5 @@ public struct BenchSession: Sendable {
         }
         RelativeSpeed.divide(&cells, samples: samples, by: references, into: \.bindingTax)
         RelativeSpeed.divide(&cells, samples: samples, by: toFloor, into: \.floorMultiple)
-    }
-
-    /// An ISO 8601 UTC time with fractional seconds.
-    public static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

@@ -36,19 +36,13 @@ public enum EnvironmentProbe {
     public static func newRun() -> RunEnvironment {
         let started = Date()
         return environment(
-            runID: newRunID(at: started), startedAt: BenchSession.iso8601(started),
+            runID: newRunID(at: started), startedAt: RunEnvironment.iso8601(started),
             commandLine: CommandLine.arguments.joined(separator: " "))
     }
 
     public static func newRunID(at date: Date) -> String {
         RunEnvironment.runIDTimeFormatter().string(from: date) + "-"
             + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
-    }
-
-    public static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 
     public static func gitCommit() -> String? {

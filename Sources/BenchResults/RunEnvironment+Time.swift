@@ -5,6 +5,13 @@ extension RunEnvironment {
     /// older builds have none).
     public var startDate: Date? { Self.date(iso8601: startedAt) }
 
+    /// A time as runs write it (``startedAt``, ``endedAt``): ISO 8601 UTC with fractional seconds.
+    public static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
     /// A time written in ISO 8601 UTC, with or without fractional seconds.
     public static func date(iso8601 text: String) -> Date? {
         let formatter = ISO8601DateFormatter()

@@ -280,18 +280,16 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             // Two pushes of the same run at once: the second waits here, then finds it.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
-            // The same content copied before: known by its digest, its samples not read again.
-            let digest = try run.contentDigest()
-            let stored: String? = try connection.execute(
-                "SELECT content_digest FROM runs WHERE run_id = $1", [run.runID.databaseValue]
-            ).first?["content_digest"]
-            if stored == digest { return .alreadyThere }
-            let existing = try storedRun(run.runID, lock: true)
-            let outcome = try run.copy(into: existing, insertRun: insert, insertSamples: insert, updateRun: update)
-            let now = outcome == .alreadyThere ? try existing?.contentDigest() : digest
-            try connection.execute(
-                "UPDATE runs SET content_digest = $1 WHERE run_id = $2", [now.databaseValue, run.runID.databaseValue])
-            return outcome
+            let id = run.runID.databaseValue
+            return try run.copy(
+                storedDigest: try connection.execute("SELECT content_digest FROM runs WHERE run_id = $1", [id])
+                    .first?["content_digest"],
+                existing: { try storedRun(run.runID, lock: true) }, insertRun: insert, insertSamples: insert,
+                updateRun: update,
+                setDigest: {
+                    try connection.execute(
+                        "UPDATE runs SET content_digest = $1 WHERE run_id = $2", [$0.databaseValue, id])
+                })
         }
     }
 

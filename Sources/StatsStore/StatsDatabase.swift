@@ -205,18 +205,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     try sample.insert(db)
                 }
             }
-            // The same content copied before: known by its digest, its samples not read again.
-            let digest = try run.contentDigest()
-            let stored = try String.fetchOne(
-                db, sql: "SELECT content_digest FROM runs WHERE run_id = ?", arguments: [run.runID])
-            if stored == digest { return .alreadyThere }
-            let existing = try Self.storedRun(run.runID, db)
-            let outcome = try run.copy(
-                into: existing, insertRun: { try $0.insert(db) }, insertSamples: insert,
-                updateRun: { try $0.update(db) })
-            let now = outcome == .alreadyThere ? try existing?.contentDigest() : digest
-            try db.execute(sql: "UPDATE runs SET content_digest = ? WHERE run_id = ?", arguments: [now, run.runID])
-            return outcome
+            return try run.copy(
+                storedDigest: try String.fetchOne(
+                    db, sql: "SELECT content_digest FROM runs WHERE run_id = ?", arguments: [run.runID]),
+                existing: { try Self.storedRun(run.runID, db) }, insertRun: { try $0.insert(db) },
+                insertSamples: insert, updateRun: { try $0.update(db) },
+                setDigest: {
+                    try db.execute(
+                        sql: "UPDATE runs SET content_digest = ? WHERE run_id = ?", arguments: [$0, run.runID])
+                })
         }
     }
 

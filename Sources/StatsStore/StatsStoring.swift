@@ -29,6 +29,9 @@ public protocol StatsStoring: RunRecorder {
     func storedRun(_ runID: String) throws -> StoredRun?
     /// Copies a run from another store into this one, in one transaction (see `StoredRun.merge(into:)`).
     ///
+    /// A run this store got from an earlier copy with the same content is found by its content
+    /// digest, without its samples being read.
+    ///
     /// - Throws: ``StatsStoreError`` when this store holds a different run under the same ID.
     func importRun(_ run: StoredRun) throws -> ImportOutcome
 }

@@ -85,24 +85,46 @@ extension StoredRun {
         return .add(missing, finish: record)
     }
 
-    /// Copies this run into a store that holds `existing` under its ID (see ``merge(into:)``), with
-    /// that store's own writes: its row, its samples, and the row of a run that has now ended.
+    /// Copies this run into a store (see ``merge(into:)``), with that store's own reads and writes.
+    ///
+    /// A run whose `storedDigest` (the store's `content_digest` of this run ID) is this run's
+    /// ``contentDigest()`` is there already: its samples are not read. Otherwise `existing` reads what
+    /// the store holds, the copy writes what it lacks, and `setDigest` records the digest of what the
+    /// store holds now.
+    ///
+    /// - Parameters:
+    ///   - storedDigest: the digest stored with this run ID, if any.
+    ///   - existing: reads the store's run of this ID, with its samples.
+    ///   - insertRun: inserts a run's row.
+    ///   - insertSamples: inserts samples.
+    ///   - updateRun: rewrites the row of a run that has now ended.
+    ///   - setDigest: stores the digest of the run the store now holds.
+    /// - Returns: what the copy did.
+    /// - Throws: ``StatsStoreError`` for a different run under this ID, or what the store throws.
     func copy(
-        into existing: StoredRun?, insertRun: (RunRecord) throws -> Void,
-        insertSamples: ([SampleRecord]) throws -> Void, updateRun: (RunRecord) throws -> Void
+        storedDigest: String?, existing: () throws -> StoredRun?, insertRun: (RunRecord) throws -> Void,
+        insertSamples: ([SampleRecord]) throws -> Void, updateRun: (RunRecord) throws -> Void,
+        setDigest: (String?) throws -> Void
     ) throws -> ImportOutcome {
-        switch try merge(into: existing) {
+        let digest = try contentDigest()
+        if storedDigest == digest { return .alreadyThere }
+        let stored = try existing()
+        let outcome: ImportOutcome
+        switch try merge(into: stored) {
         case .insert:
             try insertRun(record)
             try insertSamples(sampleRecords)
-            return .added
+            outcome = .added
         case .skip:
-            return .alreadyThere
+            outcome = .alreadyThere
         case .add(let samples, let finish):
             try insertSamples(samples)
             try updateRun(finish)
-            return .completed(addedSamples: samples.count)
+            outcome = .completed(addedSamples: samples.count)
         }
+        // What the store holds now: this run, or (when nothing was written) its own copy.
+        try setDigest(outcome == .alreadyThere ? try stored?.contentDigest() : digest)
+        return outcome
     }
 
     private static func conflict(_ runID: String, _ why: String) throws -> MergeAction {
