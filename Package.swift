@@ -106,7 +106,11 @@ let package = Package(
         // The songs written to an app's SQLite table (the `store` practice), through GRDB.
         .target(
             name: "SongStore",
-            dependencies: ["SongFeed", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SongFeed", .product(name: "GRDB", package: "GRDB.swift"),
+                // GRDB's own shim of the system SQLite, for the page cache's counters (sqlite3_db_status).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
 
         // MARK: The command-line tool

@@ -55,7 +55,7 @@ public struct BenchRunner: Sendable {
             named.flatMap { scenario, name in
                 let engine = scenario.engine
                 return engine.chunkSizes(for: check.feed.path, in: plan).flatMap { chunkSize in
-                    (parsers + check.agreeing).map { parser in
+                    engine.parsers(parsers + check.agreeing).map { parser in
                         CellKey(
                             parser: parser, scenario: name, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
                             feedBytes: check.feed.bytes.count, chunkSize: chunkSize,
@@ -89,8 +89,9 @@ public struct BenchRunner: Sendable {
         let jobs = cells.filter { $0.engineScenario?.startsWorker($0.scenario) ?? true }
         let parseCells = jobs.filter { $0.scenario.isParseFromMemory }
         let countsAllocations = plan.settings.countsAllocations == true && plan.instructionCounter == nil
+        let countedCells = countsAllocations ? jobs.filter { $0.engineScenario?.countsAllocations ?? false } : []
         var recorder = RunLog(
-            total: parseCells.count * (max(1, plan.settings.rounds) + (countsAllocations ? 1 : 0))
+            total: parseCells.count * max(1, plan.settings.rounds) + countedCells.count
                 + (jobs.count - parseCells.count) * plan.settings.downloadWorkers)
         let server =
             jobs.contains { ($0.engineScenario?.fetchesFeed ?? false) && plan.remoteURLs[$0.feedPath] == nil }
@@ -133,13 +134,11 @@ public struct BenchRunner: Sendable {
         }
         // Allocation counts are exact: one worker per cell, with the interposer loaded, after the
         // timed rounds (its samples have no times; they are round 0).
-        if countsAllocations {
-            for cell in parseCells {
-                progress(recorder.step(cell, round: 0))
-                let context = CellContext(plan: plan, round: 0, reference: referenceDigests[cell.feedPath])
-                let scenario = ParseScenario(workload: cell.scenario.kind?.workload ?? .songs)
-                try recorder.finish(scenario.measure(cell, in: context), to: cellFinished)
-            }
+        for cell in countedCells {
+            guard let scenario = cell.engineScenario else { continue }
+            progress(recorder.step(cell, round: 0))
+            let context = CellContext(plan: plan, round: 0, reference: referenceDigests[cell.feedPath])
+            try recorder.finish(scenario.measure(cell, in: context), to: cellFinished)
         }
         return recorder.runs
     }

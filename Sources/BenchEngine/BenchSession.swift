@@ -165,6 +165,7 @@ public struct BenchSession: Sendable {
             &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
             unranked: Self.floors.union([ParserRegistry.sinkBaseline.name]))
         Self.describeParsers(&timed, samples: samples)
+        ReadPairs.divide(&timed, samples: samples)
         return timed
     }
 

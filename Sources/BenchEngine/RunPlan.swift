@@ -38,6 +38,8 @@ public struct RunPlan: Sendable {
     public var queuePageSize = 25
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
+    /// The `read` practice's ways of reading the stored songs.
+    public var readChoices: [SongShelf.Choice] = SongShelf.Choice.allCases
 
     /// What the parsers build: a document's events when the plan measures the `document` scenario
     /// (a run measures one workload), songs otherwise.

@@ -21,6 +21,10 @@ extension HTMLReport {
             "Storing the songs",
             "One transaction per song or one for the batch; in the index's order or shuffled (SQLite through GRDB, an app's defaults)."
         ),
+        "read": (
+            "Reading the stored songs",
+            "The songs stored once, then read by an app's screens: one shared connection with a cache of decoded songs or a new one per screen; a screen in one query or by faults (a query per song); SQLite's default page cache or one that holds the table (GRDB DatabaseQueue, read-only)."
+        ),
     ]
 
     /// A practice's bars, a group per network profile (in the profiles' order), each bar a choice and
@@ -48,6 +52,17 @@ extension HTMLReport {
         }
     }
 
+    /// A `read` bar's text: the time per screen, the pages read, the ratio to its pair.
+    static func readText(_ f: PracticeFigures) -> String {
+        var text =
+            "\(Format.ms(f.totalNs, decimals: 4)) ms a screen · \(Format.number(f.pagesReadPerVisit, decimals: 2)) pages read"
+        if let ratio = f.pairRatio, let low = ratio.low, let high = ratio.high {
+            text +=
+                " · \(Format.number(ratio.ratio, decimals: 2))× \(ratio.reference) (\(Format.number(low, decimals: 2))–\(Format.number(high, decimals: 2)))"
+        }
+        return text
+    }
+
     /// One section per practice: the choices against the total time (with the next run's interval),
     /// the first song, the bytes on the wire and the requests, a group per network profile.
     static func practiceSections(_ figures: [PracticeFigures], figure: (String, String) -> Void, text: (String) -> Void)
@@ -72,6 +87,16 @@ extension HTMLReport {
                             interval: true),
                         axisLabel: "milliseconds, parse then store (shorter is better)"),
                     "Storing the songs: each way of writing them against the time to parse the feed and write every song (store time in brackets); whiskers: the next run's 95% interval."
+                )
+                continue
+            }
+            if practice == "read" {
+                figure(
+                    SVGChart.bars(
+                        id: "practice-read", title: "Reading the stored songs: time per screen",
+                        groups: groups(\.totalNs, readText, interval: true),
+                        axisLabel: "milliseconds per screen shown (shorter is better)"),
+                    "Reading the stored songs: each way of reading against the time per screen (whiskers: the next run's 95% interval), with the pages SQLite read from the file per screen and, for the first of each pair, its time over the recommended choice's."
                 )
                 continue
             }

@@ -72,6 +72,13 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var wireBytesMedian: Double?
     /// The `store` practice: median time writing the songs, ns.
     public var storeMedianNs: Double?
+    /// The `read` practice: screens per iteration, and the median pages SQLite read from the file per
+    /// iteration.
+    public var visitsMedian: Double?
+    public var pagesReadMedian: Double?
+    /// The `read` practice: this choice's time per visit over the other choice of its pair's
+    /// (``ReadPairs``), paired by round.
+    public var pairRatio: RelativeSpeed?
     /// Where the cell's noise lies: parses, workers, runs (``NoiseLevels``); the run level from the
     /// host's earlier runs in the store, when it had them.
     public var noiseLevels: NoiseLevels?
@@ -173,6 +180,8 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.requestsMedian = figure(.requests)
         summary.wireBytesMedian = figure(.wireBytes)
         summary.storeMedianNs = figure(.storeNs)
+        summary.visitsMedian = figure(.visits)
+        summary.pagesReadMedian = figure(.pagesRead)
         if clean.contains(where: { $0.requests != nil || $0.storeNs != nil }) {
             summary.totalEstimate = RunEstimate(
                 workerMedians: Array(WorkerValues.medians(samples) { $0.totalNs.map(Double.init) }.values))

@@ -10,6 +10,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     case wallNs, cpuNs, firstSongNs, downloadNs, totalNs, peakResidentBytes, bytes, httpStatus, instructions
     case parsePeakBytes, calibrationNs, allocations, allocatedBytes, keptBytes, requests, wireBytes, storeNs
     case afterCancelBytes, afterCancelParseNs, startedAfterCancel
+    case visits, pagesRead
     /// Wall time over the calibration workload's (``Sample/calibratedTime``): derived, not stored.
     case calibratedTime
 
@@ -138,6 +139,12 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
             Traits(
                 field: \.startedAfterCancel, column: "started_after_cancel", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .maximum)
+        case .visits:
+            Traits(field: \.visits, column: "visits", unit: .count, polarity: .neither, cellFigure: .medianOfSuccessful)
+        case .pagesRead:
+            Traits(
+                field: \.pagesRead, column: "pages_read", unit: .count, polarity: .lowerIsBetter,
+                cellFigure: .medianOfClean)
         case .calibratedTime:
             Traits(
                 field: nil, column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,

@@ -1,7 +1,7 @@
-/// The figures of one practice cell (`bench run --scenario paged,fields,gzip,queue,store`): the choice
-/// a developer makes, against what the user waits for and what goes over the wire.
+/// The figures of one practice cell (`bench run --scenario paged,fields,gzip,queue,store,read`): the
+/// choice a developer makes, against what the user waits for and what goes over the wire.
 public struct PracticeFigures: Codable, Sendable, Equatable {
-    /// "paging", "fields", "compression", "queue", "cancel" or "store".
+    /// "paging", "fields", "compression", "queue", "cancel", "store" or "read".
     public var practice: String
     /// The choice, in words: "25 per page", "song fields only", "gzip", "4 at once", "batch, index order".
     public var choice: String
@@ -20,7 +20,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var wireBytes: Double?
     public var bytes: Double?
     public var firstSongNs: Double?
-    /// Total: start → every song ready (for `store`: parse + store).
+    /// Total: start → every song ready (for `store`: parse + store; for `read`: the time per visit).
     ///
     /// The median of the workers' medians, and the interval the next run's figure should fall in,
     /// when there are workers enough.
@@ -34,6 +34,14 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var afterCancelBytes: Int?
     public var afterCancelParseNs: Int?
     public var startedAfterCancel: Int?
+    /// `read`: screens per iteration; per visit, the pages SQLite read from the file, the `malloc`
+    /// calls and the bytes they asked for (from the cell's allocation-counting worker).
+    public var visits: Int?
+    public var pagesReadPerVisit: Double?
+    public var allocationsPerVisit: Double?
+    public var allocatedBytesPerVisit: Double?
+    /// `read`: the time per visit over the recommended choice's of its pair (``ReadPairs``).
+    public var pairRatio: RelativeSpeed?
     public var failed: Int
     public var outcome: String?
 
@@ -65,13 +73,15 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
                 (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
                 + (cache ? ", cache sized" : "")
             return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
+        case .read:
+            return ReadPairs.describe(rest).map { ("read", $0.words, $0.order) }
         case .parse, .download, .conditional, .document:
             return nil
         }
     }
 
     /// The practices in the order reports show them.
-    public static let practiceOrder = ["paging", "fields", "compression", "queue", "cancel", "store"]
+    public static let practiceOrder = ["paging", "fields", "compression", "queue", "cancel", "store", "read"]
 
     /// The figures of a practice cell's summary, or `nil` for another scenario.
     public init?(_ cell: CellSummary) {
@@ -98,6 +108,20 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         afterCancelBytes = cell.afterCancelBytesMax
         afterCancelParseNs = cell.afterCancelParseNsMax
         startedAfterCancel = cell.startedAfterCancelMax
+        if cell.cell.scenario.kind == .read {
+            // The headline is the time per visit, from the workers' medians, with the next run's interval.
+            totalNs = cell.estimate?.value
+            totalLowNs = cell.estimate?.low
+            totalHighNs = cell.estimate?.high
+            parseNs = nil
+            if let visits = cell.visitsMedian, visits > 0 {
+                self.visits = Int(visits)
+                pagesReadPerVisit = cell.pagesReadMedian.map { $0 / visits }
+                allocationsPerVisit = cell.allocations.map { $0.median / visits }
+                allocatedBytesPerVisit = cell.allocatedBytes.map { $0 / visits }
+            }
+            pairRatio = cell.pairRatio
+        }
         failed = cell.failed
         outcome = cell.outcome
     }

@@ -70,6 +70,11 @@ public struct Sample: Codable, Sendable, Equatable {
     public var afterCancelParseNs: Int?
     /// A cancelled queue: requests started after the cancel.
     public var startedAfterCancel: Int?
+    /// Screens one iteration showed (the `read` practice); ``wallNs`` is then the time per screen,
+    /// and ``allocations`` and ``allocatedBytes`` are the whole iteration's.
+    public var visits: Int?
+    /// Pages SQLite read from the file in one iteration (the `read` practice: its page cache's misses).
+    public var pagesRead: Int?
     /// Bytes the parse allocated and had not freed when it returned: its songs (and any cache its
     /// library keeps).
     public var keptBytes: Int?

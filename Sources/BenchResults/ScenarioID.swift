@@ -18,6 +18,8 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     case cancel
     /// The feed parsed, then its songs written to SQLite.
     case store
+    /// The feed's songs stored once, then read back by an app's screens.
+    case read
     /// Any XML document's bytes in memory, walked by a fresh parser (in chunks) into the canonical
     /// event sink: the document workload.
     case document

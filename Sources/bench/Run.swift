@@ -96,12 +96,14 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("scenario"), parsing: .upToNextOption,
         help: ArgumentHelp(
-            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store. Default: parse and download.",
+            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store, read. Default: parse and download.",
             discussion: """
                 paged: follow next links, one cell per --page-size; fields: the whole feed and the same with only the song fields (?fields=); \
                 gzip: identity and gzip bodies; queue: every page (--queue-page-size songs each) through a bounded queue of each \
                 --max-concurrent width, and a cancel once the first page is in; store: the songs written to SQLite, one transaction \
-                per song or one per batch, in index order or shuffled.
+                per song or one per batch, in index order or shuffled; read: the songs stored once, then read by an app's screens \
+                (a shared connection with a cache or one per screen, a screen in one query or by faults, SQLite's page cache at its \
+                default or holding the table), for one parser.
                 """))
     var scenarios: [String] = []
 
@@ -365,7 +367,7 @@ struct Run: ParsableCommand {
             downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds)
         settings.countsAllocations =
-            counter == .time && !noAllocationCounts && selectedScenarios.contains { $0 == .parse || $0 == .document }
+            counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
         if stopping {
             settings.stopping = StoppingRule(
                 precision: precision?.fraction,

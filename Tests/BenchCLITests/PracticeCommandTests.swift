@@ -85,6 +85,53 @@ struct PracticeCommandTests {
         }
     }
 
+    @Test func theReadPracticeRunsOneParserPairsItsChoicesAndCountsAllocations() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let output = directory.path("out")
+        let result = try runBench([
+            "run", "--scenario", "read", "--parsers", "expat,libxml2", "--iterations", "2", "--warmup", "1",
+            "--download-rounds", "2", "--store", store, "--output-dir", output,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardOutput.contains("read on top300.rss.xml (300 songs stored, parsed by libxml2)"),
+            "\(result.standardOutput)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output)
+        let jsonName = try #require(files.first { $0.hasSuffix("-practices.json") })
+        let figures = try JSONDecoder().decode(
+            [PracticeFigures].self, from: Data(contentsOf: URL(fileURLWithPath: output + "/" + jsonName)))
+        // One parser: the reading does not depend on it.
+        #expect(figures.map(\.parser) == Array(repeating: "libxml2", count: 6))
+        #expect(
+            figures.map(\.scenario) == [
+                "read-shared", "read-per-screen", "read-batch", "read-faults", "read-cache-table", "read-cache-default",
+            ])
+        for f in figures {
+            #expect(f.failed == 0 && f.outcome == nil && f.n == 4 && f.songs == 300 && f.visits == 50, "\(f)")
+            #expect((f.totalLowNs ?? .infinity) <= (f.totalNs ?? 0) && (f.totalNs ?? .infinity) <= (f.totalHighNs ?? 0))
+            #expect((f.allocatedBytesPerVisit ?? 0) > 0 && f.pagesReadPerVisit != nil, "\(f)")
+        }
+        let pairs = figures.compactMap { f in f.pairRatio.map { (f.scenario, $0.reference, $0.rounds) } }
+        #expect(pairs.map(\.0) == ["read-per-screen", "read-faults", "read-cache-default"])
+        #expect(pairs.map(\.1) == ["read-shared", "read-batch", "read-cache-table"])
+        #expect(pairs.allSatisfy { $0.2 == 2 })
+        // A new connection per screen reads its pages again every visit; the kept one from its cache.
+        let perScreen = try #require(figures.first { $0.scenario == "read-per-screen" })
+        #expect((perScreen.pagesReadPerVisit ?? 0) >= 1)
+        #expect(figures.first { $0.scenario == "read-batch" }?.pagesReadPerVisit == 0)
+        // The store keeps the visits and pages read; the HTML has the section.
+        let queue = try DatabaseQueue(path: store)
+        let stored = try queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM samples WHERE visits = 50 AND pages_read IS NOT NULL AND wall_ns > 0")
+                ?? 0
+        }
+        #expect(stored == 24)
+        let html = try String(contentsOfFile: output + "/latest.html", encoding: .utf8)
+        #expect(html.contains("<h2>Reading the stored songs</h2>"))
+    }
+
     @Test(arguments: [
         (["--scenario", "paged", "--page-size", "0"], "--page-size: '0' is not a whole number"),
         (["--scenario", "queue", "--max-concurrent", "two"], "--max-concurrent: 'two' is not a whole number"),

@@ -14,8 +14,11 @@ public struct PracticeJob: Codable, Sendable, Equatable {
     public var url: URL?
     /// The feed's file (`store`).
     public var feed: String?
-    /// Where `store` writes its databases.
+    /// Where `store` and `read` write their databases.
     public var scratchDirectory: String
+    /// Count each iteration's allocations instead of timing it (`read`, in a worker with the
+    /// interposer loaded).
+    public var countAllocations = false
 
     public init(
         practice: Practice, parser: String, iterations: Int, warmup: Int, timeout: Double, entries: Int,

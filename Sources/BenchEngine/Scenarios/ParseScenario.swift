@@ -26,6 +26,8 @@ struct ParseScenario: BenchScenario {
 
     var runsEveryRound: Bool { true }
 
+    var countsAllocations: Bool { true }
+
     /// The worker's job: round 0 counts allocations; a plan with an instruction counter counts instructions.
     func job(_ cell: CellKey, in context: CellContext) -> MeasureJob {
         let settings = context.settings

@@ -39,6 +39,12 @@ enum PracticeCell {
         var job = PracticeJob(
             practice: practice, parser: cell.parser, iterations: settings.downloadIterationsPerWorker,
             warmup: settings.warmup, timeout: settings.timeoutSeconds, entries: context.entries)
+        // Round 0 counts allocations (after the timed rounds): two sessions after a warm-up one.
+        job.countAllocations = context.round == 0
+        if job.countAllocations {
+            job.iterations = 2
+            job.warmup = max(1, settings.warmup)
+        }
         if practice.usesNetwork {
             guard let url = context.url else { return context.failed(cell, "no URL to download \(cell.feedPath) from") }
             guard context.plan.remoteURLs[cell.feedPath] == nil else {
@@ -55,8 +61,11 @@ enum PracticeCell {
             job.feed = cell.feedPath
         }
         let report: PracticeWorkerReport
+        let environment =
+            job.countAllocations ? AllocationCounter.countingEnvironment(executable: context.plan.executable) : [:]
         switch context.runWorker(
-            PracticeWorkerReport.self, WorkerCommand(executable: context.plan.executable, job: .practice(job)),
+            PracticeWorkerReport.self,
+            WorkerCommand(executable: context.plan.executable, job: .practice(job), environment: environment),
             timeout: timeLimit(cell, practice: practice, in: context))
         {
         case .success(let decoded): report = decoded
@@ -81,13 +90,26 @@ enum PracticeCell {
         return settings.workerLimit(iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer)
     }
 
-    /// The worker's report as samples: a fetch's times and bytes, or a store's parse and writes.
+    /// The worker's report as samples: a fetch's times and bytes, a store's parse and writes, or a
+    /// read session's time per visit (its wall time), pages read and allocations.
     static func run(_ cell: CellKey, report: PracticeWorkerReport, in context: CellContext) -> CellRun {
         let disagreement = context.disagreement(cell, digest: report.digest)
-        let peak = report.peakResidentBytes
+        let counting = report.iterations.contains { $0.read?.allocations != nil }
+        let peak = counting ? nil : report.peakResidentBytes
         let samples = report.iterations.enumerated().map { offset, iteration in
             let fetch = iteration.fetch
             let store = iteration.store
+            if let read = iteration.read {
+                var sample = Sample(
+                    cell: cell, songs: report.songs ?? 0, round: context.round, iteration: offset + 1,
+                    wallNs: counting ? nil : read.visitNs, cpuNs: nil, firstSongNs: nil, peakResidentBytes: peak,
+                    error: iteration.error ?? disagreement, debug: context.plan.debugBuild)
+                sample.visits = read.visits
+                sample.pagesRead = counting ? nil : read.pagesRead
+                sample.allocations = read.allocations?.allocations
+                sample.allocatedBytes = read.allocations?.bytes
+                return sample
+            }
             var sample = Sample(
                 cell: cell, songs: fetch?.songs ?? store?.songs ?? 0, round: context.round, iteration: offset + 1,
                 wallNs: fetch?.parseNs ?? store?.parseNs, cpuNs: nil, firstSongNs: fetch?.firstSongNs,

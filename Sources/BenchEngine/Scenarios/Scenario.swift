@@ -28,6 +28,13 @@ protocol BenchScenario: Sendable {
     /// ``RunSettings/runsDownloads(inRound:)`` picks.
     var runsEveryRound: Bool { get }
 
+    /// Whether, after the timed rounds, one worker per cell counts its allocations (round 0).
+    var countsAllocations: Bool { get }
+
+    /// The parsers its cells run for, of the baseline and the parsers that agreed (all of them,
+    /// unless what a cell measures does not depend on the parser).
+    func parsers(_ candidates: [String]) -> [String]
+
     /// Measures `cell` with one worker process.
     ///
     /// - Parameters:
@@ -42,6 +49,8 @@ extension BenchScenario {
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { [0] }
     var fetchesFeed: Bool { true }
     var runsEveryRound: Bool { false }
+    var countsAllocations: Bool { false }
+    func parsers(_ candidates: [String]) -> [String] { candidates }
 }
 
 extension ScenarioID {
@@ -57,9 +66,16 @@ extension ScenarioID {
         case .queue: return QueueScenario()
         case .cancel: return CancelScenario()
         case .store: return StoreScenario()
+        case .read: return ReadScenario()
         case .document: return ParseScenario(workload: .document)
         }
     }
+}
+
+extension ScenarioID {
+    /// Whether, after the timed rounds, one worker per cell of the scenario counts allocations
+    /// (`parse`, `document`, `read`).
+    public var countsAllocations: Bool { engine.countsAllocations }
 }
 
 extension CellKey {

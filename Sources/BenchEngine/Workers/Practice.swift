@@ -3,7 +3,7 @@ import Foundation
 import SongStore
 
 /// The practices around the parse that an app chooses (`bench run --scenario paged,fields,gzip,
-/// queue,store`): each is a set of cells, one per choice, named by the choice.
+/// queue,store,read`): each is a set of cells, one per choice, named by the choice.
 ///
 /// | scenario | cells | one iteration |
 /// |---|---|---|
@@ -12,12 +12,14 @@ import SongStore
 /// | `gzip` | `gzip-off`, `gzip-on` | the whole feed, `Accept-Encoding: identity` / `gzip` |
 /// | `queue` | `queue-N`, `cancel-N` per width | every page through a queue of width N; `cancel`: cancel all once page 1's songs are in |
 /// | `store` | `store-song-ordered`, `store-song-shuffled`, `store-batch-ordered`, `store-batch-shuffled` | parse the feed in memory, then write its songs to SQLite |
+/// | `read` | `read-shared`, `read-per-screen`, `read-batch`, `read-faults`, `read-cache-default`, `read-cache-table` | an app's screens read the songs stored once (`SongShelf`) |
 public enum Practice: Codable, Sendable, Equatable {
     case paged(pageSize: Int)
     case fields(selected: Bool)
     case gzip(on: Bool)
     case queue(width: Int, pageSize: Int, cancel: Bool)
     case store(SongStore.Plan)
+    case read(SongShelf.Choice)
 
     /// The cell it is measured in.
     public var cell: CellScenario {
@@ -27,6 +29,7 @@ public enum Practice: Codable, Sendable, Equatable {
         case .gzip(let on): return CellScenario(.gzip, choice: on ? "on" : "off")
         case .queue(let width, _, let cancel): return CellScenario(cancel ? .cancel : .queue, choice: String(width))
         case .store(let plan): return CellScenario(name: plan.description)
+        case .read(let choice): return CellScenario(.read, choice: choice.rawValue)
         }
     }
 
@@ -45,14 +48,19 @@ public enum Practice: Codable, Sendable, Equatable {
         case .store:
             guard let plan = SongStore.Plan(cellName: cell.name) else { return nil }
             self = .store(plan)
+        case .read:
+            guard let read = SongShelf.Choice(rawValue: choice) else { return nil }
+            self = .read(read)
         default: return nil
         }
     }
 
-    /// Whether its cells fetch over HTTP (all but `store`).
+    /// Whether its cells fetch over HTTP (all but `store` and `read`).
     public var usesNetwork: Bool {
-        if case .store = self { return false }
-        return true
+        switch self {
+        case .store, .read: return false
+        case .paged, .fields, .gzip, .queue: return true
+        }
     }
 
     /// Requests one iteration makes at most (for the worker's time limit).
@@ -60,7 +68,7 @@ public enum Practice: Codable, Sendable, Equatable {
         switch self {
         case .paged(let size): return max(1, (entries + size - 1) / size)
         case .queue(_, let size, _): return max(1, (entries + size - 1) / size)
-        case .fields, .gzip, .store: return 1
+        case .fields, .gzip, .store, .read: return 1
         }
     }
 }

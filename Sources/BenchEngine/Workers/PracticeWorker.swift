@@ -7,7 +7,7 @@ import SongStore
 
 /// The worker side of the practice cells; what one iteration does is in each practice's scenario
 /// type (`PagedScenario`, `FieldsScenario`, `GzipScenario`, `QueueScenario`,
-/// `CancelScenario`, `StoreScenario`).
+/// `CancelScenario`, `StoreScenario`, `ReadScenario`).
 public enum PracticeWorker {
     /// Runs `warmup` + `iterations` iterations of the practice and reports the last `iterations`.
     ///
@@ -16,7 +16,7 @@ public enum PracticeWorker {
     /// - Throws: an unknown parser, an unreadable feed, or (for `cancel`) a failed uncancelled fetch.
     public static func run(_ job: PracticeJob) throws -> PracticeWorkerReport {
         let parserType = try ParserRegistry.worker(job.parser)
-        try AllocationCounter.check(counting: false)
+        try AllocationCounter.check(counting: job.countAllocations)
         var report = PracticeWorkerReport(parser: job.parser, cell: job.practice.cell.name, iterations: [])
         var firstPage: [Song]?
         if case .queue(let width, let size, true) = job.practice, let url = job.url {
@@ -32,6 +32,10 @@ public enum PracticeWorker {
                 throw VerifyWorkerError(description: "cannot read \(path)")
             }
             return [UInt8](data)
+        }
+        if case .read(let choice) = job.practice {
+            guard let feedBytes else { throw VerifyWorkerError(description: "a read cell needs the feed's file") }
+            return try read(job, choice: choice, feed: feedBytes, parser: parserType, report: report)
         }
         for index in 0..<(max(0, job.warmup) + max(0, job.iterations)) {
             var iteration = PracticeWorkerReport.Iteration()
@@ -64,6 +68,41 @@ public enum PracticeWorker {
         return report
     }
 
+    /// A `read` cell's worker: the feed parsed and stored once (untimed), then one session of an
+    /// app's screens per iteration; an iteration that fails (a locked or missing database, a table
+    /// from elsewhere, a screen with other songs) has its message, and the next goes on.
+    static func read(
+        _ job: PracticeJob, choice: SongShelf.Choice, feed: [UInt8], parser: any SongFeedParser.Type,
+        report: PracticeWorkerReport
+    ) throws -> PracticeWorkerReport {
+        var report = report
+        let path = (job.scratchDirectory as NSString).appendingPathComponent("shelf-\(getpid()).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+        }
+        let (shelf, digest) = try ReadScenario.shelve(feed, parser: parser, path: path)
+        report.digest = digest
+        report.songs = shelf.songs.count
+        let reader = SongShelfReader(shelf: shelf, choice: choice)
+        report.storeSettings = try reader.settings()
+        var next = 0
+        for index in 0..<(max(0, job.warmup) + max(0, job.iterations)) {
+            var iteration = PracticeWorkerReport.Iteration()
+            do {
+                iteration.read = try ReadScenario.session(
+                    reader, first: next, countingAllocations: job.countAllocations)
+            } catch {
+                iteration.error = "\(error)"
+            }
+            next += SongShelf.visitsPerIteration
+            if index >= job.warmup { report.iterations.append(iteration) }
+        }
+        report.peakResidentBytes = PeakMemory.currentProcessPeakBytes()
+        return report
+    }
+
     /// One `store` iteration into a fresh database in `directory`, removed afterwards.
     static func store(
         _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, in directory: String
@@ -90,7 +129,7 @@ public enum PracticeWorker {
             return try QueueScenario.fetch(
                 width: width, pageSize: size, cancel: cancel, parser: parser, url: url, entries: job.entries,
                 timeout: job.timeout)
-        case .store: throw VerifyWorkerError(description: "store cells do not fetch")
+        case .store, .read: throw VerifyWorkerError(description: "\(job.practice.cell) cells do not fetch")
         }
     }
 

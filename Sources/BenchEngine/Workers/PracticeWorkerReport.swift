@@ -7,6 +7,7 @@ public struct PracticeWorkerReport: Codable, Sendable {
     public struct Iteration: Codable, Sendable {
         public var fetch: PagedFetchMeasurement?
         public var store: StoreMeasurement?
+        public var read: ReadMeasurement?
         public var error: String?
     }
 
@@ -17,6 +18,8 @@ public struct PracticeWorkerReport: Codable, Sendable {
     public var digest: String?
     public var iterations: [Iteration]
     public var peakResidentBytes: Int?
-    /// The song store's settings (`store` cells).
+    /// The song store's settings (`store` and `read` cells).
     public var storeSettings: SongStore.Settings?
+    /// The songs stored for the screens to read (`read` cells).
+    public var songs: Int?
 }
