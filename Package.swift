@@ -137,7 +137,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchEngineTests",
-            dependencies: ["BenchEngine", "FeedParsers", "SongFeed", "BenchTestSupport", "bench"]
+            dependencies: [
+                "BenchEngine", "FeedParsers", "SongFeed", "SongStore", "BenchTestSupport", "bench",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchTestSupport"]),
         .testTarget(

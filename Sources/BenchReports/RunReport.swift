@@ -213,11 +213,18 @@ public enum RunReport {
             "\(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · "
         text +=
             "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
-        text += "\(settings.rounds) worker\(settings.rounds == 1 ? "" : "s") per cell, run side by side in rounds; "
-        text +=
-            "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up"
-        if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
-            text += ", \(settings.downloadIterationsPerWorker) per download worker"
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
+            text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
+            text += "\(plural(settings.iterations, "timed parse")) each after \(settings.warmup) warm-up"
+            if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
+                text += ", \(settings.downloadIterationsPerWorker) per download worker"
+            }
+        } else {
+            // The practices alone: their workers are spread over the rounds.
+            text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds; "
+            text +=
+                "\(plural(settings.downloadIterationsPerWorker, "timed iteration")) each after \(settings.warmup) warm-up"
         }
         if settings.counter == RunSettings.instructionCounter {
             text += "; instructions counted by callgrind (no times)"
@@ -316,7 +323,8 @@ public enum RunReport {
                         separator: "\n"))
         }
         let counted = cells.contains { $0.instructions != nil }
-        var legends = counted ? [instructionsLegend] : [ParseColumn.legend(columns)]
+        let parses = cells.contains { $0.cell.scenario.isParseFromMemory }
+        var legends = counted ? [instructionsLegend] : parses ? [ParseColumn.legend(columns)] : []
         if cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) }) {
             legends.append(
                 downloadLegend

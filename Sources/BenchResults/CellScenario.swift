@@ -41,6 +41,15 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
     /// workload): the cells with relative speeds, binding taxes, allocation and instruction counts.
     public var isParseFromMemory: Bool { kind == .parse || kind == .document }
 
+    /// Whether the host's earlier runs of the cell widen its next-run interval (``RunHistory``): the
+    /// cells timed in every run the same way, with no network — a parse from memory, and the `read`
+    /// practice's screens.
+    public var learnsFromHistory: Bool { isParseFromMemory || kind == .read }
+
+    /// The scenario names of the cells that learn from history, as runs record them.
+    public static let historyNames: [String] =
+        [ScenarioID.parse.rawValue, ScenarioID.document.rawValue] + ReadPairs.choices.map { "read-\($0)" }
+
     /// The `parse` scenario's cells.
     public static let parse = CellScenario(.parse)
     /// The `download` scenario's cells.

@@ -16,6 +16,9 @@ public enum ReadPairs {
         ("per-screen", "shared"), ("faults", "batch"), ("cache-default", "cache-table"),
     ]
 
+    /// Every choice, in the reports' order.
+    public static let choices = ["shared", "per-screen", "batch", "faults", "cache-table", "cache-default"]
+
     /// A choice in words, and its place in the reports' order; `nil` for a name this build does not know.
     public static func describe(_ choice: String) -> (words: String, order: Int)? {
         switch choice {

@@ -35,10 +35,10 @@ public struct RunToRunNote: Codable, Sendable, Equatable {
     }
 }
 
-/// A run's parse figures against the same figures in the host's earlier runs: the run-to-run level
-/// of noise (``RunToRun``) added to every next-run interval — the time, the relative speed (×
-/// fastest) and the binding tax — and the noise of each cell split over its levels
-/// (``NoiseLevels``).
+/// A run's parse (and `read`) figures against the same figures in the host's earlier runs: the
+/// run-to-run level of noise (``RunToRun``) added to every next-run interval — the time, the
+/// relative speed (× fastest), the binding tax and a read choice's ratio to its pair — and the noise
+/// of each cell split over its levels (``NoiseLevels``).
 ///
 /// A cell's earlier figures are those of the same parser, scenario, document (by digest) and chunk
 /// size in the runs given, each computed as the run computes its own: the median of the worker
@@ -72,7 +72,7 @@ public enum RunHistory {
         var widened = 0
         var cells = 0
         var most = 0
-        for index in result.cells.indices where result.cells[index].cell.scenario.isParseFromMemory {
+        for index in result.cells.indices where result.cells[index].cell.scenario.learnsFromHistory {
             guard let estimate = result.cells[index].estimate else { continue }
             cells += 1
             let key = Key(result.cells[index].cell)
@@ -84,10 +84,16 @@ public enum RunHistory {
             guard let level = RunToRun(series: series + [estimate.value]) else { continue }
             result.cells[index].estimate?.include(level)
             widened += 1
-            for field in [\CellSummary.relative, \CellSummary.bindingTax] {
-                guard let ratio = result.cells[index][keyPath: field], ratio.reference != key.parser else { continue }
+            for field in [\CellSummary.relative, \CellSummary.bindingTax, \CellSummary.pairRatio] {
+                guard let ratio = result.cells[index][keyPath: field] else { continue }
+                // A parser's ratios are against another parser; a read choice's against another choice.
                 var reference = key
-                reference.parser = ratio.reference
+                if field == \CellSummary.pairRatio {
+                    reference.scenario = ratio.reference
+                } else {
+                    guard ratio.reference != key.parser else { continue }
+                    reference.parser = ratio.reference
+                }
                 let ratios = earlier.compactMap { run in self.ratio(of: key, to: reference, in: run) }
                 if let level = RunToRun(series: ratios + [ratio.ratio]) {
                     result.cells[index][keyPath: field]?.include(level)
@@ -102,7 +108,7 @@ public enum RunHistory {
         let minimum = RunToRun.minimumEarlierRuns
         let message: String
         if cells == 0 {
-            message = "No parse cells: no next-run intervals to widen."
+            message = "No parse or read cells: no next-run intervals to widen."
         } else if widened == cells {
             message =
                 "Next-run intervals hold the run-to-run noise too, learnt from up to \(earlierRuns) earlier run\(earlierRuns == 1 ? "" : "s") of this host in the store."
@@ -150,7 +156,7 @@ public enum RunHistory {
     /// A run's parse samples by cell.
     static func byCell(_ samples: [Sample]) -> [Key: [Sample]] {
         var grouped: [Key: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario.isParseFromMemory {
+        for sample in samples where sample.cell.scenario.learnsFromHistory {
             grouped[Key(sample.cell), default: []].append(sample)
         }
         return grouped

@@ -34,7 +34,7 @@ struct SampleQuery {
         placeholder: (Int) -> String
     ) {
         arguments = CalibrationQuery.hostRunsArguments(host: host, excluding: runID, lastRuns: lastRuns)
-        let scenarios = [ScenarioID.parse, ScenarioID.document].map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let scenarios = CellScenario.historyNames.map { "'\($0)'" }.joined(separator: ", ")
         var feedList: [String] = []
         for feed in feeds {
             arguments.append(feed.databaseValue)

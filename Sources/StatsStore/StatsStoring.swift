@@ -20,7 +20,8 @@ public protocol StatsStoring: RunRecorder {
     /// The calibration figures of `host`'s newest `lastRuns` runs (not `runID`, not debug builds
     /// nor the gate's injected slowdowns), by run and document: the host's usual state (`HostState`).
     func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration]
-    /// The parse samples (`parse` and `document` cells, debug builds left out) of `host`'s newest
+    /// The samples of the cells that learn from history (`parse`, `document` and `read` cells:
+    /// `CellScenario.learnsFromHistory`; debug builds left out) of `host`'s newest
     /// `lastRuns` runs of its usual work (as ``calibrations(host:excluding:lastRuns:)`` chooses
     /// them) on the documents of digests `feeds`, oldest run first: the history from which a run
     /// learns its run-to-run noise (`RunHistory`).

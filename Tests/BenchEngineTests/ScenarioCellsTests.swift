@@ -1,6 +1,9 @@
 import BenchResults
 import BenchTestSupport
 import Foundation
+import GRDB
+import SongFeed
+import SongStore
 import Testing
 
 @testable import BenchEngine
@@ -10,14 +13,14 @@ import Testing
 struct ScenarioCellsTests {
     static let settings = RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 4_096, timeoutSeconds: 30)
 
-    static func cells(_ scenarios: [ScenarioID]) throws -> [CellKey] {
+    static func cells(_ scenarios: [ScenarioID], agreeing: [String] = ["expat"]) throws -> [CellKey] {
         let feed = try FeedFile(path: TestPaths.top300)
         let plan = RunPlan(
-            parsers: ["expat"], feeds: [feed.path], settings: Self.settings, executable: TestPaths.benchExecutable,
+            parsers: agreeing, feeds: [feed.path], settings: Self.settings, executable: TestPaths.benchExecutable,
             debugBuild: true, scenarios: scenarios)
         let verification = FeedVerification(
             path: feed.path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: [0], verdicts: [])
-        let check = BenchRunner.FeedCheck(feed: feed, verification: verification, agreeing: ["expat"])
+        let check = BenchRunner.FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         return BenchRunner(plan: plan).cells(for: [check])
     }
 
@@ -31,6 +34,22 @@ struct ScenarioCellsTests {
         #expect(both.count == 2 * 6)
     }
 
+    /// The reading does not depend on the parser: its cells run for one that builds songs (libxml2
+    /// when it agreed), never for the baseline.
+    @Test func readCellsRunForOneParserThatBuildsSongs() throws {
+        let read = try Self.cells([.read], agreeing: ["expat", "memchr", "libxml2"])
+        #expect(Set(read.map(\.parser)) == ["libxml2"])
+        #expect(
+            read.map(\.scenario.name) == [
+                "read-shared", "read-per-screen", "read-batch", "read-faults", "read-cache-default", "read-cache-table",
+            ])
+        #expect(read.allSatisfy { $0.network.isEmpty })
+        #expect(Set(try Self.cells([.read], agreeing: ["memchr", "expat"]).map(\.parser)) == ["expat"])
+        #expect(try Self.cells([.read], agreeing: ["memchr"]).isEmpty)
+        #expect(ScenarioID.read.countsAllocations && ScenarioID.parse.countsAllocations)
+        #expect(!ScenarioID.store.countsAllocations)
+    }
+
     @Test func parseCellsHaveNoNetworkAndDownloadCellsNoChunkSize() throws {
         for cell in try Self.cells([.parse, .download, .store]) {
             switch cell.scenario.kind {
@@ -38,6 +57,36 @@ struct ScenarioCellsTests {
             case .store?: #expect(cell.network.isEmpty && cell.chunkSize == 0)
             default: #expect(!cell.network.isEmpty && cell.chunkSize == 0)
             }
+        }
+    }
+}
+
+/// A `read` iteration: its session timed whole and checked; a database another process locks ends
+/// that iteration with the message, and the next session reads again.
+@Suite("The read practice's sessions")
+struct ReadSessionTests {
+    @Test func aLockedDatabaseEndsTheSessionAndTheNextReads() throws {
+        let directory = try TemporaryDirectory()
+        try withExtendedLifetime(directory) {
+            let songs = FeedGenerator(songs: 90, seed: 3).generate().songs
+            let shelf = try SongShelf.stock(songs, at: directory.path("shelf.sqlite"))
+            let reader = SongShelfReader(shelf: shelf, choice: .faults)
+            let first = try ReadScenario.session(reader, first: 0, countingAllocations: false)
+            #expect(first.visits == SongShelf.visitsPerIteration && first.ns > 0)
+            // 50 lists, each its keys then a query per song: 12 rounds of the 4 pages (90 songs), then 2 pages of 25.
+            #expect(first.queries == 50 + 12 * 90 + 2 * 25)
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let writer = try DatabaseQueue(path: shelf.path, configuration: configuration)
+            try writer.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+            #expect {
+                try ReadScenario.session(reader, first: 50, countingAllocations: false)
+            } throws: { error in
+                "\(error)".contains("database is locked")
+            }
+            try writer.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+            let next = try ReadScenario.session(reader, first: 100, countingAllocations: false)
+            #expect(next.visits == 50 && next.pagesRead >= 0)
         }
     }
 }

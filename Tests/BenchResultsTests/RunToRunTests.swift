@@ -154,4 +154,51 @@ struct RunToRunTests {
         #expect(!note.whole && note.earlierRuns == 4)
         #expect(note.message.contains("within-run noise only") && note.message.contains("5 would add"))
     }
+
+    /// The same runs as `read` cells: expat's figures as a new connection per screen, libxml2's as
+    /// the shared connection (both parsed by libxml2), with the pair's ratio.
+    static func asRead(_ result: RunResult) -> RunResult {
+        var result = result
+        func convert(_ cell: CellKey) -> CellKey {
+            var read = cell
+            read.scenario = CellScenario(.read, choice: cell.parser == "expat" ? "per-screen" : "shared")
+            read.parser = "libxml2"
+            read.chunkSize = 0
+            return read
+        }
+        result.samples = result.samples.map { sample in
+            var read = sample
+            read.cell = convert(sample.cell)
+            return read
+        }
+        result.cells = result.cells.map { cell in
+            var read = cell
+            read.cell = convert(cell.cell)
+            read.relative = nil
+            return read
+        }
+        ReadPairs.divide(&result.cells, samples: result.samples)
+        return result
+    }
+
+    @Test func readCellsLearnFromHistoryTooTheirTimeAndTheirPairsRatio() throws {
+        let earlier = history(expat: [3.0, 3.3, 2.85, 3.15, 3.0, 3.6], ratio: [0.5, 0.52, 0.5, 0.48, 0.5, 0.51])
+        let readHistory = Dictionary(grouping: earlier, by: \.runID).flatMap { runID, stored in
+            let run = Self.asRead(
+                RunResult(
+                    environment: SyntheticRuns.run(id: runID, started: "x", rounds: [:]).environment,
+                    settings: now.settings, cells: [], samples: stored.map(\.sample)))
+            return run.samples.map { StoredSample(runID: runID, runStartedAt: stored[0].runStartedAt, sample: $0) }
+        }
+        var result = Self.asRead(now)
+        let perScreen = try #require(result.cells.first { $0.cell.scenario.name == "read-per-screen" })
+        let ratio = try #require(perScreen.pairRatio)
+        #expect(ratio.reference == "read-shared" && abs(ratio.ratio - 2) < 1e-9)
+        RunHistory.include(readHistory, in: &result)
+        let widened = try #require(result.cells.first { $0.cell.scenario.name == "read-per-screen" })
+        #expect(widened.estimate?.runToRun?.earlierRuns == 6)
+        #expect(widened.pairRatio?.runToRun?.earlierRuns == 6)
+        #expect((widened.pairRatio?.low ?? 9) < (ratio.low ?? 0) && (widened.pairRatio?.high ?? 0) > (ratio.high ?? 9))
+        #expect(result.runToRun?.whole == true)
+    }
 }
