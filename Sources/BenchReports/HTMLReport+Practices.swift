@@ -27,8 +27,9 @@ extension HTMLReport {
         ),
     ]
 
-    /// A practice's bars, a group per network profile (in the profiles' order), each bar a choice and
-    /// a parser; with `interval`, the total time's interval as whiskers.
+    /// A practice's bars, a group per network profile (in the profiles' order) and, when there are
+    /// several, per feed, each bar a choice and a parser (a `read` choice by its short name); with
+    /// `interval`, the total time's interval as whiskers.
     static func practiceGroups(
         _ figures: [PracticeFigures], _ value: (PracticeFigures) -> Double?, _ text: (PracticeFigures) -> String,
         interval: Bool
@@ -37,19 +38,34 @@ extension HTMLReport {
         let networks = Set(figures.map(\.network)).sorted {
             (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
         }
-        return networks.map { network in
-            let rows = figures.filter { $0.network == network }.sorted { ($0.order, $0.parser) < ($1.order, $1.parser) }
-            return .init(
-                title: network.isEmpty ? "on this machine's disk" : "network profile: \(network)",
-                bars: rows.compactMap { f in
-                    guard let v = value(f) else { return nil }
-                    return .init(
-                        label: "\(f.choice) · \(f.parser)", value: v / 1e6,
-                        low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
-                        high: interval ? f.totalHighNs.map { $0 / 1e6 } : nil,
-                        text: text(f), key: f.parser)
-                })
+        let feeds = Set(figures.map(\.feedPath)).sorted()
+        return networks.flatMap { network in
+            feeds.compactMap { feed -> SVGChart.Group? in
+                let rows = figures.filter { $0.network == network && $0.feedPath == feed }
+                    .sorted { ($0.order, $0.parser) < ($1.order, $1.parser) }
+                guard !rows.isEmpty else { return nil }
+                var title = network.isEmpty ? "on this machine's disk" : "network profile: \(network)"
+                if feeds.count > 1 { title += " · \(Format.feedName(feed))" }
+                return group(title: title, rows: rows, value, text, interval: interval)
+            }
         }
+    }
+
+    private static func group(
+        title: String, rows: [PracticeFigures], _ value: (PracticeFigures) -> Double?,
+        _ text: (PracticeFigures) -> String, interval: Bool
+    ) -> SVGChart.Group {
+        .init(
+            title: title,
+            bars: rows.compactMap { f in
+                guard let v = value(f) else { return nil }
+                let choice = f.practice == "read" ? String(f.scenario.dropFirst("read-".count)) : f.choice
+                return .init(
+                    label: "\(choice) · \(f.parser)", value: v / 1e6,
+                    low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
+                    high: interval ? f.totalHighNs.map { $0 / 1e6 } : nil,
+                    text: text(f), key: f.parser)
+            })
     }
 
     /// A `read` bar's text: the time per screen, the pages read, the ratio to its pair.

@@ -57,10 +57,18 @@ public enum HTMLReport {
         about +=
             "; \(environment.swiftVersion); libxml2 \(environment.libxml2Version), expat \(environment.expatVersion); "
         about += "\(environment.cpuModel), \(environment.cores) cores; \(environment.os). "
-        about +=
-            "\(result.settings.rounds) worker process\(result.settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
-        about +=
-            "\(result.settings.iterations) timed parses each after \(result.settings.warmup) warm-up, chunks of \(result.settings.chunkSize) bytes."
+        let settings = result.settings
+        if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
+            about +=
+                "\(settings.rounds) worker process\(settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
+            about +=
+                "\(settings.iterations) timed parses each after \(settings.warmup) warm-up, chunks of \(settings.chunkSize) bytes."
+        } else {
+            about +=
+                "\(settings.downloadWorkers) worker process\(settings.downloadWorkers == 1 ? "" : "es") per cell, spread over "
+                + "\(settings.rounds) rounds, \(settings.downloadIterationsPerWorker) timed iterations each after "
+                + "\(settings.warmup) warm-up."
+        }
         if let stopped = result.stopped { about += " " + stopped.message }
         var warnings: [String] = []
         if let noise = result.noise {
