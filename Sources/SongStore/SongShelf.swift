@@ -37,28 +37,6 @@ public struct SongShelf: Sendable {
 
         /// Whether a visit opens a connection of its own (`per-screen`), instead of the session's.
         public var connectionPerVisit: Bool { self == .perScreen }
-
-        /// The choice it is compared with, and which of the two is the slower by the advice (the
-        /// ratio's numerator): `per-screen` ÷ `shared`, `faults` ÷ `batch`, `cache-default` ÷ `cache-table`.
-        public var pair: (numerator: Choice, denominator: Choice) {
-            switch self {
-            case .shared, .perScreen: return (.perScreen, .shared)
-            case .batch, .faults: return (.faults, .batch)
-            case .cacheDefault, .cacheTable: return (.cacheDefault, .cacheTable)
-            }
-        }
-
-        /// The choice in words, with its connection and cache.
-        public var words: String {
-            switch self {
-            case .shared: return "one shared connection, decoded songs cached"
-            case .perScreen: return "a new connection per screen, no cache"
-            case .batch: return "a screen in one query"
-            case .faults: return "a screen in 26 queries (keys, then one per song)"
-            case .cacheDefault: return "SQLite's default page cache"
-            case .cacheTable: return "a page cache that holds the table"
-            }
-        }
     }
 
     /// One screen shown.

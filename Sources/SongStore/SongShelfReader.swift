@@ -26,6 +26,13 @@ public final class SongShelfReader {
 
     private static let columns = "id, title, category, artist, album, releaseDate"
     private static let listOrder = "ORDER BY artist, title, id LIMIT \(SongShelf.screenSize)"
+    private static let after = "WHERE (artist, title, id) > (?, ?, ?)"
+    // The statements, written once (as an app's are): a screen builds no SQL.
+    private static let firstPage = "SELECT \(columns) FROM song \(listOrder)"
+    private static let laterPage = "SELECT \(columns) FROM song \(after) \(listOrder)"
+    private static let firstKeys = "SELECT id FROM song \(listOrder)"
+    private static let laterKeys = "SELECT id FROM song \(after) \(listOrder)"
+    private static let byKey = "SELECT \(columns) FROM song WHERE id = ?"
 
     /// A reader of `shelf`; its first visit opens the connection it keeps (all but `per-screen`).
     public init(shelf: SongShelf, choice: SongShelf.Choice) {
@@ -76,9 +83,10 @@ public final class SongShelfReader {
     ///   - shown: the songs shown so far, with their keys (reserved by the caller: nothing here grows it).
     /// - Throws: a database error, or a stored date that is not a date.
     public func show(_ visit: SongShelf.Visit, into shown: inout [(key: Int64, song: Song)]) throws {
-        if choice == .shared, let cached = cached(visit) {
-            shown.append(contentsOf: cached)
-            return
+        let start = shown.count
+        if choice == .shared {
+            if showCached(visit, into: &shown) { return }
+            shown.removeSubrange(start...)
         }
         let queue: DatabaseQueue
         if choice.connectionPerVisit {
@@ -88,7 +96,6 @@ public final class SongShelfReader {
             guard let kept else { throw SongShelfError("no connection") }
             queue = kept
         }
-        let start = shown.count
         do {
             try queue.read { db in
                 switch visit {
@@ -111,18 +118,20 @@ public final class SongShelfReader {
         if choice == .shared { remember(visit, shown[start...]) }
     }
 
-    private func cached(_ visit: SongShelf.Visit) -> [(key: Int64, song: Song)]? {
+    /// `shared`: appends the screen's songs from the cache; `false` when it does not hold them all.
+    private func showCached(_ visit: SongShelf.Visit, into shown: inout [(key: Int64, song: Song)]) -> Bool {
         switch visit {
         case .list(let page):
-            guard let keys = pageCache[page] else { return nil }
-            var songs: [(key: Int64, song: Song)] = []
-            songs.reserveCapacity(keys.count)
+            guard let keys = pageCache[page] else { return false }
             for key in keys {
-                guard let song = songCache[key] else { return nil }
-                songs.append((key, song))
+                guard let song = songCache[key] else { return false }
+                shown.append((key, song))
             }
-            return songs
-        case .detail(let key): return songCache[key].map { [(key, $0)] }
+            return true
+        case .detail(let key):
+            guard let song = songCache[key] else { return false }
+            shown.append((key, song))
+            return true
         }
     }
 
@@ -131,33 +140,34 @@ public final class SongShelfReader {
         if case .list(let page) = visit { pageCache[page] = songs.map(\.key) }
     }
 
-    /// The condition and arguments that start page `page` after the last song of the page before.
-    private func pageStart(_ page: Int) -> (sql: String, arguments: StatementArguments) {
+    /// The statement of page `page` (`first` or `later`) and its arguments: a page after the first
+    /// starts after the last song of the page before.
+    private func pageStatement(
+        _ page: Int, first: String, later: String, _ db: Database
+    ) throws -> (Statement, StatementArguments) {
         let before = page * SongShelf.screenSize - 1
-        guard page > 0, before < shelf.listOrder.count else { return ("", []) }
+        guard page > 0, before < shelf.listOrder.count else { return (try db.cachedStatement(sql: first), []) }
         let key = shelf.listOrder[before]
         let song = shelf.songs[Int(key) - 1]
-        return ("WHERE (artist, title, id) > (?, ?, ?) ", [song.artist, song.title, key])
+        return (try db.cachedStatement(sql: later), [song.artist, song.title, key])
     }
 
     private func list(_ page: Int, _ db: Database, into shown: inout [(key: Int64, song: Song)]) throws {
-        let start = pageStart(page)
+        let (statement, arguments) = try pageStatement(page, first: Self.firstPage, later: Self.laterPage, db)
         queries += 1
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM song \(start.sql)\(Self.listOrder)")
-        let rows = try Row.fetchCursor(statement, arguments: start.arguments)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try rows.next() { shown.append(try Self.song(row)) }
     }
 
     private func keys(_ page: Int, _ db: Database) throws -> [Int64] {
-        let start = pageStart(page)
+        let (statement, arguments) = try pageStatement(page, first: Self.firstKeys, later: Self.laterKeys, db)
         queries += 1
-        let statement = try db.cachedStatement(sql: "SELECT id FROM song \(start.sql)\(Self.listOrder)")
-        return try Int64.fetchAll(statement, arguments: start.arguments)
+        return try Int64.fetchAll(statement, arguments: arguments)
     }
 
     private func fetch(byKey key: Int64, _ db: Database, into shown: inout [(key: Int64, song: Song)]) throws {
         queries += 1
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM song WHERE id = ?")
+        let statement = try db.cachedStatement(sql: Self.byKey)
         let rows = try Row.fetchCursor(statement, arguments: [key])
         while let row = try rows.next() { shown.append(try Self.song(row)) }
     }

@@ -66,7 +66,7 @@ public enum SongStore {
 
     /// An empty store at `path` (any file there is replaced), ready for ``write(_:to:plan:)``.
     public static func create(at path: String, plan: Plan, songs: Int) throws -> DatabaseQueue {
-        for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        removeFiles(at: path)
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(
@@ -83,6 +83,11 @@ public enum SongStore {
             try queue.inDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(kib)") }
         }
         return queue
+    }
+
+    /// Removes the store at `path` and the files SQLite keeps beside it (journal, WAL, shared memory).
+    public static func removeFiles(at path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// The songs in the order the plan writes them.

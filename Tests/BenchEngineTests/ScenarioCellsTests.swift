@@ -46,6 +46,9 @@ struct ScenarioCellsTests {
         #expect(read.allSatisfy { $0.network.isEmpty })
         #expect(Set(try Self.cells([.read], agreeing: ["memchr", "expat"]).map(\.parser)) == ["expat"])
         #expect(try Self.cells([.read], agreeing: ["memchr"]).isEmpty)
+        // The reports' names of the choices (BenchResults cannot see SongStore) are the store's.
+        #expect(ReadPairs.choices.sorted() == SongShelf.Choice.allCases.map(\.rawValue).sorted())
+        #expect(ReadPairs.pairs.flatMap { [$0.against, $0.recommended] }.sorted() == ReadPairs.choices.sorted())
         #expect(ScenarioID.read.countsAllocations && ScenarioID.parse.countsAllocations)
         #expect(!ScenarioID.store.countsAllocations)
     }

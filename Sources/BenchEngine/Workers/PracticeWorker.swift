@@ -77,11 +77,7 @@ public enum PracticeWorker {
     ) throws -> PracticeWorkerReport {
         var report = report
         let path = (job.scratchDirectory as NSString).appendingPathComponent("shelf-\(getpid()).sqlite")
-        defer {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: path + suffix)
-            }
-        }
+        defer { SongStore.removeFiles(at: path) }
         let (shelf, digest) = try ReadScenario.shelve(feed, parser: parser, path: path)
         report.digest = digest
         report.songs = shelf.songs.count
@@ -108,11 +104,7 @@ public enum PracticeWorker {
         _ bytes: [UInt8], parser: any SongFeedParser.Type, plan: SongStore.Plan, in directory: String
     ) throws -> (StoreMeasurement, [Song], SongStore.Settings) {
         let path = (directory as NSString).appendingPathComponent("songs-\(getpid()).sqlite")
-        defer {
-            for suffix in ["", "-journal", "-wal"] {
-                try? FileManager.default.removeItem(atPath: path + suffix)
-            }
-        }
+        defer { SongStore.removeFiles(at: path) }
         return try StoreScenario.store(bytes, parser: parser, plan: plan, path: path)
     }
 
