@@ -12,6 +12,11 @@ GATE_WALL_PAIRS=${GATE_WALL_PAIRS:-60}           # interleaved wall-time runs pe
 GATE_WALL_ITERATIONS=${GATE_WALL_ITERATIONS:-5}  # timed parses per worker (the noise is between workers)
 GATE_WALL_WARMUP=${GATE_WALL_WARMUP:-1}
 GATE_WALL_CONFIDENCE=${GATE_WALL_CONFIDENCE:-99} # the interval's level for wall time and peak memory
+# The change in wall or calibrated time that counts, in percent: a cell is slower when its ratio is
+# above 1 + this *and* its whole 99% interval above 1. Half the 5% the gate must catch: a true 5%
+# slowdown's estimate falls below 5% half the time, so a 5% threshold would catch it one time in two;
+# at 2.5% the estimate clears it nearly always, and the interval (±1.5–2.5% here) keeps noise out.
+GATE_WALL_THRESHOLD=${GATE_WALL_THRESHOLD:-2.5}
 GATE_COUNT_ITERATIONS=${GATE_COUNT_ITERATIONS:-4} # counted parses per worker under callgrind (>= 4 for a 95% interval)
 GATE_COUNT_WARMUP=${GATE_COUNT_WARMUP:-1}
 # The parsers the gate measures: the classic three, which every revision knows (bench run's default
