@@ -122,9 +122,11 @@ struct ConformanceTests {
         #expect(first <= 2, "first song after chunk \(first) of \(totalChunks)")
     }
 
+    /// `foundation-stream` is not among them: it parses on a thread of its own as the chunks arrive
+    /// (`FoundationStreamTests`), so whether a song has come when `consume` returns is a race.
     @Test(
         "The other parsers parse once the document is complete",
-        arguments: songParsers.filter { !pushParsers.contains($0) })
+        arguments: songParsers.filter { !pushParsers.contains($0) && $0 != FoundationStreamFeedParser.name })
     func othersWaitForTheWholeDocument(parser: String) throws {
         var count = 0
         let instance = try parserType(parser).init { _ in count += 1 }
