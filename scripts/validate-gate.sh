@@ -36,7 +36,7 @@ overall=0
 
 slowdown=${GATE_SLOWDOWN:-5}
 # values FILE KEY: the values of KEY in a compare JSON, three decimals, space-separated.
-values() { grep "\"$2\" :" "$1" | sed 's/.*: //; s/,//' | xargs printf '%.3f ' | sed 's/ $//'; }
+values() { grep "\"$2\" :" "$1" | sed 's/.*: //; s/,//' | xargs -r printf '%.3f ' | sed 's/ $//'; }
 
 validate() {
     local metric=$1 i status false_alarms=0 detections=0 cells_flagged=0 cells_total=0 seconds=0 measured=0
