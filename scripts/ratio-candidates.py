@@ -33,9 +33,10 @@ def hl_interval(d, level=0.95):
     N = len(w); a = (1-level)/2
     if n <= 60:
         cdf = signed_rank_cdf(n)
+        # c = the largest t with P(T <= t) <= a; the interval is w[c] .. w[N-1-c] (0-based), as
+        # BenchResults' RankStatistics takes it.
         k = 0
-        while k+1 < len(cdf) and cdf[k] <= a: k += 1
-        # k = smallest t with P(T<=t) > a; interval uses w[k] .. w[N-1-k]
+        while k+1 < len(cdf) and cdf[k+1] <= a: k += 1
     else:
         z = 1.959963985 if level == 0.95 else 2.5758
         mu = n*(n+1)/4; sd = math.sqrt(n*(n+1)*(2*n+1)/24)
