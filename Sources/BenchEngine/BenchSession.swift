@@ -67,9 +67,18 @@ public struct BenchSession: Sendable {
         let cells = runner.cells(for: checks)
         var references: [String: String] = [:]
         for check in checks { references[check.feed.path] = check.verification.referenceDigest }
-        let load = MachineLoadProbe.start()
         var recorder = recorder
         var recorderFailure: (any Error)?
+        let documents = plan.workload == .document ? checks.compactMap { Self.profile($0.feed) } : nil
+        if let documents {
+            do {
+                try recorder?.recordDocuments(documents, runID: environment.runID)
+            } catch {
+                recorderFailure = error
+                recorder = nil
+            }
+        }
+        let load = MachineLoadProbe.start()
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         let runs = try runner.measure(
@@ -122,19 +131,19 @@ public struct BenchSession: Sendable {
         Self.describeParsers(&notTimed, samples: [])
         var result = RunResult(
             environment: finished, settings: settings, cells: timed + notTimed, samples: samples, noise: noise,
-            documents: plan.workload == .document ? checks.compactMap { Self.profile($0.feed) } : nil)
+            documents: documents)
         result.stopped = stopped
         return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
     }
 
-    /// A document's measured shape (outside every timed region, after the workers); `nil` for one
-    /// that expat refuses (the agreement check has said so).
+    /// A document's measured shape (in this process, before the workers start: outside every timed
+    /// region); `nil` for one that expat refuses (the agreement check has said so).
     static func profile(_ feed: FeedFile) -> DocumentProfile? {
         guard let counts = try? DocumentProfiler.measure(feed.bytes) else { return nil }
         return DocumentProfile(
             document: feed.path, bytes: feed.bytes.count, elements: counts.elements, attributes: counts.attributes,
             textBytes: counts.textBytes, maximumDepth: counts.maximumDepth, namespaces: counts.namespaces,
-            references: counts.references)
+            references: counts.references, sha256: feed.sha256)
     }
 
     /// The parsers the agreement check refused, as problems and as summaries that say why.

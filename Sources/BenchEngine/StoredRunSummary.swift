@@ -7,7 +7,8 @@ extension RunResult {
     ///
     /// A run stored without its settings gets empty ones (but the chunk size of its samples).
     public static func summarising(
-        _ samples: [Sample], environment: RunEnvironment, settings: RunSettings?, noise: NoiseReport?
+        _ samples: [Sample], environment: RunEnvironment, settings: RunSettings?, noise: NoiseReport?,
+        documents: [DocumentProfile]? = nil
     ) -> RunResult {
         var order: [CellKey] = []
         struct Worker: Hashable {
@@ -36,6 +37,8 @@ extension RunResult {
             settings
             ?? RunSettings(
                 iterations: 0, warmup: 0, rounds: 0, chunkSize: samples.first?.cell.chunkSize ?? 0, timeoutSeconds: 0)
-        return RunResult(environment: environment, settings: settings, cells: cells, samples: samples, noise: noise)
+        return RunResult(
+            environment: environment, settings: settings, cells: cells, samples: samples, noise: noise,
+            documents: documents)
     }
 }

@@ -9,11 +9,13 @@ public enum HistoryReport {
         "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs",
         "parse_peak_mb",
         "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version",
-        "expat_version", "commits", "runs_before_preemption_rule",
+        "expat_version", "commits", "runs_before_preemption_rule", "document_bytes", "document_elements",
+        "document_attributes", "document_text_bytes", "document_max_depth", "document_namespaces",
+        "document_references",
     ]
 
     static func row(_ row: HistoryRow) -> [String] {
-        [
+        let figures: [String] = [
             row.scenario.name, row.feedPath, row.network, row.parser, String(row.runs), String(row.samples),
             String(row.failed),
             Format.ms(row.wall?.mean), Format.ms(row.wall?.median), Format.ms(row.cpu?.mean),
@@ -28,6 +30,13 @@ public enum HistoryReport {
             row.machine?.swiftVersion ?? "", row.machine?.libxml2Version ?? "", row.machine?.expatVersion ?? "",
             row.commits.map(String.init) ?? "", row.runsBeforePreemptionRule.map(String.init) ?? "",
         ]
+        let shape: [Int]? = row.document.map { shape in
+            [
+                shape.bytes, shape.elements, shape.attributes, shape.textBytes, shape.maximumDepth, shape.namespaces,
+                shape.references,
+            ]
+        }
+        return figures + (shape?.map { String($0) } ?? Array(repeating: "", count: 7))
     }
 
     public static func csv(_ rows: [HistoryRow]) -> String {
@@ -85,7 +94,8 @@ public enum HistoryReport {
     public static func table(_ rows: [HistoryRow]) -> String {
         guard !rows.isEmpty else { return "No samples match.\n" }
         let blocks = groups(rows).map { group in
-            group.title + "\n" + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
+            group.title + "\n" + (shapeLine(group.rows).map { "  \($0)\n" } ?? "")
+                + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
         }
         let machines = Set(rows.compactMap(\.machine)).sorted()
         var notes =
@@ -107,6 +117,17 @@ public enum HistoryReport {
         notes += pooledNotes(rows).map { " " + $0 }.joined()
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
         return machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
+    }
+
+    /// The measured shape of a group's document, in one line (`nil`: not a document cell, or no
+    /// shape stored).
+    static func shapeLine(_ rows: [HistoryRow]) -> String? {
+        guard let shape = rows.first?.document else { return nil }
+        return "Shape: \(shape.bytes) bytes, \(shape.elements) elements, "
+            + "\(Format.number(shape.attributesPerElement, decimals: 2)) attributes per element, "
+            + "\(Format.number(shape.textShare * 100, decimals: 1))% text, depth \(shape.maximumDepth), "
+            + "\(shape.namespaces) namespace\(shape.namespaces == 1 ? "" : "s"), "
+            + "\(Format.number(shape.referencesPerKB, decimals: 2)) references per KB."
     }
 
     /// What the rows pool that a reader may not expect: builds of several commits, and runs stored
@@ -131,7 +152,7 @@ public enum HistoryReport {
     public static func markdown(_ rows: [HistoryRow]) -> String {
         guard !rows.isEmpty else { return "No samples match.\n" }
         return groups(rows).map { group in
-            "**\(group.title)**\n\n"
+            "**\(group.title)**\n\n" + (shapeLine(group.rows).map { "\($0)\n\n" } ?? "")
                 + MarkdownTable.render(
                     header: tableHeader, rows: group.rows.map(tableRow), rightAligned: Set(1..<tableHeader.count))
         }.joined(separator: "\n\n") + "\n"

@@ -3,6 +3,9 @@
 public struct DocumentProfile: Sendable, Equatable, Codable {
     /// The document's path, as the cells name it (``CellKey/feedPath``).
     public var document: String
+    /// The document's SHA-256 (hex), as the cells have it (``CellKey/feedSHA256``): what finds the
+    /// shape of a stored cell's document (`nil` in shapes written before it was kept).
+    public var sha256: String?
     public var bytes: Int
     /// Start tags.
     public var elements: Int
@@ -19,9 +22,10 @@ public struct DocumentProfile: Sendable, Equatable, Codable {
 
     public init(
         document: String, bytes: Int, elements: Int, attributes: Int, textBytes: Int, maximumDepth: Int,
-        namespaces: Int, references: Int
+        namespaces: Int, references: Int, sha256: String? = nil
     ) {
         self.document = document
+        self.sha256 = sha256
         self.bytes = bytes
         self.elements = elements
         self.attributes = attributes

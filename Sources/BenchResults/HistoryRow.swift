@@ -46,6 +46,9 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var feedBytes: Int?
     /// Statistics of the instructions per parse (runs with `--counter instructions`).
     public var instructions: Statistics?
+    /// The document's measured shape, for cells of the document workload, as the newest stored run
+    /// that measured it recorded it (`nil`: not a document cell, or stored before shapes were kept).
+    public var document: DocumentProfile?
 
     /// Groups stored samples by machine, scenario, feed, chunk size, network profile, counter and
     /// parser, in first-seen order.

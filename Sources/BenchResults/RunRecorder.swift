@@ -6,6 +6,9 @@
 public protocol RunRecorder: Sendable {
     /// Records a run that starts, with its settings.
     func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws
+    /// Records the measured shapes of a document-workload run's documents, once they are read and
+    /// before anything is measured (replacing any recorded before).
+    func recordDocuments(_ documents: [DocumentProfile], runID: String) throws
     /// Records one cell's samples (one worker process's).
     func record(_ samples: [Sample], runID: String) throws
     /// Marks a run complete, with what the harness found of its noise.

@@ -165,12 +165,24 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         + StatsDatabase.newMetrics.map { metric in
             (StatsDatabase.migrationName(metric), ["ALTER TABLE samples ADD COLUMN \(metric.column) BIGINT"])
         }
-        + [(StatsDatabase.contentDigestMigration, ["ALTER TABLE runs ADD COLUMN content_digest TEXT"])]
+        + [
+            (StatsDatabase.contentDigestMigration, ["ALTER TABLE runs ADD COLUMN content_digest TEXT"]),
+            (StatsDatabase.documentsMigration, ["ALTER TABLE runs ADD COLUMN documents TEXT"]),
+        ]
 
     // MARK: Recording a run
 
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
         try writing { try insert(RunRecord(environment, settings: settings)) }
+    }
+
+    public func recordDocuments(_ documents: [DocumentProfile], runID: String) throws {
+        let text = try RunRecord.documentsText(documents)
+        try writing {
+            try connection.execute(
+                "UPDATE runs SET documents = $1, content_digest = NULL WHERE run_id = $2",
+                [text.databaseValue, runID.databaseValue])
+        }
     }
 
     public func record(_ samples: [Sample], runID: String) throws {
@@ -258,6 +270,13 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         let query = SampleQuery(
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { "$\($0)" })
         return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+    }
+
+    public func documentShapes() throws -> [String: DocumentProfile] {
+        RunRecord.newestShapes(
+            try connection.execute(
+                "SELECT documents FROM runs WHERE documents IS NOT NULL ORDER BY started_at DESC, run_id DESC"
+            ).compactMap { $0["documents"] })
     }
 
     public func storedRun(_ runID: String) throws -> StoredRun? {

@@ -1,4 +1,5 @@
 import BenchResults
+import Foundation
 import GRDB
 
 /// A row of `runs`.
@@ -35,6 +36,9 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     var noisy: Bool?
     /// The run's ``NoiseReport`` as JSON.
     var noise: String?
+    /// The measured shapes of a document-workload run's documents, as a JSON array of
+    /// `DocumentProfile` (migration v8; `nil` for other runs and runs stored before it).
+    var documents: String?
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", startedAt = "started_at", endedAt = "ended_at", commandLine = "command_line"
@@ -43,7 +47,7 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
         case expatVersion = "expat_version", complete
         case iterations, warmup, rounds, chunkSize = "chunk_size", timeoutSeconds = "timeout_seconds", counter
         case slowdownPercent = "slowdown_percent", reference, retryPreempted = "retry_preempted", noisy, noise
-        case downloadIterations = "download_iterations", downloadRounds = "download_rounds"
+        case downloadIterations = "download_iterations", downloadRounds = "download_rounds", documents
     }
 
     enum Columns {
@@ -84,6 +88,23 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
             buildConfiguration: buildConfiguration, gitCommit: gitCommit, host: host, os: os, cpuModel: cpuModel,
             cores: cores, swiftVersion: swiftVersion, libxml2Version: libxml2Version, expatVersion: expatVersion,
             complete: complete)
+    }
+
+    /// Document shapes as the `documents` column holds them: JSON, keys sorted (a run's content digest
+    /// covers them).
+    static func documentsText(_ documents: [DocumentProfile]?) throws -> String? {
+        guard let documents, !documents.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(documents), as: UTF8.self)
+    }
+
+    /// The run's document shapes (`nil`: none stored, or unreadable).
+    var documentProfiles: [DocumentProfile]? { documents.flatMap(Self.documentProfiles) }
+
+    /// Document shapes read back from the `documents` column (`nil`: unreadable).
+    static func documentProfiles(_ text: String) -> [DocumentProfile]? {
+        try? JSONDecoder().decode([DocumentProfile].self, from: Data(text.utf8))
     }
 
     /// The run's settings, when it was stored with them.

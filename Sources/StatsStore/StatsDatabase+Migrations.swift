@@ -111,6 +111,9 @@ extension StatsDatabase {
         migrator.registerMigration(contentDigestMigration) { db in
             try db.alter(table: "runs") { t in t.add(column: "content_digest", .text) }
         }
+        migrator.registerMigration(documentsMigration) { db in
+            try db.alter(table: "runs") { t in t.add(column: "documents", .text) }
+        }
         return migrator
     }
 
@@ -129,6 +132,9 @@ extension StatsDatabase {
     /// The step that adds each run's content digest (``StoredRun/contentDigest()``), set when a copy
     /// brings the run and cleared when anything else writes to it.
     static let contentDigestMigration = "v7: a content digest per run"
+
+    /// The step that keeps the measured shapes of a document-workload run's documents with the run.
+    static let documentsMigration = "v8: the documents' measured shapes"
 
     /// The name of the step that adds a new metric's column.
     static func migrationName(_ metric: Metric) -> String { "metric: \(metric.column)" }

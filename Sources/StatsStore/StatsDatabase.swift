@@ -130,6 +130,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try write { db in try RunRecord(environment, settings: settings).insert(db) }
     }
 
+    /// Records the measured shapes of a run's documents.
+    public func recordDocuments(_ documents: [DocumentProfile], runID: String) throws {
+        let text = try RunRecord.documentsText(documents)
+        try write { db in
+            try db.execute(
+                sql: "UPDATE runs SET documents = ?, content_digest = NULL WHERE run_id = ?", arguments: [text, runID])
+        }
+    }
+
     /// Adds one cell's samples to a run, in one transaction.
     public func record(_ samples: [Sample], runID: String) throws {
         try write { db in
@@ -181,6 +190,16 @@ public struct StatsDatabase: StatsStoring, Sendable {
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { _ in "?" })
         return try read { db in
             try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+        }
+    }
+
+    public func documentShapes() throws -> [String: DocumentProfile] {
+        try read { db in
+            RunRecord.newestShapes(
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT documents FROM runs WHERE documents IS NOT NULL ORDER BY started_at DESC, run_id DESC"
+                ))
         }
     }
 

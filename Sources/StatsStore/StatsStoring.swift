@@ -26,6 +26,9 @@ public protocol StatsStoring: RunRecorder {
     /// them) on the documents of digests `feeds`, oldest run first: the history from which a run
     /// learns its run-to-run noise (`RunHistory`).
     func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws -> [StoredSample]
+    /// The measured shape of each document the store's runs measured, by its SHA-256 (hex): the
+    /// newest run's, for documents of the document workload (`DocumentProfile`).
+    func documentShapes() throws -> [String: DocumentProfile]
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
     /// Copies a run from another store into this one, in one transaction (see `StoredRun.merge(into:)`).
@@ -41,6 +44,20 @@ extension StatsStoring {
     /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
     public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
         try storedRun(runID).map { ($0.settings, $0.noise) }
+    }
+}
+
+extension RunRecord {
+    /// The shapes in the `documents` column of runs given newest first, the newest per document.
+    static func newestShapes(_ columns: [String]) -> [String: DocumentProfile] {
+        var shapes: [String: DocumentProfile] = [:]
+        for column in columns {
+            for profile in documentProfiles(column) ?? [] {
+                guard let sha256 = profile.sha256, shapes[sha256] == nil else { continue }
+                shapes[sha256] = profile
+            }
+        }
+        return shapes
     }
 }
 

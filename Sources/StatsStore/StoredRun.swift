@@ -19,6 +19,7 @@ public struct StoredRun: Sendable {
         record.noise = result.noise.flatMap { try? JSONEncoder().encode($0) }.map {
             String(decoding: $0, as: UTF8.self)
         }
+        record.documents = try? RunRecord.documentsText(result.documents)
         sampleRecords = result.samples.map { SampleRecord($0, runID: result.environment.runID) }
     }
 
@@ -27,6 +28,9 @@ public struct StoredRun: Sendable {
     public var noise: NoiseReport? {
         record.noise.flatMap { try? JSONDecoder().decode(NoiseReport.self, from: Data($0.utf8)) }
     }
+    /// The measured shapes of a document-workload run's documents (`nil` for other runs and runs
+    /// stored before the store kept them).
+    public var documents: [DocumentProfile]? { record.documentProfiles }
     public var samples: [Sample] { sampleRecords.map(\.sample) }
     public var runID: String { record.runID }
 }
@@ -139,6 +143,8 @@ extension StoredRun {
         record.complete = false
         record.noisy = nil
         record.noise = nil
+        // Recorded just after the run began: a store that failed between the two lacks them.
+        record.documents = nil
         return record
     }
 

@@ -146,7 +146,8 @@ struct Compare: ParsableCommand {
                     throw CommandFailure(description: "\(side): no run \(id) in the stats store \(store.location)")
                 }
                 return RunResult.summarising(
-                    run.samples, environment: run.environment, settings: run.settings, noise: run.noise)
+                    run.samples, environment: run.environment, settings: run.settings, noise: run.noise,
+                    documents: run.documents)
             }
         }
         let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]

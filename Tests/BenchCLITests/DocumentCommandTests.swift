@@ -85,4 +85,34 @@ struct DocumentCommandTests {
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("no document workload"))
     }
+
+    @Test("The store keeps a document run's shapes: bench report gives them in the table, JSON and CSV")
+    func reportFromTheStoreHasTheShapes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.xml")
+        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let store = directory.path("stats.sqlite")
+        let run = try runBench([
+            "run", "--document", path, "--parsers", "libxml2,expat", "--rounds", "1", "--iterations", "2",
+            "--warmup", "0", "--store", store, "--no-allocation-counts", "--format", "csv", "--output-dir",
+            directory.path("out"),
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let table = try runBench(["report", "--store", store, "--include-debug"])
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(
+            table.standardOutput.contains(
+                "Shape: \(Self.document.utf8.count) bytes, 3 elements, 1.00 attributes per element, "),
+            "\(table.standardOutput)")
+        let json = try runBench(["report", "--store", store, "--include-debug", "--format", "json"])
+        let rows = try JSONDecoder().decode([HistoryRow].self, from: Data(json.standardOutput.utf8))
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.document?.elements == 3 && $0.document?.references == 1 })
+        let csv = try runBench(["report", "--store", store, "--include-debug", "--format", "csv"])
+        let lines = csv.standardOutput.split(separator: "\r\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        let header = try #require(lines.first)
+        let elements = try #require(header.firstIndex(of: "document_elements"))
+        #expect(lines.dropFirst().allSatisfy { $0[elements] == "3" }, "\(csv.standardOutput)")
+    }
 }

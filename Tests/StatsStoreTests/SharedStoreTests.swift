@@ -142,6 +142,40 @@ enum StoreContract {
         #expect(try store.parseHistory(host: "beta", excluding: nil, lastRuns: 30, feeds: ["sha"]).count == 1)
     }
 
+    /// A document-workload run's shapes are kept with the run, read back by document (the newest
+    /// run's), and travel with a copy of the run.
+    static func keepsDocumentShapes(_ store: any StatsStoring, copy: any StatsStoring) throws {
+        func shape(_ path: String, _ sha256: String, elements: Int) -> DocumentProfile {
+            DocumentProfile(
+                document: path, bytes: 1_000, elements: elements, attributes: 3, textBytes: 400, maximumDepth: 4,
+                namespaces: 1, references: 2, sha256: sha256)
+        }
+        let old = environment("20261122T100000Z-000a", minute: 0)
+        let new = environment("20261122T100100Z-000b", minute: 1)
+        #expect(try store.documentShapes().isEmpty)
+        try store.beginRun(old, settings: settings)
+        try store.recordDocuments(
+            [shape("a.xml", "sha-a", elements: 10), shape("b.xml", "sha-b", elements: 20)], runID: old.runID)
+        try store.beginRun(new, settings: settings)
+        try store.recordDocuments([shape("a-moved.xml", "sha-a", elements: 11)], runID: new.runID)
+        try store.record(samples("expat", walls: [3]), runID: new.runID)
+        // A run of the song workload has none.
+        let songs = environment("20261122T100200Z-000c", minute: 2)
+        try store.beginRun(songs, settings: settings)
+
+        let shapes = try store.documentShapes()
+        #expect(shapes.keys.sorted() == ["sha-a", "sha-b"])
+        #expect(shapes["sha-a"] == shape("a-moved.xml", "sha-a", elements: 11), "the newest run's")
+        #expect(shapes["sha-b"]?.elements == 20)
+        #expect(try store.storedRun(old.runID)?.documents?.map(\.document) == ["a.xml", "b.xml"])
+        #expect(try store.storedRun(songs.runID)?.documents == nil)
+
+        let run = try #require(try store.storedRun(new.runID))
+        #expect(try copy.importRun(run) == .added)
+        #expect(try copy.storedRun(new.runID)?.documents == [shape("a-moved.xml", "sha-a", elements: 11)])
+        #expect(try copy.importRun(run) == .alreadyThere)
+    }
+
     /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
     /// incomplete copy completed.
     static func importsRuns(from source: any StatsStoring, into target: any StatsStoring) throws {
@@ -215,6 +249,12 @@ struct SQLiteStoreContractTests {
         try StoreContract.calibrationsOfAHost(try StatsStores.open(directory.path("stats.sqlite")))
     }
 
+    @Test func keepsDocumentShapes() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.keepsDocumentShapes(
+            try StatsStores.open(directory.path("a.sqlite")), copy: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
     @Test func importsRuns() throws {
         let directory = try TemporaryDirectory()
         try StoreContract.importsRuns(
@@ -274,6 +314,13 @@ struct PostgresStoreContractTests {
     @Test func calibrationsOfAHost() throws {
         let database = try PostgresTestServer.Database()
         try StoreContract.calibrationsOfAHost(try StatsStores.open(database.url))
+    }
+
+    @Test func keepsDocumentShapes() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        try StoreContract.keepsDocumentShapes(
+            try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
     }
 
     @Test func importsRunsBothWays() throws {
