@@ -4,7 +4,11 @@
 # Builds FeedParsers and its dependencies instrumented (-sanitize=fuzzer) into .build-fuzz/, links
 # Fuzz/FeedParserFuzzer.swift against them, then runs each target for SECONDS (default 60): one per
 # adapter that can take any input in process (libxml2, expat, c-libxml2, c-expat, libxml2-reader,
-# libxml2-dom) and libxml2-vs-expat (the same songs whenever both accept). Each input is a document
+# libxml2-dom) and libxml2-vs-expat (the same songs whenever both accept); then the document
+# workload's walks into the event sink: doc-libxml2, doc-expat, doc-libxml2-reader, doc-libxml2-dom,
+# doc-bindings (each Swift adapter and its library's C reference: the same verdict and the same
+# events) and doc-agree (every library the same events on documents without a DTD or a carriage
+# return, whose differences are pinned in the tests). Each input is a document
 # plus the seed of random chunk boundaries; the seed corpus is Data/*.xml and, when present, the real
 # feeds in ../shared/data. Foundation-based parsers are left out: Foundation's XMLParser crashes on
 # known inputs (178 of the W3C not-well-formed tests), which fuzzing would only find again.
@@ -19,7 +23,8 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(libxml2 expat c-libxml2 c-expat libxml2-reader libxml2-dom libxml2-vs-expat)
+    targets=(libxml2 expat c-libxml2 c-expat libxml2-reader libxml2-dom libxml2-vs-expat
+        doc-libxml2 doc-expat doc-libxml2-reader doc-libxml2-dom doc-bindings doc-agree)
 fi
 case "$seconds" in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
 
@@ -38,8 +43,13 @@ seeds="$root/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds"
 cp Data/*.xml "$seeds/"
-for feed in ../shared/data/itunes/*.xml ../shared/data/feeds/*; do
-    [ -f "$feed" ] && cp "$feed" "$seeds/" || true
+for feed in ../shared/data/itunes/*.xml ../shared/data/feeds/* ../shared/data/documents/*.xml; do
+    # Larger than -max_len below: it would be cut to a document that is not well-formed.
+    [ -f "$feed" ] && [ "$(stat -c %s "$feed")" -le 262144 ] && cp "$feed" "$seeds/" || true
+done
+# The W3C's standalone valid tests (small, every construct): prefixed, as their names repeat.
+for test in ../shared/data/xmlconf/xmltest/valid/sa/*.xml; do
+    [ -f "$test" ] && cp "$test" "$seeds/xmltest-$(basename "$test")" || true
 done
 
 found=0
