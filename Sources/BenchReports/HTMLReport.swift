@@ -62,12 +62,13 @@ public enum HTMLReport {
             about +=
                 "\(settings.rounds) worker process\(settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
             about +=
-                "\(settings.iterations) timed parses each after \(settings.warmup) warm-up, chunks of \(settings.chunkSize) bytes."
+                "\(settings.iterations) timed parses each after \(settings.warmup) warm-up\(settings.warmup == 1 ? "" : "s"), "
+                + "chunks of \(settings.chunkSize) bytes."
         } else {
             about +=
                 "\(settings.downloadWorkers) worker process\(settings.downloadWorkers == 1 ? "" : "es") per cell, spread over "
                 + "\(settings.rounds) rounds, \(settings.downloadIterationsPerWorker) timed iterations each after "
-                + "\(settings.warmup) warm-up."
+                + "\(settings.downloadWarmupPerWorker) warm-up\(settings.downloadWarmupPerWorker == 1 ? "" : "s")."
         }
         if let stopped = result.stopped { about += " " + stopped.message }
         var warnings: [String] = []

@@ -216,15 +216,19 @@ public enum RunReport {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
             text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
-            text += "\(plural(settings.iterations, "timed parse")) each after \(settings.warmup) warm-up"
+            text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
             if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
                 text += ", \(settings.downloadIterationsPerWorker) per download worker"
+                if settings.downloadWarmupPerWorker != settings.warmup {
+                    text += " after \(plural(settings.downloadWarmupPerWorker, "warm-up"))"
+                }
             }
         } else {
             // The practices alone: their workers are spread over the rounds.
             text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds; "
             text +=
-                "\(plural(settings.downloadIterationsPerWorker, "timed iteration")) each after \(settings.warmup) warm-up"
+                "\(plural(settings.downloadIterationsPerWorker, "timed iteration")) each after "
+                + plural(settings.downloadWarmupPerWorker, "warm-up")
         }
         if settings.counter == RunSettings.instructionCounter {
             text += "; instructions counted by callgrind (no times)"

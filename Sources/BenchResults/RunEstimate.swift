@@ -7,7 +7,8 @@
 /// the level (``coverage`` is that probability, exact: every interleaving of the two runs' 2K
 /// values is equally likely). It is wider than an interval of this run's median, by design: it
 /// answers "what will the next run report?". With 10 workers it is their range (96.7%); with 20,
-/// the 4th to the 17th (95.9%); below 10 no range reaches 95% and ``coverage`` says how much it has.
+/// the 4th to the 17th (95.9%); with 40 (`bench run`'s default), the 11th to the 30th (96.3%); below
+/// 10 no range reaches 95% and ``coverage`` says how much it has.
 public struct RunEstimate: Codable, Sendable, Equatable {
     public var value: Double
     public var low: Double

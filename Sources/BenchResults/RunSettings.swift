@@ -21,6 +21,8 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Timed iterations of each download worker (`download` and `conditional` cells); `nil`: as
     /// ``iterations``.
     public var downloadIterations: Int?
+    /// Untimed warm-ups of each download worker and practice worker; `nil`: as ``warmup``.
+    public var downloadWarmup: Int?
     /// Worker processes per download cell (`download` and `conditional`), spread evenly over the
     /// rounds; `nil`: one a round, as parse cells.
     public var downloadRounds: Int?
@@ -42,9 +44,10 @@ public struct RunSettings: Codable, Sendable, Equatable {
         iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,
         slowdownPercent: Int? = nil, reference: String? = nil, retryPreempted: Bool? = nil,
         downloadIterations: Int? = nil,
-        downloadRounds: Int? = nil
+        downloadRounds: Int? = nil, downloadWarmup: Int? = nil
     ) {
         self.downloadRounds = downloadRounds
+        self.downloadWarmup = downloadWarmup
         self.downloadIterations = downloadIterations
         self.reference = reference
         self.retryPreempted = retryPreempted
@@ -78,6 +81,9 @@ public struct RunSettings: Codable, Sendable, Equatable {
 
     /// Timed iterations of each download worker.
     public var downloadIterationsPerWorker: Int { downloadIterations ?? iterations }
+
+    /// Untimed warm-ups of each download and practice worker.
+    public var downloadWarmupPerWorker: Int { downloadWarmup ?? warmup }
 
     /// The counter value for callgrind instruction counts.
     public static let instructionCounter = "instructions"

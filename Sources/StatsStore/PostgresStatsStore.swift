@@ -168,6 +168,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         + [
             (StatsDatabase.contentDigestMigration, ["ALTER TABLE runs ADD COLUMN content_digest TEXT"]),
             (StatsDatabase.documentsMigration, ["ALTER TABLE runs ADD COLUMN documents TEXT"]),
+            (StatsDatabase.downloadWarmupMigration, ["ALTER TABLE runs ADD COLUMN download_warmup BIGINT"]),
         ]
 
     // MARK: Recording a run

@@ -32,6 +32,8 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     var retryPreempted: Bool?
     var downloadIterations: Int?
     var downloadRounds: Int?
+    /// Migration v9; `nil`: as `warmup` (runs stored before it warmed both alike).
+    var downloadWarmup: Int?
     /// Whether the harness found the run's figures unreliable; `nil` until the run ends.
     var noisy: Bool?
     /// The run's ``NoiseReport`` as JSON.
@@ -48,6 +50,7 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
         case iterations, warmup, rounds, chunkSize = "chunk_size", timeoutSeconds = "timeout_seconds", counter
         case slowdownPercent = "slowdown_percent", reference, retryPreempted = "retry_preempted", noisy, noise
         case downloadIterations = "download_iterations", downloadRounds = "download_rounds", documents
+        case downloadWarmup = "download_warmup"
     }
 
     enum Columns {
@@ -66,6 +69,7 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
         retryPreempted = settings?.retryPreempted
         downloadIterations = settings?.downloadIterations
         downloadRounds = settings?.downloadRounds
+        downloadWarmup = settings?.downloadWarmup
         runID = environment.runID
         startedAt = environment.startedAt
         endedAt = environment.endedAt
@@ -114,7 +118,7 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
             iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: chunkSize,
             timeoutSeconds: timeoutSeconds,
             counter: counter, slowdownPercent: slowdownPercent, reference: reference, retryPreempted: retryPreempted,
-            downloadIterations: downloadIterations, downloadRounds: downloadRounds)
+            downloadIterations: downloadIterations, downloadRounds: downloadRounds, downloadWarmup: downloadWarmup)
     }
 }
 

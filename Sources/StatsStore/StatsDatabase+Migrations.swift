@@ -114,6 +114,9 @@ extension StatsDatabase {
         migrator.registerMigration(documentsMigration) { db in
             try db.alter(table: "runs") { t in t.add(column: "documents", .text) }
         }
+        migrator.registerMigration(downloadWarmupMigration) { db in
+            try db.alter(table: "runs") { t in t.add(column: "download_warmup", .integer) }
+        }
         return migrator
     }
 
@@ -135,6 +138,9 @@ extension StatsDatabase {
 
     /// The step that keeps the measured shapes of a document-workload run's documents with the run.
     static let documentsMigration = "v8: the documents' measured shapes"
+
+    /// The step that keeps the warm-ups of download and practice workers, apart from the parse's.
+    static let downloadWarmupMigration = "v9: warm-ups of download workers"
 
     /// The name of the step that adds a new metric's column.
     static func migrationName(_ metric: Metric) -> String { "metric: \(metric.column)" }

@@ -112,19 +112,19 @@ struct NetworkOptions: ParsableArguments {
 struct MeasuringOptions: ParsableArguments {
     @Option(
         help:
-            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 20 for bench run, 5 for bench sweep)."
+            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 40 for bench run, 5 for bench sweep)."
     )
     var rounds: Int?
 
     @Option(
         help:
-            "Timed iterations per worker process (default: bench run 5 in parse cells and 2 in download cells; bench sweep 3)."
+            "Timed iterations per worker process (default: bench run 2 in parse cells and 3 in download cells; bench sweep 3)."
     )
     var iterations: Int?
 
     @Option(
         help:
-            "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: 1)."
+            "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: bench run 2 in parse cells and 1 in download and practice cells; bench sweep 1)."
     )
     var warmup: Int?
 

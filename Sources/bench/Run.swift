@@ -85,11 +85,11 @@ struct Run: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     // The measuring options, with bench run's defaults.
-    var rounds: Int { measuring.rounds ?? (stopping ? Self.stoppingMaxRounds : 20) }
+    var rounds: Int { measuring.rounds ?? (stopping ? Self.stoppingMaxRounds : Self.defaultRounds) }
     /// Whether the rounds stop on --precision or --max-time rather than after --rounds.
     var stopping: Bool { precision != nil || maxTime != nil }
     var iterations: Int? { measuring.iterations }
-    var warmup: Int { measuring.warmup ?? 1 }
+    var warmup: Int { measuring.warmup ?? Self.defaultWarmup }
     var chunkSize: Int { measuring.chunkSize ?? 16_384 }
     var timeout: Double { measuring.timeout ?? 30 }
 
@@ -166,8 +166,25 @@ struct Run: ParsableCommand {
         case time, instructions
     }
 
+    /// Rounds (workers per parser and cell), unless --rounds: many short workers.
+    ///
+    /// The noise between processes is most of a ratio's noise here, so more workers narrow it more per
+    /// second than more parses in each (docs/figures.md, "What narrows a ratio here"): 40 workers of 2
+    /// parses after 2 warm-ups moved a ratio between runs about half as much as 20 of 5 after 1, for
+    /// 1.7 times the time, and their 95% intervals held the next run's ratios 118 times in 120 on a
+    /// quiet machine (20 of 5: 95 and 88).
+    static let defaultRounds = 40
+
+    /// Untimed warm-ups per worker, unless --warmup: two, as Foundation's second parse in a process is
+    /// 27% slower than the ones after it (a median of 2 parses would take it in; a median of 5 dropped it).
+    static let defaultWarmup = 2
+
+    /// Untimed warm-ups per download and practice worker, unless --warmup (which sets both): one, as
+    /// the second warm-up is a parse effect, and a download's costs a quarter of a second.
+    static let defaultDownloadWarmup = 1
+
     /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
-    static let defaultIterations = (parse: 5, download: 3)
+    static let defaultIterations = (parse: 2, download: 3)
 
     /// What the parsers build: `--scenario document` is the document workload too.
     var workload: Workload {
@@ -365,7 +382,7 @@ struct Run: ParsableCommand {
             slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference ?? documentReference,
             retryPreempted: counter == .time && !keepPreempted,
             downloadIterations: iterations ?? Self.defaultIterations.download,
-            downloadRounds: downloadRounds)
+            downloadRounds: downloadRounds, downloadWarmup: measuring.warmup ?? Self.defaultDownloadWarmup)
         settings.countsAllocations =
             counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
         if stopping {

@@ -80,6 +80,27 @@ struct ReportTests {
         #expect(json.contains("\"noiseLevels\"") && json.contains("\"runToRun\"") && json.contains("withinRunLow"))
     }
 
+    /// The header says each kind of worker's warm-ups: a download worker's are its own (bench run's
+    /// defaults: 2 before the parses, 1 before the downloads).
+    @Test func theHeaderSaysTheWarmUpsOfEachKindOfWorker() {
+        var result = SyntheticRuns.run(
+            id: "now", started: "2026-11-25T08:00:00Z", rounds: ["expat": [2.97e6, 3e6, 3.03e6]])
+        result.settings.iterations = 2
+        result.settings.warmup = 2
+        result.settings.downloadIterations = 3
+        result.settings.downloadWarmup = 1
+        var download = result.cells[0]
+        download.cell.scenario = .download
+        download.cell.network = "wifi"
+        result.cells.append(download)
+        #expect(
+            RunReport.header(result).contains(
+                "2 timed parses each after 2 warm-ups, 3 per download worker after 1 warm-up"),
+            "\(RunReport.header(result))")
+        result.settings.downloadWarmup = nil
+        #expect(RunReport.header(result).contains("after 2 warm-ups, 3 per download worker;"))
+    }
+
     /// A run that stopped on its own (--precision, --max-time) says how, in every format.
     @Test func howTheRoundsStoppedIsSaidInEveryFormat() throws {
         var result = SyntheticRuns.run(

@@ -159,7 +159,7 @@ struct StoredSettingsTests {
         let settings = RunSettings(
             iterations: 5, warmup: 1, rounds: 20, chunkSize: 4_096, timeoutSeconds: 30, counter: nil,
             slowdownPercent: nil,
-            reference: "expat", retryPreempted: true, downloadIterations: 3, downloadRounds: 5)
+            reference: "expat", retryPreempted: true, downloadIterations: 3, downloadRounds: 5, downloadWarmup: 3)
         try store.beginRun(StatsDatabaseTests.environment("r", startedAt: "2026-11-22T10:00:00Z"), settings: settings)
         var sample = StatsDatabaseTests.samples(parser: "expat", walls: [6_000_000])[0]
         sample.preempted = true

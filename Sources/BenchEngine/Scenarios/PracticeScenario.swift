@@ -38,12 +38,12 @@ enum PracticeCell {
         let settings = context.settings
         var job = PracticeJob(
             practice: practice, parser: cell.parser, iterations: settings.downloadIterationsPerWorker,
-            warmup: settings.warmup, timeout: settings.timeoutSeconds, entries: context.entries)
+            warmup: settings.downloadWarmupPerWorker, timeout: settings.timeoutSeconds, entries: context.entries)
         // Round 0 counts allocations (after the timed rounds): two sessions after a warm-up one.
         job.countAllocations = context.round == 0
         if job.countAllocations {
             job.iterations = 2
-            job.warmup = max(1, settings.warmup)
+            job.warmup = max(1, settings.downloadWarmupPerWorker)
         }
         if practice.usesNetwork {
             guard let url = context.url else { return context.failed(cell, "no URL to download \(cell.feedPath) from") }

@@ -167,6 +167,7 @@ extension RunSettings {
         // Each request may stall for the time limit, and a shaped one takes its transfer time on top
         // (an edge download of the 900 KB feed is ~31 s: without it, 23 of them came within
         // seconds of a 720 s limit).
-        (timeoutSeconds + transferSeconds) * Double((iterations + warmup) * requestsPerIteration + 1)
+        (timeoutSeconds + transferSeconds)
+            * Double((iterations + max(warmup, downloadWarmupPerWorker)) * requestsPerIteration + 1)
     }
 }
