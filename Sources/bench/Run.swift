@@ -374,7 +374,7 @@ struct Run: ParsableCommand {
     }
 
     /// The measuring settings the options say.
-    private func settings() -> RunSettings {
+    func settings() -> RunSettings {
         var settings = RunSettings(
             iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
             chunkSize: chunkSize,

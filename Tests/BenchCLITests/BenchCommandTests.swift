@@ -27,9 +27,15 @@ struct BenchCommandTests {
         #expect(command is Run)
         let run = try #require(command as? Run)
         #expect(
-            run.iterations == nil && run.warmup == 1 && run.chunkSize == 16_384 && run.rounds == 20
+            run.iterations == nil && run.warmup == 2 && run.chunkSize == 16_384 && run.rounds == 40
                 && run.downloadRounds == 5)
-        #expect(Run.defaultIterations.parse == 5 && Run.defaultIterations.download == 3)
+        #expect(Run.defaultIterations.parse == 2 && Run.defaultIterations.download == 3)
+        #expect(Run.defaultDownloadWarmup == 1)
+        // Parse workers warm up twice, download and practice workers once; --warmup sets both.
+        let settings = run.settings()
+        #expect(settings.warmup == 2 && settings.downloadWarmupPerWorker == 1 && settings.iterations == 2)
+        let warmed = try #require(try Bench.parseAsRoot(["run", "--warmup", "3"]) as? Run).settings()
+        #expect(warmed.warmup == 3 && warmed.downloadWarmupPerWorker == 3)
         #expect(run.storeOptions.store == "Results/stats.sqlite" && run.output.outputDirectory == "Results")
         #expect(run.selectedScenarios == [.parse, .download])
         // Lists: commas and repeated options alike.
