@@ -123,11 +123,11 @@ public enum HistoryReport {
     /// shape stored).
     static func shapeLine(_ rows: [HistoryRow]) -> String? {
         guard let shape = rows.first?.document else { return nil }
-        return "Shape: \(shape.bytes) bytes, \(shape.elements) elements, "
-            + "\(Format.number(shape.attributesPerElement, decimals: 2)) attributes per element, "
-            + "\(Format.number(shape.textShare * 100, decimals: 1))% text, depth \(shape.maximumDepth), "
-            + "\(shape.namespaces) namespace\(shape.namespaces == 1 ? "" : "s"), "
-            + "\(Format.number(shape.referencesPerKB, decimals: 2)) references per KB."
+        // The figures as the run's own documents table writes them.
+        let cells = RunReport.documentRow(shape)
+        let namespaces = shape.namespaces == 1 ? "namespace" : "namespaces"
+        return "Shape: \(cells[1]) bytes, \(cells[2]) elements, \(cells[3]) attributes per element, \(cells[4]) text, "
+            + "depth \(cells[5]), \(cells[6]) \(namespaces), \(cells[7]) references per KB."
     }
 
     /// What the rows pool that a reader may not expect: builds of several commits, and runs stored

@@ -274,10 +274,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     }
 
     public func documentShapes() throws -> [String: DocumentProfile] {
-        RunRecord.newestShapes(
-            try connection.execute(
-                "SELECT documents FROM runs WHERE documents IS NOT NULL ORDER BY started_at DESC, run_id DESC"
-            ).compactMap { $0["documents"] })
+        RunRecord.newestShapes(try connection.execute(RunRecord.documentsNewestFirst).compactMap { $0["documents"] })
     }
 
     public func storedRun(_ runID: String) throws -> StoredRun? {

@@ -111,6 +111,22 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
         try? JSONDecoder().decode([DocumentProfile].self, from: Data(text.utf8))
     }
 
+    /// The `documents` column of every run that has one, newest first (both stores' SQL).
+    static let documentsNewestFirst =
+        "SELECT documents FROM runs WHERE documents IS NOT NULL ORDER BY started_at DESC, run_id DESC"
+
+    /// The shapes in the `documents` columns of runs given newest first, the newest per document.
+    static func newestShapes(_ columns: [String]) -> [String: DocumentProfile] {
+        var shapes: [String: DocumentProfile] = [:]
+        for column in columns {
+            for profile in documentProfiles(column) ?? [] {
+                guard let sha256 = profile.sha256, shapes[sha256] == nil else { continue }
+                shapes[sha256] = profile
+            }
+        }
+        return shapes
+    }
+
     /// The run's settings, when it was stored with them.
     var settings: RunSettings? {
         guard let iterations, let warmup, let rounds, let chunkSize, let timeoutSeconds else { return nil }

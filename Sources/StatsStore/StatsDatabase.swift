@@ -194,13 +194,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
     }
 
     public func documentShapes() throws -> [String: DocumentProfile] {
-        try read { db in
-            RunRecord.newestShapes(
-                try String.fetchAll(
-                    db,
-                    sql: "SELECT documents FROM runs WHERE documents IS NOT NULL ORDER BY started_at DESC, run_id DESC"
-                ))
-        }
+        try read { db in RunRecord.newestShapes(try String.fetchAll(db, sql: RunRecord.documentsNewestFirst)) }
     }
 
     /// A run with all its samples.

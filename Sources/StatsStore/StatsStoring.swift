@@ -47,20 +47,6 @@ extension StatsStoring {
     }
 }
 
-extension RunRecord {
-    /// The shapes in the `documents` column of runs given newest first, the newest per document.
-    static func newestShapes(_ columns: [String]) -> [String: DocumentProfile] {
-        var shapes: [String: DocumentProfile] = [:]
-        for column in columns {
-            for profile in documentProfiles(column) ?? [] {
-                guard let sha256 = profile.sha256, shapes[sha256] == nil else { continue }
-                shapes[sha256] = profile
-            }
-        }
-        return shapes
-    }
-}
-
 /// What to write for a run that is copied into a store (decided from both sides, written by the store).
 enum MergeAction {
     case insert

@@ -11,11 +11,16 @@ struct DocumentCommandTests {
         <catalog xmlns:x="urn:x"><book id="1" x:lang="en">A &amp; B<![CDATA[ <c> ]]></book><?pi data?><book id="2"/></catalog>
         """
 
+    /// Writes ``document`` as `catalog.xml` in `directory`; its path.
+    static func writeDocument(in directory: TemporaryDirectory) throws -> String {
+        try directory.write("catalog.xml", Array(document.utf8))
+        return directory.path("catalog.xml")
+    }
+
     @Test("A document that is not a feed gives no songs: an error with a hint, never 'agree'")
     func noSongsIsAnError() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.xml")
-        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let path = try Self.writeDocument(in: directory)
         let result = try runBench(["verify", path, "--parsers", "libxml2,expat,c-expat"])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("no songs"), "\(result.standardOutput)")
@@ -26,8 +31,7 @@ struct DocumentCommandTests {
     @Test("bench verify --workload document: the parsers agree on the events and write the canonical form")
     func verifyDocument() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.xml")
-        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let path = try Self.writeDocument(in: directory)
         let canonical = directory.path("canonical")
         let result = try runBench([
             "verify", path, "--workload", "document", "--parsers",
@@ -48,8 +52,7 @@ struct DocumentCommandTests {
     @Test("bench run --document measures the document scenario")
     func runDocument() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.xml")
-        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let path = try Self.writeDocument(in: directory)
         let result = try runBench([
             "run", "--document", path, "--parsers", "libxml2,expat,c-libxml2", "--rounds", "2", "--iterations", "2",
             "--warmup", "0", "--no-store", "--no-allocation-counts", "--format", "csv", "--output-dir",
@@ -89,8 +92,7 @@ struct DocumentCommandTests {
     @Test("The store keeps a document run's shapes: bench report gives them in the table, JSON and CSV")
     func reportFromTheStoreHasTheShapes() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.xml")
-        try directory.write("catalog.xml", Array(Self.document.utf8))
+        let path = try Self.writeDocument(in: directory)
         let store = directory.path("stats.sqlite")
         let run = try runBench([
             "run", "--document", path, "--parsers", "libxml2,expat", "--rounds", "1", "--iterations", "2",

@@ -37,7 +37,7 @@ struct DownloadScenario: BenchScenario {
         switch context.runWorker(
             DownloadWorkerReport.self, WorkerCommand(executable: context.plan.executable, job: .download(job)),
             timeout: settings.workerLimit(
-                iterations: settings.downloadIterationsPerWorker, requestsPerIteration: revalidation == nil ? 1 : 2,
+                iterations: job.iterations, warmup: job.warmup, requestsPerIteration: revalidation == nil ? 1 : 2,
                 transferSeconds: network.bytesPerSecond.map {
                     Double(cell.feedBytes) / $0 + Double(network.rttMs) / 1_000
                 } ?? 0))

@@ -66,7 +66,8 @@ struct ParseScenario: BenchScenario {
         let report: MeasureWorkerReport
         switch context.runWorker(
             MeasureWorkerReport.self, command,
-            timeout: context.settings.workerLimit(iterations: job.iterations * attempts, requestsPerIteration: 1),
+            timeout: context.settings.workerLimit(
+                iterations: job.iterations * attempts, warmup: job.warmup, requestsPerIteration: 1),
             progress: context.iterations)
         {
         case .success(let decoded): report = decoded

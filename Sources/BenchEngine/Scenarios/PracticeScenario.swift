@@ -66,7 +66,7 @@ enum PracticeCell {
         switch context.runWorker(
             PracticeWorkerReport.self,
             WorkerCommand(executable: context.plan.executable, job: .practice(job), environment: environment),
-            timeout: timeLimit(cell, practice: practice, in: context))
+            timeout: timeLimit(cell, job: job, in: context))
         {
         case .success(let decoded): report = decoded
         case .failure(let failure): return context.failed(cell, failure.message)
@@ -75,11 +75,11 @@ enum PracticeCell {
     }
 
     /// The worker's time limit: each request may stall, and takes its transfer time on a shaped network.
-    static func timeLimit(_ cell: CellKey, practice: Practice, in context: CellContext) -> Double {
-        let settings = context.settings
+    static func timeLimit(_ cell: CellKey, job: PracticeJob, in context: CellContext) -> Double {
+        let practice = job.practice
         let network = context.plan.network
         let requests = practice.requests(entries: context.entries)
-        var iterations = settings.downloadIterationsPerWorker
+        var iterations = job.iterations
         if case .queue(_, _, true) = practice { iterations += 1 }  // the uncancelled fetch it checks against
         let transfer =
             practice.usesNetwork
@@ -87,7 +87,8 @@ enum PracticeCell {
                 Double(cell.feedBytes) / $0 + Double(network.rttMs * requests) / 1_000
             } ?? 0
             : Double(cell.feedBytes) / 1e6  // writing a store: generous, about 1 s per MB of feed
-        return settings.workerLimit(iterations: iterations, requestsPerIteration: requests, transferSeconds: transfer)
+        return context.settings.workerLimit(
+            iterations: iterations, warmup: job.warmup, requestsPerIteration: requests, transferSeconds: transfer)
     }
 
     /// The worker's report as samples: a fetch's times and bytes, a store's parse and writes, or a

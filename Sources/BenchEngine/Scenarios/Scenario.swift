@@ -162,12 +162,11 @@ struct WorkerFailure: Error {
 
 extension RunSettings {
     /// A worker's time limit: the time limit of one iteration (a parse, or a download's longest stall)
-    /// for each of its `iterations`, warm-up included, and one more for its start.
-    func workerLimit(iterations: Int, requestsPerIteration: Int, transferSeconds: Double = 0) -> Double {
+    /// for each of its `iterations` and `warmup` iterations, and one more for its start.
+    func workerLimit(iterations: Int, warmup: Int, requestsPerIteration: Int, transferSeconds: Double = 0) -> Double {
         // Each request may stall for the time limit, and a shaped one takes its transfer time on top
         // (an edge download of the 900 KB feed is ~31 s: without it, 23 of them came within
         // seconds of a 720 s limit).
-        (timeoutSeconds + transferSeconds)
-            * Double((iterations + max(warmup, downloadWarmupPerWorker)) * requestsPerIteration + 1)
+        (timeoutSeconds + transferSeconds) * Double((iterations + warmup) * requestsPerIteration + 1)
     }
 }
