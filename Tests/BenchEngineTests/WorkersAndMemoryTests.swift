@@ -81,8 +81,11 @@ struct WorkersAndMemoryTests {
             }
             let rise = try #require(window.close())
             block.deallocate()
-            #expect(rise >= bytes - (1 << 20))
-            // Other tests run in this process meanwhile: only a loose upper bound.
+            // Other tests run in this process meanwhile, and their in-process measurements open
+            // windows of their own (each resets the one peak this process has) and free feeds of
+            // several MiB: loose bounds on both sides. The exact figure is a worker's, in a
+            // process of its own (theParsesOwnPeakShowsTheSongsNotTheFeed).
+            #expect(rise >= bytes / 2)
             #expect(rise < bytes + (512 << 20))
             #expect(window.lifetimePeakBefore > 0)
         }
