@@ -91,6 +91,7 @@ public enum CompareReport {
             ).render(indent: "  ")
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
+        if let documents = RunReport.documentsBlock(comparison.documents) { text += "\n\n" + documents }
         return text + "\n\n" + legend(comparison) + "\n"
     }
 
@@ -109,6 +110,7 @@ public enum CompareReport {
         if !notes.isEmpty {
             text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n"
         }
+        text += RunReport.documentsMarkdown(comparison.documents)
         return text + "\n" + legend(comparison) + "\n"
     }
 

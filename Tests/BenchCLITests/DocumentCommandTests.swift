@@ -117,4 +117,46 @@ struct DocumentCommandTests {
         let elements = try #require(header.firstIndex(of: "document_elements"))
         #expect(lines.dropFirst().allSatisfy { $0[elements] == "3" }, "\(csv.standardOutput)")
     }
+
+    /// `bench compare` gives the shape of each document it compares, whether its sides are stored
+    /// runs or run files; a baseline on other content of the same name shows both shapes.
+    @Test
+    func compareHasTheShapes() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.writeDocument(in: directory)
+        let store = directory.path("stats.sqlite")
+        func run(_ name: String) throws -> (id: String, file: String) {
+            let result = try runBench([
+                "run", "--document", path, "--parsers", "libxml2,expat", "--rounds", "1", "--iterations", "2",
+                "--warmup", "0", "--store", store, "--no-allocation-counts", "--format", "json", "--quiet",
+                "--output-dir", directory.path(name),
+            ])
+            #expect(result.status == 0, "\(result.standardError)")
+            let file = directory.path("\(name).json")
+            try Data(result.standardOutput.utf8).write(to: URL(fileURLWithPath: file))
+            let run = try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
+            return (run.environment.runID, file)
+        }
+        let first = try run("one")
+        let second = try run("two")
+        let stored = try runBench(["compare", first.id, second.id, "--store", store])
+        #expect(stored.standardOutput.contains("Documents (measured shape"), "\(stored.standardOutput)")
+        let block = stored.standardOutput.components(separatedBy: "Documents (measured shape").last ?? ""
+        let row = block.split(separator: "\n").first { $0.contains("catalog.xml") }?.split(separator: " ")
+        #expect(row?.prefix(3) == ["catalog.xml", "\(Self.document.utf8.count)", "3"], "\(stored.standardOutput)")
+        let markdown = try runBench(["compare", first.file, second.file, "--format", "markdown"])
+        #expect(markdown.standardOutput.contains("**Documents** (measured shape)"), "\(markdown.standardOutput)")
+        let json = try runBench(["compare", first.file, second.file, "--format", "json"])
+        let comparison = try JSONDecoder().decode(RunComparison.self, from: Data(json.standardOutput.utf8))
+        #expect(comparison.documents?.map(\.elements) == [3])
+        #expect(comparison.documents?.first?.document == path)
+
+        // The same name, other content: the current shape, then the baseline's, named so.
+        try directory.write("catalog.xml", Array(Self.document.replacingOccurrences(of: "</", with: "<x/></").utf8))
+        let changed = try run("three")
+        let both = try runBench(["compare", first.file, changed.file, "--format", "json"])
+        let sides = try JSONDecoder().decode(RunComparison.self, from: Data(both.standardOutput.utf8))
+        #expect(sides.documents?.map(\.document) == [path, path + " (baseline)"])
+        #expect(sides.documents?.map(\.elements) == [3 + 2, 3])
+    }
 }

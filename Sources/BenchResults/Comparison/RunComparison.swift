@@ -40,6 +40,11 @@ public struct RunComparison: Codable, Sendable, Equatable {
     /// Differences in how the two sides were made (build, libraries, machine, settings).
     public var warnings: [String]
     public var cells: [CellComparison]
+    /// The measured shape of each document the cells name (document workload only; `nil` for song
+    /// runs and for runs that did not keep them): the current runs' shapes, then the baseline's for
+    /// documents the current runs do not have, named "(baseline)" when the current runs have the
+    /// same name with other content.
+    public var documents: [DocumentProfile]? = nil
 
     /// The cells that regressed.
     public var regressions: [CellComparison] { cells.filter { $0.verdict == .slower } }
@@ -115,7 +120,36 @@ public struct RunComparison: Codable, Sendable, Equatable {
         }
         return RunComparison(
             metric: metric, threshold: threshold, level: level, baselineRuns: baseline.map(\.environment.runID),
-            currentRuns: current.map(\.environment.runID), warnings: warnings(baseline, current), cells: cells)
+            currentRuns: current.map(\.environment.runID), warnings: warnings(baseline, current), cells: cells,
+            documents: documents(baseline, current, cells: cells))
+    }
+
+    /// The shapes of the documents `cells` compare, one per document content, in the cells' order.
+    static func documents(_ baseline: [RunResult], _ current: [RunResult], cells: [CellComparison])
+        -> [DocumentProfile]?
+    {
+        // The newest run's shape first, as bench report gives it.
+        func shapes(_ runs: [RunResult]) -> [DocumentProfile] { runs.reversed().flatMap { $0.documents ?? [] } }
+        let now = shapes(current)
+        let before = shapes(baseline)
+        guard !now.isEmpty || !before.isEmpty else { return nil }
+        func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+        var found: [DocumentProfile] = []
+        var seen = Set<String>()
+        for cell in cells where cell.key.scenario.kind == .document {
+            for (side, profiles, isBaseline) in [(cell.current, now, false), (cell.baseline, before, true)] {
+                guard let sha = side?.feedSHA256, seen.insert("\(cell.key.feed)|\(sha)").inserted,
+                    var profile = profiles.first(where: {
+                        name($0.document) == cell.key.feed && ($0.sha256 ?? sha) == sha
+                    })
+                else { continue }
+                if isBaseline && found.contains(where: { name($0.document) == cell.key.feed }) {
+                    profile.document += " (baseline)"
+                }
+                found.append(profile)
+            }
+        }
+        return found.isEmpty ? nil : found
     }
 
     private static func compareValues(
