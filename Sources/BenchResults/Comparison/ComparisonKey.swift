@@ -15,10 +15,13 @@ public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
     }
 
     init(_ cell: CellKey) {
-        let name = cell.feedPath.split(separator: "/").last.map(String.init) ?? cell.feedPath
         self.init(
-            parser: cell.parser, scenario: cell.scenario, feed: name, chunkSize: cell.chunkSize, network: cell.network)
+            parser: cell.parser, scenario: cell.scenario, feed: Self.feedName(cell.feedPath), chunkSize: cell.chunkSize,
+            network: cell.network)
     }
+
+    /// What a cell's feed or document is called across runs: its path's file name.
+    static func feedName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
 
     public static func < (a: ComparisonKey, b: ComparisonKey) -> Bool {
         (a.scenario.name, a.feed, a.chunkSize, a.network, a.parser)

@@ -133,17 +133,16 @@ public struct RunComparison: Codable, Sendable, Equatable {
         let now = shapes(current)
         let before = shapes(baseline)
         guard !now.isEmpty || !before.isEmpty else { return nil }
-        func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
         var found: [DocumentProfile] = []
         var seen = Set<String>()
         for cell in cells where cell.key.scenario.kind == .document {
             for (side, profiles, isBaseline) in [(cell.current, now, false), (cell.baseline, before, true)] {
                 guard let sha = side?.feedSHA256, seen.insert("\(cell.key.feed)|\(sha)").inserted,
                     var profile = profiles.first(where: {
-                        name($0.document) == cell.key.feed && ($0.sha256 ?? sha) == sha
+                        ComparisonKey.feedName($0.document) == cell.key.feed && ($0.sha256 ?? sha) == sha
                     })
                 else { continue }
-                if isBaseline && found.contains(where: { name($0.document) == cell.key.feed }) {
+                if isBaseline && found.contains(where: { ComparisonKey.feedName($0.document) == cell.key.feed }) {
                     profile.document += " (baseline)"
                 }
                 found.append(profile)
