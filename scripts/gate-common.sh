@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Functions shared by scripts/ci-regression.sh and scripts/validate-gate.sh (sourced, not run).
 #
 # The wall-time side of the gate depends on how the runs are laid out in time: on a shared 2-core
