@@ -6,9 +6,14 @@
 # counts that repeat exactly, used by scripts/ci-regression.sh and one test), valgrind, binutils
 # (objcopy, nm); wrk, for the test that loads `bench serve` while a run measures. On macOS, Homebrew's libxml2 and expat work the same way
 # (instruction counts are Linux-only).
+#
+#   scripts/install-deps.sh [DEBIAN_PACKAGE ...]
+#
+# Arguments name further Debian packages to install the same way, such as the tools that only CI
+# uses (.ci/run passes the ShellCheck package); they are ignored on macOS.
 set -euo pipefail
 
-needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev pkg-config valgrind binutils wrk)
+needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev pkg-config valgrind binutils wrk "$@")
 
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()
