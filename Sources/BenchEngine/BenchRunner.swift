@@ -33,7 +33,10 @@ public struct BenchRunner: Sendable {
             let verification = try FeedVerifier.verify(
                 feed: path, parsers: plan.parsers, chunkSizes: plan.chunkSizes(for: path), executable: plan.executable,
                 timeout: plan.settings.timeoutSeconds * 2, workload: plan.workload)
-            let agreeing = verification.verdicts.filter(\.status.mayBeTimed).map(\.parser)
+            let agreeing = verification.verdicts.filter { verdict in
+                if case .unverified = verdict.status { return plan.allowUnverified.contains(verdict.parser) }
+                return verdict.status.mayBeTimed
+            }.map(\.parser)
             return FeedCheck(feed: feed, verification: verification, agreeing: agreeing)
         }
     }

@@ -109,6 +109,15 @@ public struct BenchSession: Sendable {
                 parser: summary.cell.parser, feed: summary.cell.feedPath,
                 kind: .failedIterations(summary.failed, outcome: summary.outcome))
         }
+        // A worker that could not start measured nothing: the run is not the run asked for.
+        let unstarted = runs.filter { $0.outcome?.hasPrefix(CellContext.notStartedPrefix) ?? false }
+        for (cell, cellRuns) in Dictionary(grouping: unstarted, by: \.cell).sorted(by: { $0.key.parser < $1.key.parser }
+        ) {
+            problems.append(
+                RunProblem(
+                    parser: cell.parser, feed: cell.feedPath,
+                    kind: .workersNotStarted(cellRuns.count, cellRuns.first?.outcome ?? "")))
+        }
         let noise =
             plan.settings.counter == nil
             ? NoiseReport.assess(
@@ -118,13 +127,16 @@ public struct BenchSession: Sendable {
 
         var finished = environment
         finished.endedAt = RunEnvironment.iso8601(Date())
-        finished.complete = true
+        finished.complete = unstarted.isEmpty
         var settings = plan.settings
         if let stopped { settings.rounds = stopped.rounds }
         do {
-            try recorder?.finishRun(
-                environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
-                rounds: stopped.map(\.rounds))
+            // A run with cells that could not run stays incomplete, as a run stopped halfway does.
+            if finished.complete {
+                try recorder?.finishRun(
+                    environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
+                    rounds: stopped.map(\.rounds))
+            }
         } catch {
             recorderFailure = error
         }
@@ -152,6 +164,11 @@ public struct BenchSession: Sendable {
         var notTimed: [CellSummary] = []
         for check in checks {
             for verdict in check.verification.verdicts where verdict.status.isProblem {
+                if case .unverified(let detail) = verdict.status, plan.allowUnverified.contains(verdict.parser) {
+                    problems.append(
+                        RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .timedUnverified(detail)))
+                    continue
+                }
                 problems.append(
                     RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
                 notTimed.append(

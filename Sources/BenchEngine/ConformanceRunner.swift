@@ -195,6 +195,10 @@ public enum ConformanceRunner {
         case .stalled(let seconds)?, .timedOut(let seconds)?:
             return ConformanceResult(
                 caseID: caseID, outcome: .hung, detail: "no result within \(formatSeconds(seconds))")
+        case .exceededMemory(let limit)?:
+            return ConformanceResult(
+                caseID: caseID, outcome: .failed,
+                detail: "exceeded the \(WorkerProcess.formatBytes(limit)) memory limit")
         case .exited(let status)?:
             return ConformanceResult(
                 caseID: caseID, outcome: .failed,

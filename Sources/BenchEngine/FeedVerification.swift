@@ -16,6 +16,9 @@ public struct FeedVerification: Sendable {
     public var workload: Workload = .songs
     /// One verdict per parser, in the order asked.
     public var verdicts: [ParserVerdict]
+    /// The verdicts of the parsers checked beside those asked, to confirm their answer (the asked
+    /// ones had fewer than two parsers that meet the whole contract on this input); never timed.
+    public var confirmers: [ParserVerdict] = []
     /// The digest of the reference songs, when at least one parser succeeded.
     public var referenceDigest: String?
     /// The reference songs, when at least one parser succeeded.

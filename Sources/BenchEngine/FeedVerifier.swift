@@ -7,10 +7,15 @@ import SongFeed
 ///
 /// A worker runs one parser over one feed once per chunk size and reports the songs' count and
 /// digest for each (``VerifyWorkerReport``). A parser must agree with itself across chunk sizes,
-/// then with the others: the digest that most parsers share is the reference (ties go to the parser
-/// listed first), and every other parser is reported as wrong, with the first song field that
-/// differs. A worker that crashes or runs past its time limit is reported as that parser's outcome;
-/// the other parsers still run.
+/// then with the others. An answer is confirmed when at least two parsers give it and one of them
+/// meets the whole contract on this input (no ``ContractGap`` of its applies there); the confirmed
+/// answer that most parsers share is the reference (ties go to the parser listed first), and every
+/// other parser is reported as wrong, with the first song field that differs. With no confirmed
+/// answer every parser that succeeded is ``ParserVerdict/Status/unverified(_:)``: a parser alone,
+/// or two that share a gap, confirm nothing. When fewer than two of the parsers asked meet the
+/// contract on the input, parsers that do are checked beside them (``FeedVerification/confirmers``).
+/// A worker that crashes or runs past its time or memory limit is reported as that parser's
+/// outcome; the other parsers still run.
 public enum FeedVerifier {
     /// The chunk sizes `bench verify` uses by default; 0 stands for the whole feed in one chunk.
     public static let defaultChunkSizes = [1, 7, 512, 16_384, 0]
@@ -31,12 +36,14 @@ public enum FeedVerifier {
     ///   - workload: what the parsers build: songs, or the document's events.
     ///   - canonicalDirectory: the document workload: where each parser writes its canonical form
     ///     of the document (``canonicalName(document:parser:)``); `nil` for none.
+    ///   - confirming: check parsers beside those asked when fewer than two of them meet the whole
+    ///     contract on the input, to confirm their answer (``FeedVerification/confirmers``).
     /// - Returns: every parser's verdict and the reference songs.
     /// - Throws: ``FeedFileError`` when the feed cannot be read.
     public static func verify(
         feed path: String, parsers: [String], chunkSizes: [Int] = defaultChunkSizes,
         executable: String = WorkerProcess.currentExecutable(), timeout: Double = 300, workload: Workload = .songs,
-        canonicalDirectory: String? = nil
+        canonicalDirectory: String? = nil, confirming: Bool = true
     ) throws -> FeedVerification {
         let feed = try FeedFile(path: path)
         var verdicts: [ParserVerdict] = []
@@ -57,10 +64,9 @@ public enum FeedVerifier {
                 return ParserVerdict(parser: parser, status: .workerFailed("\(error)"))
             }
         }
-        for parser in parsers {
+        func check(_ parser: String) -> ParserVerdict {
             if let skipped = notCompared(parser, workload: workload) {
-                verdicts.append(ParserVerdict(parser: parser, status: skipped))
-                continue
+                return ParserVerdict(parser: parser, status: skipped)
             }
             var verdict = run(parser, chunkSizes: chunkSizes)
             if workload == .songs, verdict.status == .consistent, verdict.songCount == 0 {
@@ -71,18 +77,37 @@ public enum FeedVerifier {
                             "no songs: the document has no RSS `item` or Atom `entry` (for any other XML, use --workload document)",
                         line: 0, column: 0))
             }
-            verdicts.append(verdict)
+            return verdict
+        }
+        verdicts = parsers.map(check)
+        let meets = { (parser: String) in Self.meetsContract(parser, on: feed.bytes, workload: workload) }
+        var confirmers: [ParserVerdict] = []
+        if confirming {
+            let needed = 2 - verdicts.filter { meets($0.parser) && $0.status == .consistent }.count
+            // At most two tries more than needed: where those fail too, the input is what fails.
+            let candidates = Self.confirmingParsers(workload: workload).filter { !parsers.contains($0) && meets($0) }
+                .prefix(max(0, needed + 2))
+            for parser in candidates where confirmers.filter({ $0.status == .consistent }).count < needed {
+                confirmers.append(check(parser))
+            }
         }
 
-        // The reference: the digest most parsers share; ties go to the first listed.
-        var counts: [String: Int] = [:]
-        for verdict in verdicts { if let digest = verdict.consistentDigest { counts[digest, default: 0] += 1 } }
-        let reference = verdicts.compactMap(\.consistentDigest).max { counts[$0, default: 0] < counts[$1, default: 0] }
-        let referenceParser = verdicts.first { $0.consistentDigest == reference && reference != nil }?.parser
+        // The reference: of the confirmed answers, the one most parsers share; ties go to the first listed.
+        let everyone = verdicts + confirmers
+        let groups = Dictionary(grouping: everyone.filter { $0.consistentDigest != nil }) { $0.consistentDigest ?? "" }
+        let confirmed = groups.filter { $0.value.count >= 2 && $0.value.contains { meets($0.parser) } }
+        let reference = everyone.compactMap(\.consistentDigest).filter { confirmed[$0] != nil }
+            .max { confirmed[$0, default: []].count < confirmed[$1, default: []].count }
+        let referenceParser = everyone.first { $0.consistentDigest == reference && reference != nil }?.parser
         let referenceSongs = reference.flatMap { outputs.songs[$0] }
 
         for index in verdicts.indices {
-            guard let digest = verdicts[index].consistentDigest, let reference, let referenceParser else { continue }
+            guard let digest = verdicts[index].consistentDigest else { continue }
+            guard let reference, let referenceParser else {
+                verdicts[index].status = .unverified(
+                    Self.unconfirmed(verdicts[index].parser, everyone: everyone, groups: groups))
+                continue
+            }
             if digest == reference {
                 verdicts[index].status = .agrees
                 continue
@@ -98,9 +123,57 @@ public enum FeedVerifier {
                 outputs.firstDifference(digest, reference, parser: parser, reference: referenceParser)
                     ?? "\(parser) gives digest \(digest), \(referenceParser) \(reference)")
         }
-        return FeedVerification(
+        for index in confirmers.indices where confirmers[index].consistentDigest != nil {
+            confirmers[index].status =
+                confirmers[index].consistentDigest == reference
+                ? .agrees : .disagrees("differs from the reference (\(referenceParser ?? "none"))")
+        }
+        var verification = FeedVerification(
             path: path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: chunkSizes, workload: workload,
             verdicts: verdicts, referenceDigest: reference, referenceSongs: referenceSongs)
+        verification.confirmers = confirmers
+        return verification
+    }
+
+    /// Whether `parser` meets the whole contract of `workload` on `document` (no gap of its applies).
+    static func meetsContract(_ parser: String, on document: [UInt8], workload: Workload) -> Bool {
+        guard let type = ParserRegistry.parser(named: parser), notCompared(parser, workload: workload) == nil else {
+            return false
+        }
+        return type.meetsContract(on: document)
+    }
+
+    /// The parsers that may be checked beside those asked, to confirm their answer: those compared
+    /// in `workload`, in the registry's order (whether each meets the contract on a document is
+    /// asked of it then).
+    static func confirmingParsers(workload: Workload) -> [String] {
+        ParserRegistry.names.filter { notCompared($0, workload: workload) == nil }
+    }
+
+    /// Why `parser`'s answer is not confirmed: nobody else succeeded, nobody gave the same, or only
+    /// parsers with a gap on this input did.
+    static func unconfirmed(
+        _ parser: String, everyone: [ParserVerdict], groups: [String: [ParserVerdict]]
+    ) -> String {
+        guard let digest = everyone.first(where: { $0.parser == parser })?.consistentDigest,
+            let same = groups[digest]
+        else { return "no parser confirms its answer" }
+        let others = same.map(\.parser).filter { $0 != parser }
+        let succeeded = everyone.filter { $0.consistentDigest != nil }.count
+        if !others.isEmpty {
+            var gaps: Set<String> = []
+            for verdict in same {
+                guard let type = ParserRegistry.parser(named: verdict.parser) else { continue }
+                for gap in type.contractGaps { gaps.insert(gap.rawValue) }
+            }
+            let named = gaps.sorted().joined(separator: ", ")
+            return "only \((others + [parser]).sorted().joined(separator: ", ")) agree, and none of them meets the "
+                + "whole contract on this input (\(named)): they confirm nothing between them"
+        }
+        if succeeded <= 1 {
+            return "the only parser that succeeded: no other parser confirms its answer"
+        }
+        return "no other parser gives the same answer, and no two others agree"
     }
 
     /// The file `bench verify --canonical DIR` writes a parser's canonical form of a document to:

@@ -13,12 +13,20 @@ public struct ParserVerdict: Sendable {
         case agrees
         /// Built other songs than the reference; says where they first differ.
         case disagrees(String)
+        /// Succeeded, but no parser that meets the whole contract on this input built the same: no
+        /// other parser succeeded, none agreed, or only parsers with a gap there (``ContractGap``)
+        /// agreed. Not timed unless asked for by name (`--allow-unverified`); never agreement.
+        case unverified(String)
         /// Built different songs depending on the chunk size, or failed on some sizes only.
         case inconsistent(String)
         /// Rejected the document.
         case failed(FeedParseError)
-        /// The worker crashed, was killed or timed out.
+        /// The worker crashed (a signal it did not get from the harness).
         case crashed(String)
+        /// The worker ran past its time limit, or made no progress for too long, and was killed.
+        case timedOut(String)
+        /// The worker's memory passed the limit (``WorkerProcess/memoryLimitBytes``) and it was killed.
+        case exceededMemory(String)
         /// The worker could not be started or its report could not be read.
         case workerFailed(String)
         /// Builds no songs (the floor), so there is nothing to compare; says what it is.
@@ -65,7 +73,7 @@ public struct ParserVerdict: Sendable {
     /// The digest, when the parser succeeded with every chunk size and always built the same songs.
     var consistentDigest: String? {
         switch status {
-        case .consistent, .agrees, .disagrees: return digest
+        case .consistent, .agrees, .disagrees, .unverified: return digest
         default: return nil
         }
     }
@@ -77,8 +85,15 @@ public struct ParserVerdict: Sendable {
             let lastLine = outcome.standardError.split(separator: "\n").last {
                 !$0.trimmingCharacters(in: .whitespaces).isEmpty
             }
-            if let lastLine { detail += ": \(lastLine.prefix(300))" }
-            self.status = .crashed(detail)
+            switch outcome.termination {
+            case .timedOut, .stalled:
+                self.status = .timedOut(detail)
+            case .exceededMemory:
+                self.status = .exceededMemory(detail)
+            default:
+                if let lastLine { detail += ": \(lastLine.prefix(300))" }
+                self.status = .crashed(detail)
+            }
             return
         }
         let report: VerifyWorkerReport
@@ -127,9 +142,12 @@ extension ParserVerdict.Status: CustomStringConvertible {
         case .notCompared(let what): return "not compared (\(what))"
         case .notApplicable(let why): return "not applicable: \(why)"
         case .disagrees(let detail): return "DISAGREE: \(detail)"
+        case .unverified(let detail): return "UNVERIFIED: \(detail)"
         case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
         case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
         case .crashed(let detail): return "CRASHED: \(detail)"
+        case .timedOut(let detail): return "TIMED OUT: \(detail)"
+        case .exceededMemory(let detail): return "OUT OF MEMORY: \(detail)"
         case .workerFailed(let detail): return "WORKER FAILED: \(detail)"
         }
     }

@@ -38,6 +38,9 @@ public struct RunPlan: Sendable {
     public var queuePageSize = 25
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
+    /// Parsers whose unconfirmed answer (``ParserVerdict/Status/unverified(_:)``) is timed all the
+    /// same, because the user named them (`--allow-unverified`); the run still reports them.
+    public var allowUnverified: Set<String> = []
     /// The `read` practice's ways of reading the stored songs.
     public var readChoices: [SongShelf.Choice] = SongShelf.Choice.allCases
 

@@ -9,6 +9,11 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
         case notTimed(ParserVerdict.Status)
         /// Timed iterations failed (a crash, a time-out, songs that differ): how many, and why.
         case failedIterations(Int, outcome: String?)
+        /// Timed because the user named it (`--allow-unverified`), though no other parser confirmed its answer.
+        case timedUnverified(String)
+        /// Workers could not be started (the executable gone or busy): how many, and the first error.
+        /// The run stays incomplete in the store.
+        case workersNotStarted(Int, String)
     }
 
     public var parser: String
@@ -25,7 +30,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     /// outcome at that size, not an error of the sweep.
     public var isRefusal: Bool {
         switch kind {
-        case .notTimed(.failed), .notTimed(.crashed): return true
+        case .notTimed(.failed), .notTimed(.crashed), .notTimed(.timedOut), .notTimed(.exceededMemory): return true
         default: return false
         }
     }
@@ -36,6 +41,10 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
         case .notTimed(let status): return "\(parser) on \(feed): not timed: \(status)"
         case .failedIterations(let count, let outcome):
             return "\(parser) on \(feed): \(count) failed iteration(s)" + (outcome.map { ": \($0)" } ?? "")
+        case .timedUnverified(let detail):
+            return "\(parser) on \(feed): timed as asked (--allow-unverified), but UNVERIFIED: \(detail)"
+        case .workersNotStarted(let count, let error):
+            return "\(parser) on \(feed): \(count) worker(s) could not start (\(error)); the run is stored incomplete"
         }
     }
 }

@@ -255,6 +255,8 @@ public enum SweepReport {
         guard let outcome else { return "" }
         if outcome.contains("not timed: FAILED") { return "failed (see caption)" }
         if outcome.contains("not timed: CRASHED") { return "crashed (see caption)" }
+        if outcome.contains("not timed: TIMED OUT") { return "timed out (see caption)" }
+        if outcome.contains("not timed: OUT OF MEMORY") { return "out of memory (see caption)" }
         return outcome.count > 40 ? String(outcome.prefix(39)) + "…" : outcome
     }
 

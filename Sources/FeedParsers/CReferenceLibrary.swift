@@ -8,4 +8,10 @@ public protocol CReferenceLibrary: Sendable {
     static var summary: String { get }
     /// The library, as the C target `CReferenceParsers` names it.
     static var library: RefLibrary { get }
+    /// The parts of the contract its extraction does not meet (as its adapter's). Default: none.
+    static var contractGaps: Set<ContractGap> { get }
+}
+
+extension CReferenceLibrary {
+    public static var contractGaps: Set<ContractGap> { [] }
 }

@@ -11,6 +11,7 @@ public final class CReferenceParser<Library: CReferenceLibrary>: SongFeedParser 
     public static var name: String { Library.name }
     public static var kind: ParserKind { .reference }
     public static var summary: String { Library.summary }
+    public static var contractGaps: Set<ContractGap> { Library.contractGaps }
 
     private let driver: CReferenceDriver
 

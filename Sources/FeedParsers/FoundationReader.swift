@@ -168,6 +168,8 @@ public enum FoundationReader: WholeDocumentReader {
 
     public static let name = "foundation"
 
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+
     public static var summary: String {
         "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
     }

@@ -26,6 +26,7 @@ import SongFeed
 /// to the end.
 public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
     public static let name = "foundation-stream"
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
     public static let kind = ParserKind.event
 
     public static var summary: String {

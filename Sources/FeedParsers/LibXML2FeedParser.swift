@@ -25,6 +25,7 @@ import SongFeed
 /// Related libxml2 documentation: <https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-parser.html>
 public final class LibXML2FeedParser: SongFeedParser {
     public static let name = "libxml2"
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
 
     public static var summary: String {
         "libxml2 \(LibXML2FeedParser.version) SAX2 push parser (xmlParseChunk), fed chunk by chunk"

@@ -4,6 +4,7 @@ import CReferenceParsers
 /// subset or entity loaded, the internal DTD's entities kept) in plain C.
 public enum LibXML2Reference: CReferenceLibrary {
     public static let name = "c-libxml2"
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
     public static let library = REF_LIBRARY_LIBXML2
     public static var summary: String {
         "reference: the libxml2 adapter's SAX2 push extraction in plain C (fields in C buffers, songs made after the clock)"

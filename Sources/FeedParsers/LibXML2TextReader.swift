@@ -35,6 +35,8 @@ public enum LibXML2TextReader: WholeDocumentReader {
     // MARK: Identity
 
     public static let name = "libxml2-reader"
+
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
     public static let kind = ParserKind.pull
 
     public static var summary: String {

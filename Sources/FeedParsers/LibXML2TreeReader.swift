@@ -150,6 +150,8 @@ public enum LibXML2TreeReader: WholeDocumentReader {
     // MARK: Identity
 
     public static let name = "libxml2-dom"
+
+    public static let contractGaps: Set<ContractGap> = [.dtdEntities]
     public static let kind = ParserKind.tree
 
     public static var summary: String {

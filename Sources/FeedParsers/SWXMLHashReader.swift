@@ -58,6 +58,8 @@ public enum SWXMLHashReader: WholeDocumentReader {
     // MARK: Identity
 
     public static let name = "swxmlhash"
+
+    public static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
     public static let kind = ParserKind.tree
 
     public static var summary: String {

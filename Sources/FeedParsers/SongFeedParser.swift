@@ -40,6 +40,10 @@ public protocol SongFeedParser: ChunkConsumer {
     /// for `libxml2`), whose cost against this one's is the Swift binding's; `nil` when there is none.
     static var cReference: String? { get }
 
+    /// The parts of the contract it does not meet, and on which inputs (``ContractGap``): on those,
+    /// its answer confirms no other parser's. Default: none.
+    static var contractGaps: Set<ContractGap> { get }
+
     /// Makes a parser for one document.
     ///
     /// - Parameter onSong: called with each song as its `item` ends, in document order.
@@ -67,6 +71,13 @@ extension SongFeedParser {
     public static var buildsSongs: Bool { true }
 
     public static var cReference: String? { nil }
+
+    public static var contractGaps: Set<ContractGap> { [] }
+
+    /// Whether it meets the whole contract on `document`: no gap of its applies there.
+    public static func meetsContract(on document: [UInt8]) -> Bool {
+        !contractGaps.contains { $0.applies(to: document) }
+    }
 
     public init(songEnded signal: SongEndSignal) throws {
         try self.init(onSong: signal.onSong)

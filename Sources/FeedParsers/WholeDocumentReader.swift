@@ -14,6 +14,9 @@ public protocol WholeDocumentReader {
     /// What kind of parser it drives.
     static var kind: ParserKind { get }
 
+    /// The parts of the contract it does not meet (see ``SongFeedParser/contractGaps``). Default: none.
+    static var contractGaps: Set<ContractGap> { get }
+
     /// Parses the complete document, once.
     ///
     /// - Parameters:
@@ -23,4 +26,8 @@ public protocol WholeDocumentReader {
     /// - Returns: the songs, in document order.
     /// - Throws: ``FeedParseError`` when the document is malformed or holds no feed.
     static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song]
+}
+
+extension WholeDocumentReader {
+    public static var contractGaps: Set<ContractGap> { [] }
 }

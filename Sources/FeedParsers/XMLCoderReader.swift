@@ -165,6 +165,8 @@ public enum XMLCoderReader: WholeDocumentReader {
     // MARK: Identity
 
     public static let name = "xmlcoder"
+
+    public static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
     public static let kind = ParserKind.codable
 
     public static var summary: String {

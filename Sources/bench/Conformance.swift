@@ -37,7 +37,10 @@ struct Conformance: ParsableCommand {
     @Option(name: .customLong("chunk-size"), help: "Bytes pushed at a time; 0 is the whole document at once.")
     var chunkSize = 16_384
 
-    @Option(name: .customLong("memory-limit-mib"), help: "Each worker's data limit (RLIMIT_DATA), MiB.")
+    @Option(
+        name: .customLong("memory-limit-mib"),
+        help: "Each worker's memory limit, MiB: its data (RLIMIT_DATA), and the resident memory at which it is killed."
+    )
     var memoryLimitMiB = 1_024
 
     @Flag(help: "No progress line.")
@@ -51,6 +54,8 @@ struct Conformance: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
+        // The resident watch at the same figure as each worker's own data limit.
+        WorkerProcess.memoryLimitBytes = memoryLimitMiB << 20
         let directory: String
         if let suite {
             directory = suite

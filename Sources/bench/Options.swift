@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchEngine
 import BenchReports
 import StatsStore
 import FeedParsers
@@ -102,6 +103,47 @@ struct NetworkOptions: ParsableArguments {
     /// The profile chosen, or `fallback` when none was.
     func profile(default fallback: Name) -> NetworkProfile? {
         NetworkProfile(name: (network ?? fallback).rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
+    }
+}
+
+/// The memory each worker process may use (`bench run`, `verify`, `sweep`).
+struct WorkerMemoryOptions: ParsableArguments {
+    @Option(
+        name: .customLong("memory-limit"),
+        help: ArgumentHelp(
+            "The resident memory one worker process may reach before it is killed and its parser reported as out of memory: a size such as 512MiB or 2GiB (MiB without a unit), or none (default: \(WorkerProcess.formatBytes(WorkerProcess.defaultMemoryLimitBytes)))."
+        ))
+    var memoryLimit: String?
+
+    func validate() throws {
+        if let memoryLimit { _ = try Self.parse(memoryLimit) }
+    }
+
+    /// Sets the limit of the workers this process starts.
+    func apply() throws {
+        if let memoryLimit { WorkerProcess.memoryLimitBytes = try Self.parse(memoryLimit) }
+    }
+
+    /// "2GiB", "512MiB", "512" (MiB), "none" → bytes (`nil` for none).
+    static func parse(_ text: String) throws -> Int? {
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        if lowered == "none" { return nil }
+        let units: [(String, Int)] = [
+            ("gib", 1 << 30), ("gb", 1 << 30), ("g", 1 << 30), ("mib", 1 << 20), ("mb", 1 << 20), ("m", 1 << 20),
+        ]
+        var number = lowered
+        var scale = 1 << 20
+        for (unit, bytes) in units where lowered.hasSuffix(unit) {
+            number = String(lowered.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
+            scale = bytes
+            break
+        }
+        guard let value = Double(number), value.isFinite, value * Double(scale) >= 64 * 1_048_576,
+            value * Double(scale) < 1e15
+        else {
+            throw ValidationError("--memory-limit takes a size of at least 64MiB, such as 512MiB or 2GiB, or none")
+        }
+        return Int(value * Double(scale))
     }
 }
 

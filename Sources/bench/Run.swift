@@ -41,6 +41,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var measuring: MeasuringOptions
 
+    @OptionGroup var memory: WorkerMemoryOptions
+
     @OptionGroup var output: OutputOptions
 
     @Option(
@@ -53,6 +55,13 @@ struct Run: ParsableCommand {
             "The parser the others' speed is given against (default: the fastest of each table; with documents, c-libxml2 when it runs)."
     )
     var reference: String?
+
+    @Option(
+        name: .customLong("allow-unverified"), parsing: .upToNextOption,
+        help:
+            "Parsers to time even when no other parser confirms their answer (UNVERIFIED), comma-separated or repeated; the run still reports them and exits 1."
+    )
+    var allowUnverified: [String] = []
 
     @Flag(
         name: .customLong("keep-preempted"),
@@ -270,6 +279,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
+        try memory.apply()
         let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
             "WARNING: this is a debug build: its timings are not representative and its samples are stored as debug. "
@@ -412,6 +422,7 @@ struct Run: ParsableCommand {
         if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
         if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
         plan.queuePageSize = queuePageSize
+        plan.allowUnverified = Set(ListArgument.split(allowUnverified))
         return plan
     }
 

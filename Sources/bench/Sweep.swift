@@ -73,6 +73,8 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var measuring: MeasuringOptions
 
+    @OptionGroup var memory: WorkerMemoryOptions
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var storeOptions: StoreOptions
@@ -144,6 +146,7 @@ struct Sweep: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
+        try memory.apply()
         let terminal = Terminal(quiet: output.quiet)
         if EnvironmentProbe.isDebugBuild {
             printError(

@@ -11,8 +11,10 @@ struct Verify: ParsableCommand {
         abstract: "Check that every parser builds the same songs from each feed, with several chunk sizes.",
         discussion: """
             Each parser runs in its own worker process (this executable re-running itself), so a parser \
-            that crashes is reported with its signal while the others still run. Exit status: 0 when every \
-            parser agrees on every feed, 1 otherwise.
+            that crashes is reported with its signal while the others still run. An answer counts only when \
+            a second parser that meets the whole contract on the input gives it too: when fewer than two of \
+            the parsers named do, parsers that do are checked beside them; a parser that nobody confirms is \
+            UNVERIFIED. Exit status: 0 when every parser agrees on every feed, 1 otherwise.
             """
     )
 
@@ -20,6 +22,8 @@ struct Verify: ParsableCommand {
     var feeds: [String] = []
 
     @OptionGroup var parserOptions: ParserOptions
+
+    @OptionGroup var memory: WorkerMemoryOptions
 
     @Option(
         name: .customLong("chunk-sizes"),
@@ -57,6 +61,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
+        try memory.apply()
         let paths: [String]
         if feeds.isEmpty {
             paths = try BenchEngineFeeds.inData()
@@ -129,7 +134,7 @@ enum VerifyReport {
         var lines = [
             "", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)",
         ]
-        let nameWidth = max(8, verification.verdicts.map(\.parser.count).max() ?? 0)
+        let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
         let count = verification.workload == .document ? "events" : "songs"
         lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
         for verdict in verification.verdicts {
@@ -138,6 +143,17 @@ enum VerifyReport {
             lines.append(
                 "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
                     + describe(verdict.status))
+        }
+        if !verification.confirmers.isEmpty {
+            lines.append(
+                "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):")
+            for verdict in verification.confirmers {
+                let songs = verdict.songCount.map(String.init) ?? "-"
+                let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
+                lines.append(
+                    "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
+                        + describe(verdict.status))
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -30,8 +30,12 @@ struct VerificationTests {
         #expect(!verification.allAgree)
         for verdict in verification.verdicts where ParserRegistry.buildsSongs(verdict.parser) {
             if verdict.parser == "swxmlhash" {
-                // Pinned: its lazy parser ignores XMLParser's errors (see its summary).
-                #expect(verdict.status == .agrees, "\(verdict.status)")
+                // Pinned: its lazy parser ignores XMLParser's errors (see its summary); no other parser
+                // confirms what it built, so it is unverified, never "agree".
+                guard case .unverified = verdict.status else {
+                    Issue.record("swxmlhash: \(verdict.status)")
+                    continue
+                }
                 continue
             }
             guard case .failed(let error) = verdict.status else {

@@ -38,7 +38,7 @@ public enum AllocationCounter {
 
     /// The interposer's library, beside the `bench` executable (SwiftPM builds it there).
     public static func library(besideExecutable executable: String) -> String {
-        ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent(libraryName)
+        (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(libraryName)
     }
 
     /// The file name of the interposer's library.

@@ -236,7 +236,7 @@ public struct InstructionCounter: Sendable {
 
     /// Where SwiftPM puts the frozen clock's library: beside `executable`.
     static func frozenClockLibrary(besideExecutable executable: String) -> String {
-        ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent(frozenClockName)
+        (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(frozenClockName)
     }
 
     /// Runs a tool to its end and returns its status and output.

@@ -25,11 +25,19 @@ struct WorkerOutputs {
     var lastProgress: UInt64
     var timedOut = false
     var stalled = false
+    /// The resident memory the worker may reach, in bytes, if it is watched.
+    let memoryLimit: Int?
+    /// Whether the worker's resident memory passed ``memoryLimit``.
+    var exceededMemory = false
 
-    init(_ worker: WorkerProcess.StartedWorker, started: UInt64, deadline: UInt64?, idleNanoseconds: UInt64?) {
+    init(
+        _ worker: WorkerProcess.StartedWorker, started: UInt64, deadline: UInt64?, idleNanoseconds: UInt64?,
+        memoryLimit: Int? = nil
+    ) {
         self.worker = worker
         self.deadline = deadline
         self.idleNanoseconds = idleNanoseconds
+        self.memoryLimit = memoryLimit
         self.open = [worker.result, worker.standardError] + (worker.progress.map { [$0] } ?? [])
         self.lastProgress = started
     }
@@ -58,16 +66,25 @@ struct WorkerOutputs {
         }
     }
 
-    /// How long the next poll may wait (-1: for ever); `nil` once the deadline or the idle limit has passed.
+    /// How long the next poll may wait (-1: for ever); `nil` once the deadline, the idle limit or
+    /// the memory limit has passed.
     private mutating func nextWait() -> Int32? {
         var waitMilliseconds: Int32 = -1
+        if let memoryLimit {
+            if let resident = WorkerProcess.residentBytes(of: worker.pid), resident > memoryLimit {
+                exceededMemory = true
+                return nil
+            }
+            waitMilliseconds = WorkerProcess.memoryPollMilliseconds
+        }
         let now = monotonicNanoseconds()
         if let deadline {
             if now >= deadline {
                 timedOut = true
                 return nil
             }
-            waitMilliseconds = Int32(min(1_000, (deadline - now) / 1_000_000 + 1))
+            let left = Int32(min(1_000, (deadline - now) / 1_000_000 + 1))
+            waitMilliseconds = waitMilliseconds < 0 ? left : min(waitMilliseconds, left)
         }
         if let idleNanoseconds {
             if now >= lastProgress + idleNanoseconds {

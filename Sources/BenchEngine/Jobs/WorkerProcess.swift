@@ -60,6 +60,9 @@ public enum WorkerProcess {
         case timedOut(seconds: Double)
         /// It reported no progress for this long and was killed (see `idleTimeout`).
         case stalled(seconds: Double)
+        /// Its resident memory passed the limit (``memoryLimitBytes``) and it was killed, or an
+        /// allocation failed against it.
+        case exceededMemory(limitBytes: Int)
 
         public var description: String {
             switch self {
@@ -67,7 +70,16 @@ public enum WorkerProcess {
             case .signaled(let signal): return "crashed with signal \(signal) (\(signalName(signal)))"
             case .timedOut(let seconds): return "killed after exceeding the \(formatSeconds(seconds)) time limit"
             case .stalled(let seconds): return "killed after \(formatSeconds(seconds)) without progress"
+            case .exceededMemory(let limit):
+                return "killed after exceeding the \(WorkerProcess.formatBytes(limit)) memory limit"
             }
+        }
+
+        /// Whether the worker crashed (a signal it did not get from the harness), as opposed to
+        /// being stopped by a limit or ending with a status.
+        public var isCrash: Bool {
+            if case .signaled = self { return true }
+            return false
         }
     }
 
@@ -76,16 +88,119 @@ public enum WorkerProcess {
         public var description: String
     }
 
-    /// The path of the running executable, to re-run it as a worker.
+    /// The running executable, to re-run it as a worker: the very file this process runs.
+    ///
+    /// On Linux this is `/proc/PID/exe` (this process's id): the kernel's link to the executable's
+    /// file as it was when the process started, even after a rebuild has replaced or removed the
+    /// file at its path. A worker started from the path instead would run whatever was linked
+    /// there since, or fail with "Text file busy" while the linker writes it. Other programs that
+    /// read the executable (objcopy for the counted worker) read the same file through it. What
+    /// lives beside the executable is found from ``directory(ofExecutable:)``.
     public static func currentExecutable() -> String {
         #if os(Linux)
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            if length > 0 {
-                return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let link = "/proc/\(getpid())/exe"
+            if access(link, X_OK) == 0 { return link }
+        #endif
+        return resolvedExecutablePath() ?? CommandLine.arguments.first ?? "bench"
+    }
+
+    /// The directory of `executable`, where SwiftPM builds the libraries a worker may preload
+    /// (the allocation interposer, the frozen clock): a `/proc/PID/exe` link is followed to the
+    /// file's path (without the " (deleted)" that Linux adds once the file is replaced).
+    public static func directory(ofExecutable executable: String) -> String {
+        var path = executable
+        #if os(Linux)
+            if executable.hasPrefix("/proc/"), executable.hasSuffix("/exe"), let target = readLink(executable) {
+                path = target
+                if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
             }
         #endif
-        return CommandLine.arguments.first ?? "bench"
+        return (path as NSString).deletingLastPathComponent
+    }
+
+    /// The path of the running executable's file, when the system says it.
+    private static func resolvedExecutablePath() -> String? {
+        #if os(Linux)
+            return readLink("/proc/self/exe")
+        #else
+            return nil
+        #endif
+    }
+
+    /// The target of a symbolic link.
+    private static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Memory limit
+
+    /// The memory every worker may use, in bytes, unless a command says otherwise
+    /// (``memoryLimitBytes``): 4 GiB, several times what the largest real document's tree takes.
+    public static let defaultMemoryLimitBytes = 4 << 30
+
+    /// The memory limit of the workers this process starts from now on, in bytes (`nil`: none).
+    ///
+    /// A worker whose resident memory passes it is killed and its outcome is
+    /// ``Termination/exceededMemory(limitBytes:)``: a parser that expands an entity a hundred
+    /// thousand times, or builds a tree of a document too large, is reported as such instead of
+    /// taking the machine's memory. The parent reads the worker's resident size every
+    /// ``memoryPollMilliseconds`` (nothing runs in the worker for it), and the worker's data
+    /// (`RLIMIT_DATA`, heap and private mappings) is limited to twice the figure, so that an
+    /// allocation too large and too quick for the reading fails instead.
+    public static var memoryLimitBytes: Int? {
+        get { memoryLimit.withLock { $0 } }
+        set { memoryLimit.withLock { $0 = newValue } }
+    }
+
+    /// How often the parent reads a worker's resident memory against the limit.
+    static let memoryPollMilliseconds: Int32 = 50
+
+    private static let memoryLimit = LockedValue<Int?>(defaultMemoryLimitBytes)
+
+    /// `2147483648` → "2 GiB", `1610612736` → "1.5 GiB", `104857600` → "100 MiB".
+    public static func formatBytes(_ bytes: Int) -> String {
+        let gib = Double(bytes) / Double(1 << 30)
+        if gib >= 1 { return gib == gib.rounded() ? "\(Int(gib)) GiB" : String(format: "%.1f GiB", gib) }
+        let mib = Double(bytes) / Double(1 << 20)
+        return mib == mib.rounded() ? "\(Int(mib)) MiB" : String(format: "%.1f MiB", mib)
+    }
+
+    /// Limits the data of process `pid` to `bytes` (Linux's `prlimit`, looked up at run time: the
+    /// C library declares it only for GNU sources); `false` where that cannot be done.
+    @discardableResult
+    static func limitData(of pid: pid_t, toBytes bytes: Int) -> Bool {
+        #if os(Linux)
+            typealias PRLimit =
+                @convention(c) (
+                    pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?
+                ) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prlimit") else { return false }
+            let prlimit = unsafeBitCast(symbol, to: PRLimit.self)
+            var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+            return prlimit(pid, Int32(RLIMIT_DATA.rawValue), &limit, nil) == 0
+        #else
+            return false
+        #endif
+    }
+
+    /// The resident memory of process `pid` in bytes (`/proc/PID/statm`); `nil` where it cannot be read.
+    static func residentBytes(of pid: pid_t) -> Int? {
+        #if os(Linux)
+            let descriptor = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 128)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            let fields = buffer[0..<count].split(separator: UInt8(ascii: " "))
+            guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+            return nil
+        #endif
     }
 
     /// Runs `command` and waits for it to end; see ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:)``.
@@ -118,6 +233,8 @@ public enum WorkerProcess {
     ///   - progress: when given, the worker gets a pipe on ``progressDescriptor`` (4) and this is called
     ///     with the number of bytes it has written there so far (a measuring worker writes one byte
     ///     per finished iteration, outside its timed region).
+    ///   - memoryLimit: the resident memory at which the worker is killed, in bytes (its data is
+    ///     limited to twice that); `nil` for none. Default: ``memoryLimitBytes``.
     /// - Returns: how it ended, its result bytes, the end of its standard error.
     /// - Throws: ``SpawnError`` when it cannot be started.
     ///
@@ -126,23 +243,28 @@ public enum WorkerProcess {
     public static func run(
         executable: String, arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:],
         inheritsEnvironment: Bool = true, timeout: Double? = nil, idleTimeout: Double? = nil,
-        progress: ((Int) -> Void)? = nil
+        progress: ((Int) -> Void)? = nil, memoryLimit: Int? = memoryLimitBytes
     ) throws -> Outcome {
         let variables = workerEnvironment(environment, inheritsEnvironment: inheritsEnvironment)
         let started = monotonicNanoseconds()
         let worker = try start(
             executable: executable, arguments: arguments, input: input, environment: variables,
-            progressPipe: progress != nil || idleTimeout != nil)
+            progressPipe: progress != nil || idleTimeout != nil, dataLimit: memoryLimit.map { 2 * $0 })
         var reading = WorkerOutputs(
             worker, started: started, deadline: timeout.map { started + UInt64(max(0, $0) * 1e9) },
-            idleNanoseconds: idleTimeout.map { UInt64(max(0, $0) * 1e9) })
+            idleNanoseconds: idleTimeout.map { UInt64(max(0, $0) * 1e9) }, memoryLimit: memoryLimit)
         reading.readUntilClosed(progress: progress)
-        var ended = reap(worker.pid, killing: reading.timedOut || reading.stalled, deadline: reading.deadline)
+        var ended = reap(
+            worker.pid, killing: reading.timedOut || reading.stalled || reading.exceededMemory,
+            deadline: reading.deadline)
         ended.timedOut = ended.timedOut || reading.timedOut
         for fd in reading.open { close(fd) }
         if activeWorker == worker.pid { activeWorker = 0 }
+        let errorText = String(decoding: reading.errorTail.suffix(standardErrorLimit), as: UTF8.self)
         let termination: Termination
-        if reading.stalled {
+        if let memoryLimit, reading.exceededMemory || (ended.status != 0 && allocationFailed(errorText)) {
+            termination = .exceededMemory(limitBytes: memoryLimit)
+        } else if reading.stalled {
             termination = .stalled(seconds: idleTimeout ?? 0)
         } else if ended.timedOut {
             termination = .timedOut(seconds: timeout ?? 0)
@@ -158,8 +280,15 @@ public enum WorkerProcess {
         #endif
         return Outcome(
             termination: termination, result: reading.result,
-            standardError: String(decoding: reading.errorTail.suffix(standardErrorLimit), as: UTF8.self),
-            peakResidentBytes: peak, elapsedNanoseconds: monotonicNanoseconds() - started)
+            standardError: errorText, peakResidentBytes: peak, elapsedNanoseconds: monotonicNanoseconds() - started)
+    }
+
+    /// Whether a worker's standard error says that an allocation failed (the Swift runtime's words
+    /// when `malloc` returns nothing, as it does against the data limit; C++'s, a shell's, Python's).
+    private static func allocationFailed(_ standardError: String) -> Bool {
+        ["Could not allocate memory", "std::bad_alloc", "out of memory", "MemoryError"].contains {
+            standardError.contains($0)
+        }
     }
 
     /// The worker's environment: this process's (unless not inherited), its parent's id, libc's
@@ -192,7 +321,8 @@ public enum WorkerProcess {
 
     /// Starts the worker with its pipes; the whole of `input` is in its standard input's pipe first.
     private static func start(
-        executable: String, arguments: [String], input: [UInt8]?, environment: [String: String], progressPipe: Bool
+        executable: String, arguments: [String], input: [UInt8]?, environment: [String: String], progressPipe: Bool,
+        dataLimit: Int?
     ) throws -> StartedWorker {
         // Pipes are made close-on-exec with pipe() then fcntl(), which is not atomic: the lock keeps
         // a worker started from another thread meanwhile from inheriting this worker's pipe ends
@@ -213,6 +343,8 @@ public enum WorkerProcess {
                 executable: executable, arguments: arguments, environment: environment, input: inputPipe?.read,
                 descriptors: [(pipes[0].write, resultDescriptor), (pipes[1].write, 2)]
                     + (pipes.count > 2 ? [(pipes[2].write, progressDescriptor)] : []))
+            // Before the worker has run any of its own code: it is still being loaded.
+            if let dataLimit { limitData(of: pid, toBytes: dataLimit) }
             for pipe in pipes { close(pipe.write) }
             if let inputPipe { close(inputPipe.read) }
             activeWorker = pid
@@ -340,6 +472,22 @@ public enum WorkerProcess {
             cursor += 1
         }
         return variables
+    }
+}
+
+/// A value behind a lock.
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
 

@@ -99,6 +99,9 @@ struct CellContext {
 
     var settings: RunSettings { plan.settings }
 
+    /// How the outcome of a worker that could not be started begins.
+    static let notStartedPrefix = "worker could not start: "
+
     /// A run of `cell` with one failed sample saying `message`.
     func failed(_ cell: CellKey, _ message: String, peak: Int? = nil) -> CellRun {
         let sample = Sample(
@@ -138,7 +141,7 @@ struct CellContext {
         do {
             outcome = try WorkerProcess.run(command, timeout: timeout, progress: progress)
         } catch {
-            return .failure(WorkerFailure(message: "worker could not start: \(error)"))
+            return .failure(WorkerFailure(message: "\(CellContext.notStartedPrefix)\(error)"))
         }
         guard outcome.termination == .exited(0) else {
             var message = "worker \(outcome.termination)"

@@ -1,0 +1,120 @@
+import BenchTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a document cannot make the suite do: take unbounded memory, pass as confirmed when no
+/// other parser confirms it, or run workers of another build than the one running.
+@Suite("bench on hostile input: memory limit, time limit, unverified answers, the running build")
+struct SafetyCommandTests {
+    /// A 400 KB feed whose first title is a 100 KB internal entity referenced 100,000 times (10 GB
+    /// once expanded): libxml2's tree grows without end while it reads the title.
+    static func quadraticFeed(references: Int = 100_000) -> String {
+        let entity = String(repeating: "x", count: 100_000)
+        let title = String(repeating: "&e;", count: references)
+        return Samples.feed(
+            [Samples.item(title: title), Samples.item(title: "two")],
+            prolog: "<!DOCTYPE rss [<!ENTITY e \"\(entity)\">]>\n")
+    }
+
+    @Test func aParserPastTheMemoryLimitIsOutOfMemoryNotCrashed() throws {
+        let directory = try TemporaryDirectory()
+        let feed = try directory.write("quadratic.xml", Self.quadraticFeed())
+        let result = try runBench([
+            "verify", feed, "--parsers", "libxml2-dom", "--chunk-sizes", "whole", "--memory-limit", "256MiB",
+            "--timeout", "120",
+        ])
+        #expect(result.status == 1)
+        let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  libxml2-dom ") }
+        #expect(
+            line?.hasSuffix("OUT OF MEMORY: worker killed after exceeding the 256 MiB memory limit") == true,
+            "\(line ?? "missing")\n\(result.standardOutput)")
+    }
+
+    @Test func aParserPastTheTimeLimitTimedOutNotCrashed() throws {
+        let directory = try TemporaryDirectory()
+        let feed = try directory.write("quadratic.xml", Self.quadraticFeed())
+        let result = try runBench([
+            "verify", feed, "--parsers", "foundation", "--chunk-sizes", "whole", "--timeout", "1",
+        ])
+        #expect(result.status == 1)
+        let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  foundation ") }
+        #expect(line?.contains("TIMED OUT: worker killed after exceeding the 1 s time limit") == true, "\(line ?? "")")
+        #expect(!result.standardOutput.contains("CRASHED"))
+    }
+
+    @Test func theMemoryLimitOptionSaysWhatItTakes() throws {
+        let result = try runBench(["verify", "--memory-limit", "lots", "Data/top300.rss.xml"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("--memory-limit takes a size of at least 64MiB"))
+    }
+
+    /// A parser that nobody confirms is not timed and the run does not pass.
+    @Test func anUnconfirmedParserIsNotTimed() throws {
+        let directory = try TemporaryDirectory()
+        var bytes = Array(Samples.feed([Samples.item(title: "one"), Samples.item(title: "BAD")]).utf8)
+        let marker = Array("BAD".utf8)
+        if let start = bytes.indices.first(where: { bytes[$0...].starts(with: marker) }) { bytes[start] = 0xFF }
+        let feed = try directory.write("bad.xml", bytes)
+        let result = try runBench([
+            "run", "--feed", feed, "--parsers", "swxmlhash", "--scenario", "parse", "--rounds", "1",
+            "--iterations", "1", "--warmup", "0", "--no-allocation-counts", "--no-store", "--quiet",
+            "--output-dir", directory.path("results"),
+        ])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("swxmlhash on \(feed): not timed: UNVERIFIED"), "\(result.standardError)")
+        let summary = try String(contentsOfFile: directory.path("results/latest-summary.csv"), encoding: .utf8)
+        let rows = summary.split(separator: "\n").filter { $0.contains(",swxmlhash,") }
+        #expect(rows.allSatisfy { $0.contains("not timed") }, "\(rows)")
+    }
+
+    #if os(Linux)
+        /// A rebuild that replaces the executable during a run: the workers still run the build
+        /// that started the run (before: "cannot start …/bench (deleted)", or the new build's workers).
+        @Test func workersRunTheBuildThatStartedTheRun() throws {
+            let directory = try TemporaryDirectory()
+            let copy = directory.path("bench")
+            try FileManager.default.copyItem(atPath: TestPaths.benchExecutable, toPath: copy)
+            // The libraries SwiftPM builds beside it (the frozen clock is linked).
+            let built = (TestPaths.benchExecutable as NSString).deletingLastPathComponent
+            for name in try FileManager.default.contentsOfDirectory(atPath: built) where name.hasSuffix(".so") {
+                try FileManager.default.copyItem(
+                    atPath: (built as NSString).appendingPathComponent(name), toPath: directory.path(name))
+            }
+            let store = directory.path("stats.sqlite")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: copy)
+            process.arguments = [
+                "run", "--parsers", "libxml2,expat", "--scenario", "parse", "--rounds", "3", "--iterations", "1",
+                "--warmup", "0", "--no-allocation-counts", "--quiet", "--store", store, "--output-dir",
+                directory.path("results"),
+            ]
+            process.currentDirectoryURL = TestPaths.packageRoot
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            // The store exists once the run has begun (before any worker): then a "rebuild" renames
+            // another program over the path.
+            let begun = Date()
+            while !FileManager.default.fileExists(atPath: store) && process.isRunning
+                && Date().timeIntervalSince(begun) < 120
+            {
+                usleep(10_000)
+            }
+            let marker = directory.path("replacement-ran")
+            let replacement = try directory.write("new-build", "#!/bin/sh\ntouch '\(marker)'\nexit 3\n")
+            chmod(replacement, 0o755)
+            #expect(rename(replacement, copy) == 0)
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(String(decoding: stderr, as: UTF8.self))")
+            #expect(!FileManager.default.fileExists(atPath: marker), "a worker ran the new file")
+            let summary = try String(contentsOfFile: directory.path("results/latest-summary.csv"), encoding: .utf8)
+            #expect(!summary.contains("could not start"))
+        }
+    #endif
+}

@@ -1,0 +1,125 @@
+import BenchEngine
+import BenchTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every worker runs under a memory limit and from the very executable that started it; a parser
+/// nobody confirms is not "agree".
+@Suite("Worker limits, the running build, and confirmed answers")
+struct WorkerLimitTests {
+    /// A worker that grows a mebibyte every 5 ms, touching each: killed at the limit, and said so.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
+    func aWorkerPastItsMemoryLimitIsKilledAndSaidSo() throws {
+        let limit = 64 << 20
+        let grow = "import time\nx = []\nwhile True:\n    x.append(b'a' * (1 << 20))\n    time.sleep(0.005)\n"
+        let outcome = try WorkerProcess.run(
+            executable: "/usr/bin/python3", arguments: ["-c", grow], timeout: 120, memoryLimit: limit)
+        #expect(outcome.termination == .exceededMemory(limitBytes: limit))
+        #expect(outcome.termination.description == "killed after exceeding the 64 MiB memory limit")
+        #expect(!outcome.termination.isCrash)
+    }
+
+    @Test func aWorkerUnderItsMemoryLimitIsLeftAlone() throws {
+        let outcome = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: ["-c", "printf ok >&3"], timeout: 60, memoryLimit: 64 << 20)
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.result == Array("ok".utf8))
+    }
+
+    @Test func everyWorkerHasAMemoryLimitByDefault() {
+        #expect(WorkerProcess.memoryLimitBytes == WorkerProcess.defaultMemoryLimitBytes)
+        #expect(WorkerProcess.formatBytes(WorkerProcess.defaultMemoryLimitBytes) == "4 GiB")
+    }
+
+    #if os(Linux)
+        /// Workers start from the running process's own executable file, never from its path again.
+        @Test func workersRunTheExecutableThatIsRunning() throws {
+            let executable = WorkerProcess.currentExecutable()
+            #expect(executable == "/proc/\(getpid())/exe")
+            let own = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            #expect(WorkerProcess.directory(ofExecutable: executable) == (own as NSString).deletingLastPathComponent)
+            // A worker started from it is this very program (its /proc/self/exe is the same file).
+            let outcome = try WorkerProcess.run(
+                executable: "/bin/sh", arguments: ["-c", "readlink /proc/$PPID/exe >&3"], timeout: 60)
+            #expect(String(decoding: outcome.result, as: UTF8.self).hasPrefix(own))
+        }
+    #endif
+
+    // MARK: Agreement needs a second parser
+
+    /// A feed whose third title holds invalid UTF-8: every parser but SWXMLHash (which returns what
+    /// it read before an error) refuses it.
+    static let invalidUTF8Feed: [UInt8] = {
+        let items = Samples.feed([Samples.item(title: "one"), Samples.item(title: "two"), Samples.item(title: "BAD")])
+        var bytes = Array(items.utf8)
+        if let range = items.range(of: "BAD") {
+            bytes[items.utf8.distance(from: items.utf8.startIndex, to: range.lowerBound)] = 0xFF
+        }
+        return bytes
+    }()
+
+    @Test func aParserAloneIsUnverifiedNotAgree() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.xml", Self.invalidUTF8Feed)
+        let verification = try FeedVerifier.verify(
+            feed: path, parsers: ["swxmlhash"], chunkSizes: [0], executable: TestPaths.benchExecutable, timeout: 120)
+        guard case .unverified(let detail) = verification.verdicts[0].status else {
+            Issue.record("swxmlhash alone: \(verification.verdicts[0].status)")
+            return
+        }
+        #expect(detail.contains("no other parser confirms"))
+        #expect(!verification.allAgree)
+        #expect(!verification.verdicts[0].status.mayBeTimed)
+        // Parsers that meet the contract were checked beside it, and refused the feed.
+        #expect(verification.confirmers.map(\.parser).starts(with: ["libxml2", "expat"]))
+        #expect(verification.confirmers.allSatisfy { !$0.status.mayBeTimed })
+    }
+
+    /// Two parsers that share a gap (the text of an entity declared in the DTD) confirm nothing
+    /// between them: checked without confirmers, both are unverified; with them, both are wrong.
+    @Test func twoParsersWithTheSameGapConfirmNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            "entity.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY e \"entity text\">]>\n<r><a>&e;</a></r>\n")
+        let alone = try FeedVerifier.verify(
+            feed: path, parsers: ["foundation", "libxml2-reader"], chunkSizes: [0],
+            executable: TestPaths.benchExecutable, timeout: 120, workload: .document, confirming: false)
+        let digests = Set(alone.verdicts.compactMap(\.digest))
+        #expect(digests.count == 1 && alone.verdicts.allSatisfy { $0.digest != nil }, "they give the same events")
+        for verdict in alone.verdicts {
+            guard case .unverified(let detail) = verdict.status else {
+                Issue.record("\(verdict.parser): \(verdict.status)")
+                continue
+            }
+            #expect(detail.contains("confirm nothing"))
+        }
+        #expect(!alone.allAgree)
+
+        let confirmed = try FeedVerifier.verify(
+            feed: path, parsers: ["foundation", "libxml2-reader"], chunkSizes: [0],
+            executable: TestPaths.benchExecutable, timeout: 120, workload: .document)
+        #expect(confirmed.confirmers.map(\.parser) == ["expat", "c-expat"])
+        #expect(confirmed.confirmers.allSatisfy { $0.status == .agrees })
+        for verdict in confirmed.verdicts {
+            guard case .disagrees(let detail) = verdict.status else {
+                Issue.record("\(verdict.parser): \(verdict.status)")
+                continue
+            }
+            #expect(detail.contains("entity text"))
+        }
+    }
+
+    /// One parser asked, confirmed by another that meets the contract: it agrees.
+    @Test func aParserConfirmedByAnotherAgrees() throws {
+        let verification = try FeedVerifier.verify(
+            feed: TestPaths.top300, parsers: ["foundation"], chunkSizes: [16_384],
+            executable: TestPaths.benchExecutable, timeout: 120)
+        #expect(verification.verdicts[0].status == .agrees)
+        #expect(verification.confirmers.map(\.parser) == ["libxml2"])
+        #expect(verification.allAgree)
+    }
+}
