@@ -165,7 +165,7 @@ let package = Package(
             name: "BenchCLITests",
             dependencies: [
                 "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
-                "SongStore",
+                "SongStore", "BenchReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

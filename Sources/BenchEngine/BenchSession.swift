@@ -6,7 +6,8 @@ import Foundation
 /// verify → measure → summarise → assess the noise → record.
 ///
 /// 1. **Agreement**: every parser builds the songs of every feed in its own worker; one that
-///    disagrees or fails is reported as wrong and not timed.
+///    disagrees or fails is reported as wrong and not timed; the recorder keeps those cells and why
+///    before anything is timed.
 /// 2. **Measurement**: ``BenchRunner`` runs the plan's rounds, one worker per cell and round; each
 ///    worker's samples go to the recorder as soon as it ends.
 /// 3. **Summaries**: per cell, the workers' medians and their interval; per parse table, each
@@ -64,19 +65,21 @@ public struct BenchSession: Sendable {
         checking()
         let checks = try runner.checkAgreement()
         var (problems, notTimed) = notTimedCells(checks)
+        Self.describeParsers(&notTimed, samples: [])
         let cells = runner.cells(for: checks)
         var references: [String: String] = [:]
         for check in checks { references[check.feed.path] = check.verification.referenceDigest }
         var recorder = recorder
         var recorderFailure: (any Error)?
         let documents = plan.workload == .document ? checks.compactMap { Self.profile($0.feed) } : nil
-        if let documents {
-            do {
-                try recorder?.recordDocuments(documents, runID: environment.runID)
-            } catch {
-                recorderFailure = error
-                recorder = nil
-            }
+        do {
+            if let documents { try recorder?.recordDocuments(documents, runID: environment.runID) }
+            // Known now, before anything is timed: a run that stops halfway still says who was not
+            // timed and why, as its file does.
+            if !notTimed.isEmpty { try recorder?.recordNotTimed(notTimed, runID: environment.runID) }
+        } catch {
+            recorderFailure = error
+            recorder = nil
         }
         let load = MachineLoadProbe.start()
         let started = ContinuousClock.now
@@ -140,7 +143,6 @@ public struct BenchSession: Sendable {
         } catch {
             recorderFailure = error
         }
-        Self.describeParsers(&notTimed, samples: [])
         var result = RunResult(
             environment: finished, settings: settings, cells: timed + notTimed, samples: samples, noise: noise,
             documents: documents)

@@ -1,14 +1,15 @@
 import BenchResults
 
 extension RunResult {
-    /// A run read back from its samples (a stats store keeps no summaries): its cells summarised
-    /// again as `bench run` summarised them, one worker per cell and round, in the order the
-    /// samples first name them.
+    /// A run read back from its samples (a stats store keeps no summaries of timed cells): its
+    /// cells summarised again as `bench run` summarised them, one worker per cell and round, in the
+    /// order the samples first name them, then the cells that were not timed (`notTimed`: the
+    /// summaries the store kept of them, with why), as the run's own file has them.
     ///
     /// A run stored without its settings gets empty ones (but the chunk size of its samples).
     public static func summarising(
         _ samples: [Sample], environment: RunEnvironment, settings: RunSettings?, noise: NoiseReport?,
-        documents: [DocumentProfile]? = nil
+        documents: [DocumentProfile]? = nil, notTimed: [CellSummary] = []
     ) -> RunResult {
         var order: [CellKey] = []
         struct Worker: Hashable {
@@ -33,6 +34,9 @@ extension RunResult {
         }
         var cells = BenchRunner.summarise(keys.compactMap { workers[$0] }, cells: order)
         BenchSession.describeParsers(&cells, samples: samples)
+        var notTimed = notTimed.filter { $0.cell.scenario == CellKey.notTimedScenario }
+        BenchSession.describeParsers(&notTimed, samples: [])
+        cells += notTimed
         let settings =
             settings
             ?? RunSettings(

@@ -9,6 +9,11 @@ public protocol RunRecorder: Sendable {
     /// Records the measured shapes of a document-workload run's documents, once they are read and
     /// before anything is measured (replacing any recorded before).
     func recordDocuments(_ documents: [DocumentProfile], runID: String) throws
+    /// Records the summaries of the parsers the agreement check kept from being timed (scenario
+    /// ``CellScenario/notTimed``: their cell and why, in ``CellSummary/outcome``), once it is known and
+    /// before anything is timed (replacing any recorded before), so that a run read back from the
+    /// recorder says what its own files say of them.
+    func recordNotTimed(_ cells: [CellSummary], runID: String) throws
     /// Records one cell's samples (one worker process's).
     func record(_ samples: [Sample], runID: String) throws
     /// Marks a run complete, with what the harness found of its noise.

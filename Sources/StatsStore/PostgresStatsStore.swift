@@ -169,6 +169,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             (StatsDatabase.contentDigestMigration, ["ALTER TABLE runs ADD COLUMN content_digest TEXT"]),
             (StatsDatabase.documentsMigration, ["ALTER TABLE runs ADD COLUMN documents TEXT"]),
             (StatsDatabase.downloadWarmupMigration, ["ALTER TABLE runs ADD COLUMN download_warmup BIGINT"]),
+            (StatsDatabase.notTimedMigration, ["ALTER TABLE runs ADD COLUMN not_timed TEXT"]),
         ]
 
     // MARK: Recording a run
@@ -182,6 +183,15 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try writing {
             try connection.execute(
                 "UPDATE runs SET documents = $1, content_digest = NULL WHERE run_id = $2",
+                [text.databaseValue, runID.databaseValue])
+        }
+    }
+
+    public func recordNotTimed(_ cells: [CellSummary], runID: String) throws {
+        let text = try RunRecord.notTimedText(cells)
+        try writing {
+            try connection.execute(
+                "UPDATE runs SET not_timed = $1, content_digest = NULL WHERE run_id = $2",
                 [text.databaseValue, runID.databaseValue])
         }
     }

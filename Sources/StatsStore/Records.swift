@@ -41,6 +41,10 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
     /// The measured shapes of a document-workload run's documents, as a JSON array of
     /// `DocumentProfile` (migration v8; `nil` for other runs and runs stored before it).
     var documents: String?
+    /// The summaries of the cells the agreement check kept from being timed (scenario `not timed`:
+    /// the parser, the feed, and why in their `outcome`), as a JSON array of `CellSummary`
+    /// (migration v10; `nil` when every parser was timed, and for runs stored before it).
+    var notTimed: String?
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", startedAt = "started_at", endedAt = "ended_at", commandLine = "command_line"
@@ -50,7 +54,7 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
         case iterations, warmup, rounds, chunkSize = "chunk_size", timeoutSeconds = "timeout_seconds", counter
         case slowdownPercent = "slowdown_percent", reference, retryPreempted = "retry_preempted", noisy, noise
         case downloadIterations = "download_iterations", downloadRounds = "download_rounds", documents
-        case downloadWarmup = "download_warmup"
+        case downloadWarmup = "download_warmup", notTimed = "not_timed"
     }
 
     enum Columns {
@@ -125,6 +129,22 @@ struct RunRecord: Codable, FetchableRecord, PersistableRecord {
             }
         }
         return shapes
+    }
+
+    /// Not-timed cells as the `not_timed` column holds them: the summaries of scenario `not timed`
+    /// among `cells`, as JSON, keys sorted (a run's content digest covers them); `nil` for none.
+    static func notTimedText(_ cells: [CellSummary]) throws -> String? {
+        let notTimed = cells.filter { $0.cell.scenario == CellKey.notTimedScenario }
+        guard !notTimed.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(notTimed), as: UTF8.self)
+    }
+
+    /// The run's not-timed cells, as its own summaries have them (`[]`: none stored, or unreadable).
+    var notTimedCells: [CellSummary] {
+        guard let notTimed else { return [] }
+        return (try? JSONDecoder().decode([CellSummary].self, from: Data(notTimed.utf8))) ?? []
     }
 
     /// The run's settings, when it was stored with them.

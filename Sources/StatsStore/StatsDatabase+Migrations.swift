@@ -117,6 +117,9 @@ extension StatsDatabase {
         migrator.registerMigration(downloadWarmupMigration) { db in
             try db.alter(table: "runs") { t in t.add(column: "download_warmup", .integer) }
         }
+        migrator.registerMigration(notTimedMigration) { db in
+            try db.alter(table: "runs") { t in t.add(column: "not_timed", .text) }
+        }
         return migrator
     }
 
@@ -141,6 +144,10 @@ extension StatsDatabase {
 
     /// The step that keeps the warm-ups of download and practice workers, apart from the parse's.
     static let downloadWarmupMigration = "v9: warm-ups of download workers"
+
+    /// The step that keeps the cells a run did not time (the parsers that disagreed, failed or
+    /// crashed in the agreement check) and why, with the run.
+    static let notTimedMigration = "v10: the cells not timed and why"
 
     /// The name of the step that adds a new metric's column.
     static func migrationName(_ metric: Metric) -> String { "metric: \(metric.column)" }

@@ -139,6 +139,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    /// Records the cells the agreement check kept from being timed, and why.
+    public func recordNotTimed(_ cells: [CellSummary], runID: String) throws {
+        let text = try RunRecord.notTimedText(cells)
+        try write { db in
+            try db.execute(
+                sql: "UPDATE runs SET not_timed = ?, content_digest = NULL WHERE run_id = ?", arguments: [text, runID])
+        }
+    }
+
     /// Adds one cell's samples to a run, in one transaction.
     public func record(_ samples: [Sample], runID: String) throws {
         try write { db in

@@ -20,6 +20,7 @@ public struct StoredRun: Sendable {
             String(decoding: $0, as: UTF8.self)
         }
         record.documents = try? RunRecord.documentsText(result.documents)
+        record.notTimed = try? RunRecord.notTimedText(result.cells)
         sampleRecords = result.samples.map { SampleRecord($0, runID: result.environment.runID) }
     }
 
@@ -31,6 +32,10 @@ public struct StoredRun: Sendable {
     /// The measured shapes of a document-workload run's documents (`nil` for other runs and runs
     /// stored before the store kept them).
     public var documents: [DocumentProfile]? { record.documentProfiles }
+    /// The summaries of the cells the agreement check kept from being timed, each with why (its
+    /// `outcome`), as the run's own file has them; `[]` when every parser was timed, and for runs
+    /// stored before the store kept them.
+    public var notTimed: [CellSummary] { record.notTimedCells }
     public var samples: [Sample] { sampleRecords.map(\.sample) }
     public var runID: String { record.runID }
 }
@@ -145,6 +150,7 @@ extension StoredRun {
         record.noise = nil
         // Recorded just after the run began: a store that failed between the two lacks them.
         record.documents = nil
+        record.notTimed = nil
         return record
     }
 

@@ -147,7 +147,7 @@ struct Compare: ParsableCommand {
                 }
                 return RunResult.summarising(
                     run.samples, environment: run.environment, settings: run.settings, noise: run.noise,
-                    documents: run.documents)
+                    documents: run.documents, notTimed: run.notTimed)
             }
         }
         let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]

@@ -1,8 +1,10 @@
 import BenchEngine
+import BenchReports
 import BenchResults
 import BenchTestSupport
 import Foundation
 import SongFeed
+import StatsStore
 import Testing
 
 /// `bench compare` end to end: its exit codes and formats, on run files written by the test.
@@ -88,6 +90,75 @@ struct CompareCommandTests {
         #expect(badMetric.status == 1)
         let badThreshold = try runBench(["compare", base, same, "--threshold", "-3"])
         #expect(badThreshold.status == 1)
+    }
+
+    /// Records a run into a store through the recorder, as `bench run` does: begun, the cells it
+    /// did not time and why, each cell's samples, finished.
+    static func record(_ run: RunResult, into store: any StatsStoring) throws {
+        var begun = run.environment
+        begun.endedAt = nil
+        begun.complete = false
+        let id = run.environment.runID
+        try store.beginRun(begun, settings: run.settings)
+        try store.recordNotTimed(run.cells.filter { $0.cell.scenario == .notTimed }, runID: id)
+        for cell in run.cells where cell.cell.scenario != .notTimed {
+            try store.record(run.samples.filter { $0.cell == cell.cell }, runID: id)
+        }
+        try store.finishRun(id, endedAt: run.environment.endedAt ?? "", noise: run.noise, rounds: nil)
+    }
+
+    /// The same comparison gives the same verdicts, notes and exit code whether it reads run files or
+    /// the same runs stored (SQLite, and PostgreSQL when its test server is there): here a head whose
+    /// expat was not timed because it disagreed, which fails the comparison (exit 3) either way.
+    @Test func runFilesAndStoredRunsGiveTheSameVerdict() throws {
+        let directory = try TemporaryDirectory()
+        var base = Self.run("20261122T100000Z-a", minute: 0, expat: 1e7, libxml2: 6e6, workers: 6)
+        var head = Self.run("20261122T100100Z-b", minute: 1, expat: 1e7, libxml2: 6e6, workers: 6)
+        head.samples.removeAll { $0.cell.parser == "expat" }
+        head.cells.removeAll { $0.cell.parser == "expat" }
+        head.cells.append(
+            CellSummary(
+                cell: CellKey(
+                    parser: "expat", scenario: .notTimed, feedPath: "Data/top300.rss.xml", feedSHA256: "feedsha",
+                    feedBytes: 901_440, chunkSize: 16_384),
+                songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+                peakOverBaselineBytes: nil, failed: 0,
+                outcome: "not timed: DISAGREE: expat built 299 songs, libxml2 built 300"))
+        // Described as `bench run` describes its cells (their parsers' kinds), on both sides alike.
+        BenchSession.describeParsers(&base.cells, samples: base.samples)
+        BenchSession.describeParsers(&head.cells, samples: head.samples)
+        var files: [String] = []
+        for run in [base, head] {
+            let written = try RunFiles(directory: directory.path("runs")).write(run, html: "")
+            files.append(try #require(written.first { $0.hasSuffix("/\(run.environment.runID).json") }))
+        }
+        var stores = [directory.path("s.sqlite")]
+        let database = PostgresTestServer.isAvailable ? try PostgresTestServer.Database() : nil
+        if let database { stores.append(database.url) }
+        for store in stores {
+            let opened = try StatsStores.open(store)
+            for run in [base, head] { try Self.record(run, into: opened) }
+        }
+        let ids = [base, head].map(\.environment.runID)
+
+        for format in ["table", "json"] {
+            let byFiles = try runBench(["compare", files[0], files[1], "--format", format])
+            #expect(byFiles.status == 3, "\(byFiles.standardOutput)\(byFiles.standardError)")
+            let failure = "FAILED in the current runs: expat on top300.rss.xml was not timed (not timed: DISAGREE"
+            #expect(byFiles.standardOutput.contains(failure))
+            for store in stores {
+                let byIDs = try runBench(["compare", ids[0], ids[1], "--store", store, "--format", format])
+                #expect(byIDs.status == byFiles.status, "\(store): \(byIDs.standardOutput)\(byIDs.standardError)")
+                #expect(byIDs.standardOutput == byFiles.standardOutput, "\(store)")
+                if format == "json" {
+                    let fromFiles = try JSONDecoder().decode(
+                        RunComparison.self, from: Data(byFiles.standardOutput.utf8))
+                    let fromStore = try JSONDecoder().decode(RunComparison.self, from: Data(byIDs.standardOutput.utf8))
+                    #expect(fromStore.cells == fromFiles.cells, "\(store)")
+                    #expect(fromStore.failures.map(\.key.parser) == ["expat"], "\(store)")
+                }
+            }
+        }
     }
 
     @Test func directoriesMakeOneSideOfSeveralRunsPairedInOrder() throws {

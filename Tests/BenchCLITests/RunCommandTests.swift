@@ -1,4 +1,5 @@
 @testable import BenchEngine
+import BenchReports
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -219,15 +220,26 @@ struct RunCommandTests {
         let feed = try directory.write(
             "entities.xml",
             Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
+        let store = directory.path("s.sqlite")
         let result = try runBench([
-            "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--rounds", "2", "--no-store", "--output-dir",
-            directory.path("out"),
+            "run", "--feed", feed, "--iterations", "1", "--warmup", "0", "--rounds", "2", "--store", store,
+            "--output-dir", directory.path("out"),
             "--scenario", "parse",
         ])
         #if os(Linux)
             #expect(result.status == 1)
             #expect(result.standardOutput.contains("foundation on \(feed): not timed: DISAGREE"))
             #expect(result.standardError.contains("foundation on \(feed): not timed"))
+            // The store keeps the cell and why: the run read back from it has it as its file has it.
+            let file = try RunFiles.read(directory.path("out/latest.json"))
+            let notTimed = file.cells.filter { $0.cell.scenario == .notTimed }
+            #expect(notTimed.map(\.cell.parser) == ["foundation"])
+            let stored = try #require(try StatsDatabase(path: store).storedRun(file.environment.runID))
+            #expect(stored.notTimed == notTimed)
+            let readBack = RunResult.summarising(
+                stored.samples, environment: stored.environment, settings: stored.settings, noise: stored.noise,
+                notTimed: stored.notTimed)
+            #expect(readBack.cells.filter { $0.cell.scenario == .notTimed } == notTimed)
         #endif
     }
 

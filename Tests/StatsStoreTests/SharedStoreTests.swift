@@ -176,6 +176,91 @@ enum StoreContract {
         #expect(try copy.importRun(run) == .alreadyThere)
     }
 
+    /// A parser that the agreement check kept from being timed on a feed, as `bench run` summarises it.
+    static func notTimed(_ parser: String, why: String, feed: String = "Data/top300.rss.xml") -> CellSummary {
+        var summary = CellSummary(
+            cell: CellKey(
+                parser: parser, scenario: .notTimed, feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440,
+                chunkSize: 16_384),
+            songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+            peakOverBaselineBytes: nil, failed: 0, outcome: "not timed: \(why)")
+        summary.kind = "push/event"
+        return summary
+    }
+
+    /// The cells a run did not time are kept with the run, each with why.
+    ///
+    /// They are its parsers that disagreed, failed or crashed in the agreement check, kept from
+    /// before anything is timed; they read back as the run's own summaries of them, and travel with
+    /// a copy of the run, from a store or from the run's file. A run that timed every parser has none.
+    static func keepsNotTimedCells(_ store: any StatsStoring, copy: any StatsStoring) throws {
+        let cells = [
+            notTimed("expat", why: "DISAGREE: expat built 299 songs, libxml2 built 300"),
+            notTimed("foundation", why: "FAILED: undefined entity (line 3, column 12)", feed: "Data/entities.xml"),
+        ]
+        let id = "20261122T100000Z-000a"
+        try store.beginRun(environment(id), settings: settings)
+        try store.recordNotTimed(cells, runID: id)
+        #expect(try store.storedRun(id)?.notTimed == cells, "kept before anything is timed")
+        try store.record(samples("libxml2", walls: [3, 1, 2]), runID: id)
+        try store.finishRun(id, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
+        let run = try #require(try store.storedRun(id))
+        #expect(run.notTimed == cells)
+        #expect(run.samples == samples("libxml2", walls: [3, 1, 2]))
+
+        let everyParser = "20261122T100100Z-000b"
+        try store.beginRun(environment(everyParser, minute: 1), settings: settings)
+        try store.record(samples("expat", walls: [4]), runID: everyParser)
+        #expect(try store.storedRun(everyParser)?.notTimed == [])
+
+        #expect(try copy.importRun(run) == .added)
+        #expect(try copy.storedRun(id)?.notTimed == cells)
+        #expect(try copy.importRun(run) == .alreadyThere)
+
+        // A store that failed before it kept them (the run incomplete there) is completed from the
+        // run's file, not-timed cells and all.
+        let failed = "20261122T100200Z-000c"
+        try copy.beginRun(environment(failed, minute: 2), settings: settings)
+        var finished = environment(failed, minute: 2)
+        finished.endedAt = "2026-11-22T10:02:30Z"
+        finished.complete = true
+        let timed = samples("libxml2", walls: [5, 6])
+        let file = RunResult(
+            environment: finished, settings: settings,
+            cells: [
+                CellSummary.summarise(
+                    timed[0].cell, samples: timed, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+            ] + cells, samples: timed)
+        #expect(StoredRun(file).notTimed == cells)
+        #expect(try copy.importRun(StoredRun(file)) == .completed(addedSamples: 2))
+        #expect(try copy.storedRun(failed)?.notTimed == cells)
+        #expect(try copy.runs().first { $0.runID == failed }?.complete == true)
+    }
+
+    /// A store made before the not-timed cells were kept (`old`, a run recorded then) is migrated
+    /// when opened: its runs have none, and runs recorded since keep theirs.
+    static func olderRunsHaveNoNotTimedCells(_ store: any StatsStoring, old: String) throws {
+        let run = try #require(try store.storedRun(old))
+        #expect(run.notTimed == [])
+        #expect(run.samples.map(\.cell.parser) == ["expat"])
+        try store.recordNotTimed([notTimed("expat", why: "CRASHED: signal 11")], runID: old)
+        #expect(try store.storedRun(old)?.notTimed == [notTimed("expat", why: "CRASHED: signal 11")])
+    }
+
+    /// A run a store held before migration v10 (``oldRunSQL``).
+    static let oldRunID = "20261122T090000Z-0old"
+
+    /// The row and one sample of ``oldRunID`` as a store before migration v10 held them (SQL of both stores).
+    static let oldRunSQL = """
+        INSERT INTO runs (run_id, started_at, command_line, build_configuration, host, os, cpu_model, cores,
+            swift_version, libxml2_version, expat_version, complete)
+        VALUES ('\(oldRunID)', '2026-11-22T09:00:00Z', 'bench run', 'release', 'alpha', 'Linux', 'CPU', 2, '6.3.1',
+            '2.9.14', '2.5.0', TRUE);
+        INSERT INTO samples (run_id, parser, scenario, feed_path, feed_sha256, feed_bytes, songs, chunk_size, round,
+            iteration, wall_ns, debug)
+        VALUES ('\(oldRunID)', 'expat', 'parse', 'Data/top300.rss.xml', 'sha', 901440, 300, 16384, 1, 1, 1000, FALSE)
+        """
+
     /// Copying runs in: added once, skipped again, a different run under the same ID refused, an
     /// incomplete copy completed.
     static func importsRuns(from source: any StatsStoring, into target: any StatsStoring) throws {
@@ -255,6 +340,27 @@ struct SQLiteStoreContractTests {
             try StatsStores.open(directory.path("a.sqlite")), copy: try StatsStores.open(directory.path("b.sqlite")))
     }
 
+    @Test func keepsNotTimedCells() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.keepsNotTimedCells(
+            try StatsStores.open(directory.path("a.sqlite")), copy: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
+    @Test func olderRunsHaveNoNotTimedCells() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("old.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try StatsDatabase.migrator.migrate(queue, upTo: StatsDatabase.downloadWarmupMigration)
+            try queue.write { db in try db.execute(sql: StoreContract.oldRunSQL) }
+        }
+        try StoreContract.olderRunsHaveNoNotTimedCells(try StatsStores.open(path), old: StoreContract.oldRunID)
+        let applied = try DatabaseQueue(path: path).read {
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+        }
+        #expect(applied.last == StatsDatabase.notTimedMigration)
+    }
+
     @Test func importsRuns() throws {
         let directory = try TemporaryDirectory()
         try StoreContract.importsRuns(
@@ -321,6 +427,30 @@ struct PostgresStoreContractTests {
         let directory = try TemporaryDirectory()
         try StoreContract.keepsDocumentShapes(
             try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
+    }
+
+    @Test func keepsNotTimedCells() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        try StoreContract.keepsNotTimedCells(
+            try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
+        let back = try PostgresTestServer.Database()
+        try StoreContract.keepsNotTimedCells(
+            try StatsStores.open(directory.path("c.sqlite")), copy: try StatsStores.open(back.url))
+    }
+
+    @Test func olderRunsHaveNoNotTimedCells() throws {
+        let database = try PostgresTestServer.Database()
+        // A database as a bench before migration v10 left it.
+        _ = try StatsStores.open(database.url)
+        try database.psql(
+            "ALTER TABLE runs DROP COLUMN not_timed; "
+                + "DELETE FROM grdb_migrations WHERE identifier = '\(StatsDatabase.notTimedMigration)'; "
+                + StoreContract.oldRunSQL)
+        try StoreContract.olderRunsHaveNoNotTimedCells(try StatsStores.open(database.url), old: StoreContract.oldRunID)
+        #expect(
+            try database.psql(
+                "SELECT count(*) FROM grdb_migrations WHERE identifier = '\(StatsDatabase.notTimedMigration)'") == "1")
     }
 
     @Test func importsRunsBothWays() throws {
