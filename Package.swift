@@ -10,8 +10,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
-        // For users who add their own parser adapter outside this package.
-        .library(name: "FeedParsers", targets: ["FeedParsers"]),
+        // For a package that measures its own parsers beside the built-in ones: its executable's
+        // `main` is `BenchTool.main(parsers: [...])` (BenchCLI's DocC article "Measuring your own parser").
+        .library(name: "BenchCLI", targets: ["BenchCLI"]),
+        // The parser protocols an adapter conforms to, and the songs it builds.
+        .library(name: "FeedParsers", targets: ["FeedParsers", "SongFeed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
@@ -113,16 +116,18 @@ let package = Package(
             ]
         ),
 
-        // MARK: The command-line tool
-        .executableTarget(
-            name: "bench",
+        // MARK: The command-line tool: every command, as a library (a package with parsers of its own
+        // runs it from its own executable), and the `bench` executable, its main alone.
+        .target(
+            name: "BenchCLI",
             dependencies: [
                 "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "FeedTransport", "SongFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside bench.
+                // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside the executable.
                 .product(name: "FrozenClock", package: "FrozenClock"),
             ]
         ),
+        .executableTarget(name: "bench", dependencies: ["BenchCLI"]),
 
         // MARK: Tests, one target per module plus end-to-end tests of the built tool
         .target(
@@ -133,7 +138,7 @@ let package = Package(
         .testTarget(name: "SongFeedTests", dependencies: ["SongFeed", "BenchTestSupport"]),
         .testTarget(
             name: "FeedParsersTests",
-            dependencies: ["FeedParsers", "SongFeed", "BenchEngine", "BenchTestSupport", "bench"]
+            dependencies: ["FeedParsers", "SongFeed", "BenchEngine", "BenchTestSupport", "bench", "BenchCLI"]
         ),
         .testTarget(
             name: "BenchEngineTests",
@@ -164,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "BenchCLITests",
             dependencies: [
-                "bench", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
+                "bench", "BenchCLI", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
                 "SongStore", "BenchReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

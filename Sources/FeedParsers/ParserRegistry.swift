@@ -1,10 +1,18 @@
-/// The parsers this build knows, by name.
+import Foundation
+
+/// The parsers this build knows, by name: the suite's own, then those a package registered
+/// (``register(_:)``, which `BenchTool.main(parsers:)` calls before any command runs).
 public enum ParserRegistry {
-    /// Every parser, in the order reports list them.
+    /// Every parser, in the order reports list them: the built-in ones, then the registered ones.
     ///
     /// Those that meet the whole contract come first:
     /// when `bench verify` finds two sets of songs shared by as many parsers, the first listed wins.
     public static var all: [any SongFeedParser.Type] {
+        builtIn + registered.withLock { $0 }
+    }
+
+    /// The suite's own parsers.
+    public static var builtIn: [any SongFeedParser.Type] {
         [
             LibXML2FeedParser.self,
             ExpatFeedParser.self,
@@ -20,6 +28,44 @@ public enum ParserRegistry {
         ]
     }
 
+    /// The parsers a package added to the built-in ones, in the order it gave them.
+    public static var registeredParsers: [any SongFeedParser.Type] { registered.withLock { $0 } }
+
+    /// Adds parsers from outside the suite: listed, verified and measured beside the built-in ones.
+    ///
+    /// Every process of a run registers the same parsers (a worker is the same executable run
+    /// again), so a worker finds a parser by its name. A parser whose name is taken, empty or not a
+    /// single word (letters, digits, `-`, `_`, `.`) is refused.
+    ///
+    /// - Throws: ``RegistrationError`` naming the parser and why.
+    public static func register(_ parsers: [any SongFeedParser.Type]) throws {
+        try registered.withLock { list in
+            var names = Set((builtIn + list).map { $0.name } + [baseline.name, sinkBaseline.name])
+            for parser in parsers {
+                let name = parser.name
+                let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+                guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains), name.lowercased() != "all"
+                else {
+                    throw RegistrationError(
+                        description: "cannot register the parser named '\(name)': a name is one word of letters, "
+                            + "digits, '-', '_' or '.', and not 'all'")
+                }
+                guard names.insert(name).inserted else {
+                    throw RegistrationError(
+                        description: "cannot register \(String(reflecting: parser)): the name '\(name)' is taken")
+                }
+                list.append(parser)
+            }
+        }
+    }
+
+    /// Why a parser could not be registered.
+    public struct RegistrationError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    private static let registered = RegisteredParsers()
+
     /// The parsers of ``all`` that walk a whole document into a ``DocumentSink`` (the document
     /// workload), in its order; the `null` baseline is ``documentBaseline``.
     public static var documentParsers: [any DocumentParser.Type] {
@@ -30,6 +76,17 @@ public enum ParserRegistry {
 
     /// Why a parser of ``all`` has no document workload, by name.
     public static var documentNotApplicable: [String: String] {
+        var reasons: [String: String] = [:]
+        for parser in registeredParsers where !(parser is any DocumentParser.Type) {
+            reasons[parser.name] =
+                "it does not walk a document: its adapter conforms to SongFeedParser only (conform to DocumentParser, "
+                + "or adapt it as an XMLEventReader, for the document workload)"
+        }
+        return reasons.merging(builtInDocumentNotApplicable) { first, _ in first }
+    }
+
+    /// Why a built-in parser has no document workload, by name.
+    static var builtInDocumentNotApplicable: [String: String] {
         [
             XMLCoderFeedParser.name:
                 "a Codable decoder reads a document into types declared for its shape: with no schema it has nothing to walk",
@@ -55,12 +112,12 @@ public enum ParserRegistry {
 
     /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
     /// three, the C references that give their binding's cost, and the floor (see docs/parsers.md's table
-    /// of parsers for why).
+    /// of parsers for why); and every registered parser.
     public static var defaultNames: [String] {
         [
             LibXML2FeedParser.name, ExpatFeedParser.name, CLibXML2ReferenceParser.name, CExpatReferenceParser.name,
             FoundationFeedParser.name, MemchrFloorParser.name,
-        ]
+        ] + registeredParsers.map { $0.name }
     }
 
     /// The classic study's three parsers: `bench sweep`'s default (a sweep multiplies every parser's
@@ -87,5 +144,17 @@ public enum ParserRegistry {
     /// baseline included); `nil` for names this build does not know.
     public static func kind(of name: String) -> ParserKind? {
         name == sinkBaseline.name ? .baseline : parser(named: name)?.kind
+    }
+}
+
+/// The registered parsers, behind a lock.
+private final class RegisteredParsers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsers: [any SongFeedParser.Type] = []
+
+    func withLock<T>(_ body: (inout [any SongFeedParser.Type]) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&parsers)
     }
 }

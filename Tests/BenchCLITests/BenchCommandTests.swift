@@ -4,7 +4,7 @@ import Foundation
 import SongFeed
 import Testing
 
-@testable import bench
+@testable import BenchCLI
 
 /// Runs the built `bench` as a user would and checks its output and exit status.
 @Suite("bench, end to end")

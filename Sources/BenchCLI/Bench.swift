@@ -3,10 +3,12 @@ import BenchEngine
 import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.
-@main
+///
+/// Run by ``BenchTool/main(parsers:)``: the suite's `bench` executable, or a package's own with its
+/// parsers registered.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: BenchTool.commandName,
         abstract: "Which XML parser should a Swift app use to load a feed? Measures Foundation, libxml2 and expat.",
         discussion: """
             Every parser builds the same songs from an iTunes Store RSS feed, checked before anything is \
