@@ -169,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "BenchCLITests",
             dependencies: [
-                "bench", "BenchCLI", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults", "FeedParsers",
+                "bench", "BenchCLI", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults",
+                "FeedParsers",
                 "SongStore", "BenchReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -80,7 +80,9 @@ public protocol XMLEventHandler {
 extension XMLEventHandler {
     /// ``startElement(namespaceURI:localName:prefix:)`` from strings.
     public mutating func startElement(namespaceURI: String, localName: String, prefix: String = "") throws {
-        try Self.withBytes(namespaceURI, localName, prefix) { try startElement(namespaceURI: $0, localName: $1, prefix: $2) }
+        try Self.withBytes(namespaceURI, localName, prefix) {
+            try startElement(namespaceURI: $0, localName: $1, prefix: $2)
+        }
     }
 
     /// ``attribute(namespaceURI:localName:prefix:value:)`` from strings.
@@ -128,8 +130,10 @@ extension XMLEventHandler {
     }
 }
 
-/// The suite's parser over an ``XMLEventReader``: songs and documents alike, the chunks gathered
-/// first (see ``WholeDocumentParser``). Register it as `XMLEventParser<MyReader>.self`.
+/// The suite's parser over an ``XMLEventReader``: songs and documents alike.
+///
+/// The chunks are gathered first (see ``WholeDocumentParser``). Register it as
+/// `XMLEventParser<MyReader>.self`.
 public typealias XMLEventParser<Reader: XMLEventReader> = WholeDocumentParser<EventReaderBridge<Reader>>
 
 /// An ``XMLEventReader`` as a ``WholeDocumentWalker``: what ``XMLEventParser`` is made of.
@@ -143,7 +147,8 @@ public enum EventReaderBridge<Reader: XMLEventReader>: WholeDocumentWalker {
         var handler = SongEvents(assembler: SongAssembler(onSong: onSong), parser: Reader.name)
         try read(bytes, into: &handler)
         guard handler.assembler.openElements == 0 else {
-            throw FeedParseError(parser: Reader.name, message: "the document ended inside an element", line: 0, column: 0)
+            throw FeedParseError(
+                parser: Reader.name, message: "the document ended inside an element", line: 0, column: 0)
         }
         return handler.assembler.songs
     }
