@@ -87,6 +87,17 @@
             #expect(!outside.connected(), "\(parser) connected to the URL the document names")
         }
 
+        @Test("Foundation's XMLParser does not put its own loader back; the C reference's is the same")
+        func loaderStaysInForce() throws {
+            ExternalLoads.refuse()
+            #expect(ExternalLoads.areRefused)
+            let parser = XMLParser(data: Data("<r/>".utf8))
+            #expect(parser.parse())
+            #expect(ExternalLoads.areRefused)
+            _ = try parse("c-libxml2", Samples.feed([Samples.item()]))
+            #expect(ExternalLoads.areRefused)
+        }
+
         @Test(
             "expat's other passes (the document's shape, the feed's layout) open nothing",
             arguments: ExternalReference.allCases)
