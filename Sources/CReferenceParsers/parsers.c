@@ -9,6 +9,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,21 @@ void ref_fail(RefParser *parser, RefStatus status) {
 }
 
 // MARK: libxml2
+
+// Every external load refused: libxml2 asks this one loader, for the whole process, for each external
+// DTD subset and external entity it decides to read (XML_PARSE_DTDATTR alone makes it read the
+// external subset and external parameter entities). NULL is "not loaded": the document goes on
+// without the declarations, and an entity it needed from them is "not defined", as without a DTD.
+static xmlParserInputPtr lx_refuse_load(const char *url, const char *id, xmlParserCtxtPtr context) {
+    (void)url; (void)id; (void)context;
+    return NULL;
+}
+
+void ref_install_refusing_loader(void) { xmlSetExternalEntityLoader(lx_refuse_load); }
+
+int ref_refusing_loader_installed(void) { return xmlGetExternalEntityLoader() == lx_refuse_load; }
+
+static pthread_once_t lx_loader_once = PTHREAD_ONCE_INIT;
 
 // The Atom category's `term` (no namespace), decoded as the Swift adapter decodes it: references left
 // in the value (no entity substitution) through xmlStringLenDecodeEntities.
@@ -107,12 +123,13 @@ static void lx_internal_subset(void *ctx, const xmlChar *name, const xmlChar *ex
 }
 
 static int lx_create(RefParser *parser) {
+    pthread_once(&lx_loader_once, ref_install_refusing_loader);
     xmlSAXHandler handler;
     memset(&handler, 0, sizeof handler);
     int options = XML_PARSE_NONET;
     handler.initialized = XML_SAX2_MAGIC;
-    // The internal DTD's declarations, kept as libxml2's own SAX2 handlers keep them; nothing that
-    // loads an external subset or entity.
+    // The internal DTD's declarations, kept as libxml2's own SAX2 handlers keep them; no handler that
+    // loads an external subset (externalSubset, resolveEntity), and the loader refuses the rest.
     handler.internalSubset = lx_internal_subset;
     handler.isStandalone = xmlSAX2IsStandalone;
     handler.hasInternalSubset = xmlSAX2HasInternalSubset;

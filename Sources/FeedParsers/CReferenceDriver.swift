@@ -36,6 +36,7 @@ final class CReferenceDriver {
     }
 
     init(library: RefLibrary, name: String, songEnded: (() -> Void)? = nil, onSong: ((Song) -> Void)? = nil) throws {
+        ExternalLoads.refuse()
         self.name = name
         sink = nil
         let listener = songEnded == nil && onSong == nil ? nil : Listener(songEnded: songEnded, onSong: onSong)
@@ -65,6 +66,7 @@ final class CReferenceDriver {
 
     /// A driver of the C walk that reports a document's events to `sink` (the document workload).
     init(library: RefLibrary, name: String, sink: DocumentSink) throws {
+        ExternalLoads.refuse()
         self.name = name
         self.sink = sink
         listener = nil

@@ -64,7 +64,11 @@ public enum FoundationReader: WholeDocumentReader {
     ) throws {
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = reportPrefixes
+        // `false` keeps XML_PARSE_DTDLOAD off; under `.never` Foundation's own loader would load
+        // nothing. The loader in force is the suite's, which refuses every load (ExternalLoads).
         parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
+        ExternalLoads.refuse()
         parser.delegate = delegate
         let succeeded = withExtendedLifetime(delegate) { parser.parse() }
         parser.delegate = nil

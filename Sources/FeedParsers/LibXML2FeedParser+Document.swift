@@ -14,9 +14,10 @@ import CReferenceParsers
 /// chunk as the bytes come.
 ///
 /// The song parser's options and DTD handlers, plus `XML_PARSE_DTDATTR` (attributes defaulted by
-/// the internal DTD are reported, as the canonical form has them; the external subset is still
-/// never loaded). Attribute values are decoded as libxml2's tree builder decodes them
-/// (`LibXML2FeedParser.withAttributeValue`). A processing instruction inside the DTD is not an event.
+/// the internal DTD are reported, as the canonical form has them; with it libxml2 would read the
+/// external subset and external parameter entities, which ``ExternalLoads`` refuses). Attribute
+/// values are decoded as libxml2's tree builder decodes them (`LibXML2FeedParser.withAttributeValue`).
+/// A processing instruction inside the DTD is not an event.
 extension LibXML2FeedParser: DocumentParser {
     public convenience init(sink: DocumentSink) throws {
         var handler = Self.dtdHandler()

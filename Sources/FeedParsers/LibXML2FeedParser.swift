@@ -17,10 +17,11 @@ import SongFeed
 /// parser through `Unmanaged` in the context's `_private` field (unretained: they only run inside
 /// ``consume(_:)`` and ``finish()``); the first error stops the callbacks and is then thrown.
 ///
-/// Safety: `XML_PARSE_NONET` forbids network access, and entities are not substituted
-/// (no `XML_PARSE_NOENT`), so libxml2 never loads an external entity or DTD; internal entities are
-/// expanded through the SAX callbacks under libxml2's own amplification limits (a billion-laughs
-/// document is an error).
+/// Safety: libxml2's external entity loader refuses every load (``ExternalLoads``, installed before
+/// the first parse), so no external DTD subset or entity is ever opened, whatever the options;
+/// `XML_PARSE_NONET` also forbids network access, and entities are not substituted (no
+/// `XML_PARSE_NOENT`). Internal entities are expanded through the SAX callbacks under libxml2's own
+/// amplification limits (a billion-laughs document is an error).
 ///
 /// Related libxml2 documentation: <https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-parser.html>
 public final class LibXML2FeedParser: SongFeedParser {
@@ -54,6 +55,7 @@ public final class LibXML2FeedParser: SongFeedParser {
 
     /// Makes the push parser context with `handler`'s callbacks; `options` must include `XML_PARSE_NONET`.
     init(handler: xmlSAXHandler, options: xmlParserOption, sink: DocumentSink?, onSong: ((Song) -> Void)?) throws {
+        ExternalLoads.refuse()
         assembler = SongAssembler(onSong: onSong)
         self.sink = sink
         var handler = handler
@@ -162,9 +164,10 @@ public final class LibXML2FeedParser: SongFeedParser {
     /// The SAX2 handler: the element, text and error callbacks, and libxml2's own SAX2 handlers for
     /// the internal DTD's declarations (so that its entities expand).
     ///
-    /// Nothing that loads an external subset or entity, and no document object unless the document has a DTD: libxml2's default
-    /// `startDocument` would build one per parse, for nothing. The C reference (`c-libxml2`) sets the
-    /// same handlers.
+    /// No handler that loads an external subset (`externalSubset`, `resolveEntity`; the loader refuses
+    /// the rest, see ``ExternalLoads``), and no document object unless the document has a DTD:
+    /// libxml2's default `startDocument` would build one per parse, for nothing. The C reference
+    /// (`c-libxml2`) sets the same handlers.
     private static func makeHandler() -> xmlSAXHandler {
         var handler = dtdHandler()
         handler.startElementNs = { ctx, localname, _, uri, _, _, attributeCount, _, attributes in

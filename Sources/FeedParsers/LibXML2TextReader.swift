@@ -16,9 +16,9 @@ public typealias LibXML2ReaderFeedParser = WholeDocumentParser<LibXML2TextReader
 /// libxml2's pull parser, `xmlTextReader`, reading the document from memory node by node.
 ///
 /// The adapter (``WholeDocumentParser``) buffers the chunks; then a reader is made over them
-/// (`xmlReaderForMemory`, `XML_PARSE_NONET`) and asks for one node after another, feeding element
-/// starts and ends (an empty element is both) and text, CDATA and whitespace nodes to the shared
-/// ``SongAssembler``. The reader keeps only the current node's subtree, not the document. Errors
+/// (`xmlReaderForMemory`, `XML_PARSE_NONET`; every external load refused, see ``ExternalLoads``) and
+/// asks for one node after another, feeding element starts and ends (an empty element is both) and
+/// text, CDATA and whitespace nodes to the shared ``SongAssembler``. The reader keeps only the current node's subtree, not the document. Errors
 /// come through the reader's structured error handler (first one kept, never printed).
 ///
 /// What differs from the contract: it parses once all bytes are in (a reader pulls from its input;
@@ -53,6 +53,7 @@ extension LibXML2TextReader {
         guard bytes.count <= Int(Int32.max) else {
             throw FeedParseError(parser: name, message: "documents over 2 GiB are not supported", line: 0, column: 0)
         }
+        ExternalLoads.refuse()
         let errors = ReaderErrors()
         // The reader reads the bytes in place: it is made and used inside this closure.
         try bytes.withUnsafeBytes { raw in

@@ -11,7 +11,8 @@ import Foundation
 #endif
 
 /// The document workload over libxml2's tree: the whole `xmlDoc` built (with attributes the internal
-/// DTD defaults, `XML_PARSE_DTDATTR`), then walked in document order into the sink.
+/// DTD defaults, `XML_PARSE_DTDATTR`; the external subset it would read is refused, see
+/// ``ExternalLoads``), then walked in document order into the sink.
 ///
 /// The walk keeps its own stack (a deep document cannot overflow the thread's), reports elements
 /// with their namespace declarations (`nsDef`) and attributes, text and CDATA nodes, and processing

@@ -8,13 +8,14 @@ public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
 /// libxml2's tree: the whole document parsed into an `xmlDoc` (`xmlCtxtReadMemory`), then the songs
 /// found with XPath, as the libxml2 tree wrappers (Fuzi, Kanna) do.
 ///
-/// The adapter (``WholeDocumentParser``) buffers the chunks; then they are parsed with `XML_PARSE_NONET` (no entity
-/// substitution: nothing external is loaded; internal entities stay reference nodes, whose text
-/// `xmlNodeGetContent` includes), then evaluates `//item[not(ancestor::item)]` and, for each item,
-/// `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
+/// The adapter (``WholeDocumentParser``) buffers the chunks; then they are parsed with
+/// `XML_PARSE_NONET` (no entity substitution, and the loader refuses every external load, see
+/// ``ExternalLoads``: nothing external is loaded; internal entities stay reference nodes, whose
+/// text `xmlNodeGetContent` includes), then evaluates `//item[not(ancestor::item)]` and, for each
+/// item, `title[last()]`, `category[last()]` and `itms:artist[last()]`, `itms:album[last()]`,
 /// `itms:releasedate[last()]` with the prefix `itms` bound to the itms namespace URI (so elements
-/// match by URI and local name, whatever prefix the document uses). A document without RSS items
-/// is read as Atom (`atomExpressions`), the category being the `term` of the last `category` (so a
+/// match by URI and local name, whatever prefix the document uses). A document without RSS items is
+/// read as Atom (`atomExpressions`), the category being the `term` of the last `category` (so a
 /// document with both items and entries gives its items only, where the streaming adapters give
 /// both). The expressions are compiled once per parse. A field's text is `xmlNodeGetContent` (all
 /// the text inside it).
@@ -44,6 +45,7 @@ public enum LibXML2TreeReader: WholeDocumentReader {
 
     /// The document's tree (the caller frees it); an error when it is not namespace-well-formed.
     static func tree(of bytes: Data, _ context: xmlParserCtxtPtr, defaultAttributes: Bool = false) throws -> xmlDocPtr {
+        ExternalLoads.refuse()
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         if defaultAttributes { options |= Int32(XML_PARSE_DTDATTR.rawValue) }
         let parsed = bytes.withUnsafeBytes { raw in

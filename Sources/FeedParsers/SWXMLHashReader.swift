@@ -11,7 +11,9 @@ public typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
 /// items and their children), then each song's fields are read from the indexed items.
 ///
 /// SWXMLHash parses with Foundation's `XMLParser(data:)` (namespace processing on: element names
-/// are local names); the adapter buffers the chunks and parses them once all are in.
+/// are local names; external entities not resolved, `XMLParser`'s default, and every external load
+/// refused by the suite's loader, see ``ExternalLoads``); the adapter buffers the chunks and parses
+/// them once all are in.
 ///
 /// What differs from the contract: elements are matched by **local name only** (no namespace URI);
 /// only `item`s that are children of `channel` are found; a field is the first of its name, not the
@@ -23,6 +25,7 @@ public typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
 /// document is read, and is ignored like the others (on a 90 MB feed it builds every song).
 public enum SWXMLHashReader: WholeDocumentReader {
     public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+        ExternalLoads.refuse()
         let indexer = XMLHash.config { options in
             options.shouldProcessLazily = true
             options.shouldProcessNamespaces = true

@@ -15,7 +15,8 @@ public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
 /// XMLCoder parses with Foundation's `XMLParser(data:)` into its own tree of boxes, then decodes
 /// the types from it; the adapter buffers the chunks and decodes them once all are in. Options: namespace
 /// processing on (keys are local names), value whitespace kept as in the document (XMLCoder trims
-/// it by default), external entities not resolved (`XMLParser`'s default).
+/// it by default), external entities not resolved (`XMLParser`'s default policy, `.never`; and the
+/// suite's loader refuses every load, see ``ExternalLoads``).
 ///
 /// What differs from the contract: elements are matched by **local name only** — XMLCoder keys
 /// carry no namespace URI, so `<x:artist>` in any namespace is taken for `itms:artist`; only `item`s
@@ -24,6 +25,7 @@ public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
 /// over 10,000,000 bytes fail, and the inputs that crash `XMLParser` crash it too.
 public enum XMLCoderReader: WholeDocumentReader {
     public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+        ExternalLoads.refuse()
         let decoder = XMLDecoder(trimValueWhitespaces: false)
         decoder.shouldProcessNamespaces = true
         let feed: Feed

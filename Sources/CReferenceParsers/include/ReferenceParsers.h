@@ -64,6 +64,16 @@ typedef struct {
     int code;             // the library's error code
 } RefError;
 
+/// Makes libxml2's external entity loader, for the whole process, one that refuses every load: no
+/// external DTD subset, external parameter entity or external general entity is ever opened
+/// (`file:`, `http:` or relative alike), whatever the parser's options. A libxml2 reference parser
+/// installs it once (pthread_once) before its first parse; the Swift adapters install it through
+/// `ExternalLoads`, after Foundation has set its own (which it does once, for its first XMLParser).
+void ref_install_refusing_loader(void);
+
+/// Whether libxml2's external entity loader is the refusing one (1) or another (0).
+int ref_refusing_loader_installed(void);
+
 /// Makes a parser for one document. `salt` seeds expat's hash tables (0: expat's own random seed);
 /// libxml2 ignores it. NULL when the library cannot make one.
 RefParser *ref_parser_create(RefLibrary library, unsigned long salt, RefSongEnded song_ended, void *context);
