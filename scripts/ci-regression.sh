@@ -21,10 +21,13 @@
 # Settings: GATE_WALL_PAIRS (60), GATE_WALL_ITERATIONS (5), GATE_WALL_CONFIDENCE (99),
 # GATE_WALL_THRESHOLD (2.5, percent), GATE_COUNT_ITERATIONS (4);
 # GATE_FEED=path to measure another feed; GATE_SKIP_INSTRUCTIONS=1 to skip the counts.
+# From a repository of yours (its package runs BenchTool.main(parsers:)), run this script from your
+# repository's root with GATE_PACKAGE_PATH (your bench package's directory), GATE_PRODUCT (its
+# executable) and GATE_PARSERS (yours, libxml2, expat): Examples/workflows/parser-gate.yml.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
 base_ref=$1
@@ -32,7 +35,7 @@ head_ref=${2:-HEAD}
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 # shellcheck source=scripts/gate-common.sh
-. "$root/scripts/gate-common.sh"
+. "$(cd "$(dirname "$0")" && pwd)/gate-common.sh"
 
 base_commit=$(git rev-parse --verify "$base_ref^{commit}") || { gate_log "unknown revision: $base_ref"; exit 1; }
 head_commit=$(git rev-parse --verify "$head_ref^{commit}") || { gate_log "unknown revision: $head_ref"; exit 1; }
@@ -54,7 +57,8 @@ checkout() {
         git worktree add --quiet --detach "$tree" "$commit"
     fi
     gate_log "== building $name ($commit) in $tree"
-    swift build -c release --package-path "$tree" --scratch-path "$scratch" --product bench >&2 ||
+    swift build -c release --package-path "$tree/$GATE_PACKAGE_PATH" --scratch-path "$scratch" \
+        --product "$GATE_PRODUCT" >&2 ||
         { gate_log "build of $name failed"; exit 1; }
     gate_copy_bench "$scratch/release" "$work/bin/$name"
 }
@@ -62,7 +66,10 @@ checkout base "$base_commit"
 checkout head "$head_commit"
 base_bench="$work/bin/base/bench"
 head_bench="$work/bin/head/bench"
+# The committed feed of the head, or of this script's own checkout when the head has none (a
+# repository of yours).
 feed=${GATE_FEED:-$work/head/Data/top300.rss.xml}
+[ -f "$feed" ] || [ -n "${GATE_FEED:-}" ] || feed="$(cd "$(dirname "$0")/.." && pwd)/Data/top300.rss.xml"
 [ -f "$feed" ] || { gate_log "no feed at $feed"; exit 1; }
 feed=$(cd "$(dirname "$feed")" && pwd)/$(basename "$feed")
 

@@ -23,14 +23,21 @@ GATE_COUNT_WARMUP=${GATE_COUNT_WARMUP:-1}
 # The parsers the gate measures: the classic three, which every revision knows (bench run's default
 # set grew with the C references and the floor, which only change with their own C code).
 GATE_PARSERS=${GATE_PARSERS:-libxml2,expat,foundation}
+# The package to build at each revision, and its executable: this suite's own `bench` by default; a
+# package of yours that runs BenchTool.main(parsers:) (see Examples/AppFeedParser) with
+# GATE_PACKAGE_PATH (its directory in your repository, "." for the root) and GATE_PRODUCT (its
+# executable), and your parser in GATE_PARSERS.
+GATE_PACKAGE_PATH=${GATE_PACKAGE_PATH:-.}
+GATE_PRODUCT=${GATE_PRODUCT:-bench}
 
 gate_log() { printf '%s\n' "$*" >&2; }
 
-# gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable and the libraries it loads from
-# beside itself (rpath $ORIGIN: the allocation interposer), so that the copy runs on its own.
+# gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable (GATE_PRODUCT, as DEST_DIR/bench)
+# and the libraries it loads from beside itself (rpath $ORIGIN: the allocation interposer), so that
+# the copy runs on its own.
 gate_copy_bench() {
     mkdir -p "$2"
-    cp "$1/bench" "$2/bench"
+    cp "$1/$GATE_PRODUCT" "$2/bench"
     for library in "$1"/lib*.so; do
         [ -e "$library" ] && cp "$library" "$2/"
     done
@@ -40,7 +47,7 @@ gate_copy_bench() {
 # gate_build_into WORK_DIR: builds this checkout's bench in release and copies it into WORK_DIR
 # (emptied first), so that a rebuild while a validation runs cannot change the binary under test.
 gate_build_into() {
-    swift build -c release --product bench >&2
+    swift build -c release --product "$GATE_PRODUCT" >&2
     rm -rf "$1"
     mkdir -p "$1"
     gate_copy_bench "$(git rev-parse --show-toplevel)/.build/release" "$1"

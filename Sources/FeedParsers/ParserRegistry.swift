@@ -41,6 +41,8 @@ public enum ParserRegistry {
     public static func register(_ parsers: [any SongFeedParser.Type]) throws {
         try registered.withLock { list in
             var names = Set((builtIn + list).map { $0.name } + [baseline.name, sinkBaseline.name])
+            // Every parser checked before any is added: a refused list adds none.
+            var added = list
             for parser in parsers {
                 let name = parser.name
                 let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
@@ -54,8 +56,9 @@ public enum ParserRegistry {
                     throw RegistrationError(
                         description: "cannot register \(String(reflecting: parser)): the name '\(name)' is taken")
                 }
-                list.append(parser)
+                added.append(parser)
             }
+            list = added
         }
     }
 

@@ -21,7 +21,7 @@ import SongFeed
 /// let songs = try parser.finish()
 /// ```
 ///
-/// Adding a parser is one file with a conforming class plus one line in ``ParserRegistry/all``.
+/// Adding a parser is one file with a conforming class plus one line in ``ParserRegistry/builtIn`` (or, from a package of its own, registered with `BenchTool.main(parsers:)`).
 public protocol SongFeedParser: ChunkConsumer {
     /// The name of the parser in the registry, on the command line and in errors ("libxml2").
     static var name: String { get }

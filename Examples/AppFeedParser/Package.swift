@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+//
+// An app's own feed parser, measured by the suite beside libxml2 and expat: this package depends on
+// the suite (by path here; by URL and version in yours) and its executable is the whole `bench`,
+// with the app's parser registered. See README.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "app-feed-parser",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "xml-parser-bench", path: "../..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "app-bench",
+            dependencies: [
+                .product(name: "BenchCLI", package: "xml-parser-bench"),
+                .product(name: "FeedParsers", package: "xml-parser-bench"),
+            ]
+        )
+    ]
+)

@@ -1,0 +1,3 @@
+import BenchCLI
+
+BenchTool.main(parsers: [AppFeedParser.self])

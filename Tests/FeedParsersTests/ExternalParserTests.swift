@@ -1,0 +1,157 @@
+import BenchTestSupport
+import FeedParsers
+import Foundation
+import SongFeed
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// A parser from outside the suite, in the shape of the pure-Swift parsers of 2026: a whole-document
+/// reader that calls a handler value (here over Foundation's `XMLParser`, which hands strings over;
+/// a byte parser hands its borrowed bytes straight on).
+enum ForwardingReader: XMLEventReader {
+    static let name = "test-forwarding"
+    static let summary = "Foundation's XMLParser, its events forwarded to the suite's handler"
+    static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+
+    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+        let forward = Forward(handler)
+        let parser = XMLParser(data: Data(document))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.delegate = forward
+        let parsed = parser.parse()
+        handler = forward.handler
+        if let error = forward.error { throw error }
+        guard parsed, parser.parserError == nil else {
+            throw FeedParseError(
+                parser: name, message: "not well-formed", line: parser.lineNumber, column: parser.columnNumber)
+        }
+    }
+
+    /// The delegate: a class, as XMLParser asks, holding the handler value until the parse ends.
+    final class Forward<Wrapped: XMLEventHandler>: NSObject, XMLParserDelegate {
+        var handler: Wrapped
+        var error: (any Error)?
+        private var declarations: [(prefix: String, uri: String)] = []
+
+        init(_ handler: Wrapped) {
+            self.handler = handler
+        }
+
+        private func forward(_ parser: XMLParser, _ body: () throws -> Void) {
+            guard error == nil else { return }
+            do {
+                try body()
+            } catch {
+                self.error = error
+                parser.abortParsing()
+            }
+        }
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            declarations.append((prefix, namespaceURI))
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            forward(parser) {
+                let prefix = qualifiedName.flatMap { $0.contains(":") ? String($0.prefix { $0 != ":" }) : nil } ?? ""
+                try handler.startElement(namespaceURI: namespaceURI ?? "", localName: elementName, prefix: prefix)
+                for declaration in declarations {
+                    try handler.namespaceDeclaration(prefix: declaration.prefix, namespaceURI: declaration.uri)
+                }
+                declarations.removeAll()
+                for (name, value) in attributes.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("xmlns") {
+                    try handler.attribute(namespaceURI: "", localName: name, value: value)
+                }
+                try handler.startElementEnded()
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            forward(parser) { try handler.characters(string) }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            forward(parser) { try CDATABlock.withUnsafeBytes { try handler.characters($0) } }
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            forward(parser) { try handler.endElement() }
+        }
+
+        func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
+            forward(parser) { try handler.processingInstruction(target: target, data: data ?? "") }
+        }
+    }
+}
+
+/// A reader whose name is a built-in parser's.
+enum NameTakenReader: XMLEventReader {
+    static let name = "libxml2"
+    static let summary = "takes a name that is taken"
+    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+    }
+}
+
+/// A reader whose name is not one word.
+enum BadNameReader: XMLEventReader {
+    static let name = "my parser"
+    static let summary = "a name with a space"
+    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+    }
+}
+
+@Suite("A parser from outside: XMLEventReader, and registering it")
+struct ExternalParserTests {
+    typealias Parser = XMLEventParser<ForwardingReader>
+
+    @Test func anEventReaderBuildsTheSongsEveryParserBuilds() throws {
+        let feed = FeedGenerator(songs: 300).generate()
+        let songs = try Parser.parse(Array(feed.bytes), chunkSize: 4_096)
+        #expect(songs == feed.songs)
+        #expect(Parser.name == "test-forwarding" && Parser.kind == .event)
+        #expect(Parser.contractGaps == [.dtdEntities, .carriageReturnInCDATA])
+    }
+
+    @Test func anEventReaderWalksADocumentAsExpatDoes() throws {
+        let document = Array(
+            """
+            <?xml version="1.0"?>
+            <r xmlns="urn:a" xmlns:p="urn:p"><p:x a="1" b="two">text &amp; more<![CDATA[ <c> ]]></p:x>\
+            <?target some data?><y/></r>
+            """.utf8)
+        let ours = try DocumentSink()
+        try Parser.walk(document, chunkSize: 7, into: ours, recording: true)
+        let expat = try DocumentSink()
+        try ExpatFeedParser.walk(document, into: expat, recording: true)
+        #expect(ours.recordedEvents() == expat.recordedEvents())
+        #expect(ours.digest == expat.digest)
+    }
+
+    @Test func aMalformedDocumentIsAnErrorOfTheParser() throws {
+        #expect {
+            try Parser.parse(Array("<rss><channel><item><title>x</titl></item></channel></rss>".utf8))
+        } throws: { error in
+            (error as? FeedParseError)?.parser == "test-forwarding"
+        }
+    }
+
+    @Test func aNameThatIsTakenOrNotOneWordIsRefusedAndNothingIsAdded() {
+        let before = ParserRegistry.registeredParsers.map { $0.name }
+        #expect(throws: ParserRegistry.RegistrationError.self) {
+            try ParserRegistry.register([XMLEventParser<NameTakenReader>.self])
+        }
+        #expect(throws: ParserRegistry.RegistrationError.self) {
+            try ParserRegistry.register([Parser.self, XMLEventParser<BadNameReader>.self])
+        }
+        #expect(ParserRegistry.registeredParsers.map { $0.name } == before)
+    }
+}
