@@ -1,4 +1,5 @@
 import BenchEngine
+import BenchResults
 import BenchTestSupport
 import Foundation
 import Testing
@@ -121,5 +122,56 @@ struct WorkerLimitTests {
         #expect(verification.verdicts[0].status == .agrees)
         #expect(verification.confirmers.map(\.parser) == ["libxml2"])
         #expect(verification.allAgree)
+    }
+}
+
+/// What a recorder was asked, for the session tests.
+final class CallLog: RunRecorder, @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [String] = []
+
+    var recorded: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return calls
+    }
+
+    private func note(_ call: String) {
+        lock.lock()
+        calls.append(call)
+        lock.unlock()
+    }
+
+    func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws { note("begin") }
+    func recordDocuments(_ documents: [DocumentProfile], runID: String) throws { note("documents") }
+    func recordNotTimed(_ cells: [CellSummary], runID: String) throws { note("not timed") }
+    func record(_ samples: [Sample], runID: String) throws { note("samples") }
+    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws { note("finish") }
+}
+
+@Suite("A run whose workers cannot start")
+struct UnstartedWorkerTests {
+    /// Workers that cannot be started measured nothing: the run is not finished as complete, and
+    /// says why.
+    @Test func aRunWhoseWorkersCannotStartStaysIncomplete() throws {
+        let plan = RunPlan(
+            parsers: ["libxml2"], feeds: [TestPaths.top300],
+            settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30),
+            executable: "/nonexistent/bench", debugBuild: true)
+        let environment = RunEnvironment(
+            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "debug", gitCommit: nil, host: "h",
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
+        let log = CallLog()
+        let outcome = try BenchSession(plan: plan).run(environment: environment, recorder: log)
+        #expect(!outcome.result.environment.complete)
+        #expect(!log.recorded.contains("finish"), "\(log.recorded)")
+        #expect(log.recorded.first == "begin" && log.recorded.contains("samples"))
+        let unstarted = outcome.problems.filter {
+            if case .workersNotStarted = $0.kind { return true }
+            return false
+        }
+        #expect(!unstarted.isEmpty, "\(outcome.problems)")
+        #expect(unstarted.allSatisfy { $0.description.contains("the run is stored incomplete") })
     }
 }
