@@ -170,27 +170,30 @@ public enum EventReaderBridge<Reader: XMLEventReader>: WholeDocumentWalker {
     }
 }
 
-/// Events to songs: the shared ``SongAssembler``.
-struct SongEvents: XMLEventHandler {
-    let assembler: SongAssembler
+/// Events to songs: the shared ``SongAssembler`` behind the handler protocol, for a parser that
+/// reports events as it reads (a push adapter of its own uses it as ``XMLEventParser`` does).
+public struct SongEvents: XMLEventHandler {
+    /// The songs so far: ``SongAssembler/songs``.
+    public let assembler: SongAssembler
     let parser: String
     /// Whether the element just started is an Atom `category`, whose `term` is the song's category.
     private var wantsTerm = false
     private var termSeen = false
 
-    init(assembler: SongAssembler, parser: String) {
+    /// Events of `parser` (its name, for errors) into `assembler`.
+    public init(assembler: SongAssembler, parser: String) {
         self.assembler = assembler
         self.parser = parser
     }
 
-    mutating func startElement(
+    public mutating func startElement(
         namespaceURI: UnsafeRawBufferPointer, localName: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer
     ) throws {
         wantsTerm = assembler.startElement(FeedElement.classify(namespace: namespaceURI, local: localName))
         termSeen = false
     }
 
-    mutating func attribute(
+    public mutating func attribute(
         namespaceURI: UnsafeRawBufferPointer, localName: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer,
         value: UnsafeRawBufferPointer
     ) throws {
@@ -199,9 +202,11 @@ struct SongEvents: XMLEventHandler {
         guard assembler.categoryTerm(value) else { throw tooLong() }
     }
 
-    mutating func namespaceDeclaration(prefix: UnsafeRawBufferPointer, namespaceURI: UnsafeRawBufferPointer) throws {}
+    public mutating func namespaceDeclaration(prefix: UnsafeRawBufferPointer, namespaceURI: UnsafeRawBufferPointer)
+        throws
+    {}
 
-    mutating func startElementEnded() throws {
+    public mutating func startElementEnded() throws {
         // A category with no term: an empty category, as every other adapter gives it.
         if wantsTerm, !termSeen, !assembler.categoryTerm(UnsafeRawBufferPointer(start: nil, count: 0)) {
             throw tooLong()
@@ -209,26 +214,33 @@ struct SongEvents: XMLEventHandler {
         wantsTerm = false
     }
 
-    mutating func endElement() throws { assembler.endElement() }
+    public mutating func endElement() throws { assembler.endElement() }
 
-    mutating func characters(_ text: UnsafeRawBufferPointer) throws {
+    public mutating func characters(_ text: UnsafeRawBufferPointer) throws {
         guard assembler.isCollectingText else { return }
         guard assembler.characters(text) else { throw tooLong() }
     }
 
-    mutating func processingInstruction(target: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws {}
+    public mutating func processingInstruction(target: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws {}
 
     private func tooLong() -> FeedParseError {
         FeedParseError(parser: parser, message: assembler.fieldTooLongMessage, line: 0, column: 0)
     }
 }
 
-/// Events to the shared canonical ``DocumentSink``.
-struct SinkEvents: XMLEventHandler {
+/// Events to the shared canonical ``DocumentSink``, for a parser that reports events as it reads
+/// (a push adapter's ``DocumentParser`` conformance uses it as ``XMLEventParser`` does).
+public struct SinkEvents: XMLEventHandler {
     let sink: DocumentSink
     let parser: String
 
-    mutating func startElement(
+    /// Events of `parser` (its name, for errors) into `sink`.
+    public init(sink: DocumentSink, parser: String) {
+        self.sink = sink
+        self.parser = parser
+    }
+
+    public mutating func startElement(
         namespaceURI: UnsafeRawBufferPointer, localName: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer
     ) throws {
         try check(
@@ -237,7 +249,7 @@ struct SinkEvents: XMLEventHandler {
                 prefix: chars(prefix), prefix.count))
     }
 
-    mutating func attribute(
+    public mutating func attribute(
         namespaceURI: UnsafeRawBufferPointer, localName: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer,
         value: UnsafeRawBufferPointer
     ) throws {
@@ -247,19 +259,21 @@ struct SinkEvents: XMLEventHandler {
                 prefix: chars(prefix), prefix.count, value: chars(value), value.count))
     }
 
-    mutating func namespaceDeclaration(prefix: UnsafeRawBufferPointer, namespaceURI: UnsafeRawBufferPointer) throws {
+    public mutating func namespaceDeclaration(prefix: UnsafeRawBufferPointer, namespaceURI: UnsafeRawBufferPointer)
+        throws
+    {
         try check(sink.namespace(prefix: chars(prefix), prefix.count, uri: chars(namespaceURI), namespaceURI.count))
     }
 
-    mutating func startElementEnded() throws { try check(sink.startDone()) }
+    public mutating func startElementEnded() throws { try check(sink.startDone()) }
 
-    mutating func endElement() throws { try check(sink.end()) }
+    public mutating func endElement() throws { try check(sink.end()) }
 
-    mutating func characters(_ text: UnsafeRawBufferPointer) throws {
+    public mutating func characters(_ text: UnsafeRawBufferPointer) throws {
         try check(sink.text(chars(text), text.count))
     }
 
-    mutating func processingInstruction(target: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws {
+    public mutating func processingInstruction(target: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws {
         try check(sink.processingInstruction(target: chars(target), target.count, data: chars(data), data.count))
     }
 
