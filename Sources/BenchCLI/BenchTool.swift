@@ -18,8 +18,8 @@ import Foundation
 public enum BenchTool {
     /// Registers `parsers` beside the built-in ones, runs the command the arguments name, and exits.
     ///
-    /// - Parameter parsers: the package's parser adapters (``FeedParsers/SongFeedParser`` types;
-    ///   an ``FeedParsers/XMLEventReader`` is adapted by ``FeedParsers/XMLEventParser``). A name
+    /// - Parameter parsers: the package's parser adapters (`SongFeedParser` types;
+    ///   an `XMLEventReader` is adapted by `XMLEventParser`). A name
     ///   already taken is an error, before any command runs.
     public static func main(parsers: [any SongFeedParser.Type] = []) -> Never {
         do {

@@ -8,7 +8,7 @@ import SongFeed
 /// A worker runs one parser over one feed once per chunk size and reports the songs' count and
 /// digest for each (``VerifyWorkerReport``). A parser must agree with itself across chunk sizes,
 /// then with the others. An answer is confirmed when at least two parsers give it and one of them
-/// meets the whole contract on this input (no ``ContractGap`` of its applies there); the confirmed
+/// meets the whole contract on this input (no `ContractGap` of its applies there); the confirmed
 /// answer that most parsers share is the reference (ties go to the parser listed first), and every
 /// other parser is reported as wrong, with the first song field that differs. With no confirmed
 /// answer every parser that succeeded is ``ParserVerdict/Status/unverified(_:)``: a parser alone,

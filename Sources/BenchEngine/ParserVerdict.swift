@@ -14,7 +14,7 @@ public struct ParserVerdict: Sendable {
         /// Built other songs than the reference; says where they first differ.
         case disagrees(String)
         /// Succeeded, but no parser that meets the whole contract on this input built the same: no
-        /// other parser succeeded, none agreed, or only parsers with a gap there (``ContractGap``)
+        /// other parser succeeded, none agreed, or only parsers with a gap there (`ContractGap`)
         /// agreed. Not timed unless asked for by name (`--allow-unverified`); never agreement.
         case unverified(String)
         /// Built different songs depending on the chunk size, or failed on some sizes only.
