@@ -137,23 +137,17 @@ enum VerifyReport {
         let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
         let count = verification.workload == .document ? "events" : "songs"
         lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
-        for verdict in verification.verdicts {
+        func row(_ verdict: ParserVerdict) -> String {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
-            lines.append(
-                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
-                    + describe(verdict.status))
+            return "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
+                + describe(verdict.status)
         }
+        lines += verification.verdicts.map(row)
         if !verification.confirmers.isEmpty {
             lines.append(
                 "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):")
-            for verdict in verification.confirmers {
-                let songs = verdict.songCount.map(String.init) ?? "-"
-                let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
-                lines.append(
-                    "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
-                        + describe(verdict.status))
-            }
+            lines += verification.confirmers.map(row)
         }
         return lines.joined(separator: "\n")
     }
