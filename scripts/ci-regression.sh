@@ -96,7 +96,7 @@ if [ "${GATE_SKIP_INSTRUCTIONS:-0}" = 1 ]; then
     echo "_Instruction counts skipped (GATE_SKIP_INSTRUCTIONS=1)._" >>"$report"
 elif ! command -v valgrind >/dev/null; then
     echo "_Instruction counts skipped: valgrind is not installed (apt-get install valgrind binutils)._" >>"$report"
-elif ! "$base_bench" run --help 2>/dev/null | grep -q -- '--counter'; then
+elif ! "$base_bench" run --help 2>/dev/null | grep -- '--counter' >/dev/null; then
     echo "_Instruction counts skipped: the baseline's bench cannot count instructions (it predates --counter)._" >>"$report"
 else
     gate_log "== counting instructions (callgrind)"

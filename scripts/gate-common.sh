@@ -95,8 +95,10 @@ gate_count_run() {
 }
 
 # gate_counts_allocations BIN: whether that bench counts allocations (it knows --no-allocation-counts).
+# grep reads the whole help (no -q): with -q it stops at the match, bench's write then fails with
+# SIGPIPE, and pipefail took that for "no" (the counts were skipped, saying the baseline predates them).
 gate_counts_allocations() {
-    "$1" run --help 2>/dev/null | grep -q -- '--no-allocation-counts'
+    "$1" run --help 2>/dev/null | grep -- '--no-allocation-counts' >/dev/null
 }
 
 # gate_allocation_run FEED OUT BIN ["EXTRA"]: one run whose allocation workers count each parse's
