@@ -85,7 +85,7 @@ struct Compare: ParsableCommand {
         var store: (any StatsStoring)?
         func open() throws -> any StatsStoring {
             if let store { return store }
-            let opened = try storeOptions.open(mustExist: true)
+            let opened = try storeOptions.open(mustExist: true, readOnly: true)
             store = opened
             return opened
         }

@@ -57,7 +57,7 @@ struct History: ParsableCommand {
     }
 
     func run() throws {
-        let database = try storeOptions.open(mustExist: true)
+        let database = try storeOptions.open(mustExist: true, readOnly: true)
         // Calibrated time divides by the calibration of every worker in a run, whatever its parser.
         let calibrated = metric == .calibrated
         let filter = SampleFilter(

@@ -55,9 +55,10 @@ struct StoreOptions: ParsableArguments {
             discussion: "The password of a PostgreSQL store comes from PGPASSWORD or ~/.pgpass, never from the URL."))
     var store: String = "Results/stats.sqlite"
 
-    /// Opens the store (creating an SQLite file unless `mustExist`).
-    func open(mustExist: Bool = false) throws -> any StatsStoring {
-        try StatsStores.open(store, mustExist: mustExist)
+    /// Opens the store (creating an SQLite file unless `mustExist`); a command that only reads
+    /// passes `readOnly`, and reads a store it may not write.
+    func open(mustExist: Bool = false, readOnly: Bool = false) throws -> any StatsStoring {
+        try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
     }
 
     /// What to say when the store failed partway through a run that went on: where every sample is,

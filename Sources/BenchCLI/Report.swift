@@ -82,7 +82,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let database = try storeOptions.open(mustExist: true)
+        let database = try storeOptions.open(mustExist: true, readOnly: true)
         let filter = SampleFilter(
             parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,

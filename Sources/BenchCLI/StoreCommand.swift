@@ -57,7 +57,7 @@ struct StoreCommand: ParsableCommand {
         @OptionGroup var selection: RunSelection
 
         func run() throws {
-            let source = try StatsStores.open(from, mustExist: true)
+            let source = try StatsStores.open(from, mustExist: true, readOnly: true)
             let target = try StatsStores.open(to)
             try StoreCopy(selection: selection, verb: "pulled").copy(from: [.store(source)], to: target)
         }
@@ -116,7 +116,7 @@ enum RunSource {
             return files.map { .file($0) }
         }
         if location.hasSuffix(".json") { return [.file(location)] }
-        return [.store(try StatsStores.open(location, mustExist: true))]
+        return [.store(try StatsStores.open(location, mustExist: true, readOnly: true))]
     }
 }
 
