@@ -70,6 +70,12 @@ struct Run: ParsableCommand {
     )
     var keepPreempted = false
 
+    /// Counts parses that lost the CPU in the figures, as if they had kept it: for the tool's own
+    /// tests, which check what it does with figures on whatever machine runs them (recorded in the
+    /// run's settings; never for measuring).
+    @Flag(name: .customLong("count-preempted"), help: .hidden)
+    var countPreempted = false
+
     @Flag(
         name: .customLong("no-allocation-counts"),
         help:
@@ -390,9 +396,10 @@ struct Run: ParsableCommand {
             chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
             slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference ?? documentReference,
-            retryPreempted: counter == .time && !keepPreempted,
+            retryPreempted: counter == .time && !keepPreempted && !countPreempted,
             downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds, downloadWarmup: measuring.warmup ?? Self.defaultDownloadWarmup)
+        if countPreempted { settings.countsPreempted = true }
         settings.countsAllocations =
             counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
         if stopping {

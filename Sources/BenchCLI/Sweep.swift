@@ -79,6 +79,11 @@ struct Sweep: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    /// Counts parses that lost the CPU in the figures (`bench run --count-preempted`): for the
+    /// tool's own tests on a busy machine; never for measuring.
+    @Flag(name: .customLong("count-preempted"), help: .hidden)
+    var countPreempted = false
+
     // The measuring options, with bench sweep's defaults; --chunk-size is the scale sweep's.
     var rounds: Int { measuring.rounds ?? 5 }
     var iterations: Int { measuring.iterations ?? 3 }
@@ -211,7 +216,7 @@ struct Sweep: ParsableCommand {
         var scaleFeeds: [Int: String] = [:]
         for size in sizes { scaleFeeds[size] = try generated(size) }
         let chunkDocumentSize = shape == nil ? chunkSongs : chunkBytes
-        return SweepSession(
+        var session = SweepSession(
             plan: SweepPlan(
                 shape: shape?.rawValue, sizes: sizes, chunkSize: chunkSize, chunkSizes: chunks,
                 chunkDocumentSize: chunkDocumentSize, instructionsUpTo: instructionsUpTo),
@@ -219,6 +224,8 @@ struct Sweep: ParsableCommand {
             chunkFeed: chunks.isEmpty ? nil : try generated(chunkDocumentSize),
             iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
             executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
+        session.countsPreempted = countPreempted
+        return session
     }
 
     /// Writes both runs' files and the sweep's own (points, slopes, JSON, page).

@@ -76,7 +76,7 @@ public enum RunReport {
                     Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
                     Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
                     cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
-                    cell.outcome ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
+                    cell.outcome ?? cell.lostTheCPUNote ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
                     Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
                     cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
                     Format.number(cell.instructions?.min, decimals: 0),
@@ -297,7 +297,9 @@ public enum RunReport {
         for group in all {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
-            var notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
+            var notes = group.compactMap { cell in
+                (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
+            }
             if let note = sinkNote(group) { notes.append("  " + note) }
             if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
                 notes.append(
@@ -387,7 +389,9 @@ public enum RunReport {
             text += MarkdownTable.render(
                 header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
-            for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
+            for cell in group {
+                if let outcome = cell.outcome ?? cell.lostTheCPUNote { text += "\n- `\(cell.cell.parser)`: \(outcome)" }
+            }
             if let note = sinkNote(group) { text += "\n- \(MarkdownTable.escape(note))\n" }
         }
         text += documentsMarkdown(result.documents)

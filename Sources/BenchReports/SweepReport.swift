@@ -257,6 +257,7 @@ public enum SweepReport {
         if outcome.contains("not timed: CRASHED") { return "crashed (see caption)" }
         if outcome.contains("not timed: TIMED OUT") { return "timed out (see caption)" }
         if outcome.contains("not timed: OUT OF MEMORY") { return "out of memory (see caption)" }
+        if outcome.contains("lost the CPU") { return "lost the CPU: noisy (see caption)" }
         return outcome.count > 40 ? String(outcome.prefix(39)) + "…" : outcome
     }
 
