@@ -29,7 +29,7 @@ struct Generate: ParsableCommand {
             discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
     var shape: DocumentShape?
 
-    @Option(help: "With --shape: the document's size in bytes, about (default: 1000000).")
+    @Option(help: "With --shape: the document's size in bytes, about.")
     var bytes: Int = 1_000_000
 
     func validate() throws {

@@ -19,7 +19,7 @@ enum ListArgument {
 /// `--parsers`: which parsers to run.
 struct ParserOptions: ParsableArguments {
     @Option(
-        name: .customLong("parsers"), parsing: .upToNextOption,
+        name: .customLong("parsers"), parsing: .singleValue,
         help: ArgumentHelp(
             "Parsers, comma-separated or repeated, or 'all'.",
             discussion:
@@ -203,6 +203,21 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
     var quiet = false
+}
+
+/// `bench compare --format`: the formats a comparison is written in (its `--help` lists these only).
+enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json
+    case githubActionBenchmark = "github-action-benchmark"
+    case bmf, influx
+
+    /// The same format among every command's.
+    var report: ReportFormat { ReportFormat(rawValue: rawValue) ?? .table }
+}
+
+/// `bench history --format`: the formats a change-point report is written in.
+enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json
 }
 
 /// `--format`: what a command prints.

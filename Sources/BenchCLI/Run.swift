@@ -30,7 +30,7 @@ struct Run: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        name: .customLong("feed"), parsing: .upToNextOption,
+        name: .customLong("feed"), parsing: .singleValue,
         help: "Feeds to measure, comma-separated or repeated (default: Data/top300.rss.xml).")
     var feeds: [String] = []
 
@@ -57,7 +57,7 @@ struct Run: ParsableCommand {
     var reference: String?
 
     @Option(
-        name: .customLong("allow-unverified"), parsing: .upToNextOption,
+        name: .customLong("allow-unverified"), parsing: .singleValue,
         help:
             "Parsers to time even when no other parser confirms their answer (UNVERIFIED), comma-separated or repeated; the run still reports them and exits 1."
     )
@@ -109,7 +109,7 @@ struct Run: ParsableCommand {
     var timeout: Double { measuring.timeout ?? 30 }
 
     @Option(
-        name: .customLong("scenario"), parsing: .upToNextOption,
+        name: .customLong("scenario"), parsing: .singleValue,
         help: ArgumentHelp(
             "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store, read. Default: parse and download.",
             discussion: """
@@ -123,12 +123,12 @@ struct Run: ParsableCommand {
     var scenarios: [String] = []
 
     @Option(
-        name: .customLong("page-size"), parsing: .upToNextOption,
+        name: .customLong("page-size"), parsing: .singleValue,
         help: "The paged scenario's page sizes (songs per page), comma-separated or repeated (default: 25,100,300).")
     var pageSizes: [String] = []
 
     @Option(
-        name: .customLong("max-concurrent"), parsing: .upToNextOption,
+        name: .customLong("max-concurrent"), parsing: .singleValue,
         help: "The queue scenario's widths (requests at once), comma-separated or repeated (default: 1,2,4).")
     var maxConcurrent: [String] = []
 
@@ -155,7 +155,8 @@ struct Run: ParsableCommand {
                 Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
                 runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(Self.stoppingMaxRounds)) \
                 or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them.
-                """, valueName: "half-width"))
+                """, valueName: "half-width"),
+        transform: Precision.parse)
     var precision: Precision?
 
     @Option(
@@ -548,6 +549,15 @@ func printError(_ text: String) {
 struct Precision: ExpressibleByArgument {
     /// The half-width as a fraction (0.02 for ±2%).
     var fraction: Double
+
+    /// `--precision`'s value, or an error that names the values it takes.
+    static func parse(_ argument: String) throws -> Precision {
+        guard let precision = Precision(argument: argument) else {
+            throw ValidationError(
+                "--precision takes a half-width above 0% and below 100%, as a percentage (2%) or a fraction (0.02)")
+        }
+        return precision
+    }
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)

@@ -27,7 +27,7 @@ struct StoreCommand: ParsableCommand {
                 """)
 
         @Option(
-            parsing: .upToNextOption,
+            parsing: .singleValue,
             help: "Where the runs are: stores, run files or directories of them (comma-separated or repeated).")
         var from: [String] = ["Results/stats.sqlite"]
 
@@ -67,11 +67,11 @@ struct StoreCommand: ParsableCommand {
 /// Which runs to copy.
 struct RunSelection: ParsableArguments {
     @Option(
-        name: .customLong("run"), parsing: .upToNextOption, help: "Only these run IDs (comma-separated or repeated).")
+        name: .customLong("run"), parsing: .singleValue, help: "Only these run IDs (comma-separated or repeated).")
     var runIDs: [String] = []
 
     @Option(
-        name: .customLong("host"), parsing: .upToNextOption,
+        name: .customLong("host"), parsing: .singleValue,
         help: "Only runs of these hosts (comma-separated or repeated).")
     var hosts: [String] = []
 

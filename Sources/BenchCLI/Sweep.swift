@@ -33,7 +33,7 @@ struct Sweep: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        parsing: .upToNextOption,
+        parsing: .singleValue,
         help: "Songs of each feed of the scale sweep, comma-separated (default: 300,3000,30000). Empty to skip it.")
     var songs: [String] = []
 
@@ -44,7 +44,7 @@ struct Sweep: ParsableCommand {
     var shape: DocumentShape?
 
     @Option(
-        parsing: .upToNextOption,
+        parsing: .singleValue,
         help:
             "With --shape: the bytes of each document of the scale sweep, about, comma-separated (default: 100000,1000000,10000000). Empty to skip it."
     )
@@ -55,7 +55,7 @@ struct Sweep: ParsableCommand {
     var chunkBytes: Int = 1_000_000
 
     @Option(
-        name: .customLong("chunk-sizes"), parsing: .upToNextOption,
+        name: .customLong("chunk-sizes"), parsing: .singleValue,
         help:
             "Chunk sizes of the chunk-size sweep in bytes, comma-separated; 0 is the whole feed (default: 64,512,4096,16384,65536,0). 'none' to skip it."
     )
