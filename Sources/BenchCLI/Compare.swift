@@ -102,7 +102,7 @@ struct Compare: ParsableCommand {
                     + Self.source(of: metric))
         }
         switch format.report {
-        case .table: print(CompareReport.table(comparison), terminator: "")
+        case .table: print(CompareReport.table(comparison, width: Terminal(quiet: true).width), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
         case .githubActionBenchmark, .bmf, .influx:
             if let export = format.report.export {

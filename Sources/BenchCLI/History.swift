@@ -73,7 +73,8 @@ struct History: ParsableCommand {
         switch format {
         case .markdown: print(ChangeReport.markdown(series, method: method), terminator: "")
         case .json: print(try ChangeReport.json(series, method: method), terminator: "")
-        case .table: print(ChangeReport.table(series, method: method), terminator: "")
+        case .table:
+            print(ChangeReport.table(series, method: method, width: Terminal(quiet: true).width), terminator: "")
         }
     }
 }

@@ -112,7 +112,7 @@ struct Report: ParsableCommand {
                     + (machines.isEmpty ? "none" : machines.joined(separator: ", ")))
         }
         switch format {
-        case .table: print(HistoryReport.table(rows), terminator: "")
+        case .table: print(HistoryReport.table(rows, width: Terminal(quiet: true).width), terminator: "")
         case .csv: print(HistoryReport.csv(rows), terminator: "")
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")

@@ -87,15 +87,21 @@ struct Run: ParsableCommand {
     var format: ReportFormat = .table
 
     @Option(
-        name: .customLong("columns"), parsing: .upToNextOption,
+        name: .customLong("columns"), parsing: .singleValue,
         help: ArgumentHelp(
             "The parse table's columns on the terminal: default, all, or a list (comma-separated or repeated).",
             discussion: """
                 Names: \(ParseColumn.allCases.map(\.rawValue).joined(separator: ", ")). The default \
-                (\(ParseColumn.defaults.map(\.rawValue).joined(separator: ",")), after the parser) fits 120 columns; \
+                (\(ParseColumn.defaults.map(\.rawValue).joined(separator: ",")), after the parser) fits 100 columns (a narrower terminal shows fewer, and says which); \
                 every figure is in the CSV, JSON, Markdown and HTML whatever is shown.
                 """))
     var columns: [String] = []
+
+    @Flag(
+        help:
+            "Print the whole legend of every column under the tables, instead of a short key (the HTML and Markdown always have it)."
+    )
+    var legend = false
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -466,7 +472,7 @@ struct Run: ParsableCommand {
             let answer = RunReport.answer(result)
             if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
             print(Format.wrap(RunReport.header(result), width: width))
-            print(RunReport.table(result, columns: try tableColumns(), width: width))
+            print(RunReport.table(result, columns: try tableColumns(), width: width, key: !legend))
         case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))

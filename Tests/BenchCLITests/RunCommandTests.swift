@@ -217,7 +217,7 @@ struct RunCommandTests {
         for line in narrow.split(separator: "\n") where !line.hasPrefix("  /") {
             #expect(line.count <= 100, "\(line)")
         }
-        #expect(narrow.contains("Not shown: × floor, vs C, workers"))
+        #expect(narrow.contains("More columns: --columns all"))
         #expect(!narrow.contains("worker MiB  "))
         let all = try table(["--columns", "all"])
         #expect(all.contains("worker MiB  ") && all.contains("lost CPU") && !all.contains("Not shown:"))
