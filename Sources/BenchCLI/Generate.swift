@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchReports
 import Foundation
 import SongFeed
 
@@ -58,7 +59,10 @@ struct Generate: ParsableCommand {
         } catch {
             throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
         }
-        print("Wrote \(output): \(what), \(bytes.count) bytes, sha256 \(SongDigest.sha256(bytes: bytes))")
+        print(
+            Format.wrap(
+                "Wrote \(output): \(what), \(bytes.count) bytes, sha256 \(SongDigest.sha256(bytes: bytes))",
+                width: Terminal(quiet: true).width))
     }
 }
 

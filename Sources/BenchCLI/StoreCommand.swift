@@ -146,11 +146,13 @@ struct StoreCopy {
         terminal.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         print(
-            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "
-                + String(format: "%.1f s", seconds)
-                + ": \(tally.added) added, \(tally.completed) completed (they were incomplete there), "
-                + "\(tally.alreadyThere) already there; \(tally.samples) sample(s) written"
-                + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."))
+            Format.wrap(
+                "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "
+                    + String(format: "%.1f s", seconds)
+                    + ": \(tally.added) added, \(tally.completed) completed (they were incomplete there), "
+                    + "\(tally.alreadyThere) already there; \(tally.samples) sample(s) written"
+                    + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."),
+                width: Terminal(quiet: true).width))
         if tally.considered == 0 && tally.failures.isEmpty {
             printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
         }

@@ -178,8 +178,9 @@ struct Sweep: ParsableCommand {
         }
         let runFiles = RunFiles(directory: output.outputDirectory)
         let written = try write(outcome, to: runFiles)
-        print(SweepReport.header(outcome.result))
-        print(SweepReport.table(outcome.result))
+        let width = terminal.width
+        print(Format.wrap(SweepReport.header(outcome.result), width: width))
+        print(SweepReport.table(outcome.result, width: width))
         if let database, let (failed, failure) = outcome.recorderFailure {
             // The run that failed, and the counted one after it when the timing run's store failed.
             let unrecorded = [outcome.timed, outcome.counted].compactMap { $0 }.drop {
@@ -191,7 +192,10 @@ struct Sweep: ParsableCommand {
                     runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
         if !output.quiet {
-            print("Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "))
+            print(
+                Format.wrap(
+                    "Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "), width: width)
+            )
             print(
                 database == nil ? "Not recorded in a stats store (--no-store)." : "Recorded in \(storeOptions.store).")
         }

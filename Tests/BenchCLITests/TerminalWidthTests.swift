@@ -96,6 +96,28 @@ struct TerminalWidthTests {
             "\(onTerminal.standardOutput)")
     }
 
+    @Test func sweepGenerateAndStorePushFit() throws {
+        let directory = try TemporaryDirectory()
+        let sweep = try runBench(
+            [
+                "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
+                "--iterations", "1", "--instructions-up-to", "0", "--no-store", "--output-dir", directory.path("out"),
+                "--count-preempted",
+            ], environment: Self.wide)
+        #expect(sweep.status == 0, "\(sweep.standardError)")
+        #expect(sweep.standardOutput.contains("Scale sweep"))
+        #expect(Self.tooWide(sweep.standardOutput).isEmpty, "\(Self.tooWide(sweep.standardOutput))")
+        let generate = try runBench(
+            ["generate", "--songs", "10", "--output", directory.path("a-feed-with-a-long-name-of-ten-songs.rss.xml")],
+            environment: Self.wide)
+        #expect(generate.status == 0 && Self.tooWide(generate.standardOutput).isEmpty, "\(generate.standardOutput)")
+        let push = try runBench(
+            ["store", "push", "--from", try Self.store(in: directory), "--to", directory.path("copy.sqlite")],
+            environment: Self.wide)
+        #expect(push.status == 0, "\(push.standardError)")
+        #expect(Self.tooWide(push.standardOutput).isEmpty, "\(push.standardOutput)")
+    }
+
     @Test func generateServeAndSweepHelpFit() throws {
         // Their output is a line or two; their help is what a user reads (but for its USAGE line,
         // which swift-argument-parser writes whole).
