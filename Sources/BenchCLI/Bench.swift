@@ -1,5 +1,7 @@
 import ArgumentParser
 import BenchEngine
+import BenchReports
+import FeedParsers
 import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.
@@ -9,14 +11,20 @@ import Foundation
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: BenchTool.commandName,
-        abstract: "Which XML parser should a Swift app use to load a feed? Measures Foundation, libxml2 and expat.",
+        abstract:
+            "Which XML parser should a Swift app use to load a feed, or any XML? Measures \(ParserRegistry.names.count) parsers.",
         discussion: """
-            Every parser builds the same songs from an iTunes Store RSS feed, checked before anything is \
-            timed. With no subcommand, `bench` runs `bench run`: the parse benchmark on Data/top300.rss.xml, \
-            recorded in Results/stats.sqlite, with CSV and JSON in Results/.
+            The parsers (`bench list`): \(ParserRegistry.names.joined(separator: ", ")). Every parser builds \
+            the same songs from an iTunes Store RSS feed, checked before anything is timed (or, with \
+            --workload document, reports the same events for any XML). With no subcommand, `bench` runs \
+            `bench run`: \(ParserRegistry.defaultNames.joined(separator: ", ")) and the null baseline on \
+            Data/top300.rss.xml, parsed from memory and downloaded from the suite's own server; it prints \
+            a table per scenario, records the run in Results/stats.sqlite and writes its CSV, JSON and \
+            HTML files under Results/ (Results/latest.html is the newest run's page).
 
             \(BenchExitCode.help)
             """,
+        version: BenchTool.versionLine,
         subcommands: [
             Run.self, Sweep.self, Report.self, History.self, Compare.self, StoreCommand.self, Verify.self,
             Conformance.self,
@@ -30,7 +38,13 @@ struct Bench: ParsableCommand {
     /// like every other failure, after the library's own message and usage.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            let arguments = Self.arguments(Array(CommandLine.arguments.dropFirst()))
+            if let mistyped = Self.unknownCommand(arguments) {
+                let message = Format.wrap("Error: " + mistyped, width: Terminal(quiet: true).width)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Foundation.exit(BenchExitCode.error.rawValue)
+            }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)
@@ -42,6 +56,71 @@ struct Bench: ParsableCommand {
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code == .validationFailure ? BenchExitCode.error.rawValue : code.rawValue)
         }
+    }
+}
+
+extension Bench {
+    /// The command line as the parser is to read it: an option followed by a negative number
+    /// (`--rounds -1`) is joined to it (`--rounds=-1`), so that the value reaches the option's own
+    /// check ("must be at least 1") instead of being taken for an option ("Missing value").
+    static func arguments(_ arguments: [String]) -> [String] {
+        var joined: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            let next = index + 1 < arguments.endIndex ? arguments[index + 1] : nil
+            if argument.hasPrefix("--"), argument.count > 2, !argument.contains("="), let next,
+                next.range(of: #"^-\.?[0-9]"#, options: .regularExpression) != nil
+            {
+                joined.append(argument + "=" + next)
+                index += 2
+            } else {
+                if argument == "--" {
+                    joined += arguments[index...]
+                    break
+                }
+                joined.append(argument)
+                index += 1
+            }
+        }
+        return joined
+    }
+
+    /// The error for a first argument that is no subcommand (`bench rnu`), with the nearest names.
+    ///
+    /// `nil` when it is one, or an option. `bench run`, the default, takes no arguments of its own.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        let visible = configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+        let near = visible.map { ($0, editDistance(first.lowercased(), $0)) }.filter {
+            $0.1 <= max(1, min(2, $0.0.count / 3)) || $0.0.hasPrefix(first.lowercased())
+        }.sorted { $0.1 < $1.1 }.map(\.0)
+        let suggestion = near.isEmpty ? "" : " Did you mean '\(near.prefix(2).joined(separator: "' or '"))'?"
+        return "'\(first)' is not a \(BenchTool.commandName) command.\(suggestion) Commands: "
+            + visible.joined(separator: ", ") + "; '\(BenchTool.commandName) --help' says what each does."
+    }
+
+    /// The edit distance between two names: insertions, deletions, substitutions and swaps of two
+    /// neighbours (`rnu` is one from `run`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var distance = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { distance[i][0] = i }
+        for j in 0...b.count { distance[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                distance[i][j] = min(distance[i - 1][j] + 1, distance[i][j - 1] + 1, distance[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    distance[i][j] = min(distance[i][j], distance[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return distance[a.count][b.count]
     }
 }
 

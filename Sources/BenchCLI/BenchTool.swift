@@ -1,3 +1,4 @@
+import BenchEngine
 import FeedParsers
 import Foundation
 
@@ -30,6 +31,16 @@ public enum BenchTool {
         }
         Bench.main()
         exit(0)
+    }
+
+    /// The suite's version, as its release tags will name it (none is tagged yet: 0.x while the
+    /// public API settles).
+    public static let version = "0.9.0"
+
+    /// What `bench --version` prints: the version, and what this binary was built with.
+    static var versionLine: String {
+        "\(commandName) \(version) (xml-parser-bench; \(EnvironmentProbe.buildConfiguration) build, "
+            + "\(EnvironmentProbe.swiftVersion()), libxml2 \(LibXML2FeedParser.version), expat \(ExpatFeedParser.version))"
     }
 
     /// The command's name in its help and usage: the executable's file name ("bench", or the

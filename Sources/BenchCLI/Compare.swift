@@ -47,11 +47,8 @@ struct Compare: ParsableCommand {
     )
     var confidence: Double = 95
 
-    @Option(help: "What to print: \(Self.formats.map(\.rawValue).joined(separator: ", ")).")
-    var format: ReportFormat = .table
-
-    /// The formats a comparison is written in.
-    static let formats: [ReportFormat] = [.table, .markdown, .json, .githubActionBenchmark, .bmf, .influx]
+    @Option(help: "What to print (JMH's results, CSV and HTML have no place for a ratio between two runs).")
+    var format: CompareFormat = .table
 
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
@@ -62,11 +59,6 @@ struct Compare: ParsableCommand {
         }
         guard confidence >= 50 && confidence < 100 else {
             throw ValidationError("--confidence is a percentage from 50 to below 100 (e.g. 95)")
-        }
-        guard Self.formats.contains(format) else {
-            throw ValidationError(
-                "bench compare writes \(Self.formats.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)"
-                    + (format == .jmh ? " (JMH's results have no place for a ratio between two runs)" : ""))
         }
     }
 
@@ -85,7 +77,7 @@ struct Compare: ParsableCommand {
         var store: (any StatsStoring)?
         func open() throws -> any StatsStoring {
             if let store { return store }
-            let opened = try storeOptions.open(mustExist: true)
+            let opened = try storeOptions.open(mustExist: true, readOnly: true)
             store = opened
             return opened
         }
@@ -109,12 +101,14 @@ struct Compare: ParsableCommand {
                     "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
                     + Self.source(of: metric))
         }
-        switch format {
-        case .table: print(CompareReport.table(comparison), terminator: "")
+        switch format.report {
+        case .table: print(CompareReport.table(comparison, width: Terminal(quiet: true).width), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
         case .githubActionBenchmark, .bmf, .influx:
-            if let export = format.export { print(try export.write(ExportPoint.points(comparison)), terminator: "") }
-        // csv, html and jmh are refused by validate().
+            if let export = format.report.export {
+                print(try export.write(ExportPoint.points(comparison)), terminator: "")
+            }
+        // CompareFormat has no csv, html nor jmh.
         case .json, .csv, .html, .jmh: print(try CompareReport.json(comparison), terminator: "")
         }
         if let markdown {

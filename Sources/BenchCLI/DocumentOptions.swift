@@ -20,7 +20,7 @@ struct DocumentOptions: ParsableArguments {
     var workload: Workload?
 
     @Option(
-        name: .customLong("document"), parsing: .upToNextOption,
+        name: .customLong("document"), parsing: .singleValue,
         help: "XML documents for the document workload, comma-separated or repeated.")
     var documents: [String] = []
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchReports
 import Foundation
 import SongFeed
 
@@ -29,7 +30,7 @@ struct Generate: ParsableCommand {
             discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
     var shape: DocumentShape?
 
-    @Option(help: "With --shape: the document's size in bytes, about (default: 1000000).")
+    @Option(help: "With --shape: the document's size in bytes, about.")
     var bytes: Int = 1_000_000
 
     func validate() throws {
@@ -58,7 +59,10 @@ struct Generate: ParsableCommand {
         } catch {
             throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
         }
-        print("Wrote \(output): \(what), \(bytes.count) bytes, sha256 \(SongDigest.sha256(bytes: bytes))")
+        print(
+            Format.wrap(
+                "Wrote \(output): \(what), \(bytes.count) bytes, sha256 \(SongDigest.sha256(bytes: bytes))",
+                width: Terminal(quiet: true).width))
     }
 }
 

@@ -21,20 +21,20 @@ struct History: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        name: .customLong("scenario"), parsing: .upToNextOption,
+        name: .customLong("scenario"), parsing: .singleValue,
         help: "Only these scenarios (comma-separated or repeated).")
     var scenarios: [String] = []
 
     @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive).")
     var feed: String?
 
-    @Option(name: .customLong("host"), parsing: .upToNextOption, help: "Only runs of these hosts.")
+    @Option(name: .customLong("host"), parsing: .singleValue, help: "Only runs of these hosts.")
     var hosts: [String] = []
 
     @Option(help: "The figure: wall, cpu, calibrated, instructions, peak-memory, allocations.")
     var metric: ComparisonMetric = .calibrated
 
-    @Option(help: "The p-value below which a shift is kept (default 0.01).")
+    @Option(help: "The p-value below which a shift is kept.")
     var significance: Double = 0.01
 
     @Flag(
@@ -42,8 +42,8 @@ struct History: ParsableCommand {
         help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
     var includeGateTests = false
 
-    @Option(help: "table, markdown or json.")
-    var format: ReportFormat = .table
+    @Option(help: "What to print.")
+    var format: HistoryFormat = .table
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -51,13 +51,10 @@ struct History: ParsableCommand {
         guard significance > 0 && significance < 0.5 else {
             throw ValidationError("--significance is a p-value between 0 and 0.5 (e.g. 0.01)")
         }
-        guard [.table, .markdown, .json].contains(format) else {
-            throw ValidationError("bench history writes table, markdown or json, not \(format.rawValue)")
-        }
     }
 
     func run() throws {
-        let database = try storeOptions.open(mustExist: true)
+        let database = try storeOptions.open(mustExist: true, readOnly: true)
         // Calibrated time divides by the calibration of every worker in a run, whatever its parser.
         let calibrated = metric == .calibrated
         let filter = SampleFilter(
@@ -76,7 +73,8 @@ struct History: ParsableCommand {
         switch format {
         case .markdown: print(ChangeReport.markdown(series, method: method), terminator: "")
         case .json: print(try ChangeReport.json(series, method: method), terminator: "")
-        default: print(ChangeReport.table(series, method: method), terminator: "")
+        case .table:
+            print(ChangeReport.table(series, method: method, width: Terminal(quiet: true).width), terminator: "")
         }
     }
 }

@@ -19,7 +19,7 @@ enum ListArgument {
 /// `--parsers`: which parsers to run.
 struct ParserOptions: ParsableArguments {
     @Option(
-        name: .customLong("parsers"), parsing: .upToNextOption,
+        name: .customLong("parsers"), parsing: .singleValue,
         help: ArgumentHelp(
             "Parsers, comma-separated or repeated, or 'all'.",
             discussion:
@@ -55,9 +55,10 @@ struct StoreOptions: ParsableArguments {
             discussion: "The password of a PostgreSQL store comes from PGPASSWORD or ~/.pgpass, never from the URL."))
     var store: String = "Results/stats.sqlite"
 
-    /// Opens the store (creating an SQLite file unless `mustExist`).
-    func open(mustExist: Bool = false) throws -> any StatsStoring {
-        try StatsStores.open(store, mustExist: mustExist)
+    /// Opens the store (creating an SQLite file unless `mustExist`); a command that only reads
+    /// passes `readOnly`, and reads a store it may not write.
+    func open(mustExist: Bool = false, readOnly: Bool = false) throws -> any StatsStoring {
+        try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
     }
 
     /// What to say when the store failed partway through a run that went on: where every sample is,
@@ -202,6 +203,21 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "No progress line and no closing summary of files (the report itself is still printed).")
     var quiet = false
+}
+
+/// `bench compare --format`: the formats a comparison is written in (its `--help` lists these only).
+enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json
+    case githubActionBenchmark = "github-action-benchmark"
+    case bmf, influx
+
+    /// The same format among every command's.
+    var report: ReportFormat { ReportFormat(rawValue: rawValue) ?? .table }
+}
+
+/// `bench history --format`: the formats a change-point report is written in.
+enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json
 }
 
 /// `--format`: what a command prints.

@@ -23,7 +23,7 @@ struct Report: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        name: .customLong("scenario"), parsing: .upToNextOption,
+        name: .customLong("scenario"), parsing: .singleValue,
         help: "Only these scenarios (comma-separated or repeated): parse, download, conditional.")
     var scenarios: [String] = []
 
@@ -31,14 +31,14 @@ struct Report: ParsableCommand {
     var feed: String?
 
     @Option(
-        name: .customLong("host"), parsing: .upToNextOption,
+        name: .customLong("host"), parsing: .singleValue,
         help:
             "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it)."
     )
     var hosts: [String] = []
 
     @Option(
-        name: .customLong("cpu"), parsing: .upToNextOption,
+        name: .customLong("cpu"), parsing: .singleValue,
         help: "Only runs on a CPU whose model contains this text, in any case (comma-separated or repeated; e.g. xeon)."
     )
     var cpus: [String] = []
@@ -82,7 +82,7 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let database = try storeOptions.open(mustExist: true)
+        let database = try storeOptions.open(mustExist: true, readOnly: true)
         let filter = SampleFilter(
             parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
@@ -112,7 +112,7 @@ struct Report: ParsableCommand {
                     + (machines.isEmpty ? "none" : machines.joined(separator: ", ")))
         }
         switch format {
-        case .table: print(HistoryReport.table(rows), terminator: "")
+        case .table: print(HistoryReport.table(rows, width: Terminal(quiet: true).width), terminator: "")
         case .csv: print(HistoryReport.csv(rows), terminator: "")
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")

@@ -30,7 +30,7 @@ struct Run: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        name: .customLong("feed"), parsing: .upToNextOption,
+        name: .customLong("feed"), parsing: .singleValue,
         help: "Feeds to measure, comma-separated or repeated (default: Data/top300.rss.xml).")
     var feeds: [String] = []
 
@@ -57,7 +57,7 @@ struct Run: ParsableCommand {
     var reference: String?
 
     @Option(
-        name: .customLong("allow-unverified"), parsing: .upToNextOption,
+        name: .customLong("allow-unverified"), parsing: .singleValue,
         help:
             "Parsers to time even when no other parser confirms their answer (UNVERIFIED), comma-separated or repeated; the run still reports them and exits 1."
     )
@@ -70,6 +70,12 @@ struct Run: ParsableCommand {
     )
     var keepPreempted = false
 
+    /// Counts parses that lost the CPU in the figures, as if they had kept it: for the tool's own
+    /// tests, which check what it does with figures on whatever machine runs them (recorded in the
+    /// run's settings; never for measuring).
+    @Flag(name: .customLong("count-preempted"), help: .hidden)
+    var countPreempted = false
+
     @Flag(
         name: .customLong("no-allocation-counts"),
         help:
@@ -81,15 +87,21 @@ struct Run: ParsableCommand {
     var format: ReportFormat = .table
 
     @Option(
-        name: .customLong("columns"), parsing: .upToNextOption,
+        name: .customLong("columns"), parsing: .singleValue,
         help: ArgumentHelp(
             "The parse table's columns on the terminal: default, all, or a list (comma-separated or repeated).",
             discussion: """
                 Names: \(ParseColumn.allCases.map(\.rawValue).joined(separator: ", ")). The default \
-                (\(ParseColumn.defaults.map(\.rawValue).joined(separator: ",")), after the parser) fits 120 columns; \
+                (\(ParseColumn.defaults.map(\.rawValue).joined(separator: ",")), after the parser) fits 100 columns (a narrower terminal shows fewer, and says which); \
                 every figure is in the CSV, JSON, Markdown and HTML whatever is shown.
                 """))
     var columns: [String] = []
+
+    @Flag(
+        help:
+            "Print the whole legend of every column under the tables, instead of a short key (the HTML and Markdown always have it)."
+    )
+    var legend = false
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -103,7 +115,7 @@ struct Run: ParsableCommand {
     var timeout: Double { measuring.timeout ?? 30 }
 
     @Option(
-        name: .customLong("scenario"), parsing: .upToNextOption,
+        name: .customLong("scenario"), parsing: .singleValue,
         help: ArgumentHelp(
             "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store, read. Default: parse and download.",
             discussion: """
@@ -117,12 +129,12 @@ struct Run: ParsableCommand {
     var scenarios: [String] = []
 
     @Option(
-        name: .customLong("page-size"), parsing: .upToNextOption,
+        name: .customLong("page-size"), parsing: .singleValue,
         help: "The paged scenario's page sizes (songs per page), comma-separated or repeated (default: 25,100,300).")
     var pageSizes: [String] = []
 
     @Option(
-        name: .customLong("max-concurrent"), parsing: .upToNextOption,
+        name: .customLong("max-concurrent"), parsing: .singleValue,
         help: "The queue scenario's widths (requests at once), comma-separated or repeated (default: 1,2,4).")
     var maxConcurrent: [String] = []
 
@@ -149,7 +161,8 @@ struct Run: ParsableCommand {
                 Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
                 runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(Self.stoppingMaxRounds)) \
                 or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them.
-                """, valueName: "half-width"))
+                """, valueName: "half-width"),
+        transform: Precision.parse)
     var precision: Precision?
 
     @Option(
@@ -390,9 +403,10 @@ struct Run: ParsableCommand {
             chunkSize: chunkSize,
             timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
             slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference ?? documentReference,
-            retryPreempted: counter == .time && !keepPreempted,
+            retryPreempted: counter == .time && !keepPreempted && !countPreempted,
             downloadIterations: iterations ?? Self.defaultIterations.download,
             downloadRounds: downloadRounds, downloadWarmup: measuring.warmup ?? Self.defaultDownloadWarmup)
+        if countPreempted { settings.countsPreempted = true }
         settings.countsAllocations =
             counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
         if stopping {
@@ -458,7 +472,7 @@ struct Run: ParsableCommand {
             let answer = RunReport.answer(result)
             if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
             print(Format.wrap(RunReport.header(result), width: width))
-            print(RunReport.table(result, columns: try tableColumns(), width: width))
+            print(RunReport.table(result, columns: try tableColumns(), width: width, key: !legend))
         case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
@@ -541,6 +555,15 @@ func printError(_ text: String) {
 struct Precision: ExpressibleByArgument {
     /// The half-width as a fraction (0.02 for ±2%).
     var fraction: Double
+
+    /// `--precision`'s value, or an error that names the values it takes.
+    static func parse(_ argument: String) throws -> Precision {
+        guard let precision = Precision(argument: argument) else {
+            throw ValidationError(
+                "--precision takes a half-width above 0% and below 100%, as a percentage (2%) or a fraction (0.02)")
+        }
+        return precision
+    }
 
     init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)

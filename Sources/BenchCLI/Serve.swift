@@ -13,7 +13,7 @@ struct Serve: ParsableCommand {
             ?fault=reset&at=N, ?fault=short&at=N, ?fault=stall&at=N (N body bytes first).
             """)
 
-    @Option(help: "The port (default: any free one).")
+    @Option(help: "The port; 0 takes any free one.")
     var port: Int = 0
 
     @OptionGroup var networkOptions: NetworkOptions
@@ -22,7 +22,7 @@ struct Serve: ParsableCommand {
     var feeds: [String] = []
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
 
     func run() throws {

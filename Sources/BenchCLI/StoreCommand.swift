@@ -27,7 +27,7 @@ struct StoreCommand: ParsableCommand {
                 """)
 
         @Option(
-            parsing: .upToNextOption,
+            parsing: .singleValue,
             help: "Where the runs are: stores, run files or directories of them (comma-separated or repeated).")
         var from: [String] = ["Results/stats.sqlite"]
 
@@ -57,7 +57,7 @@ struct StoreCommand: ParsableCommand {
         @OptionGroup var selection: RunSelection
 
         func run() throws {
-            let source = try StatsStores.open(from, mustExist: true)
+            let source = try StatsStores.open(from, mustExist: true, readOnly: true)
             let target = try StatsStores.open(to)
             try StoreCopy(selection: selection, verb: "pulled").copy(from: [.store(source)], to: target)
         }
@@ -67,11 +67,11 @@ struct StoreCommand: ParsableCommand {
 /// Which runs to copy.
 struct RunSelection: ParsableArguments {
     @Option(
-        name: .customLong("run"), parsing: .upToNextOption, help: "Only these run IDs (comma-separated or repeated).")
+        name: .customLong("run"), parsing: .singleValue, help: "Only these run IDs (comma-separated or repeated).")
     var runIDs: [String] = []
 
     @Option(
-        name: .customLong("host"), parsing: .upToNextOption,
+        name: .customLong("host"), parsing: .singleValue,
         help: "Only runs of these hosts (comma-separated or repeated).")
     var hosts: [String] = []
 
@@ -116,7 +116,7 @@ enum RunSource {
             return files.map { .file($0) }
         }
         if location.hasSuffix(".json") { return [.file(location)] }
-        return [.store(try StatsStores.open(location, mustExist: true))]
+        return [.store(try StatsStores.open(location, mustExist: true, readOnly: true))]
     }
 }
 
@@ -146,11 +146,13 @@ struct StoreCopy {
         terminal.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         print(
-            "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "
-                + String(format: "%.1f s", seconds)
-                + ": \(tally.added) added, \(tally.completed) completed (they were incomplete there), "
-                + "\(tally.alreadyThere) already there; \(tally.samples) sample(s) written"
-                + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."))
+            Format.wrap(
+                "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "
+                    + String(format: "%.1f s", seconds)
+                    + ": \(tally.added) added, \(tally.completed) completed (they were incomplete there), "
+                    + "\(tally.alreadyThere) already there; \(tally.samples) sample(s) written"
+                    + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."),
+                width: Terminal(quiet: true).width))
         if tally.considered == 0 && tally.failures.isEmpty {
             printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
         }

@@ -33,7 +33,7 @@ struct Sweep: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(
-        parsing: .upToNextOption,
+        parsing: .singleValue,
         help: "Songs of each feed of the scale sweep, comma-separated (default: 300,3000,30000). Empty to skip it.")
     var songs: [String] = []
 
@@ -44,7 +44,7 @@ struct Sweep: ParsableCommand {
     var shape: DocumentShape?
 
     @Option(
-        parsing: .upToNextOption,
+        parsing: .singleValue,
         help:
             "With --shape: the bytes of each document of the scale sweep, about, comma-separated (default: 100000,1000000,10000000). Empty to skip it."
     )
@@ -55,7 +55,7 @@ struct Sweep: ParsableCommand {
     var chunkBytes: Int = 1_000_000
 
     @Option(
-        name: .customLong("chunk-sizes"), parsing: .upToNextOption,
+        name: .customLong("chunk-sizes"), parsing: .singleValue,
         help:
             "Chunk sizes of the chunk-size sweep in bytes, comma-separated; 0 is the whole feed (default: 64,512,4096,16384,65536,0). 'none' to skip it."
     )
@@ -78,6 +78,11 @@ struct Sweep: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var storeOptions: StoreOptions
+
+    /// Counts parses that lost the CPU in the figures (`bench run --count-preempted`): for the
+    /// tool's own tests on a busy machine; never for measuring.
+    @Flag(name: .customLong("count-preempted"), help: .hidden)
+    var countPreempted = false
 
     // The measuring options, with bench sweep's defaults; --chunk-size is the scale sweep's.
     var rounds: Int { measuring.rounds ?? 5 }
@@ -173,8 +178,9 @@ struct Sweep: ParsableCommand {
         }
         let runFiles = RunFiles(directory: output.outputDirectory)
         let written = try write(outcome, to: runFiles)
-        print(SweepReport.header(outcome.result))
-        print(SweepReport.table(outcome.result))
+        let width = terminal.width
+        print(Format.wrap(SweepReport.header(outcome.result), width: width))
+        print(SweepReport.table(outcome.result, width: width))
         if let database, let (failed, failure) = outcome.recorderFailure {
             // The run that failed, and the counted one after it when the timing run's store failed.
             let unrecorded = [outcome.timed, outcome.counted].compactMap { $0 }.drop {
@@ -186,7 +192,10 @@ struct Sweep: ParsableCommand {
                     runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
         if !output.quiet {
-            print("Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "))
+            print(
+                Format.wrap(
+                    "Sweep \(outcome.result.environment.runID): wrote " + written.joined(separator: ", "), width: width)
+            )
             print(
                 database == nil ? "Not recorded in a stats store (--no-store)." : "Recorded in \(storeOptions.store).")
         }
@@ -211,7 +220,7 @@ struct Sweep: ParsableCommand {
         var scaleFeeds: [Int: String] = [:]
         for size in sizes { scaleFeeds[size] = try generated(size) }
         let chunkDocumentSize = shape == nil ? chunkSongs : chunkBytes
-        return SweepSession(
+        var session = SweepSession(
             plan: SweepPlan(
                 shape: shape?.rawValue, sizes: sizes, chunkSize: chunkSize, chunkSizes: chunks,
                 chunkDocumentSize: chunkDocumentSize, instructionsUpTo: instructionsUpTo),
@@ -219,6 +228,8 @@ struct Sweep: ParsableCommand {
             chunkFeed: chunks.isEmpty ? nil : try generated(chunkDocumentSize),
             iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
             executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
+        session.countsPreempted = countPreempted
+        return session
     }
 
     /// Writes both runs' files and the sweep's own (points, slopes, JSON, page).

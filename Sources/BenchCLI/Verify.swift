@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchEngine
+import BenchReports
 import BenchResults
 import FeedParsers
 import Foundation
@@ -74,7 +75,11 @@ struct Verify: ParsableCommand {
         let subject =
             names.count == 1
             ? "\(names[0]) builds the \(what)" : "\(names.joined(separator: ", ")) build the same \(what)"
-        print("Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).")
+        let terminal = Terminal(quiet: false)
+        let width = terminal.width
+        print(
+            Format.wrap(
+                "Checking that \(subject) (chunk sizes: \(sizes); one worker process per parser).", width: width))
         if feeds.isEmpty {
             print("This checks correctness only; `bench run` times the parsers.")
         }
@@ -89,16 +94,20 @@ struct Verify: ParsableCommand {
         var failures: [String] = []
         for path in paths {
             let verification: FeedVerification
+            // On a terminal, which parser is at work and for how long (a large document takes minutes).
+            let ticker = ProgressTicker(terminal: terminal)
             do {
                 verification = try FeedVerifier.verify(
                     feed: path, parsers: names, chunkSizes: chunkSizes, timeout: timeout, workload: workload,
-                    canonicalDirectory: canonical)
+                    canonicalDirectory: canonical, progress: { ticker.show("checking \(path): \($0)") })
+                ticker.stop()
             } catch {
+                ticker.stop()
                 failures.append("\(error)")
-                print("\n\(error)")
+                print(Format.wrap("\n\(error)", width: width))
                 continue
             }
-            print(VerifyReport.text(verification))
+            print(Format.wrap(VerifyReport.text(verification), width: width))
             if !verification.allAgree {
                 failures.append(VerifyReport.firstProblem(verification))
             } else if let dump, let songs = verification.referenceSongs {
@@ -125,6 +134,54 @@ struct Verify: ParsableCommand {
         } catch {
             throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
         }
+    }
+}
+
+/// A progress line that counts the seconds of its current step, redrawn every second (on a
+/// terminal only: ``Terminal/progress(_:)`` draws nothing elsewhere).
+final class ProgressTicker: @unchecked Sendable {
+    private let terminal: Terminal
+    private let lock = NSLock()
+    private var text = ""
+    private var since = Date()
+    private var timer: DispatchSourceTimer?
+
+    init(terminal: Terminal) {
+        self.terminal = terminal
+    }
+
+    /// Starts a step: `text`, then its seconds.
+    func show(_ text: String) {
+        guard terminal.progressEnabled else { return }
+        lock.lock()
+        self.text = text
+        since = Date()
+        if timer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+            timer.schedule(deadline: .now() + 1, repeating: 1)
+            timer.setEventHandler { [weak self] in self?.draw() }
+            timer.resume()
+            self.timer = timer
+        }
+        lock.unlock()
+        draw()
+    }
+
+    private func draw() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard timer != nil else { return }
+        terminal.progress("\(text), \(Int(Date().timeIntervalSince(since))) s…")
+    }
+
+    /// Ends the line.
+    func stop() {
+        lock.lock()
+        timer?.cancel()
+        let drawn = timer != nil
+        timer = nil
+        lock.unlock()
+        if drawn { terminal.clearProgress() }
     }
 }
 

@@ -38,14 +38,16 @@ public enum FeedVerifier {
     ///     of the document (``canonicalName(document:parser:)``); `nil` for none.
     ///   - confirming: check parsers beside those asked when fewer than two of them meet the whole
     ///     contract on the input, to confirm their answer (``FeedVerification/confirmers``).
+    ///   - progress: called with each parser's name and place ("expat (2 of 11)") as its check starts.
     /// - Returns: every parser's verdict and the reference songs.
     /// - Throws: ``FeedFileError`` when the feed cannot be read.
     public static func verify(
         feed path: String, parsers: [String], chunkSizes: [Int] = defaultChunkSizes,
         executable: String = WorkerProcess.currentExecutable(), timeout: Double = 300, workload: Workload = .songs,
-        canonicalDirectory: String? = nil, confirming: Bool = true
+        canonicalDirectory: String? = nil, confirming: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> FeedVerification {
         let feed = try FeedFile(path: path)
+        var started = 0
         var verdicts: [ParserVerdict] = []
         var outputs = VerifiedOutputs()
         func run(_ parser: String, chunkSizes: [Int], reportEvents: Bool = false) -> ParserVerdict {
@@ -68,6 +70,8 @@ public enum FeedVerifier {
             if let skipped = notCompared(parser, workload: workload) {
                 return ParserVerdict(parser: parser, status: skipped)
             }
+            started += 1
+            progress("\(parser) (\(started) of \(parsers.count))")
             var verdict = run(parser, chunkSizes: chunkSizes)
             if workload == .songs, verdict.status == .consistent, verdict.songCount == 0 {
                 verdict.status = .failed(

@@ -22,6 +22,9 @@ public struct SweepSession: Sendable {
     /// The `bench` executable to run as the workers.
     public var executable: String
     public var debugBuild: Bool
+    /// Whether parses that lost the CPU count in the figures (``RunSettings/countsPreempted``: the
+    /// tool's own tests on a busy machine).
+    public var countsPreempted = false
 
     public init(
         plan: SweepPlan, parsers: [String], scaleFeeds: [Int: String], chunkFeed: String?, iterations: Int,
@@ -95,8 +98,9 @@ public struct SweepSession: Sendable {
         let (feeds, chunkSizesByFeed) = feeds()
         var settings = RunSettings(
             iterations: iterations, warmup: warmup, rounds: rounds, chunkSize: plan.chunkSize,
-            timeoutSeconds: timeoutSeconds, retryPreempted: true)
+            timeoutSeconds: timeoutSeconds, retryPreempted: !countsPreempted)
         settings.countsAllocations = true
+        if countsPreempted { settings.countsPreempted = true }
         var timingPlan = RunPlan(
             parsers: parsers, feeds: feeds, settings: settings, executable: executable, debugBuild: debugBuild,
             scenarios: [scenario])

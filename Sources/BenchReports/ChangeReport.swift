@@ -30,8 +30,15 @@ public enum ChangeReport {
         commit.map { String($0.prefix(10)) } ?? "unknown"
     }
 
-    /// One line per series (its runs and whether it shifted), then one per shift.
-    public static func table(_ series: [RunSeries], method: ChangePoints) -> String {
+    /// The terminal's report: a line per series (its runs and whether it shifted), two per change
+    /// (where, then how much), the method.
+    ///
+    /// - Parameters:
+    ///   - series: the series, with their shifts found.
+    ///   - method: the method that found them.
+    ///   - width: the terminal's width, to wrap every line at; `nil`: one line each.
+    /// - Returns: the report's text.
+    public static func table(_ series: [RunSeries], method: ChangePoints, width: Int? = nil) -> String {
         guard !series.isEmpty else { return "No stored runs match.\n" }
         var lines: [String] = []
         let shifted = series.filter { !$0.shifts.isEmpty }
@@ -52,14 +59,16 @@ public enum ChangeReport {
             for shift in item.shifts {
                 lines.append(
                     "  at run \(shift.index + 1), \(shift.runID) (commit \(commit(shift.commit)); the run before: "
-                        + "\(shift.previousRunID), commit \(commit(shift.previousCommit))): \(shiftText(shift)), "
-                        + "p = \(Format.number(shift.pValue, decimals: 3)), \(shift.runsBefore) runs before, "
-                        + "\(shift.runsAfter) after")
+                        + "\(shift.previousRunID), commit \(commit(shift.previousCommit))):")
+                lines.append(
+                    "    \(shiftText(shift)), p = \(Format.number(shift.pValue, decimals: 3)), "
+                        + "\(shift.runsBefore) runs before, \(shift.runsAfter) after")
             }
         }
         lines.append("")
         lines.append("Method: " + self.method(method))
-        return lines.joined(separator: "\n") + "\n"
+        let text = lines.joined(separator: "\n") + "\n"
+        return width.map { Format.wrap(text, width: $0) } ?? text
     }
 
     /// A Markdown table of the shifts (and a line for the series without).

@@ -78,21 +78,57 @@ public enum CompareReport {
             + "between worker processes, never within one (exact instruction counts excepted)."
     }
 
+    /// The columns a terminal too narrow for all of them goes without, first to last (the
+    /// Markdown and JSON have every one).
+    static let narrowDropOrder = ["kind", "noise from", "detects"]
+
     /// The terminal table.
-    public static func table(_ comparison: RunComparison) -> String {
+    ///
+    /// - Parameters:
+    ///   - comparison: the comparison.
+    ///   - width: the terminal's width: one table per cell (scenario, feed, chunk size, network)
+    ///     under its name, without its empty columns and, when still wider, without the columns of
+    ///     ``narrowDropOrder`` until it fits (the legend names them), every line of text wrapped;
+    ///     `nil`: one table with a cell column, every line whole.
+    /// - Returns: the headline, the table, its notes and the legend.
+    public static func table(_ comparison: RunComparison, width: Int? = nil) -> String {
         var text = headline(comparison) + "\n"
         text += "baseline: \(runs(comparison.baselineRuns))\n"
         text += "current:  \(runs(comparison.currentRuns))\n"
         for warning in comparison.warnings { text += "WARNING: \(warning)\n" }
-        text +=
-            "\n"
-            + TextTable(
-                header: header(comparison), rows: rows(comparison) { $0.uppercased() }, leftAligned: [0, 1, 2, 8, 9]
-            ).render(indent: "  ")
+        let header = header(comparison)
+        let rows = rows(comparison) { $0.uppercased() }
+        var hidden: [String] = []
+        if let width {
+            // The cell is each table's title, not a column.
+            var order: [String] = []
+            var groups: [String: [[String]]] = [:]
+            for row in rows {
+                if groups[row[2]] == nil { order.append(row[2]) }
+                groups[row[2], default: []].append(row.enumerated().filter { $0.offset != 2 }.map(\.element))
+            }
+            for cell in order {
+                let fitted = TextTable(
+                    header: header.enumerated().filter { $0.offset != 2 }.map(\.element), rows: groups[cell] ?? [],
+                    leftAligned: [0, 1, 7, 8]
+                ).fitted(width: width, indent: "    ", dropOrder: narrowDropOrder)
+                hidden += fitted.dropped.filter { !hidden.contains($0) }
+                text += "\n  \(cell)\n" + fitted.table.render(indent: "    ") + "\n"
+            }
+        } else {
+            text +=
+                "\n"
+                + TextTable(header: header, rows: rows, leftAligned: [0, 1, 2, 8, 9]).render(indent: "  ") + "\n"
+        }
         let notes = notes(comparison)
-        if !notes.isEmpty { text += "\n\n" + notes.map { "  - \($0)" }.joined(separator: "\n") }
-        if let documents = RunReport.documentsBlock(comparison.documents) { text += "\n\n" + documents }
-        return text + "\n\n" + legend(comparison) + "\n"
+        if !notes.isEmpty { text += "\n" + notes.map { "  - \($0)" }.joined(separator: "\n") + "\n" }
+        if let documents = RunReport.documentsBlock(comparison.documents) { text += "\n" + documents + "\n" }
+        text += "\n" + legend(comparison)
+        if !hidden.isEmpty {
+            text += " Not shown at this width: \(hidden.joined(separator: ", ")) (--format markdown or json has them)."
+        }
+        text += "\n"
+        return width.map { Format.wrap(text, width: $0) } ?? text
     }
 
     /// Markdown, ready to paste into a pull-request comment.

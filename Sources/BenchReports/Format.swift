@@ -54,6 +54,41 @@ struct TextTable {
     /// Columns aligned left (the others align right).
     var leftAligned: Set<Int> = [0]
 
+    /// The table within `width` characters a line (with `indent`): first without the columns that
+    /// are empty in every row, then without the columns `dropOrder` names, in its order, until it
+    /// fits (or none is left to drop).
+    ///
+    /// - Returns: the table, and the headers of the columns it dropped that had figures.
+    func fitted(width: Int, indent: String = "", dropOrder: [String]) -> (table: TextTable, dropped: [String]) {
+        var table = self
+        for column in table.header.indices.reversed() where column > 0 {
+            if table.rows.allSatisfy({ column >= $0.count || $0[column].isEmpty }) { table.remove(column) }
+        }
+        var dropped: [String] = []
+        for name in dropOrder {
+            guard table.widest(indent: indent) > width else { break }
+            guard let column = table.header.firstIndex(of: name), column > 0 else { continue }
+            table.remove(column)
+            dropped.append(name)
+        }
+        return (table, dropped)
+    }
+
+    /// Its widest line, rendered with `indent`.
+    func widest(indent: String = "") -> Int {
+        render(indent: indent).split(separator: "\n").map(\.count).max() ?? 0
+    }
+
+    private mutating func remove(_ column: Int) {
+        header.remove(at: column)
+        rows = rows.map { row in
+            var row = row
+            if column < row.count { row.remove(at: column) }
+            return row
+        }
+        leftAligned = Set(leftAligned.compactMap { $0 == column ? nil : $0 > column ? $0 - 1 : $0 })
+    }
+
     func render(indent: String = "") -> String {
         let widths = header.indices.map { column in
             ([header[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0

@@ -3,7 +3,7 @@ import Foundation
 
 extension HTMLReport {
     /// Time to the first song per network profile, from the samples (each profile its own group).
-    static func firstSongChart(_ samples: [StoredSample]) -> String {
+    static func firstSongChart(_ samples: [StoredSample]) -> String? {
         let good = samples.filter {
             $0.sample.isClean && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null"
         }
@@ -36,28 +36,26 @@ extension HTMLReport {
                 let title = network.isEmpty ? "in memory (parse scenario)" : "network profile: \(network)"
                 return .init(title: title + (machine.map { " — on \($0.host)" } ?? ""), bars: bars)
             }
-        guard !groups.isEmpty else {
-            return empty(
-                "first-song", "No download runs yet: swift run -c release bench run --scenario download --network 3g")
-        }
+        // No figure rather than an empty one (a document run has no songs; a parse-only store no downloads).
+        guard !groups.isEmpty else { return nil }
         return SVGChart.bars(
             id: "first-song", title: "Time to the first song per network profile", groups: groups,
             axisLabel: "milliseconds to the first song, median (shorter is better)")
     }
 
     /// Each parser's median parse time per stored run, on the most measured feed.
-    static func historyChart(_ samples: [StoredSample]) -> String {
+    static func historyChart(_ samples: [StoredSample]) -> String? {
         let parse = samples.filter {
             $0.sample.cell.scenario.isParseFromMemory && $0.sample.isClean && $0.sample.wallNs != nil
                 && $0.sample.cell.parser != "null"
         }
         let feeds = Dictionary(grouping: parse, by: \.sample.cell.feedSHA256)
-        guard let feed = feeds.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else {
-            return empty("history", "No stored parse runs yet")
-        }
+        guard let feed = feeds.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else { return nil }
         let runs = Array(Set(feed.value.map { RunKey(id: $0.runID, started: $0.runStartedAt) })).sorted {
             ($0.started, $0.id) < ($1.started, $1.id)
         }
+        // One run is one dot a parser: no history yet.
+        guard runs.count > 1 else { return nil }
         let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($1.id, $0) })
         let parsers = Array(Set(feed.value.map(\.sample.cell.parser))).sorted()
         let labels = runs.map { run -> String in

@@ -30,6 +30,30 @@ extension HTMLReport {
 
         """
 
+    /// How to read a document run's page (`--workload document`): any XML, events, no songs.
+    static let documentIntroduction = """
+        <section class="intro"><h2>How to read this</h2>
+        <p>Each parser that can walk any XML document reports every event of it (start and end tags with \
+        their namespace URI and attributes, character data, processing instructions) into one shared sink, \
+        fed the document's bytes in chunks as they would arrive from the network; before anything is timed, \
+        the parsers must report the same events on every document. Each parser runs in several worker \
+        processes, one per round, side by side with the other parsers' workers. <strong>Shorter bars are \
+        better</strong>, except for throughput. When the run has several documents, the first figure is an \
+        overview: each parser's time over <code>c-libxml2</code>'s (the C reference walk) on every document, on \
+        one scale, so a longer bar is a larger ratio; then, for each document, its figures: time relative to \
+        the fastest, parse time, throughput and memory. The black whiskers are 95% intervals over the worker \
+        processes: on the ratios, when an interval stays clear of 1, the order is not noise; on the parse \
+        time, the interval the next run's figure should fall in. <code>null</code> is a baseline that parses \
+        nothing; <code>sink</code> is the sink alone (the document's recorded events replayed into it), which \
+        every parser's time includes. A parser's <em>kind</em>: push/event (SAX-style callbacks), pull (a \
+        reader), tree (the whole document, then a walk), reference (the same walk in plain C: \
+        <code>c-libxml2</code>, <code>c-expat</code>). The <em>binding tax</em> is a Swift adapter's time over its \
+        C reference's. A yellow box means the harness found the machine too busy for the figures to hold; \
+        the shape of each document (elements, attributes, text, depth, namespaces, references) is in the \
+        table at the end, as rankings change with the shape.</p></section>
+
+        """
+
     /// A self-contained page around `body` (inline CSS; no scripts, fonts or links).
     static func page(title: String, body: String, wide: Bool = false) -> String {
         """

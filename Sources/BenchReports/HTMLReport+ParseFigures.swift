@@ -44,9 +44,10 @@ extension HTMLReport {
         list.add(
             SVGChart.bars(
                 id: "overview", title: "Overview: each parser's time relative to \(references) on every document",
-                groups: groups, axisLabel: "time ÷ \(references)'s time on the same document (shorter is better)"),
+                groups: groups, axisLabel: "time ÷ \(references)'s time on the same document (shorter is better)",
+                sharedScale: true),
             caption:
-                "Overview of the documents: each parser's time over \(references)'s on every document of the run, paired round by round, with the 95% interval (each parser's group has its own scale). "
+                "Overview of the documents: each parser's time over \(references)'s on every document of the run, paired round by round, with the 95% interval (one scale for every parser: a longer bar is a larger ratio). "
                 + "Where one parser's intervals on two documents do not overlap, its distance to \(references) depends on the document (the table's 'Between documents' names them)."
         )
     }

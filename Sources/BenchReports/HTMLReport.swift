@@ -27,6 +27,8 @@ public enum HTMLReport {
         var kind: String? = nil
         var bindingTax: RelativeSpeed? = nil
         var floorMultiple: RelativeSpeed? = nil
+        /// Whether it is a document cell (`--workload document`: events, no songs).
+        var document = false
     }
 
     /// The report of one run.
@@ -44,7 +46,8 @@ public enum HTMLReport {
                 firstSong: cell.firstSongMedianNs, parsePeak: cell.parsePeakBytes.map(Double.init),
                 relative: cell.relative,
                 allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes, kind: cell.kind,
-                bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple)
+                bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple,
+                document: cell.cell.scenario.kind == .document)
         }
         var samples = history
         if !history.contains(where: { $0.runID == environment.runID }) {
@@ -156,7 +159,8 @@ public enum HTMLReport {
         for sentence in answer { heading += "<p class=\"answer\">\(e(sentence))</p>\n" }
         heading += "<p class=\"about\">\(e(about))</p>\n"
         for warning in warnings { heading += "<p class=\"warning\">\(e(warning))</p>\n" }
-        let figures = FigureList(body: heading + introduction)
+        let documents = parse.contains { $0.document }
+        let figures = FigureList(body: heading + (documents ? documentIntroduction : introduction))
         let groups = Dictionary(grouping: parse, by: \.feed).sorted { $0.key < $1.key }
         if groups.isEmpty {
             figures.add(
@@ -168,7 +172,11 @@ public enum HTMLReport {
         }
         historyFigures(history, into: figures)
         figures.text(sections)
-        figures.text("<h2>Figures as text</h2>\n<pre>\(e(table))</pre>\n")
+        // The prose under the tables wrapped (the tables' rows, indented, scroll whole).
+        let text = table.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix(" ") ? String(line) : Format.wrap(String(line), width: 110)
+        }.joined(separator: "\n")
+        figures.text("<h2>Figures as text</h2>\n<pre>\(e(text))</pre>\n")
         return page(title: title, body: figures.body)
     }
 
@@ -188,14 +196,17 @@ public enum HTMLReport {
                 PracticeFigures.of(samples: history.map(\.sample)), figure: { figures.add($0, caption: $1) },
                 text: figures.text)
         }
+        if let chart = firstSongChart(history) {
+            figures.add(
+                chart,
+                caption:
+                    "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
+                    + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale."
+            )
+        }
+        guard let chart = historyChart(history) else { return }
         figures.add(
-            firstSongChart(history),
-            caption:
-                "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
-                + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale."
-        )
-        figures.add(
-            historyChart(history),
+            chart,
             caption:
                 "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
                 + "A jump shared by every parser is the machine; one parser's own jump is a change. A dashed line in a parser's colour "

@@ -91,11 +91,29 @@ public enum HistoryReport {
         return order.map { ($0, groups[$0] ?? []) }
     }
 
-    public static func table(_ rows: [HistoryRow]) -> String {
+    /// The columns a terminal too narrow for all of them goes without, first to last (the CSV and
+    /// JSON have every one).
+    static let narrowDropOrder = ["worker MiB", "CPU median", "samples", "kind", "mean", "failed", "noisy"]
+
+    /// The terminal's tables.
+    ///
+    /// - Parameters:
+    ///   - rows: the rows, one per parser and cell.
+    ///   - width: the terminal's width: each table goes without its empty columns and, when it is
+    ///     still wider, without the columns of ``narrowDropOrder`` until it fits (a line under it
+    ///     names them), and every line of text is wrapped; `nil`: every column, one line each.
+    /// - Returns: the tables and their notes.
+    public static func table(_ rows: [HistoryRow], width: Int? = nil) -> String {
         guard !rows.isEmpty else { return "No samples match.\n" }
+        var hidden: [String] = []
         let blocks = groups(rows).map { group in
-            group.title + "\n" + (shapeLine(group.rows).map { "  \($0)\n" } ?? "")
-                + TextTable(header: tableHeader, rows: group.rows.map(tableRow)).render(indent: "  ")
+            var table = TextTable(header: tableHeader, rows: group.rows.map(tableRow))
+            if let width {
+                let fitted = table.fitted(width: width, indent: "  ", dropOrder: narrowDropOrder)
+                table = fitted.table
+                hidden += fitted.dropped.filter { !hidden.contains($0) }
+            }
+            return group.title + "\n" + (shapeLine(group.rows).map { "  \($0)\n" } ?? "") + table.render(indent: "  ")
         }
         let machines = Set(rows.compactMap(\.machine)).sorted()
         var notes =
@@ -115,8 +133,13 @@ public enum HistoryReport {
                 + "--exclude-incomplete leaves them out."
         }
         notes += pooledNotes(rows).map { " " + $0 }.joined()
+        if !hidden.isEmpty {
+            notes +=
+                " Not shown at this width: \(hidden.joined(separator: ", ")) (--format csv or json has every figure)."
+        }
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
-        return machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
+        let text = machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"
+        return width.map { Format.wrap(text, width: $0) } ?? text
     }
 
     /// The measured shape of a group's document, in one line (`nil`: not a document cell, or no

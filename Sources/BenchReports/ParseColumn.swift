@@ -165,6 +165,52 @@ public enum ParseColumn: String, CaseIterable, Sendable {
         }
     }
 
+    /// The default columns a narrow terminal goes without, first to last, until the parse tables
+    /// fit (the legend names them; the files have them).
+    public static let narrowDropOrder: [ParseColumn] = [.throughput, .kind, .allocations]
+
+    /// The column's words in the short key (``key(_:download:)``); `nil` for one that needs none.
+    var keyPhrase: String? {
+        switch self {
+        case .kind, .interval: nil
+        case .fastest: "× fastest: time ÷ the fastest's, from workers of the same round, with its 95% CI"
+        case .floor: "× floor: ÷ one memchr pass"
+        case .versusC: "vs C: ÷ the same extraction in C"
+        case .time: "time: median of the workers' medians"
+        case .nextRun: "next run 95%: where the next run's time should fall"
+        case .workers: "workers: processes measured"
+        case .spread: "spread: how much the workers disagree"
+        case .mean: "mean: of every parse"
+        case .cpu: "CPU: CPU time"
+        case .throughput: "MB/s: bytes ÷ time"
+        case .firstSong: "1st song: time to the first song"
+        case .parseMiB: "parse MiB: the parse's own peak memory"
+        case .workerMiB: "worker MiB: the worker's whole peak"
+        case .allocations: "allocs: malloc calls a parse"
+        case .allocatedMiB: "alloc MiB: bytes they asked for"
+        case .keptMiB: "kept MiB: bytes the parse kept"
+        case .lostCPU: "lost CPU: parses that lost the CPU, of all"
+        case .failed: "failed: iterations that failed"
+        }
+    }
+
+    /// The terminal's short key of the parse table (and the download table's, when `download`):
+    /// what each shown column is, in a few words, which columns are hidden, and where the whole
+    /// legend is.
+    static func key(_ columns: [ParseColumn], download: Bool) -> String {
+        var text =
+            "Key: times in ms, from parses that kept the CPU, each parser in many worker processes; "
+            + columns.compactMap(\.keyPhrase).joined(separator: "; ") + "."
+        if download { text += " " + RunReport.downloadKey }
+        // The default columns a narrow terminal left out are named; the others are one option away.
+        let dropped = defaults.filter { !columns.contains($0) }
+        if !dropped.isEmpty {
+            text +=
+                " Not shown at this width: " + dropped.map { $0.header(reference: nil) }.joined(separator: ", ") + "."
+        }
+        return text + " More columns: --columns all; every column explained: --legend, and in the HTML and Markdown."
+    }
+
     /// The parse table's legend for `columns`: what every table shares, each shown column's
     /// sentence, and where the hidden ones are.
     static func legend(_ columns: [ParseColumn]) -> String {

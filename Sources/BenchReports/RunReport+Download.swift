@@ -76,6 +76,11 @@ extension RunReport {
         }
     }
 
+    /// The download table's short key (the terminal's; ``downloadLegend`` says it all).
+    static let downloadKey =
+        "download: request to last byte; parse: time inside the parser's calls; total: request to songs ready; "
+        + "1st song: request to first song; overlap: the parse's share hidden under the download (medians, ms)."
+
     static let downloadLegend =
         "download: request sent to last byte (stamped as it arrives, before its parse); parse: time inside the "
         + "parser's calls, the last one included (median of the workers' medians; next run: the interval the next "

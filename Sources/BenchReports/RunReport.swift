@@ -76,7 +76,8 @@ public enum RunReport {
                     Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
                     Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
                     cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
-                    cell.outcome ?? "", Format.ms(cell.downloadMedianNs), Format.ms(cell.totalMedianNs),
+                    cell.outcome ?? cell.lostTheCPUNote ?? "", Format.ms(cell.downloadMedianNs),
+                    Format.ms(cell.totalMedianNs),
                     Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
                     cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
                     Format.number(cell.instructions?.min, decimals: 0),
@@ -269,11 +270,13 @@ public enum RunReport {
     ///   - result: the run.
     ///   - columns: the parse tables' columns after the parser's name (every one unless asked).
     ///   - width: the terminal's width, to wrap the legends at; `nil`: one line each.
+    ///   - key: a short key instead of the whole legends (see the cells' `table`).
     /// - Returns: the tables, their notes and their legends.
     public static func table(
-        _ result: RunResult, columns: [ParseColumn] = ParseColumn.allCases, width: Int? = nil
+        _ result: RunResult, columns: [ParseColumn] = ParseColumn.allCases, width: Int? = nil, key: Bool = false
     ) -> String {
-        let tables = table(result.cells, reference: result.settings.reference, columns: columns, width: width)
+        let tables = table(
+            result.cells, reference: result.settings.reference, columns: columns, width: width, key: key)
         guard let documents = documentsBlock(result.documents) else { return tables }
         return documents + "\n\n" + tables
     }
@@ -284,20 +287,40 @@ public enum RunReport {
     ///   - cells: the cells.
     ///   - reference: the parser the ratios are against, if one was asked.
     ///   - columns: the parse tables' columns after the parser's name (every one unless asked).
-    ///   - width: the terminal's width, to wrap the legends at; `nil`: one line each.
+    ///   - width: the terminal's width, to wrap the notes and legends at; with the default columns,
+    ///     the parse tables go without the columns of ``ParseColumn/narrowDropOrder`` until they fit
+    ///     (the legend names them); `nil`: one line each.
+    ///   - key: a short key of the parse and download tables instead of their whole legends (the
+    ///     terminal's default; the Markdown and HTML always have the legends).
     /// - Returns: the tables, their notes and their legends.
     public static func table(
         _ cells: [CellSummary], reference: String? = nil, columns: [ParseColumn] = ParseColumn.allCases,
-        width: Int? = nil
+        width: Int? = nil, key: Bool = false
     ) -> String {
         var blocks: [String] = []
         let all = groups(
             cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
         )
+        var columns = columns
+        if let width, columns == ParseColumn.defaults {
+            func widest() -> Int {
+                all.compactMap { group -> Int? in
+                    guard group.first?.cell.scenario.isParseFromMemory == true,
+                        let content = tableContent(group, all: all, reference: reference, columns: columns)
+                    else { return nil }
+                    return TextTable(header: content.header, rows: content.rows).widest(indent: "  ")
+                }.max() ?? 0
+            }
+            for column in ParseColumn.narrowDropOrder where widest() > width {
+                columns.removeAll { $0 == column }
+            }
+        }
         for group in all {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
-            var notes = group.compactMap { cell in cell.outcome.map { "  \(cell.cell.parser): \($0)" } }
+            var notes = group.compactMap { cell in
+                (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
+            }
             if let note = sinkNote(group) { notes.append("  " + note) }
             if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
                 notes.append(
@@ -305,7 +328,10 @@ public enum RunReport {
                         + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
                 )
             }
-            if !notes.isEmpty { text += "\n" + notes.joined(separator: "\n") }
+            if !notes.isEmpty {
+                let lines = notes.joined(separator: "\n")
+                text += "\n" + (width.map { Format.wrap(lines, width: $0) } ?? lines)
+            }
             blocks.append(text)
         }
         for table in practiceTables(cells) {
@@ -328,10 +354,14 @@ public enum RunReport {
         }
         let counted = cells.contains { $0.instructions != nil }
         let parses = cells.contains { $0.cell.scenario.isParseFromMemory }
-        var legends = counted ? [instructionsLegend] : parses ? [ParseColumn.legend(columns)] : []
-        if cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) }) {
+        let downloads = cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) })
+        var legends =
+            counted
+            ? [instructionsLegend]
+            : parses ? [key ? ParseColumn.key(columns, download: downloads) : ParseColumn.legend(columns)] : []
+        if downloads && !(key && parses && !counted) {
             legends.append(
-                downloadLegend
+                (key ? downloadKey : downloadLegend)
                     + (columns == ParseColumn.allCases
                         ? "" : " Not shown in the download table: n, worker MiB, failed (--columns all)."))
         }
@@ -387,7 +417,9 @@ public enum RunReport {
             text += MarkdownTable.render(
                 header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
-            for cell in group { if let outcome = cell.outcome { text += "\n- `\(cell.cell.parser)`: \(outcome)" } }
+            for cell in group {
+                if let outcome = cell.outcome ?? cell.lostTheCPUNote { text += "\n- `\(cell.cell.parser)`: \(outcome)" }
+            }
             if let note = sinkNote(group) { text += "\n- \(MarkdownTable.escape(note))\n" }
         }
         text += documentsMarkdown(result.documents)

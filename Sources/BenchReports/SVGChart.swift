@@ -40,6 +40,16 @@ enum SVGChart {
         case "expat": return "#2e8b57"
         case "foundation": return "#c8612b"
         case "null": return "#8a8a8a"
+        // Every built-in parser and baseline its own colour (a hash could give two one colour).
+        case "c-libxml2": return "#7fb3d5"
+        case "c-expat": return "#82c99b"
+        case "sink": return "#4d4d4d"
+        case "memchr": return "#b8860b"
+        case "libxml2-dom": return "#7b4fa3"
+        case "libxml2-reader": return "#0b7285"
+        case "foundation-stream": return "#e8a273"
+        case "xmlcoder": return "#d6336c"
+        case "swxmlhash": return "#5c7cfa"
         default:
             let palette = ["#7b4fa3", "#b8860b", "#d6336c", "#0b7285", "#5c7cfa"]
             let index = key.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0x7fff_ffff } % palette.count
@@ -52,8 +62,12 @@ enum SVGChart {
         self.bars(id: id, title: title, groups: [Group(title: nil, bars: bars)], axisLabel: axisLabel)
     }
 
-    /// Horizontal bars, one group after the other, each group scaled to its own largest value.
-    static func bars(id: String, title: String, groups: [Group], axisLabel: String) -> String {
+    /// Horizontal bars, one group after the other, each group scaled to its own largest value, or
+    /// all to the largest of all when `sharedScale` (groups of one quantity, compared across groups).
+    static func bars(id: String, title: String, groups: [Group], axisLabel: String, sharedScale: Bool = false)
+        -> String
+    {
+        let largest = max(groups.flatMap(\.bars).map { max($0.value, $0.high ?? 0) }.max() ?? 0, 1e-12)
         let rows = groups.reduce(0) { $0 + $1.bars.count + ($1.title == nil ? 0 : 1) + 1 }
         let height = 40 + Double(rows) * rowHeight + 10
         var body = ""
@@ -67,7 +81,7 @@ enum SVGChart {
                 body += text(x: 8, y: y + 17, heading, attributes: ##"font-weight="bold""##)
                 y += rowHeight
             }
-            let top = max(group.bars.map { max($0.value, $0.high ?? 0) }.max() ?? 0, 1e-12)
+            let top = sharedScale ? largest : max(group.bars.map { max($0.value, $0.high ?? 0) }.max() ?? 0, 1e-12)
             let scale = niceCeiling(top)
             // Grid lines and their values.
             for step in 0...4 {

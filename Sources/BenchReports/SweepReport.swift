@@ -177,27 +177,48 @@ public enum SweepReport {
         return lines
     }
 
-    public static func table(_ result: SweepResult) -> String {
+    /// The columns a terminal too narrow for all of them goes without, first to last (the CSV and
+    /// HTML have every one).
+    static let narrowDropOrder = [
+        "instr/byte", "kept MiB", "peak÷songs", "alloc MiB", "kind", "feed MB", "elements", "ns/byte", "intercept",
+        "R²",
+    ]
+
+    /// The terminal's tables.
+    ///
+    /// - Parameters:
+    ///   - result: the sweep.
+    ///   - width: the terminal's width: each table goes without its empty columns and then without
+    ///     those of ``narrowDropOrder`` until it fits (a note names them), every line of text
+    ///     wrapped; `nil`: every column, one line each.
+    /// - Returns: the tables, their notes and the legend.
+    public static func table(_ result: SweepResult, width: Int? = nil) -> String {
         var blocks: [String] = []
+        var hidden: [String] = []
+        func render(_ table: TextTable) -> String {
+            guard let width else { return table.render(indent: "  ") }
+            let fitted = table.fitted(width: width, indent: "  ", dropOrder: narrowDropOrder)
+            hidden += fitted.dropped.filter { !hidden.contains($0) }
+            return fitted.table.render(indent: "  ")
+        }
         let scale = result.points.filter { $0.sweep == "scale" }
         if !scale.isEmpty {
             let rows = ordered(scale).map { scaleRow($0, result.plan) }
             blocks.append(
                 "Scale sweep: \(what(result.plan)) of \(result.plan.sizes.map(String.init).joined(separator: ", ")) \(result.plan.unit), chunks of "
                     + "\(chunkName(result.plan.chunkSize))\n"
-                    + TextTable(header: scaleHeader(result.plan), rows: rows).render(indent: "  "))
+                    + render(TextTable(header: scaleHeader(result.plan), rows: rows)))
         }
         if !result.slopes.isEmpty {
             blocks.append(
                 "Growth with the \(result.plan.workload == .songs ? "feed" : "document") (least squares over the scale sweep; exponent: the slope on log–log axes, 1 = in proportion)\n"
-                    + TextTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow)).render(
-                        indent: "  "))
+                    + render(TextTable(header: slopeHeader(result.plan), rows: result.slopes.map(slopeRow))))
         }
         let chunk = result.points.filter { $0.sweep == "chunk" }
         if !chunk.isEmpty {
             blocks.append(
                 "Chunk-size sweep: \(result.plan.workload == .songs ? "\(result.plan.chunkDocumentSize) songs" : "the \(result.plan.shape ?? "") document") (\(chunk.first.map { "\($0.feedBytes) bytes" } ?? ""))\n"
-                    + TextTable(header: chunkHeader, rows: ordered(chunk).map(chunkRow)).render(indent: "  "))
+                    + render(TextTable(header: chunkHeader, rows: ordered(chunk).map(chunkRow))))
         }
         if let short = result.points.filter({ ($0.timeCoverage ?? 1) < 0.95 }).min(by: {
             ($0.timeCoverage ?? 1) < ($1.timeCoverage ?? 1)
@@ -208,7 +229,13 @@ public enum SweepReport {
                 "Note: with \(short.workers ?? 0) worker\(short.workers == 1 ? "" : "s") a cell, a next-run interval covers \(Format.number(coverage * 100, decimals: 0))%, "
                     + "not 95% (10 or more workers do: --rounds 10). Instruction and allocation counts are exact.")
         }
-        return blocks.joined(separator: "\n\n") + "\n\n" + legend(result.plan) + "\n"
+        if !hidden.isEmpty {
+            blocks.append(
+                "Not shown at this width: \(hidden.joined(separator: ", ")) (the sweep's CSV and HTML have every column)."
+            )
+        }
+        let text = blocks.joined(separator: "\n\n") + "\n\n" + legend(result.plan) + "\n"
+        return width.map { Format.wrap(text, width: $0) } ?? text
     }
 
     /// What the scale sweep measures: "feeds", or "<shape> documents".
@@ -257,6 +284,7 @@ public enum SweepReport {
         if outcome.contains("not timed: CRASHED") { return "crashed (see caption)" }
         if outcome.contains("not timed: TIMED OUT") { return "timed out (see caption)" }
         if outcome.contains("not timed: OUT OF MEMORY") { return "out of memory (see caption)" }
+        if outcome.contains("lost the CPU") { return "lost the CPU: noisy (see caption)" }
         return outcome.count > 40 ? String(outcome.prefix(39)) + "…" : outcome
     }
 

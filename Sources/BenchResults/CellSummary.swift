@@ -141,6 +141,21 @@ public struct CellSummary: Codable, Sendable, Equatable {
     /// before workers were summarised).
     public var time: Double? { estimate?.value ?? wall?.median }
 
+    /// Whether every measured parse lost the CPU to other work.
+    ///
+    /// The cell has no time because the machine was busy, not because the parser failed (its parses
+    /// succeeded; their times counted the other work). Measured again on a quieter machine, it has one.
+    public var everyParseLostTheCPU: Bool {
+        time == nil && instructions == nil && failed == 0 && (preempted ?? 0) > 0
+    }
+
+    /// What to say of a cell whose every parse lost the CPU (``everyParseLostTheCPU``), or `nil`.
+    public var lostTheCPUNote: String? {
+        guard everyParseLostTheCPU, let preempted else { return nil }
+        return "no time: all \(preempted) of its parses lost the CPU to other work (a busy machine; not a failure). "
+            + "Noisy: measure again"
+    }
+
     /// Throughput from the headline time, in MB/s (10⁶ bytes a second).
     public var megabytesPerSecond: Double? {
         guard let median = time, median > 0 else { return nil }

@@ -31,6 +31,10 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Whether a parse that lost the CPU to other work was measured again (``Sample/preempted``);
     /// `nil` in runs made before this was recorded.
     public var retryPreempted: Bool?
+    /// Whether parses that lost the CPU to other work count in the figures as if they had kept it
+    /// (`bench run`'s hidden `--count-preempted`: the tool's own tests, which check what it does with
+    /// figures, not how quiet the machine is); `nil`: they do not, as in every measurement.
+    public var countsPreempted: Bool?
     /// Whether each `parse` cell also ran a worker that counts its allocations (``Sample/allocations``),
     /// after the timed rounds; `nil` in runs made before allocations were counted.
     public var countsAllocations: Bool?

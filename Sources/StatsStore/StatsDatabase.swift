@@ -30,6 +30,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        // A store this process may not write is refused before SQLite opens it: SQLite would open it
+        // read-only, make a -wal and a -shm beside it to read it, and leave them there when the first
+        // write fails.
+        if let refusal = Self.writeRefusal(path) {
+            throw StatsStoreError(
+                description:
+                    "cannot open the stats store \(path): the store cannot be written (\(refusal)); nothing was changed"
+            )
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         // Opening a new file switches it to WAL, which needs the file to itself: another process
@@ -48,18 +57,94 @@ public struct StatsDatabase: StatsStoring, Sendable {
             } catch {
                 // SQLite says "unable to open database file" for a store it may read but not write (it
                 // needs to write the file, its -wal and its -shm beside it): say which.
-                let directory = directory.isEmpty ? "." : directory
-                for (what, target) in [("the file", path), ("its directory", directory)]
-                where FileManager.default.fileExists(atPath: target) && access(target, W_OK) != 0 {
-                    let reason = String(cString: strerror(errno))
+                if let refusal = Self.writeRefusal(path) {
                     throw StatsStoreError(
                         description:
-                            "cannot open the stats store \(path): the store cannot be written (\(what): \(reason)); nothing was changed"
+                            "cannot open the stats store \(path): the store cannot be written (\(refusal)); nothing was changed"
                     )
                 }
                 throw StatsStoreError(description: "cannot open the stats store \(path): \(Self.explain(error))")
             }
         }
+    }
+
+    /// Opens the store at `path` to read it only, for the commands that never write (`report`,
+    /// `history`, `compare`, the source of a copy).
+    ///
+    /// A store this process may write is opened as by ``init(path:)`` (a read-only SQLite connection
+    /// to a WAL file makes a -wal and a -shm beside it, and leaves them; the usual one removes them
+    /// when it closes). Any other store (a file without write permission, a read-only volume) is read
+    /// without anything written to it or beside it (a -wal and -shm made by another user would stop
+    /// the file's owner from writing it):
+    /// - with no -wal file (or an empty one), everything is in the file itself: it is read as
+    ///   immutable (no lock, no -shm), as it is for this process; a writer that checkpoints into the
+    ///   file while it is read could show a torn state, as it could to any reader without locks;
+    /// - with a -wal file and its -shm (a writer at work), it is read through them, read-only;
+    /// - with a -wal file and no -shm (a writer that stopped), it cannot be read without making one:
+    ///   an error says so.
+    ///
+    /// - Throws: ``StatsStoreError`` when the file cannot be read, or when it needs a schema update
+    ///   (a store of an older `bench`) that a read-only store cannot take.
+    public init(readingPath path: String) throws {
+        guard let refusal = Self.writeRefusal(path) else {
+            try self.init(path: path)
+            return
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        func open(_ name: String) throws -> DatabaseQueue {
+            let queue = try DatabaseQueue(path: name, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        }
+        let files = FileManager.default
+        let walBytes = (try? files.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+        let queue: DatabaseQueue
+        do {
+            if (walBytes ?? 0) == 0, let uri = Self.immutableURI(path) {
+                do {
+                    queue = try open(uri)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {
+                    // An SQLite built without URI file names: read-only is all there is.
+                    queue = try open(path)
+                }
+            } else if files.fileExists(atPath: path + "-shm") {
+                queue = try open(path)
+            } else {
+                throw StatsStoreError(
+                    description:
+                        "cannot read the stats store \(path): it has a -wal file (a writer's changes not yet in "
+                        + "the file) and no -shm, which reading it would make, and it is read-only (\(refusal)); open it "
+                        + "once with a bench that may write it, or copy the file and its -wal elsewhere")
+            }
+        } catch let error as StatsStoreError {
+            throw error
+        } catch {
+            throw StatsStoreError(description: "cannot read the stats store \(path): \(Self.explain(error))")
+        }
+        try self.init(writer: queue, location: path, readOnly: true)
+    }
+
+    /// Why this process may not write the store at `path` (the file, or the directory where SQLite
+    /// puts its -wal and -shm), or `nil` when it may (or when neither exists yet).
+    static func writeRefusal(_ path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        for (what, target) in [("the file", path), ("its directory", directory.isEmpty ? "." : directory)]
+        where FileManager.default.fileExists(atPath: target) && access(target, W_OK) != 0 {
+            return "\(what): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
+    /// The SQLite URI that opens `path` as immutable (no lock, no -shm), or `nil` for a path that
+    /// cannot be written as one.
+    static func immutableURI(_ path: String) -> String? {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+        return "file:\(escaped)?immutable=1"
     }
 
     /// An SQLite error a retry cannot cure.
@@ -92,6 +177,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
     /// Then the store is fine as soon as the other process has finished: this waits for that (up to
     /// about 5 s) instead of failing; any other error is reported.
     public init(writer: any DatabaseWriter, location: String = ":memory:") throws {
+        try self.init(writer: writer, location: location, readOnly: false)
+    }
+
+    /// A store on `writer`; a `readOnly` one is never migrated: one that needs it is an error.
+    init(writer: any DatabaseWriter, location: String, readOnly: Bool) throws {
         self.writer = writer
         self.location = location
         // A store a newer `bench` has migrated: writing to it with this schema could lose what the
@@ -108,6 +198,26 @@ public struct StatsDatabase: StatsStoring, Sendable {
             throw StatsStoreError(
                 description: "the stats store was made by a newer bench (schema steps this one does not know: "
                     + "\(unknown.joined(separator: ", "))); use that bench, or another --store")
+        }
+        if readOnly {
+            let missing: [String]
+            do {
+                missing = try writer.read { db in
+                    let applied = try Self.migrator.appliedIdentifiers(db)
+                    return Self.migrator.migrations.filter { !applied.contains($0) }
+                }
+            } catch {
+                throw StatsStoreError(description: "cannot read the stats store \(location): \(Self.explain(error))")
+            }
+            guard missing.isEmpty else {
+                throw StatsStoreError(
+                    description: "the stats store \(location) was made by an older bench and needs \(missing.count) "
+                        + "schema step(s) (\(missing.joined(separator: ", "))) before this one can read it, but it is "
+                        + "read-only (\(Self.writeRefusal(location) ?? "opened read-only")); nothing was changed. "
+                        + "Copy it to a place you may write and pass that copy as --store, or let its owner run a bench command on it once"
+                )
+            }
+            return
         }
         var attempt = 0
         while true {

@@ -6,9 +6,14 @@ public enum StatsStores {
     /// database (the password comes from `PGPASSWORD` or `~/.pgpass`, never from the URL); anything
     /// else is the path of an SQLite file, created when missing unless `mustExist`.
     ///
+    /// A command that only reads passes `readOnly`: an SQLite store it may not write (a file without
+    /// write permission, a read-only volume) is then opened read-only (``StatsDatabase/init(readingPath:)``).
+    ///
     /// - Throws: ``StatsStoreError`` with what to do: no such file, a server that cannot be
     ///   reached or refuses the login, a store of a newer schema.
-    public static func open(_ location: String, mustExist: Bool = false) throws -> any StatsStoring {
+    public static func open(_ location: String, mustExist: Bool = false, readOnly: Bool = false) throws
+        -> any StatsStoring
+    {
         if PostgresStatsStore.isURL(location) {
             return try PostgresStatsStore(url: location)
         }
@@ -23,6 +28,6 @@ public enum StatsStores {
                     "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL"
             )
         }
-        return try StatsDatabase(path: location)
+        return try readOnly ? StatsDatabase(readingPath: location) : StatsDatabase(path: location)
     }
 }

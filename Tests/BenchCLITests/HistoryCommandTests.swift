@@ -34,12 +34,12 @@ struct HistoryCommandTests {
         let lines = table.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("libxml2, parse") && $0.contains("no change in 30 runs") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("expat, parse") && $0.contains("1 change(s) in 30 runs") })
-        #expect(
-            lines.contains {
-                $0.contains(
-                    "at run 21, 20261122T102000Z-h (commit slow; the run before: 20261122T101900Z-h, commit fast19)")
-                    && $0.contains(": +")
-            }, "\(table.standardOutput)")
+        // Where (the run and commit), then on the next line how much.
+        let at = lines.firstIndex {
+            $0.contains(
+                "at run 21, 20261122T102000Z-h (commit slow; the run before: 20261122T101900Z-h, commit fast19)")
+        }
+        #expect(at.map { lines[$0 + 1].hasPrefix("    +") } == true, "\(table.standardOutput)")
         #expect(table.standardOutput.contains("Method: E-Divisive means"))
 
         let json = try runBench(["history", "--store", path, "--metric", "wall", "--format", "json"])

@@ -70,7 +70,8 @@ struct SharedStoreCommandTests {
             "compare", ids["runner-a"] ?? "", ids["runner-b"] ?? "", "--store", database.url, "--metric", "cpu",
         ])
         #expect(
-            compare.standardOutput.contains("different host: runner-a (baseline) and runner-b (current)"),
+            compare.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
+                "different host: runner-a (baseline) and runner-b (current)"),
             "\(compare.standardOutput)\(compare.standardError)")
         let missing = try runBench(["compare", "20200101T000000Z-0000", ids["laptop"] ?? "", "--store", database.url])
         #expect(

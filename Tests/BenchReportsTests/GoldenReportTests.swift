@@ -70,11 +70,11 @@ struct GoldenReportTests {
         return [
             ("run.txt", RunReport.table(run)),
             // What a terminal of 100 columns shows: the answer, the header, the default columns, the
-            // legend wrapped.
+            // short key wrapped.
             (
                 "run-terminal.txt",
                 Format.wrap(RunReport.answer(run).joined(separator: "\n") + "\n\n" + RunReport.header(run), width: 100)
-                    + RunReport.table(run, columns: ParseColumn.defaults, width: 100)
+                    + RunReport.table(run, columns: ParseColumn.defaults, width: 100, key: true)
             ),
             ("run-summary.csv", RunReport.summaryCSV(run.cells, noise: run.noise)),
             ("run-samples.csv", RunReport.samplesCSV(run.samples, runID: run.environment.runID)),

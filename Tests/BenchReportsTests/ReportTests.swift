@@ -207,6 +207,53 @@ struct ReportTests {
         #expect(Set(columns).count == 1, "every Markdown row has the same number of cells")
     }
 
+    /// A cell whose every parse lost the CPU has no time, and says why: a busy machine, not a
+    /// failure (issue 43, item 5), in the table, the Markdown, the CSV and a sweep's point.
+    @Test func aCellWhoseEveryParseLostTheCPUSaysSoNotFailed() throws {
+        let cell = CellKey(
+            parser: "foundation", scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "feedsha",
+            feedBytes: 901_440, chunkSize: 16_384)
+        let samples = (1...8).map { iteration in
+            var sample = Sample(
+                cell: cell, songs: 300, round: 1, iteration: iteration, wallNs: 9_000_000, cpuNs: 4_000_000,
+                firstSongNs: nil, peakResidentBytes: 30_000_000, error: nil, debug: false)
+            sample.preempted = true
+            return sample
+        }
+        let lost = CellSummary.summarise(
+            cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        #expect(lost.time == nil && lost.failed == 0 && lost.everyParseLostTheCPU)
+        let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), lost]
+        let note =
+            "all 8 of its parses lost the CPU to other work (a busy machine; not a failure). Noisy: measure again"
+        let table = RunReport.table(cells)
+        #expect(table.contains("  foundation: no time: \(note)"), "\(table)")
+        let settings = RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
+        let run = RunResult(
+            environment: RunEnvironment(
+                runID: "r", startedAt: "2026-11-26T10:00:00Z", commandLine: "bench", buildConfiguration: "release",
+                gitCommit: "abc", host: "h", os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1",
+                libxml2Version: "2.9.14", expatVersion: "2.5.0"),
+            settings: settings, cells: cells, samples: samples)
+        #expect(RunReport.markdown(run).contains("- `foundation`: no time: \(note)"))
+        #expect(RunReport.summaryCSV(cells).contains(note))
+        let point = SweepResult.analyse(
+            plan: SweepPlan(sizes: [300], chunkSize: 16_384, chunkSizes: [], chunkDocumentSize: 0, instructionsUpTo: 0),
+            timed: run, counted: nil, scaleFeeds: [300: "Data/top300.rss.xml"], chunkFeed: nil,
+            parsers: ["foundation"]
+        ).points.first
+        #expect(point?.outcome == "no time: \(note)")
+        #expect(point?.outcome?.contains("failed") == false)
+        // A cell whose parses failed is still a failure.
+        let failed = CellSummary.summarise(
+            cell,
+            samples: samples.map {
+                var sample = $0; sample.error = "bad"; return sample
+            },
+            peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
+        #expect(!failed.everyParseLostTheCPU && failed.lostTheCPUNote == nil)
+    }
+
     @Test func jsonRoundTrips() throws {
         let env = RunEnvironment(
             runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "release", gitCommit: nil, host: "h",

@@ -113,7 +113,9 @@ public struct SweepResult: Codable, Sendable {
             point.keptBytes = cell.keptBytes
             point.failed = cell.failed
             point.outcome = cell.outcome
-            if cell.time == nil && point.outcome == nil { point.outcome = "every parse failed" }
+            if cell.time == nil && point.outcome == nil {
+                point.outcome = cell.lostTheCPUNote ?? "every parse failed"
+            }
         } else {
             point.outcome = notTimed?.outcome ?? "not measured"
         }
