@@ -22,8 +22,9 @@ struct Run: ParsableCommand {
             interval the next run's figure should fall in; each parser's speed relative to the fastest comes \
             from the workers of the same round. When the machine is too noisy for the figures to hold, the run \
             says so and why. The run goes into the stats store and into CSV, JSON and HTML files under \
-            --output-dir. Exit status: 0 when every parser agreed and every iteration succeeded, 1 otherwise \
-            (the figures are still written).
+            --output-dir. Exit status: 0 when every parser agreed and has its figures; 1 when a parser asked \
+            for disagreed, failed, or ended a cell with no timed figure (every parse failed or lost the CPU), \
+            each named (the figures are still written).
             """
     )
 
@@ -464,7 +465,11 @@ struct Run: ParsableCommand {
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
         case .jmh, .githubActionBenchmark, .bmf, .influx:
-            if let export = format.export { print(try export.write(ExportPoint.points(result)), terminator: "") }
+            guard let export = format.export else { break }
+            let absent = ExportPoint.absences(result)
+            print(try export.write(ExportPoint.points(result), absent: absent), terminator: "")
+            // No figure takes a missing one's place; say which are missing and why.
+            for absence in absent { printError("No figure (left out of \(format.rawValue)): \(absence)") }
         }
         if let noise = result.noise, noise.noisy, format != .table {
             // The table says it at its top; other formats go to files or pipes: say it here too.

@@ -107,7 +107,13 @@ public struct BenchSession: Sendable {
 
         let samples = runs.flatMap(\.samples)
         let timed = summarise(runs, cells: cells, samples: samples)
-        problems += timed.filter { $0.failed > 0 }.map { summary in
+        // A parser asked for whose cell has no figure is a problem, whatever the reason: a run that
+        // measured nothing of it must not pass.
+        problems += RunProblem.withoutFigure(timed, asked: Set(plan.parsers))
+        problems += timed.filter {
+            $0.failed > 0 && !(plan.parsers.contains($0.cell.parser) && RunProblem.hasNoFigure($0))
+        }
+        .map { summary in
             RunProblem(
                 parser: summary.cell.parser, feed: summary.cell.feedPath,
                 kind: .failedIterations(summary.failed, outcome: summary.outcome))

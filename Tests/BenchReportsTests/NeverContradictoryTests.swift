@@ -6,8 +6,9 @@ import Testing
 
 /// Issue 43: the formats and the words say what the table says.
 ///
-/// The answer sentence claims no order the shown intervals do not support, and "fastest" is the
-/// one every column puts at 1.00.
+/// No figure stands in another's place, a noisy run is marked in every format, an exported ratio
+/// keeps one named reference, the answer sentence claims no order the shown intervals do not
+/// support, and "fastest" is the one every column puts at 1.00.
 @Suite("Never contradictory: exports, answer, reference")
 struct NeverContradictoryTests {
     static let kinds = [
@@ -40,6 +41,81 @@ struct NeverContradictoryTests {
         "expat": [6e6, 6.1e6, 5.9e6, 6e6, 6.2e6, 6e6], "foundation": [9e6, 9.2e6, 8.8e6, 9e6, 9.3e6, 9e6],
         "null": [2e3, 2e3, 2e3, 2e3, 2e3, 2e3],
     ]
+
+    /// With Foundation's parses all lost to the CPU, JMH made its primary metric peak memory
+    /// ("score": 40357888, "scoreUnit": "B/op"): a cell with no time has no JMH element.
+    @Test func noFigureTakesTheTimesPlace() throws {
+        let run = Self.run(rounds: Self.quick, lost: "foundation")
+        #expect(run.cells.first { $0.cell.parser == "foundation" }?.time == nil)
+        let jmh = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExportFormat.jmh.write(ExportPoint.points(run)).utf8))
+                as? [[String: Any]])
+        for element in jmh {
+            let primary = element["primaryMetric"] as? [String: Any]
+            #expect(primary?["scoreUnit"] as? String == "ms/op", "\(element["benchmark"] ?? "?"): \(primary ?? [:])")
+        }
+        #expect(!jmh.contains { $0["benchmark"] as? String == "xmlbench.parse.foundation" })
+        #expect(jmh.contains { $0["benchmark"] as? String == "xmlbench.parse.libxml2" })
+    }
+
+    /// A run on a noisy machine is marked so in every format (JSON, JMH, BMF, github-action-benchmark
+    /// and influx carried nothing), and a quiet one as quiet where the format keeps a series.
+    @Test func aNoisyRunIsMarkedInEveryFormat() throws {
+        let noisy = NoiseReport(
+            noisy: true, warnings: ["Other tasks were waiting for a CPU 40% of the time."], unranked: [],
+            preemptedShare: 0.3, largestSpread: 0.1, load: nil)
+        let run = Self.run(rounds: Self.quick, noise: noisy)
+        let points = ExportPoint.points(run)
+        #expect(try RunReport.json(run).contains("\"noisy\" : true"))
+
+        let jmh = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExportFormat.jmh.write(points).utf8)) as? [[String: Any]])
+        #expect(!jmh.isEmpty)
+        for element in jmh {
+            let machine = (element["params"] as? [String: String])?["machine"]
+            #expect(machine?.hasPrefix("noisy: Other tasks were waiting") == true, "\(element)")
+        }
+        let bmf = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExportFormat.bmf.write(points).utf8))
+                as? [String: [String: [String: Double]]])
+        #expect(!bmf.isEmpty && bmf.values.allSatisfy { $0["noisy-machine"]?["value"] == 1 }, "\(bmf)")
+        let custom = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExportFormat.githubActionBenchmark.write(points).utf8))
+                as? [[String: Any]])
+        #expect(!custom.isEmpty && custom.allSatisfy { ($0["extra"] as? String)?.contains("machine: noisy") == true })
+        let lines = try LineProtocol.parse(try ExportFormat.influx.write(points))
+        #expect(
+            !lines.isEmpty && lines.allSatisfy { $0.fields["noisy"] == "true" }, "\(lines.first.map { "\($0)" } ?? "")")
+
+        let quiet = Self.run(
+            rounds: Self.quick,
+            noise: NoiseReport(
+                noisy: false, warnings: [], unranked: [], preemptedShare: 0, largestSpread: 0.05, load: nil))
+        let quietBMF = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExportFormat.bmf.write(ExportPoint.points(quiet)).utf8))
+                as? [String: [String: [String: Double]]])
+        #expect(quietBMF.values.allSatisfy { $0["noisy-machine"]?["value"] == 0 })
+    }
+
+    /// github-action-benchmark's x-fastest was divided by whichever parser was fastest in that run:
+    /// the exported ratio is against a fixed reference, named in the measure, in every run.
+    @Test func anExportedRatioKeepsOneNamedReference() throws {
+        var faster = Self.quick
+        // This time libxml2 beats its C reference: the run's own "fastest" moves, the export's does not.
+        faster["libxml2"] = [3.5e6, 3.6e6, 3.4e6, 3.5e6, 3.7e6, 3.5e6]
+        for rounds in [Self.quick, faster] {
+            let run = Self.run(rounds: rounds)
+            let points = ExportPoint.points(run)
+            #expect(!points.contains { $0.measure == "x-fastest" })
+            let ratios = points.filter { $0.measure == "x-c-libxml2" }
+            #expect(Set(ratios.compactMap { $0.tag("parser") }) == ["c-libxml2", "libxml2", "expat", "foundation"])
+            #expect(ratios.first { $0.tag("parser") == "c-libxml2" }?.value == 1)
+            let libxml2 = try #require(ratios.first { $0.tag("parser") == "libxml2" })
+            #expect(rounds == faster ? libxml2.value < 1 : libxml2.value > 1, "\(libxml2.value)")
+            let custom = try ExportFormat.githubActionBenchmark.write(points)
+            #expect(custom.contains("parse/libxml2/top300.rss.xml/chunk-16384 x-c-libxml2"))
+        }
+    }
 
     /// The reference of "× fastest" is the fastest by the paired ratios every column shows: the
     /// Markdown gave c-libxml2 0.81 with libxml2 at 1.00 (reference picked by median, ratios by round).

@@ -1,0 +1,73 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import StatsStore
+import Testing
+
+/// For tests whose point is not the figures (a store, a file, the running build): no parse counts
+/// as one that lost the CPU, so that a busy machine, where a cell can end with no timed figure and
+/// the run exits 1 (issue 43), does not fail them.
+enum AnyMachine {
+    static let environment = ["BENCH_PREEMPTION_SHARE": "1e9"]
+}
+
+/// Issue 43: nothing passes silently.
+///
+/// A run whose parser has no timed figure, a comparison that judged nothing and an input no parser
+/// can read each end with their own exit status and say why; an interrupted run says what it kept;
+/// a full disk still shows the table.
+@Suite("Never silent: exit codes, unusable input, interrupts", .timeLimit(.minutes(10)))
+struct NeverSilentCommandTests {
+    /// A cell whose every parse lost the CPU has no time: the run fails naming the parser.
+    ///
+    /// It exited 0 with every time blank. `BENCH_PREEMPTION_SHARE=-1` makes every parse one that
+    /// lost the CPU, as on a machine at its busiest.
+    @Test func aParserWithNoTimedFigureFailsTheRun() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            [
+                "run", "--scenario", "parse", "--parsers", "libxml2,expat", "--iterations", "1", "--warmup", "0",
+                "--rounds", "1", "--no-allocation-counts", "--no-store", "--format", "csv", "--output-dir",
+                directory.path("out"),
+            ], environment: ["BENCH_PREEMPTION_SHARE": "-1"])
+        #expect(result.status == 1, "\(result.standardError)")
+        for parser in ["libxml2", "expat"] {
+            let line = result.standardError.split(separator: "\n").first {
+                $0.contains("\(parser) on Data/top300.rss.xml")
+            }
+            #expect(line?.contains("no timed figure") == true, "\(result.standardError)")
+            #expect(line?.contains("lost the CPU") == true, "\(result.standardError)")
+        }
+        // The baseline was not asked for: it is not named.
+        #expect(!result.standardError.contains("null on"))
+    }
+
+    static func write(_ run: RunResult, to directory: TemporaryDirectory, as name: String) throws -> String {
+        try directory.write(name, String(decoding: try JSONEncoder().encode(run), as: UTF8.self))
+    }
+
+    /// A comparison that judged nothing, or compared nothing, does not pass (it exited 0), unless
+    /// the option named in its message says it may.
+    @Test func aComparisonThatJudgedNothingDoesNotPass() throws {
+        let directory = try TemporaryDirectory()
+        func run(_ id: String, _ parsers: [String: [Double]]) throws -> String {
+            try Self.write(
+                SyntheticRuns.run(id: id, started: "2026-11-22T10:00:00Z", rounds: parsers), to: directory,
+                as: "\(id).json")
+        }
+        // One worker a side: too few to judge.
+        let base = try run("20261122T100000Z-a", ["expat": [1e7], "null": [500]])
+        let current = try run("20261122T100100Z-b", ["expat": [1.01e7], "null": [500]])
+        let unjudged = try runBench(["compare", base, current])
+        #expect(unjudged.standardOutput.contains("Nothing judged"), "\(unjudged.standardOutput)")
+        #expect(unjudged.status == 4, "\(unjudged.standardError)")
+        #expect(unjudged.standardError.contains("--allow-nothing-judged"), "\(unjudged.standardError)")
+        let allowed = try runBench(["compare", base, current, "--allow-nothing-judged"])
+        #expect(allowed.status == 0, "\(allowed.standardError)")
+        // No cell on both sides.
+        let other = try run("20261122T100200Z-c", ["libxml2": [6e6, 6e6, 6e6, 6e6, 6e6, 6e6]])
+        let disjoint = try runBench(["compare", base, other])
+        #expect(disjoint.standardOutput.contains("Nothing compared"), "\(disjoint.standardOutput)")
+        #expect(disjoint.status == 4, "\(disjoint.standardError)")
+    }
+}
