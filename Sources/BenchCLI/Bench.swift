@@ -63,6 +63,9 @@ enum BenchExitCode: Int32, CaseIterable {
     /// `bench compare`: no cell was judged (too few workers, or the sides share no cell), unless
     /// `--allow-nothing-judged`.
     case nothingJudged = 4
+    /// `bench run`: an input that no parser could read (empty, not XML, cut short, not a feed):
+    /// stopped after the check, nothing measured, no file written, no run stored.
+    case unusableInput = 5
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
@@ -87,6 +90,7 @@ enum BenchExitCode: Int32, CaseIterable {
         case .regression: return "a regression beyond the threshold and the noise"
         case .failedCell: return "a cell that failed on one side of the comparison"
         case .nothingJudged: return "nothing judged or compared (unless --allow-nothing-judged)"
+        case .unusableInput: return "unusable input: no parser could read a file; nothing measured or written"
         }
     }
 
@@ -94,6 +98,7 @@ enum BenchExitCode: Int32, CaseIterable {
         switch self {
         case .ok, .error: return "all"
         case .regression, .failedCell, .nothingJudged: return "compare"
+        case .unusableInput: return "run"
         }
     }
 }

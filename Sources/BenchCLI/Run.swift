@@ -24,7 +24,8 @@ struct Run: ParsableCommand {
             says so and why. The run goes into the stats store and into CSV, JSON and HTML files under \
             --output-dir. Exit status: 0 when every parser agreed and has its figures; 1 when a parser asked \
             for disagreed, failed, or ended a cell with no timed figure (every parse failed or lost the CPU), \
-            each named (the figures are still written).
+            each named (the figures are still written); 5 when no parser could read an input (stopped after \
+            the check: nothing measured or written).
             """
     )
 
@@ -305,10 +306,22 @@ struct Run: ParsableCommand {
         let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
         let session = BenchSession(plan: try plan(instructionCounter: instructionCounter))
+        // The check first: an input no parser can read stops the run here, with nothing measured,
+        // written or stored (the store is opened after it).
+        let checks: [BenchRunner.FeedCheck]
+        do {
+            checks = try session.check(
+                checking: { terminal.progress("checking that the parsers agree…") }, stopOnUnusable: true)
+        } catch let unusable as BenchSession.UnusableInputs {
+            terminal.clearProgress()
+            for input in unusable.inputs { printError("Unusable input: \(input)") }
+            printError(
+                "Nothing measured, no file written, no run stored (`bench verify FILE` shows what each parser said).")
+            throw BenchExitCode.unusableInput.exitCode
+        }
         let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try session.run(
-            environment: environment, recorder: database,
-            checking: { terminal.progress("checking that the parsers agree…") },
+            checks: checks, environment: environment, recorder: database,
             progress: { terminal.progress(progressLine($0)) }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
         var result = outcome.result

@@ -42,6 +42,30 @@ public struct BenchSession: Sendable {
         public var recorderFailure: (any Error)?
     }
 
+    /// Inputs that no parser could read (``UnusableInput``): the run stops after the check.
+    public struct UnusableInputs: Error, Sendable, CustomStringConvertible {
+        public var inputs: [UnusableInput]
+        public var description: String { inputs.map(\.description).joined(separator: "\n") }
+    }
+
+    /// The agreement check alone (step 1), before anything is recorded.
+    ///
+    /// - Parameters:
+    ///   - checking: called before the check starts.
+    ///   - stopOnUnusable: throw ``UnusableInputs`` when an input is one that no parser could read
+    ///     (`bench run`: nothing is then measured or recorded); a sweep records such refusals instead.
+    /// - Returns: each input's check, for ``run(checks:environment:recorder:progress:iterationProgress:)``.
+    /// - Throws: ``UnusableInputs``; an unreadable input's ``FeedFileError``.
+    public func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
+        checking()
+        let checks = try BenchRunner(plan: plan).checkAgreement()
+        if stopOnUnusable {
+            let unusable = checks.compactMap { UnusableInput($0, workload: plan.workload) }
+            if !unusable.isEmpty { throw UnusableInputs(inputs: unusable) }
+        }
+        return checks
+    }
+
     /// Runs the plan.
     ///
     /// - Parameters:
@@ -59,11 +83,21 @@ public struct BenchSession: Sendable {
         environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
+        let checks = try check(checking: checking)
+        return try run(
+            checks: checks, environment: environment, recorder: recorder, progress: progress,
+            iterationProgress: iterationProgress)
+    }
+
+    /// Runs the plan from its agreement check (``check(checking:stopOnUnusable:)``): steps 2 to 5.
+    ///
+    /// The recorder's run begins here, after the check.
+    public func run(
+        checks: [BenchRunner.FeedCheck], environment: RunEnvironment, recorder: (any RunRecorder)?,
+        progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
+    ) throws -> Outcome {
         let runner = BenchRunner(plan: plan)
         try recorder?.beginRun(environment, settings: plan.settings)
-
-        checking()
-        let checks = try runner.checkAgreement()
         var (problems, notTimed) = notTimedCells(checks)
         Self.describeParsers(&notTimed, samples: [])
         let cells = runner.cells(for: checks)

@@ -70,4 +70,62 @@ struct NeverSilentCommandTests {
         #expect(disjoint.standardOutput.contains("Nothing compared"), "\(disjoint.standardOutput)")
         #expect(disjoint.status == 4, "\(disjoint.standardError)")
     }
+
+    /// Inputs no parser can read: the run stops after the check, one line a file saying what is
+    /// wrong, nothing measured, written or stored, exit 5 (it timed the baselines, wrote 9 files
+    /// and exited 1).
+    @Test func unusableInputStopsBeforeAnythingIsMeasured() throws {
+        let directory = try TemporaryDirectory()
+        let feed = try String(contentsOfFile: TestPaths.top300, encoding: .utf8)
+        let inputs = [
+            try directory.write("empty.xml", ""),
+            try directory.write("image.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]),
+            try directory.write("passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/bin/sh\n"),
+            try directory.write("truncated.xml", String(feed.prefix(20_000))),
+            try directory.write(
+                "catalog.xml", "<?xml version=\"1.0\"?>\n<catalog><book id=\"1\">XML</book></catalog>\n"),
+        ]
+        let store = directory.path("stats.sqlite")
+        let output = directory.path("out")
+        let result = try runBench(
+            [
+                "run", "--scenario", "parse", "--rounds", "1", "--iterations", "1", "--warmup", "0", "--store", store,
+                "--output-dir", output,
+            ] + inputs.flatMap { ["--feed", $0] })
+        #expect(result.status == 5, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("Unusable input: ") }
+        #expect(lines.count == inputs.count, "\(result.standardError)")
+        let expected = [
+            "empty.xml": "the file is empty", "image.png": "not XML: a PNG image", "passwd": "not XML: it starts with",
+            "truncated.xml": "cut short", "catalog.xml": "not a feed",
+        ]
+        for (name, words) in expected {
+            let line = lines.first { $0.contains("/\(name): ") }
+            #expect(line?.contains(words) == true, "\(name): \(line ?? "no line")")
+        }
+        #expect(result.standardError.contains("Nothing measured"))
+        #expect(!result.standardError.contains("line 0, column 0"))
+        #expect(result.standardOutput.isEmpty, "no report: \(result.standardOutput)")
+        // Nothing written, nothing stored.
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+        #expect(files.isEmpty, "\(files)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    /// Each parser's failure on those inputs in words a person can act on: Foundation's named (it
+    /// said "XMLParser error 4 (libxml2 xmlParserErrors code)"), positions real or absent, never
+    /// "line 0, column 0".
+    @Test func eachParsersFailureIsSaidInWords() throws {
+        let directory = try TemporaryDirectory()
+        let empty = try directory.write("empty.xml", "")
+        let passwd = try directory.write("passwd", "root:x:0:0:root:/root:/bin/bash\n")
+        let result = try runBench(["verify", empty, passwd, "--chunk-sizes", "16384"])
+        #expect(result.status == 1)
+        #expect(!result.standardOutput.contains("line 0, column 0"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("xmlParserErrors"), "\(result.standardOutput)")
+        let foundation = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  foundation ") }
+        #expect(foundation.count == 2)
+        #expect(foundation.allSatisfy { $0.contains("empty") }, "\(foundation)")
+        #expect(foundation.last?.contains("emptyDocumentError") == true, "\(foundation)")
+    }
 }
