@@ -66,8 +66,16 @@ enum BenchExitCode: Int32, CaseIterable {
     /// `bench run`: an input that no parser could read (empty, not XML, cut short, not a feed):
     /// stopped after the check, nothing measured, no file written, no run stored.
     case unusableInput = 5
+    /// `bench run`: interrupted by SIGINT (Ctrl-C); the finished cells are written and kept, the
+    /// stored run marked incomplete.
+    case interrupted = 130
+    /// `bench run`: ended by SIGTERM (a CI job's time limit), as ``interrupted``.
+    case terminated = 143
 
     var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// The code a run ended by `signal` exits with (128 + the signal's number, as shells report it).
+    static func signal(_ signal: Int32) -> Int32 { 128 + signal }
 
     /// The codes as `--help` lists them.
     static var help: String {
@@ -91,6 +99,8 @@ enum BenchExitCode: Int32, CaseIterable {
         case .failedCell: return "a cell that failed on one side of the comparison"
         case .nothingJudged: return "nothing judged or compared (unless --allow-nothing-judged)"
         case .unusableInput: return "unusable input: no parser could read a file; nothing measured or written"
+        case .interrupted: return "interrupted (SIGINT, Ctrl-C): finished cells written, the stored run incomplete"
+        case .terminated: return "terminated (SIGTERM): as 130"
         }
     }
 
@@ -98,7 +108,7 @@ enum BenchExitCode: Int32, CaseIterable {
         switch self {
         case .ok, .error: return "all"
         case .regression, .failedCell, .nothingJudged: return "compare"
-        case .unusableInput: return "run"
+        case .unusableInput, .interrupted, .terminated: return "run"
         }
     }
 }

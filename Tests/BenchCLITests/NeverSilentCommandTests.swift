@@ -128,4 +128,107 @@ struct NeverSilentCommandTests {
         #expect(foundation.allSatisfy { $0.contains("empty") }, "\(foundation)")
         #expect(foundation.last?.contains("emptyDocumentError") == true, "\(foundation)")
     }
+
+    /// A running process and its standard error, read as it ends.
+    final class Started: @unchecked Sendable {
+        let process = Process()
+        private let error = Pipe()
+        private var errorData = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+            process.arguments = arguments
+            process.currentDirectoryURL = TestPaths.packageRoot
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = error
+            try process.run()
+            DispatchQueue.global().async {
+                self.errorData = self.error.fileHandleForReading.readDataToEndOfFile()
+                self.done.signal()
+            }
+        }
+
+        /// Waits for the end; its standard error.
+        func wait() -> String {
+            process.waitUntilExit()
+            done.wait()
+            return String(decoding: errorData, as: UTF8.self)
+        }
+    }
+
+    /// Ctrl-C (SIGINT to the process group) or SIGTERM in the middle of a run: it ends with 130 or
+    /// 143 and says which run the store keeps incomplete, what was written and how to remove it;
+    /// the run file holds the workers that finished (it ended silently by the signal).
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedRunSaysWhatItKept(signal: Int32) throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let output = directory.path("out")
+        let run = try Started([
+            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "2", "--warmup", "0", "--rounds",
+            "200", "--no-allocation-counts", "--store", store, "--output-dir", output,
+        ])
+        // Wait for the first worker's samples in the store.
+        var stored = 0
+        let deadline = Date().addingTimeInterval(240)
+        while Date() < deadline && run.process.isRunning && stored == 0 {
+            if FileManager.default.fileExists(atPath: store) {
+                stored =
+                    (try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count) ?? 0
+            }
+            if stored == 0 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(stored > 0, "no samples stored before the deadline")
+        let pid = run.process.processIdentifier
+        // Ctrl-C goes to the terminal's process group: the workers get it too.
+        if signal == SIGINT && getpgid(pid) == pid { kill(-pid, signal) } else { kill(pid, signal) }
+        let standardError = run.wait()
+        #expect(run.process.terminationReason == .exit, "ended by a signal, silently: \(standardError)")
+        #expect(run.process.terminationStatus == 128 + signal, "\(standardError)")
+
+        let runs = try StatsDatabase(path: store).runs()
+        let runID = try #require(runs.first?.runID)
+        #expect(runs.count == 1 && runs.first?.complete == false)
+        #expect(standardError.contains("Interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(standardError)")
+        #expect(standardError.contains("run \(runID) is incomplete"), "\(standardError)")
+        #expect(standardError.contains("store remove --run \(runID)"), "\(standardError)")
+        // The finished workers' files: the run file holds what the store holds.
+        let file = (output as NSString).appendingPathComponent("\(runID).json")
+        #expect(standardError.contains(file), "\(standardError)")
+        let written = try JSONDecoder().decode(RunResult.self, from: Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(written.environment.complete == false)
+        let inStore = try StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count
+        #expect(written.samples.count == inStore && inStore >= stored)
+        // And the store removes it as the message says.
+        let removed = try runBench(["store", "remove", "--run", runID, "--store", store])
+        #expect(removed.status == 0, "\(removed.standardError)")
+        #expect(try StatsDatabase(path: store).runs().isEmpty)
+    }
+
+    /// A full output directory: the table is printed all the same, and no `latest` file names an
+    /// earlier run as this one (the table was lost and latest.json held the previous run).
+    @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))
+    func aFullDiskStillShowsTheTableAndLeavesNoStaleLatest() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        let mount = directory.path("full")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let result = try StoreFaultTests.inMountNamespace(
+            """
+            mount -t tmpfs -o size=16k tmpfs '\(mount)' && printf '{"runID":"20261101T000000Z-previous"}' > '\(mount)/latest.json' \
+            && COLUMNS=200 '\(TestPaths.benchExecutable)' run --scenario parse --parsers expat \
+            --iterations 1 --warmup 0 --rounds 2 --no-allocation-counts --store '\(store)' --output-dir '\(mount)'; echo "status=$?"; \
+            cat '\(mount)/latest.json' 2>/dev/null || echo "no latest.json"
+            """)
+        #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains("No space left on device"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("20261101T000000Z-previous"), "\(result.standardOutput)")
+        // The parse table, with its parser's row.
+        #expect(result.standardOutput.contains("× fastest"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.split(separator: "\n").contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("expat ")
+            }, "\(result.standardOutput)")
+    }
 }
