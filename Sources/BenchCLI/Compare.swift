@@ -24,7 +24,9 @@ struct Compare: ParsableCommand {
             whole interval above 1; failed when it ran in the baseline and failed in the current runs. Cells \
             on one side only, different feeds, debug builds, noisy runs and different library versions are \
             reported, never silently compared. Exit status: 0 no regression, 2 regression, 3 a cell failed \
-            in the current runs (before 2), 1 bad input.
+            in the current runs (before 2), 4 nothing judged or compared (no cell had enough workers, or the \
+            sides share no cell: a gate that checked nothing must not pass; --allow-nothing-judged lets it), \
+            1 bad input.
             """)
 
     @Argument(help: "The baseline: a run's JSON file, a directory of them, or stored run IDs (comma-separated).")
@@ -52,6 +54,11 @@ struct Compare: ParsableCommand {
 
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
+
+    @Flag(
+        name: .customLong("allow-nothing-judged"),
+        help: "Exit 0 when no cell could be judged (else exit 4: a gate that checked nothing does not pass).")
+    var allowNothingJudged = false
 
     func validate() throws {
         if let threshold, !(threshold >= 0 && threshold < 1000) {
@@ -121,6 +128,12 @@ struct Compare: ParsableCommand {
         }
         if !comparison.failures.isEmpty { throw BenchExitCode.failedCell.exitCode }
         if !comparison.regressions.isEmpty { throw BenchExitCode.regression.exitCode }
+        if comparison.compared.isEmpty && !allowNothingJudged {
+            printError(
+                "bench compare: \(CompareReport.judged(comparison)) Exit \(BenchExitCode.nothingJudged.rawValue): a "
+                    + "comparison that judged nothing does not pass; --allow-nothing-judged lets it.")
+            throw BenchExitCode.nothingJudged.exitCode
+        }
     }
 
     /// Reads a run file, every run file of a directory (sorted by name, that is by time), or runs of

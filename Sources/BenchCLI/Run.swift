@@ -22,8 +22,11 @@ struct Run: ParsableCommand {
             interval the next run's figure should fall in; each parser's speed relative to the fastest comes \
             from the workers of the same round. When the machine is too noisy for the figures to hold, the run \
             says so and why. The run goes into the stats store and into CSV, JSON and HTML files under \
-            --output-dir. Exit status: 0 when every parser agreed and every iteration succeeded, 1 otherwise \
-            (the figures are still written).
+            --output-dir. Exit status: 0 when every parser agreed and has its figures; 1 when a parser asked \
+            for disagreed, failed, or ended a cell with no timed figure (every parse failed or lost the CPU), \
+            each named (the figures are still written); 5 when no parser could read an input (stopped after \
+            the check: nothing measured or written); 130 or 143 when interrupted by SIGINT or SIGTERM (the \
+            cells that finished are written, the stored run incomplete).
             """
     )
 
@@ -291,7 +294,10 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        WorkerProcess.killWorkerOnInterrupt()
+        // Ctrl-C or SIGTERM: the workers stop, the cells that finished are written and the run
+        // says what the store keeps (``finishInterrupted``); a second Ctrl-C stops at once.
+        WorkerProcess.finishOnInterrupt(
+            notice: "Interrupted: stopping the workers; writing what finished (Ctrl-C again stops at once)…")
         try memory.apply()
         let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
@@ -317,10 +323,28 @@ struct Run: ParsableCommand {
         let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
         let session = BenchSession(plan: try plan(instructionCounter: instructionCounter))
+        // The check first: an input no parser can read stops the run here, with nothing measured,
+        // written or stored (the store is opened after it).
+        let checks: [BenchRunner.FeedCheck]
+        do {
+            checks = try session.check(
+                checking: { terminal.progress("checking that the parsers agree…") }, stopOnUnusable: true)
+        } catch let unusable as BenchSession.UnusableInputs {
+            terminal.clearProgress()
+            for input in unusable.inputs { printError("Unusable input: \(input)") }
+            printError(
+                "Nothing measured, no file written, no run stored (`bench verify FILE` shows what each parser said).")
+            throw BenchExitCode.unusableInput.exitCode
+        } catch let interrupted as BenchSession.Interrupted {
+            terminal.clearProgress()
+            printError(
+                "Interrupted by \(signalName(interrupted.signal)) during the agreement check: nothing was measured, "
+                    + "written or stored.")
+            throw ExitCode(BenchExitCode.signal(interrupted.signal))
+        }
         let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try session.run(
-            environment: environment, recorder: database,
-            checking: { terminal.progress("checking that the parsers agree…") },
+            checks: checks, environment: environment, recorder: database,
             progress: { terminal.progress(progressLine($0)) }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
         var result = outcome.result
@@ -329,17 +353,32 @@ struct Run: ParsableCommand {
         // The HTML report shows this run with the history of the store (debug builds left out).
         let history = (try? database?.samples(matching: SampleFilter())) ?? []
         let html = HTMLReport.run(result, history: history)
-        let written: [String]
+        // The files, then the table whatever became of them: a full disk loses no figure on the
+        // terminal (and RunFiles leaves no `latest` copy that names an earlier run).
+        var written: [String] = []
+        var writeFailure: (any Error)?
         do {
             written = try files.write(result, html: html)
         } catch {
-            let kept =
-                database == nil || outcome.recorderFailure != nil
-                ? "the run was not recorded whole (\(outcome.recorderFailure.map { "the store failed: \($0)" } ?? "--no-store")): its figures are lost"
-                : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
-            throw CommandFailure(description: "\(error); \(kept)")
+            writeFailure = error
         }
         try show(result, html: html, terminal: terminal)
+        if let signal = outcome.interruption {
+            finishInterrupted(
+                outcome, signal: signal, database: database, written: written, writeFailure: writeFailure)
+            if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
+            throw ExitCode(BenchExitCode.signal(signal))
+        }
+        if let writeFailure {
+            let kept =
+                database == nil || outcome.recorderFailure != nil
+                ? "the run was not recorded whole (\(outcome.recorderFailure.map { "the store failed: \($0)" } ?? "--no-store")): its figures are lost but for the table above"
+                : "the run is recorded whole in \(storeOptions.store) as \(environment.runID) (bench report shows it)"
+            let problems = outcome.problems.map { "\n  " + $0.description }.joined()
+            throw CommandFailure(
+                description: "\(writeFailure); \(kept)"
+                    + (problems.isEmpty ? "" : "\nand not every parser succeeded:" + problems))
+        }
         if !output.quiet {
             let lines =
                 ["Run \(environment.runID) wrote:"] + written.map { "  " + $0 }
@@ -355,6 +394,41 @@ struct Run: ParsableCommand {
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
+    }
+
+    /// Says what an interrupted run kept: the run in the store (incomplete), its files, how to
+    /// measure again and how to remove it.
+    private func finishInterrupted(
+        _ outcome: BenchSession.Outcome, signal: Int32, database: (any StatsStoring)?, written: [String],
+        writeFailure: (any Error)?
+    ) {
+        let runID = outcome.result.environment.runID
+        var lines = [
+            "Interrupted by \(signalName(signal)) after \(outcome.workersFinished) of \(outcome.workersPlanned) "
+                + "workers: run \(runID) is incomplete."
+        ]
+        if database == nil {
+            lines.append("Not recorded in a stats store (--no-store).")
+        } else if let failure = outcome.recorderFailure {
+            lines.append("The stats store failed during the run (\(failure)): \(storeOptions.store) holds part of it.")
+        } else {
+            lines.append(
+                "Kept in \(storeOptions.store) as an incomplete run with the \(outcome.workersFinished) workers that "
+                    + "finished (`bench report` includes them; --exclude-incomplete leaves them out).")
+        }
+        if let writeFailure {
+            lines.append("Its files could not be written: \(writeFailure)")
+        } else {
+            lines.append("Its files, with the cells that finished:")
+            lines += written.map { "  " + $0 }
+        }
+        lines.append("A run cannot be resumed: run the same command again for a whole run.")
+        if database != nil, outcome.recorderFailure == nil {
+            lines.append(
+                "To remove the incomplete run: \(BenchTool.commandName) store remove --run \(runID) --store \(storeOptions.store)"
+            )
+        }
+        lines.forEach(printError)
     }
 
     /// The host's state against its earlier runs in the store (``HostState``).
@@ -478,7 +552,11 @@ struct Run: ParsableCommand {
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
         case .jmh, .githubActionBenchmark, .bmf, .influx:
-            if let export = format.export { print(try export.write(ExportPoint.points(result)), terminator: "") }
+            guard let export = format.export else { break }
+            let absent = ExportPoint.absences(result)
+            print(try export.write(ExportPoint.points(result), absent: absent), terminator: "")
+            // No figure takes a missing one's place; say which are missing and why.
+            for absence in absent { printError("No figure (left out of \(format.rawValue)): \(absence)") }
         }
         if let noise = result.noise, noise.noisy, format != .table {
             // The table says it at its top; other formats go to files or pipes: say it here too.

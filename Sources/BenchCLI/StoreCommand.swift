@@ -4,11 +4,13 @@ import BenchResults
 import Foundation
 import StatsStore
 
-/// `bench store push` and `bench store pull`: runs copied between stats stores.
+/// `bench store push` and `bench store pull`: runs copied between stats stores; `bench store
+/// remove`: runs taken out of one (an interrupted run, say).
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Copy runs between stats stores: push local runs to a shared PostgreSQL store, pull them back.",
+        abstract:
+            "Copy runs between stats stores: push local runs to a shared PostgreSQL store, pull them back; remove runs.",
         discussion: """
             A run is copied in one transaction, whole or not at all. A run ID already in the target is skipped \
             (never duplicated); one that differs there is an error (the other runs are still copied); a run the \
@@ -16,7 +18,7 @@ struct StoreCommand: ParsableCommand {
             Incomplete runs stay marked incomplete. The password of a PostgreSQL store comes from PGPASSWORD or \
             ~/.pgpass.
             """,
-        subcommands: [Push.self, Pull.self])
+        subcommands: [Push.self, Pull.self, Remove.self])
 
     struct Push: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -60,6 +62,45 @@ struct StoreCommand: ParsableCommand {
             let source = try StatsStores.open(from, mustExist: true, readOnly: true)
             let target = try StatsStores.open(to)
             try StoreCopy(selection: selection, verb: "pulled").copy(from: [.store(source)], to: target)
+        }
+    }
+}
+
+/// `bench store remove --run ID`: takes runs and their samples out of a store.
+extension StoreCommand {
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove runs and their samples from a stats store (an interrupted run one does not want, say).",
+            discussion: """
+                Only the runs named. A run that is not in the store is an error (the others are still removed). \
+                `bench run` names the run it leaves incomplete when it is interrupted.
+                """)
+
+        @Option(
+            name: .customLong("run"), parsing: .upToNextOption,
+            help: "The run IDs to remove (comma-separated or repeated).")
+        var runIDs: [String] = []
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func validate() throws {
+            guard !ListArgument.split(runIDs).isEmpty else { throw ValidationError("--run: which runs to remove") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open(mustExist: true)
+            var missing: [String] = []
+            for id in ListArgument.split(runIDs) {
+                if try store.removeRun(id) {
+                    print("Removed run \(id) from \(store.location).")
+                } else {
+                    missing.append(id)
+                }
+            }
+            if !missing.isEmpty {
+                throw CommandFailure(
+                    description: "no run \(missing.joined(separator: ", ")) in the stats store \(store.location)")
+            }
         }
     }
 }

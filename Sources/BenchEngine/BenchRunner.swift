@@ -106,8 +106,10 @@ public struct BenchRunner: Sendable {
                 cellFinished: cellFinished)
             return recorder.runs
         }
-        for round in 1...max(1, plan.settings.rounds) {
+        rounds: for round in 1...max(1, plan.settings.rounds) {
             for cell in Self.order(jobs, round: round) {
+                // Interrupted (SIGINT, SIGTERM): the run ends with the workers that finished.
+                if WorkerProcess.interruption != nil { break rounds }
                 guard let scenario = cell.engineScenario else { continue }
                 guard scenario.runsEveryRound || plan.settings.runsDownloads(inRound: round) else { continue }
                 let step = recorder.step(cell, round: round)
@@ -137,7 +139,7 @@ public struct BenchRunner: Sendable {
         }
         // Allocation counts are exact: one worker per cell, with the interposer loaded, after the
         // timed rounds (its samples have no times; they are round 0).
-        for cell in countedCells {
+        for cell in countedCells where WorkerProcess.interruption == nil {
             guard let scenario = cell.engineScenario else { continue }
             progress(recorder.step(cell, round: 0))
             let context = CellContext(plan: plan, round: 0, reference: referenceDigests[cell.feedPath])
@@ -157,7 +159,7 @@ public struct BenchRunner: Sendable {
             Self.order(parseCells, round: round).map { (round, $0) }
         }
         let plan = plan
-        for start in stride(from: 0, to: ordered.count, by: lanes) {
+        for start in stride(from: 0, to: ordered.count, by: lanes) where WorkerProcess.interruption == nil {
             let batch = Array(ordered[start..<min(start + lanes, ordered.count)])
             var step = log.step(batch[0].1, round: batch[0].0)
             step.parser = batch.map(\.1.parser).joined(separator: ", ")
@@ -239,6 +241,12 @@ private struct RunLog {
     /// Records one worker's runs and hands each to `cellFinished`.
     mutating func finish(_ finished: [CellRun], to cellFinished: (CellRun) throws -> Void) throws {
         for finishedRun in finished {
+            // A worker the interruption killed measured nothing whole: only one that ended well counts.
+            if WorkerProcess.interruption != nil,
+                finishedRun.outcome != nil || finishedRun.samples.contains(where: { $0.error != nil })
+            {
+                continue
+            }
             var run = finishedRun
             let first = nextIteration[run.cell, default: 1]
             for k in run.samples.indices { run.samples[k].iteration = first + k }

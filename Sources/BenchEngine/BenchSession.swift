@@ -40,6 +40,44 @@ public struct BenchSession: Sendable {
         ///
         /// `nil` when everything was recorded.
         public var recorderFailure: (any Error)?
+        /// The signal that interrupted the run (SIGINT, SIGTERM; ``WorkerProcess/finishOnInterrupt(grace:notice:)``),
+        /// if one did: ``result`` holds the workers that finished, the recorder an incomplete run.
+        public var interruption: Int32?
+        /// Workers that ran to their end, and how many the plan had.
+        public var workersFinished = 0
+        public var workersPlanned = 0
+    }
+
+    /// Inputs that no parser could read (``UnusableInput``): the run stops after the check.
+    public struct UnusableInputs: Error, Sendable, CustomStringConvertible {
+        public var inputs: [UnusableInput]
+        public var description: String { inputs.map(\.description).joined(separator: "\n") }
+    }
+
+    /// The run was interrupted (SIGINT, SIGTERM) before anything was measured or recorded.
+    public struct Interrupted: Error, Sendable, CustomStringConvertible {
+        public var signal: Int32
+        public var description: String { "interrupted by \(signalName(signal)) during the agreement check" }
+    }
+
+    /// The agreement check alone (step 1), before anything is recorded.
+    ///
+    /// - Parameters:
+    ///   - checking: called before the check starts.
+    ///   - stopOnUnusable: throw ``UnusableInputs`` when an input is one that no parser could read
+    ///     (`bench run`: nothing is then measured or recorded); a sweep records such refusals instead.
+    /// - Returns: each input's check, for ``run(checks:environment:recorder:progress:iterationProgress:)``.
+    /// - Throws: ``UnusableInputs``; ``Interrupted`` when a signal came during the check; an
+    ///   unreadable input's ``FeedFileError``.
+    public func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
+        checking()
+        let checks = try BenchRunner(plan: plan).checkAgreement()
+        if let signal = WorkerProcess.interruption { throw Interrupted(signal: signal) }
+        if stopOnUnusable {
+            let unusable = checks.compactMap { UnusableInput($0, workload: plan.workload) }
+            if !unusable.isEmpty { throw UnusableInputs(inputs: unusable) }
+        }
+        return checks
     }
 
     /// Runs the plan.
@@ -59,11 +97,23 @@ public struct BenchSession: Sendable {
         environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
+        let checks = try check(checking: checking)
+        return try run(
+            checks: checks, environment: environment, recorder: recorder, progress: progress,
+            iterationProgress: iterationProgress)
+    }
+
+    /// Runs the plan from its agreement check (``check(checking:stopOnUnusable:)``): steps 2 to 5.
+    ///
+    /// The recorder's run begins here, after the check. When the process is interrupted
+    /// (``WorkerProcess/interruption``) the rounds stop, the workers that finished are kept, and
+    /// the recorder's run stays incomplete (``Outcome/interruption``).
+    public func run(
+        checks: [BenchRunner.FeedCheck], environment: RunEnvironment, recorder: (any RunRecorder)?,
+        progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
+    ) throws -> Outcome {
         let runner = BenchRunner(plan: plan)
         try recorder?.beginRun(environment, settings: plan.settings)
-
-        checking()
-        let checks = try runner.checkAgreement()
         var (problems, notTimed) = notTimedCells(checks)
         Self.describeParsers(&notTimed, samples: [])
         let cells = runner.cells(for: checks)
@@ -84,8 +134,13 @@ public struct BenchSession: Sendable {
         let load = MachineLoadProbe.start()
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
+        var planned = 0
         let runs = try runner.measure(
-            cells, referenceDigests: references, iterationProgress: iterationProgress, progress: progress,
+            cells, referenceDigests: references, iterationProgress: iterationProgress,
+            progress: { step in
+                planned = step.cellCount
+                progress(step)
+            },
             cellFinished: { run in
                 do {
                     try recorder?.record(run.samples, runID: environment.runID)
@@ -104,10 +159,17 @@ public struct BenchSession: Sendable {
                 return stopped == nil
             })
         let machine = load.finish()
+        let interruption = WorkerProcess.interruption
 
         let samples = runs.flatMap(\.samples)
         let timed = summarise(runs, cells: cells, samples: samples)
-        problems += timed.filter { $0.failed > 0 }.map { summary in
+        // A parser asked for whose cell has no figure is a problem, whatever the reason: a run that
+        // measured nothing of it must not pass.
+        problems += RunProblem.withoutFigure(timed, asked: Set(plan.parsers))
+        problems += timed.filter {
+            $0.failed > 0 && !(plan.parsers.contains($0.cell.parser) && RunProblem.hasNoFigure($0))
+        }
+        .map { summary in
             RunProblem(
                 parser: summary.cell.parser, feed: summary.cell.feedPath,
                 kind: .failedIterations(summary.failed, outcome: summary.outcome))
@@ -130,7 +192,7 @@ public struct BenchSession: Sendable {
 
         var finished = environment
         finished.endedAt = RunEnvironment.iso8601(Date())
-        finished.complete = unstarted.isEmpty
+        finished.complete = unstarted.isEmpty && interruption == nil
         var settings = plan.settings
         if let stopped { settings.rounds = stopped.rounds }
         do {
@@ -147,7 +209,12 @@ public struct BenchSession: Sendable {
             environment: finished, settings: settings, cells: timed + notTimed, samples: samples, noise: noise,
             documents: documents)
         result.stopped = stopped
-        return Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
+        var outcome = Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
+        outcome.interruption = interruption
+        // A cell measured by another's worker (the 304 of `conditional`) is not a worker of its own.
+        outcome.workersFinished = runs.filter { $0.cell.engineScenario?.startsWorker($0.cell.scenario) ?? true }.count
+        outcome.workersPlanned = planned
+        return outcome
     }
 
     /// A document's measured shape (in this process, before the workers start: outside every timed

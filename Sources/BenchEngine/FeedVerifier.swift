@@ -17,6 +17,10 @@ import SongFeed
 /// A worker that crashes or runs past its time or memory limit is reported as that parser's
 /// outcome; the other parsers still run.
 public enum FeedVerifier {
+    /// What a parser that read a document and built no songs from it is told: it is no feed.
+    public static let noSongsMessage =
+        "no songs: the document has no RSS `item` or Atom `entry` (for any other XML, use --workload document)"
+
     /// The chunk sizes `bench verify` uses by default; 0 stands for the whole feed in one chunk.
     public static let defaultChunkSizes = [1, 7, 512, 16_384, 0]
 
@@ -75,11 +79,7 @@ public enum FeedVerifier {
             var verdict = run(parser, chunkSizes: chunkSizes)
             if workload == .songs, verdict.status == .consistent, verdict.songCount == 0 {
                 verdict.status = .failed(
-                    FeedParseError(
-                        parser: parser,
-                        message:
-                            "no songs: the document has no RSS `item` or Atom `entry` (for any other XML, use --workload document)",
-                        line: 0, column: 0))
+                    FeedParseError(parser: parser, message: noSongsMessage, line: 0, column: 0, notAFeed: true))
             }
             return verdict
         }

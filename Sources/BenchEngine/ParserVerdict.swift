@@ -144,7 +144,7 @@ extension ParserVerdict.Status: CustomStringConvertible {
         case .disagrees(let detail): return "DISAGREE: \(detail)"
         case .unverified(let detail): return "UNVERIFIED: \(detail)"
         case .inconsistent(let detail): return "INCONSISTENT: \(detail)"
-        case .failed(let error): return "FAILED: \(error.message) (line \(error.line), column \(error.column))"
+        case .failed(let error): return "FAILED: \(error.message)\(error.position)"
         case .crashed(let detail): return "CRASHED: \(detail)"
         case .timedOut(let detail): return "TIMED OUT: \(detail)"
         case .exceededMemory(let detail): return "OUT OF MEMORY: \(detail)"

@@ -14,6 +14,9 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
         /// Workers could not be started (the executable gone or busy): how many, and the first error.
         /// The run stays incomplete in the store.
         case workersNotStarted(Int, String)
+        /// A cell of a parser asked for ended with no timed figure: every parse failed, or every
+        /// parse lost the CPU to other work; the scenario, and why in words.
+        case noFigure(scenario: String, String)
     }
 
     public var parser: String
@@ -45,6 +48,29 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
             return "\(parser) on \(feed): timed as asked (--allow-unverified), but UNVERIFIED: \(detail)"
         case .workersNotStarted(let count, let error):
             return "\(parser) on \(feed): \(count) worker(s) could not start (\(error)); the run is stored incomplete"
+        case .noFigure(let scenario, let why):
+            return "\(parser) on \(feed) (\(scenario)): no timed figure: \(why)"
         }
+    }
+
+    /// The cells of the parsers in `asked` that ended with no figure (no time, no count), each a
+    /// ``Kind/noFigure(scenario:_:)`` saying why: every parse failed, or every parse lost the CPU.
+    ///
+    /// Only the cells that time a parse from memory (`parse`, `document`): their time is the
+    /// headline, and only their parses are measured again when they lose the CPU. (The other
+    /// scenarios' failed iterations are ``Kind/failedIterations(_:outcome:)``.)
+    public static func withoutFigure(_ cells: [CellSummary], asked: Set<String>) -> [RunProblem] {
+        cells.filter { cell in
+            asked.contains(cell.cell.parser) && hasNoFigure(cell)
+        }.map { cell in
+            RunProblem(
+                parser: cell.cell.parser, feed: cell.cell.feedPath,
+                kind: .noFigure(scenario: cell.cell.scenario.name, cell.whyNoFigure ?? "no parse was measured"))
+        }
+    }
+
+    /// Whether a cell that times a parse from memory ended with neither a time nor a count.
+    public static func hasNoFigure(_ cell: CellSummary) -> Bool {
+        cell.cell.scenario.isParseFromMemory && cell.whyNoFigure != nil
     }
 }

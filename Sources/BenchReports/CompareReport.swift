@@ -17,7 +17,8 @@ public enum CompareReport {
         return failures + judged(comparison)
     }
 
-    static func judged(_ comparison: RunComparison) -> String {
+    /// The verdict in one sentence: "No regression in 6 compared cells (…)", "Nothing judged: …".
+    public static func judged(_ comparison: RunComparison) -> String {
         let slower = comparison.regressions.count
         let faster = comparison.cells.filter { $0.verdict == .faster }.count
         let compared = comparison.compared.count

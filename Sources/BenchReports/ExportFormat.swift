@@ -23,15 +23,21 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The points in this format.
     ///
-    /// - Parameter points: The figures, in the order they are to be written.
+    /// - Parameters:
+    ///   - points: The figures, in the order they are to be written.
+    ///   - absent: The figures cells should have and have not, with why (``ExportPoint/absences(_:)``):
+    ///     line protocol writes each as a line with a `missing` field and no value; JMH leaves out
+    ///     a cell with no headline time (its primary metric is that time, never another figure);
+    ///     github-action-benchmark says it in the `extra` of the cell's other figures; BMF, which
+    ///     holds numbers only, leaves it out. The caller says on standard error what was left out.
     /// - Returns: The text, ending in a newline.
     /// - Throws: `EncodingError` when a JSON format cannot encode a value.
-    public func write(_ points: [ExportPoint]) throws -> String {
+    public func write(_ points: [ExportPoint], absent: [ExportPoint.Absence] = []) throws -> String {
         switch self {
         case .jmh: return try Self.json(Self.jmh(points))
-        case .githubActionBenchmark: return try Self.json(Self.githubActionBenchmark(points))
+        case .githubActionBenchmark: return try Self.json(Self.githubActionBenchmark(points, absent: absent))
         case .bmf: return try Self.json(Self.bmf(points))
-        case .influx: return Self.influx(points)
+        case .influx: return Self.influx(points, absent: absent)
         }
     }
 
@@ -96,13 +102,18 @@ public enum ExportFormat: String, CaseIterable, Sendable {
             groups[point.benchmark, default: []].append(point)
         }
         return order.compactMap { name in
-            guard let group = groups[name], let first = group.first else { return nil }
-            let primary = group.first { $0.measure == Metric.wallNs.name } ?? first
+            // The primary metric is the time, or a count where the cell was counted; a cell with
+            // neither is left out, never given another figure (peak memory) in that place.
+            guard let group = groups[name],
+                let primary = group.first(where: { $0.measure == Metric.wallNs.name })
+                    ?? group.first(where: { $0.measure == Metric.instructions.name })
+            else { return nil }
             var params: [String: String] = [:]
             for tag in primary.tags where !["parser", "scenario", "kind"].contains(tag.key) {
                 params[tag.key] = tag.value
             }
             if name.contains("#"), let digest = primary.feedSHA256 { params["feed_sha256"] = digest }
+            if let machine = primary.machine { params["machine"] = machine.note }
             var secondary: [String: JMHMetric] = [:]
             for point in group where point != primary { secondary[point.measure] = jmhMetric(point) }
             let scenario = primary.tag("scenario") ?? "cell"
@@ -134,8 +145,13 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    static func githubActionBenchmark(_ points: [ExportPoint]) -> [CustomBenchmark] {
-        points.map { point in
+    static func githubActionBenchmark(_ points: [ExportPoint], absent: [ExportPoint.Absence] = []) -> [CustomBenchmark]
+    {
+        var missing: [String: [String]] = [:]
+        for absence in absent {
+            missing[absence.benchmark, default: []].append("no \(absence.measure): \(absence.reason)")
+        }
+        return points.map { point in
             let (unit, divisor) = displayUnit(point.unit)
             var entry = CustomBenchmark(
                 name: "\(point.benchmark) \(point.measure)", unit: unit, value: point.value / divisor, range: nil,
@@ -146,6 +162,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
                 entry.extra =
                     "interval \(significant(low / divisor))–\(significant(high / divisor)) \(unit); " + point.meaning
             }
+            for line in missing[point.benchmark] ?? [] { entry.extra += "\n" + line }
+            if let machine = point.machine { entry.extra += "\nmachine: " + machine.note }
             let origin = point.source.filter { $0.key == "run" || $0.key == "commit" }
             if !origin.isEmpty {
                 entry.extra += "\n" + origin.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
@@ -180,11 +198,17 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         measure == Metric.wallNs.name ? "latency" : measure
     }
 
+    /// The BMF measure that marks a run on a noisy machine: 1 noisy, 0 quiet (BMF holds numbers only).
+    public static let bmfNoisyMeasure = "noisy-machine"
+
     static func bmf(_ points: [ExportPoint]) -> [String: [String: BMFMetric]] {
         var document: [String: [String: BMFMetric]] = [:]
         for point in points {
             document[point.benchmark, default: [:]][bmfMeasure(point.measure)] = BMFMetric(
                 value: point.value, lowerValue: point.low, upperValue: point.high)
+            if let machine = point.machine {
+                document[point.benchmark, default: [:]][bmfNoisyMeasure] = BMFMetric(value: machine.noisy ? 1 : 0)
+            }
         }
         return document
     }
@@ -194,7 +218,14 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// The measurement every line is written to.
     public static let influxMeasurement = "xmlbench"
 
-    static func influx(_ points: [ExportPoint]) -> String {
+    /// A line's timestamp in nanoseconds since 1970.
+    ///
+    /// Milliseconds are all a run's start has; a Double cannot hold nanoseconds since 1970.
+    private static func timestamp(_ time: Date) -> String {
+        String(Int64((time.timeIntervalSince1970 * 1000).rounded()) * 1_000_000)
+    }
+
+    static func influx(_ points: [ExportPoint], absent: [ExportPoint.Absence] = []) -> String {
         func escapeKey(_ text: String) -> String {
             var out = ""
             for character in text {
@@ -222,11 +253,25 @@ public enum ExportFormat: String, CaseIterable, Sendable {
             if let high = point.high { fields.append("high=\(number(high))") }
             for field in point.source { fields.append("\(escapeKey(field.key))=\(quoted(field.value))") }
             if let digest = point.feedSHA256 { fields.append("feed_sha256=\(quoted(digest))") }
-            line += " " + fields.joined(separator: ",")
-            if let time = point.time {
-                // Milliseconds are all a run's start has; a Double cannot hold nanoseconds since 1970.
-                line += " " + String(Int64((time.timeIntervalSince1970 * 1000).rounded()) * 1_000_000)
+            if let machine = point.machine {
+                fields.append("noisy=\(machine.noisy)")
+                fields.append("machine=\(quoted(machine.note))")
             }
+            line += " " + fields.joined(separator: ",")
+            if let time = point.time { line += " " + timestamp(time) }
+            lines.append(line)
+        }
+        // A figure that is missing: the same series, no value, a `missing` field saying why.
+        for absence in absent {
+            let tags = (absence.tags + [.init("measure", absence.measure), .init("unit", absence.unit.rawValue)])
+                .filter { !$0.value.isEmpty }
+            var line = influxMeasurement
+            for tag in tags { line += ",\(escapeKey(tag.key))=\(escapeKey(tag.value))" }
+            var fields = ["missing=\(quoted(absence.reason))"]
+            for field in absence.source { fields.append("\(escapeKey(field.key))=\(quoted(field.value))") }
+            if let digest = absence.feedSHA256 { fields.append("feed_sha256=\(quoted(digest))") }
+            line += " " + fields.joined(separator: ",")
+            if let time = absence.time { line += " " + timestamp(time) }
             lines.append(line)
         }
         return lines.map { $0 + "\n" }.joined()

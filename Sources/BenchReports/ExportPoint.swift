@@ -25,8 +25,9 @@ public struct ExportPoint: Sendable, Equatable {
     /// What identifies the cell: host, parser, scenario, feed, chunk, network, kind, in that order
     /// (those it has).
     public var tags: [Tag]
-    /// The figure: a metric's `name` ("wall", "allocations"); "x-fastest", "binding-tax" (time ÷ the
-    /// same library's C reference), "x-floor" (time ÷ the `memchr` floor's); or "ratio" (a comparison).
+    /// The figure: a metric's `name` ("wall", "allocations"); "x-" and a parser ("x-c-libxml2": time
+    /// ÷ that fixed reference's), "binding-tax" (time ÷ the same library's C reference), "x-floor"
+    /// (time ÷ the `memchr` floor's); or "ratio" (a comparison).
     public var measure: String
     public var unit: Metric.Unit
     public var value: Double
@@ -46,6 +47,38 @@ public struct ExportPoint: Sendable, Equatable {
     public var source: [Tag] = []
     /// The SHA-256 of the feed or document measured, when known.
     public var feedSHA256: String?
+    /// Whether the run was measured on a noisy machine (``NoiseReport/noisy``), and why.
+    ///
+    /// `nil` when not known (pooled figures, comparisons). Every format marks it.
+    public var machine: Machine?
+
+    /// A run's noise verdict as the formats carry it.
+    public struct Machine: Sendable, Equatable {
+        public var noisy: Bool
+        /// "noisy: <the first warning>" or "quiet".
+        public var note: String
+
+        public init(_ noise: NoiseReport) {
+            noisy = noise.noisy
+            note = noise.noisy ? "noisy: " + noise.warnings.joined(separator: " ") : "quiet"
+        }
+    }
+
+    /// A figure a cell should have and has not: no figure takes its place, and this says why.
+    public struct Absence: Sendable, Equatable, CustomStringConvertible {
+        public var benchmark: String
+        public var tags: [Tag]
+        public var measure: String
+        public var unit: Metric.Unit
+        /// Why there is no figure ("all 8 parse(s) lost the CPU to other work: …").
+        public var reason: String
+        public var time: Date?
+        public var source: [Tag] = []
+        public var feedSHA256: String?
+
+        /// One line for a person: "parse/foundation/top300.rss.xml/chunk-16384 wall: <reason>".
+        public var description: String { "\(benchmark) \(measure): \(reason)" }
+    }
 
     /// The tag named `key`, if the point has it.
     public func tag(_ key: String) -> String? {
@@ -106,8 +139,10 @@ extension ExportPoint {
         let time = environment.startDate
         let source = [Tag("run", environment.runID)] + (environment.gitCommit.map { [Tag("commit", $0)] } ?? [])
         let samplesByCell = Dictionary(grouping: result.samples, by: \.cell)
+        let machine = result.noise.map(Machine.init)
+        let fixed = againstFixedReference(result)
         var points: [ExportPoint] = []
-        for cell in result.cells where cell.cell.scenario != .notTimed {
+        for (offset, cell) in result.cells.enumerated() where cell.cell.scenario != .notTimed {
             let key = cell.cell
             let (benchmark, tags) = identity(
                 host: environment.host, parser: key.parser, scenario: key.scenario.name, feed: key.feedPath,
@@ -121,7 +156,7 @@ extension ExportPoint {
                     ExportPoint(
                         benchmark: benchmark, tags: tags, measure: measure, unit: unit, value: value,
                         low: low.flatMap { $0.isFinite ? $0 : nil }, high: high.flatMap { $0.isFinite ? $0 : nil },
-                        meaning: meaning, time: time, source: source, feedSHA256: key.feedSHA256))
+                        meaning: meaning, time: time, source: source, feedSHA256: key.feedSHA256, machine: machine))
             }
             let samples = samplesByCell[key] ?? []
             let clean = samples.filter { $0.isClean && $0.round > 0 }
@@ -142,10 +177,14 @@ extension ExportPoint {
                     }
                 }
             }
+            // Against a fixed, named reference, never "whichever was fastest": a series keeps one
+            // meaning from run to run.
+            let relative = fixed[offset]
             for (measure, speed) in [
-                ("x-fastest", cell.relative), ("binding-tax", cell.bindingTax), ("x-floor", cell.floorMultiple),
+                (relative.map { "x-" + $0.reference }, relative), ("binding-tax", cell.bindingTax),
+                ("x-floor", cell.floorMultiple),
             ] {
-                guard let speed else { continue }
+                guard let measure, let speed else { continue }
                 point(
                     measure, .ratio, speed.ratio, low: speed.low, high: speed.high,
                     meaning: "this cell's ÷ \(speed.reference)'s, paired by round over \(speed.rounds) rounds"
@@ -190,6 +229,85 @@ extension ExportPoint {
             }
         }
         return disambiguated(points)
+    }
+
+    /// The figures a run's cells should have and have not, with why: the headline time of a cell
+    /// that times a parse from memory and ended with none (every parse failed or lost the CPU).
+    ///
+    /// No format puts another figure in their place; line protocol writes them (a `missing` field),
+    /// the others leave them out, and the command says so on standard error.
+    public static func absences(_ result: RunResult) -> [Absence] {
+        let environment = result.environment
+        let source = [Tag("run", environment.runID)] + (environment.gitCommit.map { [Tag("commit", $0)] } ?? [])
+        return result.cells.compactMap { cell in
+            guard cell.cell.scenario.isParseFromMemory, let reason = cell.whyNoFigure else { return nil }
+            let key = cell.cell
+            let (benchmark, tags) = identity(
+                host: environment.host, parser: key.parser, scenario: key.scenario.name, feed: key.feedPath,
+                chunkSize: key.chunkSize, network: key.network, kind: cell.kind)
+            return Absence(
+                benchmark: benchmark, tags: tags, measure: Metric.wallNs.name, unit: Metric.wallNs.traits.unit,
+                reason: reason,
+                time: environment.startDate, source: source, feedSHA256: key.feedSHA256)
+        }
+    }
+
+    /// The parsers no export divides by when it can choose: C references first, then the libraries
+    /// in this order; any other parser after them, by name.
+    static let referenceOrder = ["c-libxml2", "libxml2", "c-expat", "expat", "foundation"]
+
+    /// Each cell's time against its table's fixed reference (by index into `result.cells`).
+    ///
+    /// The reference of a parse table (feed and chunk size) is the run's `--reference` when it ran
+    /// there, else the first of ``referenceOrder`` that has a time there, else the first by name:
+    /// never "the fastest of this run", so that `x-c-libxml2` means the same in every run. Ratios
+    /// the run already has against it are kept (with any widening by the noise between runs); the
+    /// others are paired by round from the run's samples, as the run pairs its own.
+    static func againstFixedReference(_ result: RunResult) -> [Int: RelativeSpeed] {
+        struct Table: Hashable {
+            var feed: String
+            var chunkSize: Int
+        }
+        let excluded: Set<String> = ["baseline", "floor"]
+        var tables: [Table: [Int]] = [:]
+        for (index, cell) in result.cells.enumerated()
+        where cell.cell.scenario.isParseFromMemory && cell.relative != nil && cell.time != nil
+            && !excluded.contains(cell.kind ?? "")
+        {
+            tables[Table(feed: cell.cell.feedSHA256, chunkSize: cell.cell.chunkSize), default: []].append(index)
+        }
+        var fixed: [Int: RelativeSpeed] = [:]
+        for indices in tables.values {
+            let names = indices.map { result.cells[$0].cell.parser }
+            let preferred = [result.settings.reference].compactMap { $0 } + referenceOrder
+            guard
+                let reference = preferred.first(where: names.contains) ?? names.sorted().first,
+                let anchor = indices.first(where: { result.cells[$0].cell.parser == reference })
+            else { continue }
+            fixed[anchor] = RelativeSpeed(
+                reference: reference, ratio: 1, low: nil, high: nil, coverage: nil,
+                rounds: result.cells[anchor].relative?.rounds ?? 0)
+            var divide: [String: String] = [:]
+            for index in indices where index != anchor {
+                if let own = result.cells[index].relative, own.reference == reference {
+                    fixed[index] = own
+                } else {
+                    divide[result.cells[index].cell.parser] = reference
+                }
+            }
+            guard !divide.isEmpty else { continue }
+            // This table's cells alone, so that each parser is divided by this table's reference.
+            var table = indices.map { index in
+                var cell = result.cells[index]
+                cell.relative = nil
+                return cell
+            }
+            RelativeSpeed.divide(&table, samples: result.samples, by: divide, into: \.relative)
+            for (position, index) in indices.enumerated() where divide[result.cells[index].cell.parser] != nil {
+                if let speed = table[position].relative { fixed[index] = speed }
+            }
+        }
+        return fixed
     }
 
     /// The store's pooled figures (`bench report`).

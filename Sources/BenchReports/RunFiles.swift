@@ -37,13 +37,26 @@ public struct RunFiles: Sendable {
         }
     }
 
+    /// The copies of the newest run's files.
+    public static let latestNames = ["latest-summary.csv", "latest.json", "latest.html"]
+
     /// Writes the run's files; returns the paths of the run's own (not the `latest` copies).
+    ///
+    /// The `latest` copies of an earlier run are removed first: when a file cannot be written (a
+    /// full disk) none is left that names another run as the latest.
     public func write(_ result: RunResult, html: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw Failure(
                 description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+        }
+        for name in Self.latestNames where FileManager.default.fileExists(atPath: path(of: name)) {
+            do {
+                try FileManager.default.removeItem(atPath: path(of: name))
+            } catch {
+                throw Failure(description: "cannot replace \(path(of: name)): \(Self.reason(error))")
+            }
         }
         let runID = result.environment.runID
         let summary = RunReport.summaryCSV(result.cells, noise: result.noise)

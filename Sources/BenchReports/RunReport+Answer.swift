@@ -5,8 +5,10 @@ extension RunReport {
     /// fastest, how far ahead of the others, and what each parse kept in memory.
     ///
     /// Computed from the table's own figures: the ratios are each parser's × fastest over the
-    /// winner's; a parser whose interval from this run's rounds overlaps the winner's is "not told
-    /// apart", never "behind".
+    /// winner's, and an order is claimed only where the intervals the table shows (the × fastest
+    /// 95% CI column: widened by the noise between runs when the store had the host's earlier
+    /// runs) do not overlap; a parser whose interval overlaps the winner's is "not told apart",
+    /// never "behind", and the sentence says which intervals it rests on.
     /// The C references, the floor and the baselines are not Swift choices and are left out.
     public static func answer(_ result: RunResult) -> [String] {
         let tables = groups(result.cells.filter { $0.cell.scenario.isParseFromMemory })
@@ -23,26 +25,32 @@ extension RunReport {
         let place = "On this machine, for \(document)"
         let name = "\(winner.cell.parser) (\(winner.kind ?? "?"))"
         guard choices.count > 1 else { return "\(place): \(name) was the only Swift choice measured." }
-        // This run's comparison: the intervals from its rounds (before any widening by the noise
-        // between runs, which moves both sides of a ratio alike); the ratio itself for the reference.
-        let winnerHigh = best.withinRunHigh ?? best.high ?? best.ratio
+        // The intervals the table shows (the reference's own ratio is exact: 1).
+        let winnerHigh = best.high ?? best.ratio
         var ahead: [String] = []
         var tied: [String] = []
         for other in choices.dropFirst() {
             guard let theirs = other.relative else { continue }
             let factor = theirs.ratio / best.ratio
-            if (theirs.withinRunLow ?? theirs.low ?? theirs.ratio) > winnerHigh {
+            if (theirs.low ?? theirs.ratio) > winnerHigh {
                 ahead.append("\(ratio(factor))× ahead of \(other.cell.parser)")
             } else {
-                tied.append("\(other.cell.parser) (\(ratio(factor))×")
+                tied.append("\(other.cell.parser) (\(ratio(factor))×)")
             }
         }
-        var sentence = "\(place): \(name) is the fastest of the Swift choices"
-        if !ahead.isEmpty { sentence += ", " + list(ahead) }
-        if !tied.isEmpty {
-            sentence +=
-                (ahead.isEmpty ? ", but" : "; it is") + " not told apart from "
-                + list(tied.map { $0 + ", intervals overlapping)" })
+        // Which intervals the claim rests on: those the table shows.
+        let basis =
+            "by the × fastest 95% intervals shown, "
+            + (choices.contains { $0.relative?.runToRun != nil }
+                ? "widened by the noise between the host's runs" : "from this run's rounds")
+        var sentence: String
+        if tied.isEmpty {
+            sentence = "\(place): \(name) is the fastest of the Swift choices, " + list(ahead) + " (\(basis))"
+        } else {
+            sentence =
+                "\(place): \(name) has the lowest time of the Swift choices, but \(basis), it is not told apart from "
+                + list(tied)
+            if !ahead.isEmpty { sentence += "; it is " + list(ahead) }
         }
         let memory = choices.compactMap { cell in cell.parsePeakBytes.map { (cell.cell.parser, Double($0)) } }
         if let own = memory.first(where: { $0.0 == winner.cell.parser }), memory.count > 1 {

@@ -156,6 +156,24 @@ public struct CellSummary: Codable, Sendable, Equatable {
             + "Noisy: measure again"
     }
 
+    /// Why a timed cell has no headline figure (neither a time nor an instruction count), in words:
+    /// every parse failed, or every parse lost the CPU to other work; `nil` when it has one.
+    ///
+    /// What a report, an export or an exit status says in the figure's place: never another figure.
+    public var whyNoFigure: String? {
+        guard time == nil, instructions == nil, totalEstimate == nil, cell.scenario != .notTimed else { return nil }
+        let lost = preempted ?? 0
+        if failed > 0 && lost == 0 {
+            return "all \(failed) parse(s) failed" + (outcome.map { " (\($0))" } ?? "")
+        }
+        if failed > 0 { return "\(failed) parse(s) failed and the other \(lost) lost the CPU to other work" }
+        if lost > 0 {
+            return
+                "all \(lost) parse(s) lost the CPU to other work: the machine is busy; measure again when it is quieter"
+        }
+        return "no parse was measured" + (outcome.map { " (\($0))" } ?? "")
+    }
+
     /// Throughput from the headline time, in MB/s (10⁶ bytes a second).
     public var megabytesPerSecond: Double? {
         guard let median = time, median > 0 else { return nil }

@@ -111,28 +111,46 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         {
             tables[Table(feed: summary.cell.feedSHA256, chunkSize: summary.cell.chunkSize), default: []].append(index)
         }
-        for indices in tables.values {
-            let named = indices.first { summaries[$0].cell.parser == reference }
-            guard
-                let anchor = named
-                    ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
-            else { continue }
-            let anchorName = summaries[anchor].cell.parser
-            let anchorWorkers = WorkerValues.wallMedians(byCell, summaries[anchor].cell)
-            for index in indices {
-                if index == anchor {
-                    summaries[index].relative = RelativeSpeed(
-                        reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count
-                    )
-                    continue
-                }
+        let snapshot = summaries
+        // Every cell of `indices` against the cell at `anchor`, paired by round.
+        func ratios(_ indices: [Int], anchor: Int) -> [Int: RelativeSpeed] {
+            let anchorName = snapshot[anchor].cell.parser
+            let anchorWorkers = WorkerValues.wallMedians(byCell, snapshot[anchor].cell)
+            var speeds: [Int: RelativeSpeed] = [
+                anchor: RelativeSpeed(
+                    reference: anchorName, ratio: 1, low: nil, high: nil, coverage: nil, rounds: anchorWorkers.count)
+            ]
+            for index in indices where index != anchor {
                 let logRatios = WorkerValues.pairedLogRatios(
-                    anchorWorkers, WorkerValues.wallMedians(byCell, summaries[index].cell))
+                    anchorWorkers, WorkerValues.wallMedians(byCell, snapshot[index].cell))
                 guard let shift = RankStatistics.pairedShift(logRatios) else { continue }
-                summaries[index].relative = RelativeSpeed(
+                speeds[index] = RelativeSpeed(
                     reference: anchorName, ratio: exp(shift.estimate), low: exp(shift.low), high: exp(shift.high),
                     coverage: shift.coverage, rounds: logRatios.count)
             }
+            return speeds
+        }
+        for indices in tables.values {
+            let named = indices.first { summaries[$0].cell.parser == reference }
+            guard
+                var anchor = named
+                    ?? indices.min(by: { (summaries[$0].time ?? .infinity) < (summaries[$1].time ?? .infinity) })
+            else { continue }
+            var speeds = ratios(indices, anchor: anchor)
+            // "The fastest" is the fastest by the same paired ratios every column shows: a parser
+            // whose ratio to the one with the lowest median is below 1 becomes the reference (the
+            // median and the paired estimate can order two close parsers differently).
+            if named == nil {
+                var tried: Set<Int> = [anchor]
+                while let faster = speeds.min(by: { $0.value.ratio < $1.value.ratio }), faster.value.ratio < 1,
+                    !tried.contains(faster.key)
+                {
+                    tried.insert(faster.key)
+                    anchor = faster.key
+                    speeds = ratios(indices, anchor: anchor)
+                }
+            }
+            for index in indices { summaries[index].relative = speeds[index] }
         }
     }
 }

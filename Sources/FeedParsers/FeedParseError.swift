@@ -26,7 +26,15 @@ public struct FeedParseError: Error, Hashable, Codable, Sendable, CustomStringCo
         self.notAFeed = notAFeed
     }
 
+    /// "expat: no element found (line 295, column 14)"; without a position when the parser gave
+    /// none (never "line 0, column 0").
     public var description: String {
-        "\(parser): \(message) (line \(line), column \(column))"
+        "\(parser): \(message)" + position
+    }
+
+    /// " (line 295, column 14)", " (line 3)", or nothing when the position is unknown.
+    public var position: String {
+        guard line > 0 else { return "" }
+        return column > 0 ? " (line \(line), column \(column))" : " (line \(line))"
     }
 }

@@ -84,8 +84,9 @@ public enum FoundationReader: WholeDocumentReader {
                 parser: name,
                 message: sawRoot()
                     ? "the document ended inside an element (XMLParser.parse() returned true)"
-                    : "the document ended before its root element started (XMLParser.parse() returned true)",
-                line: parser.lineNumber, column: parser.columnNumber)
+                    : "the document has no root element: it is empty, or ends before one starts (XMLParser.parse() returned true)",
+                // XMLParser says line 0 before it has read a line: the start of the document.
+                line: max(1, parser.lineNumber), column: max(1, parser.columnNumber))
         }
     }
 
@@ -97,14 +98,14 @@ public enum FoundationReader: WholeDocumentReader {
             code: nsError.code)
     }
 
-    /// "XMLParser error 76 (libxml2 xmlParserErrors code)".
+    /// "an end tag does not match the element it closes (XMLParser.ErrorCode.tagNameMismatchError, 76)".
     ///
-    /// On Linux, Foundation's localized description says only "The operation could not be completed", and the code is libxml2's own
-    /// error number, which `XMLParser.ErrorCode`'s case names do not match.
+    /// On Linux, Foundation's localized description says only "The operation could not be
+    /// completed", and the code is libxml2's own error number (``XMLParserErrorWords``).
     static func describe(_ error: NSError) -> String {
         guard error.domain == XMLParser.errorDomain else { return error.localizedDescription }
         #if os(Linux)
-            return "XMLParser error \(error.code) (libxml2 xmlParserErrors code)"
+            return XMLParserErrorWords.describe(code: error.code) ?? "XMLParser error \(error.code)"
         #else
             return "XMLParser error \(error.code): \(error.localizedDescription)"
         #endif

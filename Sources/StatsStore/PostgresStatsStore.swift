@@ -221,6 +221,17 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         }
     }
 
+    public func removeRun(_ runID: String) throws -> Bool {
+        var removed = false
+        try writing {
+            // The samples go with their run (ON DELETE CASCADE).
+            removed =
+                !(try connection.execute(
+                    "DELETE FROM runs WHERE run_id = $1 RETURNING run_id", [runID.databaseValue])).isEmpty
+        }
+        return removed
+    }
+
     /// How many times a lost connection was made again while recording (each time, the write that
     /// met it was done on the new connection or found already committed).
     public private(set) var reconnections = 0

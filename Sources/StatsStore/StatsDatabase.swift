@@ -282,6 +282,14 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    public func removeRun(_ runID: String) throws -> Bool {
+        try write { db in
+            // The samples go with their run (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM runs WHERE run_id = ?", arguments: [runID])
+            return db.changesCount > 0
+        }
+    }
+
     /// The runs, newest first.
     public func runs() throws -> [RunEnvironment] {
         try read { db in try RunRecord.order(RunRecord.Columns.startedAt.desc).fetchAll(db).map(\.environment) }

@@ -38,6 +38,10 @@ public protocol StatsStoring: RunRecorder {
     ///
     /// - Throws: ``StatsStoreError`` when this store holds a different run under the same ID.
     func importRun(_ run: StoredRun) throws -> ImportOutcome
+
+    /// Removes a run and its samples (an interrupted run one does not want, say); `false` when the
+    /// store has no run of that ID.
+    func removeRun(_ runID: String) throws -> Bool
 }
 
 extension StatsStoring {

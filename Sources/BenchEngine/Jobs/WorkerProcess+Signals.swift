@@ -17,6 +17,33 @@ extension WorkerProcess {
     /// kills the worker and writes the signal's number to a pipe (both async-signal-safe); a thread
     /// waiting on that pipe does the rest.
     public static func killWorkerOnInterrupt() {
+        installInterruptHandler(grace: nil)
+    }
+
+    /// Makes SIGINT and SIGTERM kill the running worker and start no other, and leaves the
+    /// process to end itself: the caller sees ``interruption`` (its workers end at once, and
+    /// ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:memoryLimit:)``
+    /// refuses to start another), keeps what finished, and exits with the signal's code.
+    ///
+    /// For `bench run`, which writes the cells that finished and says what the store holds. A
+    /// second signal, or `grace` seconds without the process ending, ends it as
+    /// ``killWorkerOnInterrupt()`` does (removing what was registered, by the same signal).
+    ///
+    /// - Parameters:
+    ///   - grace: seconds the process has to end itself after the first signal.
+    ///   - notice: printed on standard error when the first signal arrives.
+    public static func finishOnInterrupt(grace: Double = 60, notice: String = "") {
+        interruptNotice.set(notice)
+        installInterruptHandler(grace: grace)
+    }
+
+    /// The signal that interrupted this process (SIGINT, SIGTERM), once one did; `nil` before.
+    public static var interruption: Int32? {
+        let signal = interruptSignal
+        return signal == 0 ? nil : signal
+    }
+
+    private static func installInterruptHandler(grace: Double?) {
         interruptSetup.lock()
         defer { interruptSetup.unlock() }
         if interruptPipe.write < 0 {
@@ -29,6 +56,22 @@ extension WorkerProcess {
             let thread = Thread {
                 var byte: UInt8 = 0
                 while read(reader, &byte, 1) < 0 && errno == EINTR {}
+                if let grace {
+                    let notice = interruptNotice.get()
+                    // Over the progress line, when standard error is a terminal.
+                    let clear = isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[2K" : ""
+                    if !notice.isEmpty { FileHandle.standardError.write(Data((clear + notice + "\n").utf8)) }
+                    // The caller ends the process; a second signal, or the grace run out, ends it here.
+                    var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+                    let deadline = Date().addingTimeInterval(grace)
+                    while Date() < deadline {
+                        let left = Int32(max(1, min(1000, deadline.timeIntervalSinceNow * 1000)))
+                        if poll(&poller, 1, left) > 0 {
+                            _ = read(reader, &byte, 1)
+                            break
+                        }
+                    }
+                }
                 for path in pendingRemovals.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
                 signal(Int32(byte), SIG_DFL)
                 kill(getpid(), Int32(byte))
@@ -62,7 +105,9 @@ extension WorkerProcess {
     }
 
     private static let interruptHandler: @convention(c) (Int32) -> Void = { sig in
-        // Only async-signal-safe calls here.
+        // Only async-signal-safe calls here. The signal first: a worker started from now on is
+        // killed by its starter (see `start`), one started before by this handler.
+        if WorkerProcess.interruptSignal == 0 { WorkerProcess.interruptSignal = sig }
         let pid = WorkerProcess.activeWorker
         if pid > 0 { kill(pid, SIGKILL) }
         var byte = UInt8(truncatingIfNeeded: sig)
@@ -76,6 +121,9 @@ extension WorkerProcess {
     nonisolated(unsafe) private static var interruptPipe: (read: Int32, write: Int32) = (-1, -1)
     private static let interruptSetup = NSLock()
     private static let pendingRemovals = LockedPaths()
+    private static let interruptNotice = LockedText()
+    /// The first termination signal received, 0 before (one word, written by the signal handler).
+    nonisolated(unsafe) static var interruptSignal: Int32 = 0
 
     // MARK: The worker's side
 
@@ -104,4 +152,22 @@ extension WorkerProcess {
     /// The worker being waited for, if any (read by the signal handler; one word, written by the
     /// spawning thread).
     nonisolated(unsafe) static var activeWorker: pid_t = 0
+}
+
+/// A string shared between threads.
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    func set(_ value: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        text = value
+    }
+
+    func get() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return text
+    }
 }

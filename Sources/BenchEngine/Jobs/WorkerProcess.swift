@@ -245,6 +245,8 @@ public enum WorkerProcess {
         inheritsEnvironment: Bool = true, timeout: Double? = nil, idleTimeout: Double? = nil,
         progress: ((Int) -> Void)? = nil, memoryLimit: Int? = memoryLimitBytes
     ) throws -> Outcome {
+        // Interrupted (SIGINT, SIGTERM): no new worker; the command ends with what finished.
+        if let signal = interruption { throw SpawnError(description: "interrupted by \(signalName(signal))") }
         let variables = workerEnvironment(environment, inheritsEnvironment: inheritsEnvironment)
         let started = monotonicNanoseconds()
         let worker = try start(
@@ -348,6 +350,8 @@ public enum WorkerProcess {
             for pipe in pipes { close(pipe.write) }
             if let inputPipe { close(inputPipe.read) }
             activeWorker = pid
+            // Interrupted between the check below and the spawn: the handler saw no worker to kill.
+            if interruptSignal != 0 { kill(pid, SIGKILL) }
             return StartedWorker(
                 pid: pid, result: pipes[0].read, standardError: pipes[1].read,
                 progress: pipes.count > 2 ? pipes[2].read : nil)

@@ -54,7 +54,7 @@ public enum ConformanceWorker {
                 } catch let error as FeedParseError {
                     result = ConformanceResult(
                         caseID: path, outcome: .rejected,
-                        detail: "\(error.message) (line \(error.line), column \(error.column))")
+                        detail: "\(error.message)\(error.position)")
                 } catch {
                     result = ConformanceResult(caseID: path, outcome: .rejected, detail: "\(error)")
                 }

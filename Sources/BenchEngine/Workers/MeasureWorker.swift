@@ -31,7 +31,18 @@ import SongFeed
 public enum MeasureWorker {
     /// A parse lost the CPU when its wall time exceeds its CPU time by more than this share
     /// of the wall time (a parse that kept the CPU shows well under 1% here).
-    public static let preemptionShare = 0.03
+    ///
+    /// ``preemptionShareVariable`` sets another share in the environment, for tests: `-1` makes
+    /// every parse one that lost the CPU, as on a machine at its busiest.
+    public static let preemptionShare: Double = {
+        guard let text = getenv(preemptionShareVariable).map({ String(cString: $0) }), let share = Double(text),
+            share.isFinite
+        else { return 0.03 }
+        return share
+    }()
+
+    /// The environment variable that sets ``preemptionShare`` (tests only).
+    public static let preemptionShareVariable = "BENCH_PREEMPTION_SHARE"
 
     /// At most this many measured parses per iteration asked, when parses that lost the CPU are
     /// measured again.
