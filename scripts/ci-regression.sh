@@ -16,7 +16,8 @@
 #      each parse: it does not move with the host's speed) when both builds measure it (as wall
 #      time), and their peak memory (threshold 5%, 99% interval).
 # Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
-# Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error.
+# Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error, 4 nothing
+# judged on any metric.
 #
 # Settings: GATE_WALL_PAIRS (60), GATE_WALL_ITERATIONS (5), GATE_WALL_CONFIDENCE (99),
 # GATE_WALL_THRESHOLD (2.5, percent), GATE_COUNT_ITERATIONS (4);
@@ -74,12 +75,20 @@ feed=${GATE_FEED:-$work/head/Data/top300.rss.xml}
 feed=$(cd "$(dirname "$feed")" && pwd)/$(basename "$feed")
 
 status=0
+judged=0
 # report_compare METRIC KIND [ARGS…]: compares the runs of $out/KIND/base and $out/KIND/head on METRIC, appends
-# the Markdown to the report, and keeps the worst status.
+# the Markdown to the report, and keeps the worst status. A metric with nothing judged (bench compare's
+# 4: too few runs for its interval, say) says so in the report and does not decide the gate; a gate
+# where no metric judged anything exits 4.
 report_compare() {
     local metric=$1 kind=$2 s=0
     shift 2
     gate_compare "$head_bench" "$out/$kind/base" "$out/$kind/head" "$metric" "$@" --format markdown >>"$report" || s=$?
+    if [ $s -eq 4 ]; then
+        gate_log "nothing judged on $metric"
+        return 0
+    fi
+    judged=1
     [ $s -gt $status ] && status=$s
     return 0
 }
@@ -131,10 +140,15 @@ for metric in $metrics; do
     echo >>"$report"
 done
 
+if [ $judged -eq 0 ] && [ $status -eq 0 ]; then
+    status=4
+    echo "**Nothing judged: no metric had runs enough to judge a cell.**" >>"$report"
+fi
 cat "$report"
 case $status in
 0) gate_log "no regression (report: $report)" ;;
 2) gate_log "REGRESSION (report: $report)" ;;
+4) gate_log "nothing judged (report: $report)" ;;
 *) gate_log "bench compare failed with status $status" ;;
 esac
 exit "$status"
