@@ -2,7 +2,7 @@ import BenchResults
 import Foundation
 import SongFeed
 
-/// The outcome of ``FeedVerifier/verify(feed:parsers:chunkSizes:executable:timeout:workload:canonicalDirectory:)`` for one feed.
+/// The outcome of ``FeedVerifier/verify(feed:parsers:chunkSizes:executable:timeout:workload:canonicalDirectory:confirming:progress:)`` for one feed.
 public struct FeedVerification: Sendable {
     /// The feed's path.
     public var path: String

@@ -22,7 +22,7 @@ public struct SweepSession: Sendable {
     /// The `bench` executable to run as the workers.
     public var executable: String
     public var debugBuild: Bool
-    /// Whether parses that lost the CPU count in the figures (``RunSettings/countsPreempted``: the
+    /// Whether parses that lost the CPU count in the figures (`RunSettings.countsPreempted`: the
     /// tool's own tests on a busy machine).
     public var countsPreempted = false
 

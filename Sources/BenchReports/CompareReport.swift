@@ -89,7 +89,7 @@ public enum CompareReport {
     ///   - comparison: the comparison.
     ///   - width: the terminal's width: one table per cell (scenario, feed, chunk size, network)
     ///     under its name, without its empty columns and, when still wider, without the columns of
-    ///     ``narrowDropOrder`` until it fits (the legend names them), every line of text wrapped;
+    ///     `narrowDropOrder` until it fits (the legend names them), every line of text wrapped;
     ///     `nil`: one table with a cell column, every line whole.
     /// - Returns: the headline, the table, its notes and the legend.
     public static func table(_ comparison: RunComparison, width: Int? = nil) -> String {

@@ -47,7 +47,7 @@ public struct ExportPoint: Sendable, Equatable {
     public var source: [Tag] = []
     /// The SHA-256 of the feed or document measured, when known.
     public var feedSHA256: String?
-    /// Whether the run was measured on a noisy machine (``NoiseReport/noisy``), and why.
+    /// Whether the run was measured on a noisy machine (`NoiseReport.noisy`), and why.
     ///
     /// `nil` when not known (pooled figures, comparisons). Every format marks it.
     public var machine: Machine?

@@ -100,7 +100,7 @@ public enum HistoryReport {
     /// - Parameters:
     ///   - rows: the rows, one per parser and cell.
     ///   - width: the terminal's width: each table goes without its empty columns and, when it is
-    ///     still wider, without the columns of ``narrowDropOrder`` until it fits (a line under it
+    ///     still wider, without the columns of `narrowDropOrder` until it fits (a line under it
     ///     names them), and every line of text is wrapped; `nil`: every column, one line each.
     /// - Returns: the tables and their notes.
     public static func table(_ rows: [HistoryRow], width: Int? = nil) -> String {

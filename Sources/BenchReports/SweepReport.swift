@@ -189,7 +189,7 @@ public enum SweepReport {
     /// - Parameters:
     ///   - result: the sweep.
     ///   - width: the terminal's width: each table goes without its empty columns and then without
-    ///     those of ``narrowDropOrder`` until it fits (a note names them), every line of text
+    ///     those of `narrowDropOrder` until it fits (a note names them), every line of text
     ///     wrapped; `nil`: every column, one line each.
     /// - Returns: the tables, their notes and the legend.
     public static func table(_ result: SweepResult, width: Int? = nil) -> String {

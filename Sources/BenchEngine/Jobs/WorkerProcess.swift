@@ -147,7 +147,7 @@ public enum WorkerProcess {
     /// ``Termination/exceededMemory(limitBytes:)``: a parser that expands an entity a hundred
     /// thousand times, or builds a tree of a document too large, is reported as such instead of
     /// taking the machine's memory. The parent reads the worker's resident size every
-    /// ``memoryPollMilliseconds`` (nothing runs in the worker for it), and the worker's data
+    /// `memoryPollMilliseconds` (nothing runs in the worker for it), and the worker's data
     /// (`RLIMIT_DATA`, heap and private mappings) is limited to twice the figure, so that an
     /// allocation too large and too quick for the reading fails instead.
     public static var memoryLimitBytes: Int? {
@@ -203,7 +203,7 @@ public enum WorkerProcess {
         #endif
     }
 
-    /// Runs `command` and waits for it to end; see ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:)``.
+    /// Runs `command` and waits for it to end; see ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:memoryLimit:)``.
     public static func run(
         _ command: WorkerCommand, timeout: Double? = nil, idleTimeout: Double? = nil, progress: ((Int) -> Void)? = nil
     ) throws -> Outcome {
