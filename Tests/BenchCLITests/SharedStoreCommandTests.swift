@@ -41,10 +41,13 @@ struct SharedStoreCommandTests {
         let stores = ["runner-a", "runner-b", "laptop"].map { directory.path("\($0).sqlite") }.joined(separator: ",")
         let push = try runBench(["store", "push", "--from", stores, "--to", database.url])
         #expect(push.status == 0, "\(push.standardError)")
-        #expect(push.standardOutput.contains("3 added, 0 completed"))
+        // The summary wraps at the terminal's width: read it as words.
+        #expect(words(push.standardOutput).contains("3 added, 0 completed"), "\(push.standardOutput)")
         // Again: nothing duplicated.
         let again = try runBench(["store", "push", "--from", stores, "--to", database.url])
-        #expect(again.standardOutput.contains("0 added, 0 completed (they were incomplete there), 3 already there"))
+        #expect(
+            words(again.standardOutput).contains("0 added, 0 completed (they were incomplete there), 3 already there"),
+            "\(again.standardOutput)")
         #expect(try database.psql("SELECT count(*) FROM runs") == "3")
         #expect(
             try database.psql("SELECT string_agg(DISTINCT host, ',' ORDER BY host) FROM runs")
@@ -81,7 +84,7 @@ struct SharedStoreCommandTests {
         let pull = try runBench([
             "store", "pull", "--from", database.url, "--to", directory.path("pulled.sqlite"), "--host", "laptop",
         ])
-        #expect(pull.standardOutput.contains("1 added"), "\(pull.standardError)")
+        #expect(words(pull.standardOutput).contains("1 added"), "\(pull.standardError)")
         let local = try runBench([
             "report", "--store", directory.path("pulled.sqlite"), "--include-debug", "--format", "csv",
         ])
@@ -198,12 +201,12 @@ struct SharedStoreCommandTests {
 
         let push = try runBench(["store", "push", "--from", directory.path("out/\(id).json"), "--to", database.url])
         #expect(push.status == 0, "\(push.standardError)")
-        #expect(push.standardOutput.contains("1 completed"))
+        #expect(words(push.standardOutput).contains("1 completed"))
         #expect(try database.psql("SELECT count(*) FROM samples") == String(result.samples.count))
         #expect(try database.psql("SELECT complete FROM runs WHERE run_id = '\(id)'") == "t")
         // Pushed again: recognised by its content digest.
         let again = try runBench(["store", "push", "--from", directory.path("out/\(id).json"), "--to", database.url])
-        #expect(again.status == 0 && again.standardOutput.contains("1 already there"), "\(again.standardOutput)")
+        #expect(again.status == 0 && words(again.standardOutput).contains("1 already there"), "\(again.standardOutput)")
     }
 }
 
@@ -227,4 +230,9 @@ struct SharedStoreLocationTests {
             report.status != 0 && report.standardError.contains("PGPASSWORD")
                 && !report.standardError.contains("hunter2"))
     }
+}
+
+/// The text as single-spaced words: a summary wraps at the terminal's width.
+private func words(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }
