@@ -3,7 +3,8 @@
 #
 #   scripts/ci-regression.sh BASE_REF [HEAD_REF]     (HEAD_REF defaults to HEAD)
 #
-# Builds both revisions in release mode, each in its own git worktree (under .build-ci/), then
+# Builds both revisions in release mode, each in its own git worktree (under .build-ci/; a revision
+# that is this checkout's, unchanged, is built here), then
 # on the feed of HEAD_REF (the same bytes for both):
 #   1. counts each parse's instructions under callgrind, one run a side (exact: threshold 1%),
 #      when valgrind and binutils are installed (else says so and skips);
@@ -28,7 +29,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
 base_ref=$1
@@ -49,14 +50,19 @@ mkdir -p "$out"
 
 # 1. Worktrees and release builds. The two builds share one scratch directory, so that the
 # dependencies are built once; each binary is copied out as soon as it is built.
+# A side whose commit is this checkout's, with no change to its tracked files, is built here (the
+# head of a pull request, usually: its build is the one already made, when there is one).
 scratch="$work/scratch"
 checkout() {
     local name=$1 commit=$2 tree="$work/$1"
-    if [ -d "$tree" ]; then
+    if [ "$commit" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain --untracked-files=no)" ]; then
+        tree=$root
+    elif [ -d "$tree" ]; then
         git -C "$tree" checkout --quiet --detach --force "$commit"
     else
         git worktree add --quiet --detach "$tree" "$commit"
     fi
+    eval "${name}_tree=\$tree"
     gate_log "== building $name ($commit) in $tree"
     swift build -c release --package-path "$tree/$GATE_PACKAGE_PATH" --scratch-path "$scratch" \
         --product "$GATE_PRODUCT" >&2 ||
@@ -69,7 +75,7 @@ base_bench="$work/bin/base/bench"
 head_bench="$work/bin/head/bench"
 # The committed feed of the head, or of this script's own checkout when the head has none (a
 # repository of yours).
-feed=${GATE_FEED:-$work/head/Data/top300.rss.xml}
+feed=${GATE_FEED:-$head_tree/Data/top300.rss.xml}
 [ -f "$feed" ] || [ -n "${GATE_FEED:-}" ] || feed="$(cd "$(dirname "$0")/.." && pwd)/Data/top300.rss.xml"
 [ -f "$feed" ] || { gate_log "no feed at $feed"; exit 1; }
 feed=$(cd "$(dirname "$feed")" && pwd)/$(basename "$feed")
