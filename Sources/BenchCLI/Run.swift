@@ -350,9 +350,11 @@ struct Run: ParsableCommand {
         var result = outcome.result
         result.hostState = hostState(of: result, in: database)
         includeRunToRun(in: &result, from: database)
-        // The HTML report shows this run with the history of the store (debug builds left out).
-        let history = (try? database?.samples(matching: SampleFilter())) ?? []
-        let html = HTMLReport.run(result, history: history)
+        // The HTML report shows this run with the store's newest runs (debug builds left out): what
+        // a run reads from the store is bounded, however many runs it holds.
+        let window = HTMLReport.runHistoryWindow
+        let history = (try? database?.samples(matching: SampleFilter(lastRuns: window))) ?? []
+        let html = HTMLReport.run(result, history: history, historyWindow: window)
         // The files, then the table whatever became of them: a full disk loses no figure on the
         // terminal (and RunFiles leaves no `latest` copy that names an earlier run).
         var written: [String] = []

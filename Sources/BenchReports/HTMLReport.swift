@@ -31,11 +31,18 @@ public enum HTMLReport {
         var document = false
     }
 
+    /// How many stored runs a run's page draws its history from: the newest ones, whatever the store
+    /// holds, so that what a run reads from the store does not grow with the store (`bench report
+    /// --format html` draws every run its filter selects).
+    public static let runHistoryWindow = 30
+
     /// The report of one run.
     ///
-    /// `history` holds the stored samples of every run (this one included,
-    /// when it was recorded), for the history and the network profiles measured by other runs.
-    public static func run(_ result: RunResult, history: [StoredSample]) -> String {
+    /// `history` holds the stored samples of the runs it draws (this one included, when it was
+    /// recorded), for the history and the network profiles measured by other runs; `historyWindow`,
+    /// the most runs it was read with (``runHistoryWindow``), named in the history's caption when the
+    /// store held more.
+    public static func run(_ result: RunResult, history: [StoredSample], historyWindow: Int? = nil) -> String {
         let environment = result.environment
         let parse = result.cells.filter { $0.cell.scenario.isParseFromMemory }.map { cell in
             Figure(
@@ -102,8 +109,8 @@ public enum HTMLReport {
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
         return document(
             title: "XML parser benchmark — run \(environment.runID)", answer: RunReport.answer(result), about: about,
-            warnings: warnings + wrong, parse: parse, history: samples, table: RunReport.table(result),
-            sections: noiseLevels(result.cells))
+            warnings: warnings + wrong, parse: parse, history: samples, historyWindow: historyWindow,
+            table: RunReport.table(result), sections: noiseLevels(result.cells))
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
@@ -153,7 +160,7 @@ public enum HTMLReport {
     /// the first song and the history, then the figures as text.
     static func document(
         title: String, answer: [String] = [], about: String, warnings: [String], parse: [Figure],
-        history: [StoredSample], table: String, sections: String = ""
+        history: [StoredSample], historyWindow: Int? = nil, table: String, sections: String = ""
     ) -> String {
         var heading = "<h1>\(e(title))</h1>\n"
         for sentence in answer { heading += "<p class=\"answer\">\(e(sentence))</p>\n" }
@@ -170,7 +177,7 @@ public enum HTMLReport {
         for (index, (feed, feedFigures)) in groups.enumerated() {
             parseFigures(feedFigures, feed: feed, suffix: groups.count > 1 ? "-\(index + 1)" : "", into: figures)
         }
-        historyFigures(history, into: figures)
+        historyFigures(history, window: historyWindow, into: figures)
         figures.text(sections)
         // The prose under the tables wrapped (the tables' rows, indented, scroll whole).
         let text = table.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -182,7 +189,10 @@ public enum HTMLReport {
 
     /// The practices (per machine when the history holds several: never one figure over unlike
     /// machines), the first song per network profile, and each parser's history.
-    static func historyFigures(_ history: [StoredSample], into figures: FigureList) {
+    ///
+    /// `window`: the most runs `history` was read with; when it holds that many, the store may hold
+    /// more, and the history's caption says which runs it draws.
+    static func historyFigures(_ history: [StoredSample], window: Int? = nil, into figures: FigureList) {
         let machines = Set(history.compactMap(\.machine)).sorted()
         if machines.count > 1 {
             for machine in machines {
@@ -205,10 +215,17 @@ public enum HTMLReport {
             )
         }
         guard let chart = historyChart(history) else { return }
+        let runs = Set(history.map(\.runID)).count
+        let which =
+            if let window, runs >= window {
+                "in the newest \(window) stored runs (the store may hold more: bench report --format html draws them all)"
+            } else {
+                "in every stored run"
+            }
         figures.add(
             chart,
             caption:
-                "History: each parser's median parse time in every stored run, oldest first (parse scenario, the most measured feed). "
+                "History: each parser's median parse time \(which), oldest first (parse scenario, the most measured feed). "
                 + "A jump shared by every parser is the machine; one parser's own jump is a change. A dashed line in a parser's colour "
                 + "marks where bench history finds its calibrated time shifted (hover it for the run, commit and interval). "
                 + "Runs of several machines "

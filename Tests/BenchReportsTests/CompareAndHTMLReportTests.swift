@@ -192,6 +192,28 @@ struct CompareAndHTMLReportTests {
         #expect(html.contains("How to read this"))
     }
 
+    /// A run's page draws the history it was given, read with a window of the newest runs
+    /// (`bench run` reads ``HTMLReport/runHistoryWindow`` runs, however many the store holds): the
+    /// caption says which runs those are when the window was full, "every stored run" otherwise.
+    @Test func aRunsHistoryNamesTheWindowItWasReadWith() throws {
+        let runs = (0..<3).map { day in
+            SyntheticRuns.run(
+                id: "2026112\(day)T100000Z-aaa\(day)", started: "2026-11-2\(day)T10:00:00Z",
+                rounds: ["expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6]], iterations: 4)
+        }
+        let history = runs.flatMap { run in
+            run.samples.map {
+                StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
+            }
+        }
+        let full = HTMLReport.run(runs[2], history: history, historyWindow: 3)
+        #expect(full.contains("in the newest 3 stored runs (the store may hold more"))
+        #expect(!full.contains("in every stored run"))
+        let roomy = HTMLReport.run(runs[2], history: history, historyWindow: HTMLReport.runHistoryWindow)
+        #expect(roomy.contains("in every stored run"))
+        #expect(!roomy.contains("the store may hold more"))
+    }
+
     @Test func storeHTMLAndAnEmptyStoreStayWellFormed() throws {
         let run = SyntheticRuns.run(
             id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6]],
