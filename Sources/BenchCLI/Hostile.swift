@@ -14,8 +14,9 @@ struct Hostile: ParsableCommand {
             Generates the hostile corpus in a temporary directory (billion laughs, a quadratic blow-up, an \
             external entity and an external DTD that name a secret local file, 100,000-deep nesting, a 10 MB \
             name and attribute value, invalid UTF-8, wrong encodings, a NUL byte, the committed feed truncated \
-            at every byte offset below 4,096, 1,000,000 attributes on one element) and runs each parser over \
-            it in worker processes with a time and a memory limit. Each document must end in a typed error or \
+            at every byte offset below 4,096, 1,000,000 attributes on one element) and runs each parser \
+            named (default: every parser that builds songs, a package's registered ones included) over it in \
+            worker processes with a time and a memory limit. Each document must end in a typed error or \
             in the songs allowed, and the secret must be in no song and no error. Prints per parser its \
             verdict and one row per document (the truncations as one row). Exit status 0 when every parser \
             held on every document; 1 when one crashed, timed out, ran out of memory, read the secret, \
