@@ -8,7 +8,7 @@ package enum HostileReport {
 
     /// One parser's verdict and table.
     package static func text(_ result: HostileParserResult, width: Int = 100) -> String {
-        var lines = [clip(verdictLine(result), width)]
+        var lines = [Format.wrap(verdictLine(result), width: width)]
         let truncated = result.entries.filter { $0.truncatedAt != nil }
         var truncationsShown = false
         for entry in result.entries {
@@ -45,9 +45,16 @@ package enum HostileReport {
     static func truncationRow(_ entries: [HostileParserResult.Entry], width: Int) -> String {
         let offsets = entries.compactMap(\.truncatedAt)
         let name = "truncated at \(offsets.min() ?? 0) to \(offsets.max() ?? 0) bytes"
-        var verdict = counts(entries.map(\.verdict.label))
-        if let first = entries.first(where: { !$0.verdict.held }), let at = first.truncatedAt {
-            verdict += "; first at \(at): \(first.verdict.description)"
+        // Failures first, the first failure's offset beside its count.
+        let labels =
+            entries.filter { !$0.verdict.held }.map(\.verdict.label)
+            + entries.filter(\.verdict.held).map(
+                \.verdict.label)
+        var verdict = counts(labels)
+        if let first = entries.first(where: { !$0.verdict.held }), let at = first.truncatedAt,
+            let end = verdict.firstIndex(of: ",") ?? Optional(verdict.endIndex)
+        {
+            verdict.insert(contentsOf: " (first at \(at) bytes)", at: end)
         }
         return row(name, verdict, width: width)
     }
