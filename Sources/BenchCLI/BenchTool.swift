@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// Every command then knows its parsers: `list` lists them, `verify` checks them against the
-/// others, `run`, `sweep` and `conformance` measure and test them, `compare`, `history` and
+/// others, `run`, `sweep`, `conformance` and `hostile` measure and test them, `compare`, `history` and
 /// `report` read their runs. A worker is the same executable run again, so it finds them too.
 public enum BenchTool {
     /// Registers `parsers` beside the built-in ones, runs the command the arguments name, and exits.

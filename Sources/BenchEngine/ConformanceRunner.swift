@@ -185,6 +185,15 @@ public enum ConformanceRunner {
         return (table, reported)
     }
 
+    /// How the detail of a document whose worker passed the memory limit begins.
+    static let exceededMemoryPrefix = "exceeded the "
+
+    /// Whether `result` is that of a document whose worker passed the memory limit (a failure of
+    /// the parser, not of the run).
+    package static func exceededMemory(_ result: ConformanceResult) -> Bool {
+        result.outcome == .failed && result.detail?.hasPrefix(exceededMemoryPrefix) == true
+    }
+
     /// The outcome of a document that ended its worker.
     static func result(of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?)
         -> ConformanceResult
@@ -198,7 +207,7 @@ public enum ConformanceRunner {
         case .exceededMemory(let limit)?:
             return ConformanceResult(
                 caseID: caseID, outcome: .failed,
-                detail: "exceeded the \(WorkerProcess.formatBytes(limit)) memory limit")
+                detail: "\(exceededMemoryPrefix)\(WorkerProcess.formatBytes(limit)) memory limit")
         case .exited(let status)?:
             return ConformanceResult(
                 caseID: caseID, outcome: .failed,

@@ -1,0 +1,58 @@
+import BenchTestSupport
+import Foundation
+import Testing
+
+/// `bench hostile`: the hostile corpus against the parsers asked for, a verdict and a table per
+/// parser, and an exit status that fails on a crash, a hang, a leak or wrong songs.
+@Suite("bench hostile", .serialized)
+struct HostileCommandTests {
+    /// The parser's verdict line and its row for `document`.
+    static func rows(_ output: String, parser: String, document: String) -> (verdict: String?, row: String?) {
+        let lines = output.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("\(parser) (") }) else { return (nil, nil) }
+        let row = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.first { $0.hasPrefix("  \(document) ") }
+        return (lines[start], row)
+    }
+
+    /// A parser that holds: exit 0, its verdict, one row per document, within 100 columns; run from a
+    /// directory other than the checkout (the corpus is generated, not read from Data/).
+    @Test func aParserThatHoldsExitsZero() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            ["hostile", "--parsers", "libxml2", "--quiet"], in: URL(fileURLWithPath: directory.path("")),
+            environment: ["COLUMNS": "100"])
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let (verdict, laughs) = Self.rows(result.standardOutput, parser: "libxml2", document: "billion laughs")
+        #expect(verdict == "libxml2 (push/event): held on all 4109 documents", "\(result.standardOutput)")
+        #expect(laughs?.hasSuffix("  typed error") == true, "\(laughs ?? "missing")")
+        let truncated = Self.rows(result.standardOutput, parser: "libxml2", document: "truncated at 0 to 4095 bytes")
+        #expect(truncated.row?.hasSuffix("  typed error 4096") == true, "\(truncated.row ?? "missing")")
+        let nesting = Self.rows(result.standardOutput, parser: "libxml2", document: "100,000-deep nesting")
+        #expect(nesting.row?.contains("  typed error") == true || nesting.row?.contains("correct songs (1)") == true)
+        #expect(result.standardOutput.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(result.standardOutput)")
+        #expect(result.standardOutput.hasSuffix("Held: libxml2.\n"), "\(result.standardOutput)")
+    }
+
+    /// Foundation's `XMLParser` traps on invalid UTF-8 in a name and takes longer than the limit
+    /// over 1,000,000 attributes (pinned in HostileCorpusTests): exit 1, each named as it is.
+    @Test func aParserThatCrashesOrHangsFails() throws {
+        let result = try runBench(["hostile", "--parsers", "foundation", "--quiet"], environment: ["COLUMNS": "100"])
+        #expect(result.status == 1, "\(result.standardOutput)\n\(result.standardError)")
+        let (verdict, crash) = Self.rows(
+            result.standardOutput, parser: "foundation", document: "invalid UTF-8 in a name")
+        #expect(
+            verdict == "foundation (push/event): FAILED on 2 of 4109 documents: CRASHED 1, TIMED OUT 1",
+            "\(result.standardOutput)")
+        #expect(crash?.hasSuffix("  CRASHED (SIGILL)") == true, "\(crash ?? "missing")")
+        let hang = Self.rows(result.standardOutput, parser: "foundation", document: "1,000,000 attributes").row
+        #expect(hang?.contains("  TIMED OUT (no result within ") == true, "\(hang ?? "missing")")
+        #expect(result.standardOutput.contains("Did not hold: foundation (CRASHED 1, TIMED OUT 1)."))
+        #expect(result.standardError.contains("foundation did not hold"), "\(result.standardError)")
+    }
+
+    @Test func aParserThatBuildsNoSongsIsRefused() throws {
+        let result = try runBench(["hostile", "--parsers", "memchr"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("memchr builds no songs"), "\(result.standardError)")
+    }
+}
