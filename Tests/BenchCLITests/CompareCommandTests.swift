@@ -197,7 +197,7 @@ struct CompareCommandTests {
 }
 
 /// `bench run --counter instructions`: callgrind's counts repeat exactly.
-@Suite("Instruction counts", .timeLimit(.minutes(10)))
+@Suite("Instruction counts", .endToEnd)
 struct InstructionCountTests {
     /// What is missing to count instructions, if anything.
     static var missingTools: String? {
@@ -319,7 +319,7 @@ struct InstructionCountTests {
         }
         // The workers seen are the ones interrupted: looking again could fall between two workers
         // (the short null baseline's has ended, the next has not started).
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(TestWaits.condition)
         var measuring: [pid_t] = []
         while Date() < deadline && process.isRunning {
             measuring = copies().count == 1 ? workers() : []

@@ -16,7 +16,7 @@ enum AnyMachine {
 /// A run whose parser has no timed figure, a comparison that judged nothing and an input no parser
 /// can read each end with their own exit status and say why; an interrupted run says what it kept;
 /// a full disk still shows the table.
-@Suite("Never silent: exit codes, unusable input, interrupts", .timeLimit(.minutes(10)))
+@Suite("Never silent: exit codes, unusable input, interrupts", .endToEnd)
 struct NeverSilentCommandTests {
     /// A cell whose every parse lost the CPU has no time: the run fails naming the parser.
     ///

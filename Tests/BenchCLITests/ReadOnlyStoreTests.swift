@@ -10,7 +10,7 @@ import Testing
 /// The tests run as root here, and root ignores permission bits: a read-only volume is a read-only
 /// bind mount in a user and mount namespace of the test's own (what root cannot write either), and a
 /// file without write permission is read by the `nobody` user (`setpriv`), as a user meets it.
-@Suite("A read-only stats store", .timeLimit(.minutes(5)))
+@Suite("A read-only stats store", .endToEnd)
 struct ReadOnlyStoreTests {
     static let runIDs = ["20261120T100000Z-ro", "20261120T110000Z-ro"]
 

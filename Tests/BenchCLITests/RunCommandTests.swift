@@ -156,7 +156,7 @@ struct RunCommandTests {
 
     // The time limits of the tests below stop a hang; a loaded machine (two CPU hogs beside the
     // suite) takes about twice its quiet time.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.endToEnd)
     func aRunStopsWhenPreciseEnoughOrOutOfTime() throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("s.sqlite")
@@ -286,7 +286,7 @@ struct RunCommandTests {
         #expect(noStore.status == 1 && noStore.standardError.contains("no stats store at /nonexistent/stats.sqlite"))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.endToEnd)
     func anInterruptedRunKeepsItsFinishedCellsAndStaysIncomplete() throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")
@@ -301,7 +301,7 @@ struct RunCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait until the first cell (the quick null baseline) is stored, then interrupt.
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(TestWaits.condition)
         var stored = 0
         while Date() < deadline && process.isRunning {
             if FileManager.default.fileExists(atPath: store),
@@ -323,7 +323,7 @@ struct RunCommandTests {
         #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count >= stored)
     }
 
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.endToEnd)
     func serveAndRunAgainstAURL() throws {
         // `bench serve` on its own, then `bench run --url` against it as if it were a remote feed.
         let server = try ServedFeed()
@@ -362,7 +362,7 @@ struct RunCommandTests {
 /// running the tests) count in them (`--count-preempted`), else such a machine leaves none to fit.
 @Suite("bench sweep")
 struct SweepCommandTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.endToEnd)
     func aSmallSweepWritesEveryPointAndTheSlopes() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out")
@@ -390,7 +390,7 @@ struct SweepCommandTests {
         #expect(slopes.contains("expat,allocations,song,allocations,"))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.endToEnd)
     func aShapeSweepMeasuresTheDocumentWorkloadBySize() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out")

@@ -5,7 +5,7 @@ import Testing
 
 /// `bench serve` under a bounded load and against bad requests: each gets an HTTP error or a closed
 /// connection, the server stays up and its memory stays bounded.
-@Suite("bench serve under load and bad requests", .timeLimit(.minutes(5)))
+@Suite("bench serve under load and bad requests", .endToEnd)
 struct ServeUnderLoadTests {
     /// Sends `request` on a new connection and reads until the server closes it or `wait` seconds
     /// pass without data; returns what came back.

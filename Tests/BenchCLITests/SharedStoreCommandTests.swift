@@ -7,7 +7,7 @@ import Testing
 /// `store push/pull` against a PostgreSQL store, with several hosts, several writers at once and
 /// a connection lost mid-run.
 @Suite(
-    "Shared store: PostgreSQL end to end", .serialized, .timeLimit(.minutes(10)),
+    "Shared store: PostgreSQL end to end", .serialized, .endToEnd,
     .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
 struct SharedStoreCommandTests {
     /// A short run of one parser (debug builds: its samples are marked debug).
@@ -15,7 +15,7 @@ struct SharedStoreCommandTests {
         [
             "run", "--parsers", parsers, "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds",
             String(rounds),
-            "--store", store, "--output-dir", output, "--quiet",
+            "--store", store, "--output-dir", output, "--quiet", "--count-preempted",
         ]
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The stats store and the result files when things go wrong: a killed run, two runs at once, a
 /// store that is not one, a full or read-only disk.
-@Suite("Faults: kill -9, two writers, bad stores, full disks", .timeLimit(.minutes(5)))
+@Suite("Faults: kill -9, two writers, bad stores, full disks", .endToEnd)
 struct StoreFaultTests {
     /// The processes whose parent is `pid` (Linux's /proc).
     static func children(of pid: pid_t) -> [pid_t] {
@@ -76,7 +76,7 @@ struct StoreFaultTests {
         // Wait for the first cell (the null baseline) in the store and libxml2's worker at work.
         var stored = 0
         var worker: pid_t?
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(TestWaits.condition)
         while Date() < deadline && run.isRunning {
             if stored == 0, FileManager.default.fileExists(atPath: store),
                 let count = try? StatsDatabase(path: store).samples(matching: SampleFilter(includeDebug: true)).count

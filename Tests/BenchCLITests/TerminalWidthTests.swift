@@ -7,7 +7,7 @@ import Testing
 /// Output that fits (issue 43, item 7): every command's terminal output within 100 columns at
 /// `COLUMNS=100`, the parse table within 80 at `COLUMNS=80`, a short key under a run's tables (the
 /// whole legend on asking), and progress from `bench verify` on a terminal.
-@Suite("Terminal widths", .timeLimit(.minutes(6)))
+@Suite("Terminal widths", .endToEnd)
 struct TerminalWidthTests {
     static let wide = ["COLUMNS": "100"]
 

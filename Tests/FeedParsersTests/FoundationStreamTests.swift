@@ -17,7 +17,7 @@ struct FoundationStreamTests {
         try feed.bytes.withUnsafeBytes { all in
             try parser.consume(UnsafeRawBufferPointer(rebasing: all[..<half]), inChunksOf: 4_096)
         }
-        // The parse thread reads what was pushed; wait (at most 60 s) until it has built a song.
+        // The parse thread reads what was pushed; wait (at most TestWaits.condition) until it has built a song.
         let deadline = Date().addingTimeInterval(60)
         while seen.value == 0 && Date() < deadline { usleep(1_000) }
         #expect(seen.value > 0, "no song before the second half was pushed: the parse does not stream")

@@ -17,7 +17,7 @@ import Testing
 /// `XMLParser`, a crash is an outcome pinned in ``pinnedCrashes`` (a new one, or one that goes
 /// away, fails the test so that it is noticed). One parser at a time: its workers take up to a core
 /// and hundreds of MiB, and the other suites run beside it.
-@Suite("Hostile corpus", .serialized, .timeLimit(.minutes(10)))
+@Suite("Hostile corpus", .serialized, .endToEnd)
 struct HostileCorpusTests {
     /// Crashes of the Foundation-based parsers, by document (all others crash nowhere): invalid
     /// UTF-8 in a name traps Foundation's `XMLParser` (SIGILL, see DESIGN.md), and the trees of

@@ -30,9 +30,11 @@ extension WorkerProcess {
     /// ``killWorkerOnInterrupt()`` does (removing what was registered, by the same signal).
     ///
     /// - Parameters:
-    ///   - grace: seconds the process has to end itself after the first signal.
+    ///   - grace: seconds the process has to end itself after the first signal: long, as writing
+    ///     what finished takes a busy machine many times what it takes a quiet one (a second
+    ///     signal ends it at once).
     ///   - notice: printed on standard error when the first signal arrives.
-    public static func finishOnInterrupt(grace: Double = 60, notice: String = "") {
+    public static func finishOnInterrupt(grace: Double = 180, notice: String = "") {
         interruptNotice.set(notice)
         installInterruptHandler(grace: grace)
     }
