@@ -225,7 +225,9 @@ struct ReportTests {
         #expect(lost.time == nil && lost.failed == 0 && lost.everyParseLostTheCPU)
         let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), lost]
         let note =
-            "all 8 of its parses lost the CPU to other work (a busy machine; not a failure). Noisy: measure again"
+            "all 8 of its parses lost the CPU to other work (a busy machine, not a failure); measure again when it is quieter"
+        // The same words where a report, an export or the exit status says why there is no figure.
+        #expect(lost.whyNoFigure == note)
         let table = RunReport.table(cells)
         #expect(table.contains("  foundation: no time: \(note)"), "\(table)")
         let settings = RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
