@@ -315,24 +315,29 @@ public enum RunReport {
                 columns.removeAll { $0 == column }
             }
         }
-        for group in all {
+        func wrapped(_ lines: String) -> String { width.map { Format.wrap(lines, width: $0) } ?? lines }
+        // What the next-run column's interval covers with this many workers: said once under the
+        // tables when every table that needs it says the same (a run of many documents, one table
+        // each), else under each table.
+        let coverage = all.map { group -> String? in
+            guard let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) else { return nil }
+            return "\(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
+                + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
+        }
+        let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
+        for (group, coverage) in zip(all, coverage) {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in
                 (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
             }
             if let note = sinkNote(group) { notes.append("  " + note) }
-            if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
-                notes.append(
-                    "  next run: \(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
-                        + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
-                )
-            }
-            if !notes.isEmpty {
-                let lines = notes.joined(separator: "\n")
-                text += "\n" + (width.map { Format.wrap(lines, width: $0) } ?? lines)
-            }
+            if let coverage, !sharedCoverage { notes.append("  next run: " + coverage) }
+            if !notes.isEmpty { text += "\n" + wrapped(notes.joined(separator: "\n")) }
             blocks.append(text)
+        }
+        if sharedCoverage, let coverage = coverage.compactMap({ $0 }).first {
+            blocks.append(wrapped("Next run, in every table above: " + coverage))
         }
         for table in practiceTables(cells) {
             var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")

@@ -56,6 +56,29 @@ struct ReportTests {
             cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
     }
 
+    /// A run of several documents (one table each) says what its next-run intervals cover once,
+    /// under the tables, not under every table: in the terminal and on the HTML page (issue 43, item 7).
+    @Test func theNextRunCoverageIsSaidOnceUnderManyTables() throws {
+        func run(_ document: String) -> RunResult {
+            SyntheticRuns.run(
+                id: "r", started: "2026-11-26T10:00:00Z", rounds: ["expat": [3e6, 3.1e6], "libxml2": [2e6, 2.1e6]],
+                feedSHA256: document, feedPath: document)
+        }
+        var result = run("a.xml")
+        let other = run("b.xml")
+        result.cells += other.cells
+        result.samples += other.samples
+        let sentence = "2 workers give that interval"
+        let table = RunReport.table(result)
+        #expect(table.contains("parse: a.xml") && table.contains("parse: b.xml"), "\(table)")
+        #expect(table.components(separatedBy: sentence).count == 2, "\(table)")
+        #expect(table.contains("Next run, in every table above: 2 workers give that interval"), "\(table)")
+        let html = HTMLReport.run(result, history: [])
+        #expect(html.components(separatedBy: sentence).count == 2)
+        // One table: the note stays under it.
+        #expect(RunReport.table(run("a.xml")).contains("  next run: 2 workers give that interval"))
+    }
+
     /// A run widened by its host's earlier runs says so in every format, and the HTML page shows
     /// where each cell's noise lies.
     @Test func theRunToRunLevelIsSaidInEveryFormat() throws {
