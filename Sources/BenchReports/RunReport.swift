@@ -277,7 +277,7 @@ public enum RunReport {
     ) -> String {
         let tables = table(
             result.cells, reference: result.settings.reference, columns: columns, width: width, key: key)
-        guard let documents = documentsBlock(result.documents) else { return tables }
+        guard let documents = documentsBlock(result.documents, width: width) else { return tables }
         return documents + "\n\n" + tables
     }
 
@@ -341,14 +341,14 @@ public enum RunReport {
         }
         for table in practiceTables(cells) {
             var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")
-            if !table.notes.isEmpty { text += "\n" + table.notes.map { "  " + $0 }.joined(separator: "\n") }
+            if !table.notes.isEmpty { text += "\n" + wrapped(table.notes.map { "  " + $0 }.joined(separator: "\n")) }
             blocks.append(text)
         }
         let contrasts = DocumentContrast.find(cells)
         if !contrasts.isEmpty {
             blocks.append(
                 "Between documents (the ratio's 95% intervals do not overlap):\n"
-                    + contrasts.map { "  " + describe($0) }.joined(separator: "\n"))
+                    + contrasts.map { String(wrapped("    " + describe($0)).dropFirst(2)) }.joined(separator: "\n"))
         }
         let wrong = cells.filter { $0.cell.scenario == notTimed }
         if !wrong.isEmpty {

@@ -79,6 +79,22 @@ struct ReportTests {
         #expect(RunReport.table(run("a.xml")).contains("  next run: 2 workers give that interval"))
     }
 
+    /// A document run's tables fit the terminal: the documents' block's heading is broken at its
+    /// width (it was one line of 122 characters).
+    @Test func theDocumentsBlockFitsTheTerminal() {
+        var result = SyntheticRuns.run(
+            id: "r", started: "2026-11-26T10:00:00Z", rounds: ["expat": [3e6, 3.1e6]], feedPath: "a.xml")
+        result.documents = [
+            DocumentProfile(
+                document: "a.xml", bytes: 51_528, elements: 842, attributes: 716, textBytes: 29_000, maximumDepth: 4,
+                namespaces: 0, references: 340)
+        ]
+        let table = RunReport.table(result, columns: ParseColumn.defaults, width: 100, key: true)
+        #expect(table.contains("Documents (measured shape"), "\(table)")
+        let wide = table.split(separator: "\n").filter { $0.count > 100 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
     /// A run widened by its host's earlier runs says so in every format, and the HTML page shows
     /// where each cell's noise lies.
     @Test func theRunToRunLevelIsSaidInEveryFormat() throws {
