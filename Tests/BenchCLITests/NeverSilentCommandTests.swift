@@ -63,10 +63,12 @@ struct NeverSilentCommandTests {
         // One worker a side: too few to judge.
         let base = try run("20261122T100000Z-a", ["expat": [1e7], "null": [500]])
         let current = try run("20261122T100100Z-b", ["expat": [1.01e7], "null": [500]])
-        let unjudged = try runBench(["compare", base, current])
+        let unjudged = try runBench(["compare", base, current], environment: ["COLUMNS": "100"])
         #expect(unjudged.standardOutput.contains("Nothing judged"), "\(unjudged.standardOutput)")
         #expect(unjudged.status == 4, "\(unjudged.standardError)")
         #expect(unjudged.standardError.contains("--allow-nothing-judged"), "\(unjudged.standardError)")
+        #expect(
+            unjudged.standardError.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(unjudged.standardError)")
         let allowed = try runBench(["compare", base, current, "--allow-nothing-judged"])
         #expect(allowed.status == 0, "\(allowed.standardError)")
         // No cell on both sides.
