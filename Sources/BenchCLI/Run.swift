@@ -424,10 +424,12 @@ struct Run: ParsableCommand {
             lines += written.map { "  " + $0 }
         }
         lines.append("A run cannot be resumed: run the same command again for a whole run.")
+        // Each line within the terminal's width; the command to remove the run on a line of its own, whole.
+        let width = Terminal(quiet: true).width
+        lines = lines.map { $0.hasPrefix("  ") ? $0 : Format.wrap($0, width: width) }
         if database != nil, outcome.recorderFailure == nil {
-            lines.append(
-                "To remove the incomplete run: \(BenchTool.commandName) store remove --run \(runID) --store \(storeOptions.store)"
-            )
+            lines.append("To remove the incomplete run:")
+            lines.append("  \(BenchTool.commandName) store remove --run \(runID) --store \(storeOptions.store)")
         }
         lines.forEach(printError)
     }

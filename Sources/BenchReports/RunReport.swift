@@ -321,7 +321,7 @@ public enum RunReport {
         // each), else under each table.
         let coverage = all.map { group -> String? in
             guard let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) else { return nil }
-            return "\(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
+            return "\(short.workers) worker\(short.workers == 1 ? " gives" : "s give") that interval "
                 + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
         }
         let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1

@@ -149,6 +149,7 @@ struct NeverSilentCommandTests {
             process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
             process.arguments = arguments
             process.currentDirectoryURL = TestPaths.packageRoot
+            process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "100"]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = error
             try process.run()
@@ -202,6 +203,9 @@ struct NeverSilentCommandTests {
         #expect(standardError.contains("Interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(standardError)")
         #expect(standardError.contains("run \(runID) is incomplete"), "\(standardError)")
         #expect(standardError.contains("store remove --run \(runID)"), "\(standardError)")
+        // Within 100 columns at COLUMNS=100, but for the paths and the command, whole on lines of their own.
+        let wide = standardError.split(separator: "\n").filter { $0.count > 100 && !$0.hasPrefix("  ") }
+        #expect(wide.isEmpty, "\(wide)")
         // The finished workers' files: the run file holds what the store holds.
         let file = (output as NSString).appendingPathComponent("\(runID).json")
         #expect(standardError.contains(file), "\(standardError)")
