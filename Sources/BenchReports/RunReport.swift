@@ -340,8 +340,19 @@ public enum RunReport {
             blocks.append(wrapped("Next run, in every table above: " + coverage))
         }
         for table in practiceTables(cells) {
-            var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")
-            if !table.notes.isEmpty { text += "\n" + wrapped(table.notes.map { "  " + $0 }.joined(separator: "\n")) }
+            var body = TextTable(header: table.header, rows: table.rows)
+            var notes = table.notes
+            if let width {
+                let fitted = body.fitted(width: width, indent: "  ", dropOrder: practiceDropOrder)
+                body = fitted.table
+                if !fitted.dropped.isEmpty {
+                    notes.append(
+                        "not shown at this width: \(fitted.dropped.joined(separator: ", ")) (the HTML, the Markdown and "
+                            + "the summary CSV have them)")
+                }
+            }
+            var text = table.title + "\n" + body.render(indent: "  ")
+            if !notes.isEmpty { text += "\n" + wrapped(notes.map { "  " + $0 }.joined(separator: "\n")) }
             blocks.append(text)
         }
         let contrasts = DocumentContrast.find(cells)

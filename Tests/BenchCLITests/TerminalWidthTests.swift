@@ -131,6 +131,19 @@ struct TerminalWidthTests {
         #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
     }
 
+    /// A practice's table (the store practice's was 111 columns wide) within 100, saying what it left out.
+    @Test func aPracticeTableFits() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            [
+                "run", "--scenario", "store", "--rounds", "1", "--iterations", "1", "--parsers", "libxml2",
+                "--no-store", "--output-dir", directory.path("out"), "--count-preempted",
+            ], environment: Self.wide)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("a transaction per song"), "\(result.standardOutput)")
+        #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
+    }
+
     @Test func generateServeAndSweepHelpFit() throws {
         // Their output is a line or two; their help is what a user reads (but for its USAGE line,
         // which swift-argument-parser writes whole).
