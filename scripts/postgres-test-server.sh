@@ -2,7 +2,8 @@
 # A throw-away PostgreSQL server for the tests of the shared stats store (and for trying
 # `--store postgres://…` by hand): Debian's `postgresql` package (installed when missing), a cluster
 # in a scratch directory on a local port, a role and a database of its own, a ~/.pgpass-style file
-# for the password. Nothing of the machine's own clusters is touched.
+# for the password, and a role of no rights of its own (bench_test_reader) that a test grants reading.
+# Nothing of the machine's own clusters is touched.
 #
 #   eval "$(scripts/postgres-test-server.sh start)"   # prints the export lines, then: swift test
 #   scripts/postgres-test-server.sh stop
@@ -13,6 +14,8 @@ set -euo pipefail
 dir=${BENCH_PG_DIR:-/tmp/bench-postgres}
 port=${BENCH_PG_PORT:-55432}
 role=bench_test
+# A role that may only read what the tests grant it (the stores of `bench report` and the like).
+reader=bench_test_reader
 database=bench_test
 
 log() { echo "postgres-test-server: $*" >&2; }
@@ -64,10 +67,11 @@ start() {
         || { cat "$dir/server.log" >&2; exit 1; }
     as_owner psql -h "$dir/socket" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q >&2 <<SQL
 CREATE ROLE $role LOGIN CREATEDB PASSWORD '$role';
+CREATE ROLE $reader LOGIN PASSWORD '$reader';
 CREATE DATABASE $database OWNER $role;
 SQL
     umask 077
-    echo "127.0.0.1:$port:*:$role:$role" >"$dir/pgpass"
+    printf '%s\n' "127.0.0.1:$port:*:$role:$role" "127.0.0.1:$port:*:$reader:$reader" >"$dir/pgpass"
     chmod 600 "$dir/pgpass"
     log "running on 127.0.0.1:$port (role $role, database $database, data in $dir)"
     print_env

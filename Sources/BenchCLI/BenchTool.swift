@@ -37,10 +37,11 @@ public enum BenchTool {
     /// public API settles).
     public static let version = "0.9.0"
 
-    /// What `bench --version` prints: the version, and what this binary was built with.
+    /// What `bench --version` prints: the version and the build on its first line, what this
+    /// binary was built with on the second (one line was 117 characters wide).
     static var versionLine: String {
-        "\(commandName) \(version) (xml-parser-bench; \(EnvironmentProbe.buildConfiguration) build, "
-            + "\(EnvironmentProbe.swiftVersion()), libxml2 \(LibXML2FeedParser.version), expat \(ExpatFeedParser.version))"
+        "\(commandName) \(version) (xml-parser-bench, \(EnvironmentProbe.buildConfiguration) build)\n"
+            + "\(EnvironmentProbe.swiftVersion()); libxml2 \(LibXML2FeedParser.version), expat \(ExpatFeedParser.version)"
     }
 
     /// The command's name in its help and usage: the executable's file name ("bench", or the

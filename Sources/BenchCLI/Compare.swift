@@ -130,8 +130,10 @@ struct Compare: ParsableCommand {
         if !comparison.regressions.isEmpty { throw BenchExitCode.regression.exitCode }
         if comparison.compared.isEmpty && !allowNothingJudged {
             printError(
-                "bench compare: \(CompareReport.judged(comparison)) Exit \(BenchExitCode.nothingJudged.rawValue): a "
-                    + "comparison that judged nothing does not pass; --allow-nothing-judged lets it.")
+                Format.wrap(
+                    "bench compare: \(CompareReport.judged(comparison)) Exit \(BenchExitCode.nothingJudged.rawValue): a "
+                        + "comparison that judged nothing does not pass; --allow-nothing-judged lets it.",
+                    width: Terminal(quiet: true).width))
             throw BenchExitCode.nothingJudged.exitCode
         }
     }

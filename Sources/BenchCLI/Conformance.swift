@@ -92,7 +92,7 @@ struct Conformance: ParsableCommand {
             date: started, suite: directory, rules: ConformanceRunner.rules, method: options.method,
             libraries: ["libxml2": LibXML2FeedParser.version, "expat": ExpatFeedParser.version], cases: cases,
             parsers: results, elapsedSeconds: Date().timeIntervalSince(started))
-        print(ConformanceReport.text(table), terminator: "")
+        print(ConformanceReport.text(table, width: terminal.width), terminator: "")
 
         let files = RunFiles(directory: outputDirectory)
         do {
@@ -110,6 +110,6 @@ struct Conformance: ParsableCommand {
         ] {
             written.append(try files.write(text, to: name))
         }
-        if !quiet { print("\nWrote \(written.joined(separator: ", ")).") }
+        if !quiet { print("\nWrote:\n" + written.map { "  " + $0 }.joined(separator: "\n")) }
     }
 }

@@ -301,8 +301,9 @@ struct Run: ParsableCommand {
         try memory.apply()
         let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
-            "WARNING: this is a debug build: its timings are not representative and its samples are stored as debug. "
-                + "Measure with: swift run -c release bench")
+            Format.wrap(
+                "WARNING: this is a debug build: its timings are not representative and its samples are stored as "
+                    + "debug. Measure with: swift run -c release bench", width: terminal.width))
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         if injectSlowdown > 0 {
             printError(
@@ -425,10 +426,12 @@ struct Run: ParsableCommand {
             lines += written.map { "  " + $0 }
         }
         lines.append("A run cannot be resumed: run the same command again for a whole run.")
+        // Each line within the terminal's width; the command to remove the run on a line of its own, whole.
+        let width = Terminal(quiet: true).width
+        lines = lines.map { $0.hasPrefix("  ") ? $0 : Format.wrap($0, width: width) }
         if database != nil, outcome.recorderFailure == nil {
-            lines.append(
-                "To remove the incomplete run: \(BenchTool.commandName) store remove --run \(runID) --store \(storeOptions.store)"
-            )
+            lines.append("To remove the incomplete run:")
+            lines.append("  \(BenchTool.commandName) store remove --run \(runID) --store \(storeOptions.store)")
         }
         lines.forEach(printError)
     }
@@ -558,11 +561,15 @@ struct Run: ParsableCommand {
             let absent = ExportPoint.absences(result)
             print(try export.write(ExportPoint.points(result), absent: absent), terminator: "")
             // No figure takes a missing one's place; say which are missing and why.
-            for absence in absent { printError("No figure (left out of \(format.rawValue)): \(absence)") }
+            for absence in absent {
+                printError(Format.wrap("No figure (left out of \(format.rawValue)): \(absence)", width: terminal.width))
+            }
         }
         if let noise = result.noise, noise.noisy, format != .table {
             // The table says it at its top; other formats go to files or pipes: say it here too.
-            for warning in noise.warnings { printError(terminal.warning("NOISY MACHINE: " + warning)) }
+            for warning in noise.warnings {
+                printError(terminal.warning(Format.wrap("NOISY MACHINE: " + warning, width: terminal.width)))
+            }
         }
     }
 
@@ -575,9 +582,12 @@ struct Run: ParsableCommand {
         }
         if !outcome.problems.isEmpty {
             let kept = database == nil ? "written" : "written and recorded"
+            // One problem a paragraph, broken at the terminal's width, its continuations indented.
+            let width = Terminal(quiet: true).width
             throw CommandFailure(
-                description: "the run's figures are \(kept), but not every parser succeeded:\n  "
-                    + outcome.problems.map(\.description).joined(separator: "\n  "))
+                description: "the run's figures are \(kept), but not every parser succeeded:\n"
+                    + outcome.problems.map { "  " + Format.wrap("    " + $0.description, width: width).dropFirst(4) }
+                    .joined(separator: "\n"))
         }
     }
 

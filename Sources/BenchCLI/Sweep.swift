@@ -156,8 +156,9 @@ struct Sweep: ParsableCommand {
         if EnvironmentProbe.isDebugBuild {
             printError(
                 terminal.warning(
-                    "WARNING: this is a debug build: its figures are not representative. Sweep with: swift run -c release bench sweep"
-                ))
+                    Format.wrap(
+                        "WARNING: this is a debug build: its figures are not representative. Sweep with: swift run -c "
+                            + "release bench sweep", width: terminal.width)))
         }
         let sweep = try session(terminal)
         let database = try output.noStore ? nil : storeOptions.open()

@@ -19,6 +19,20 @@ public enum ConformanceReport {
             + "\(Format.number(table.elapsedSeconds, decimals: 0)) s" + (libraries.isEmpty ? "" : "; \(libraries)")
     }
 
+    /// The heading of the text: the counts on the first line, where the suite is, when, how long
+    /// and the libraries' versions on the second.
+    static func textHeading(_ table: ConformanceTable) -> String {
+        let date = ISO8601DateFormatter.string(
+            from: table.date, timeZone: .init(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
+        let libraries = table.libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+            separator: ", ")
+        return
+            "W3C XML Conformance Test Suite: \(table.caseCount(.notWellFormed)) not-well-formed and "
+            + "\(table.caseCount(.valid)) valid documents, \(table.parsers.count) parsers\n"
+            + "\(table.suite), \(date), \(Format.number(table.elapsedSeconds, decimals: 0)) s"
+            + (libraries.isEmpty ? "" : "; \(libraries)")
+    }
+
     /// The counts, one row per parser.
     static func rows(_ table: ConformanceTable) -> [[String]] {
         table.parsers.map { parser in
@@ -40,32 +54,146 @@ public enum ConformanceReport {
 
     static func crashes(_ counts: ConformanceTable.Counts) -> String {
         guard counts.crashed > 0 else { return "0" }
-        let signals = counts.signals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(
+        return "\(counts.crashed) (\(signals(counts)))"
+    }
+
+    /// "170 SIGSEGV, 8 SIGILL": the crashes by signal, the most frequent first.
+    static func signals(_ counts: ConformanceTable.Counts) -> String {
+        counts.signals.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }.joined(
             separator: ", ")
-        return "\(counts.crashed) (\(signals))"
+    }
+
+    /// The terminal's table: the counts of each expectation under a line that names it, crashes by
+    /// count (their signals in a note below), and within `width` without the kind, then without the
+    /// hung/failed counts.
+    ///
+    /// - Returns: the table, and the columns it left out.
+    static func countsTable(_ table: ConformanceTable, width: Int?) -> (text: String, leftOut: [String]) {
+        let groups: [(ConformanceCase.Expectation, [(String, (ConformanceTable.Counts) -> Int)])] = [
+            (
+                .notWellFormed,
+                [
+                    ("rejected", \.rejected), ("accepted", \.accepted), ("crashed", \.crashed),
+                    ("hung/failed", hungOrFailed),
+                ]
+            ),
+            (
+                .valid,
+                [
+                    ("accepted", \.accepted), ("rejected", \.rejected), ("crashed", \.crashed),
+                    ("hung/failed", hungOrFailed),
+                ]
+            ),
+        ]
+        func render(kind: Bool, hungOrFailed: Bool) -> String {
+            var header = ["parser"] + (kind ? ["kind"] : [])
+            var starts: [(label: String, column: Int)] = []
+            for (expectation, columns) in groups {
+                starts.append(("\(expectation.rawValue) (\(table.caseCount(expectation)))", header.count))
+                header += columns.map(\.0).filter { hungOrFailed || $0 != "hung/failed" }
+            }
+            let rows = table.parsers.map { parser in
+                var row = [parser.parser] + (kind ? [parser.kind] : [])
+                for (expectation, columns) in groups {
+                    let counts = table.counts(parser, expectation)
+                    row += columns.filter { hungOrFailed || $0.0 != "hung/failed" }.map { String($0.1(counts)) }
+                }
+                return row
+            }
+            let text = TextTable(header: header, rows: rows, leftAligned: kind ? [0, 1] : [0])
+            let widths = text.columnWidths()
+            var groupLine = ""
+            for (label, column) in starts {
+                let start = widths.prefix(column).reduce(0, +) + 2 * column
+                groupLine += String(repeating: " ", count: max(0, start - groupLine.count)) + label
+            }
+            return groupLine + "\n" + text.render()
+        }
+        var leftOut: [String] = []
+        var text = render(kind: true, hungOrFailed: true)
+        func fits(_ text: String) -> Bool {
+            guard let width else { return true }
+            return text.split(separator: "\n").allSatisfy { $0.count <= width }
+        }
+        if !fits(text) {
+            leftOut.append("kind")
+            text = render(kind: false, hungOrFailed: true)
+        }
+        if !fits(text) {
+            leftOut.append("hung/failed")
+            text = render(kind: false, hungOrFailed: false)
+        }
+        return (text, leftOut)
+    }
+
+    private static func hungOrFailed(_ counts: ConformanceTable.Counts) -> Int { counts.hung + counts.failed }
+
+    /// `body` after `first`, broken to `width`, its continuations indented by `indent` spaces (by
+    /// as many as `first` has characters unless asked; never fewer).
+    static func hanging(_ first: String, _ body: String, indent: Int? = nil, width: Int?) -> String {
+        guard let width else { return first + body }
+        let spaces = String(repeating: " ", count: max(first.count, indent ?? 0))
+        return first + Format.wrap(spaces + body, width: width).dropFirst(spaces.count)
     }
 
     /// The text `bench conformance` prints.
-    public static func text(_ table: ConformanceTable) -> String {
-        var out = heading(table) + "\n\nDocuments chosen:\n" + table.rules.map { "  - \($0)\n" }.joined()
-        out += "How:\n" + table.method.map { "  - \($0)\n" }.joined() + "\n"
-        out += TextTable(header: header, rows: rows(table), leftAligned: [0, 1]).render() + "\n"
+    ///
+    /// - Parameters:
+    ///   - table: the results.
+    ///   - width: the terminal's width: the table goes without the columns it must to fit (a note
+    ///     names them and where they are) and the other lines are broken at it; `nil`: one line each.
+    /// - Returns: the heading, the rules, the table and its notes, and each parser's exceptions.
+    public static func text(_ table: ConformanceTable, width: Int? = nil) -> String {
+        var out = textHeading(table).split(separator: "\n").map { hanging("", String($0), width: width) }
+            .joined(separator: "\n")
+        out += "\n\nDocuments chosen:\n" + table.rules.map { hanging("  - ", $0, width: width) + "\n" }.joined()
+        out += "How:\n" + table.method.map { hanging("  - ", $0, width: width) + "\n" }.joined() + "\n"
+        let counts = countsTable(table, width: width)
+        out += counts.text + "\n"
+        var notes: [String] = []
+        for parser in table.parsers {
+            let crashes = ConformanceCase.Expectation.allCases.compactMap { expectation -> String? in
+                let counts = table.counts(parser, expectation)
+                guard counts.crashed > 0 else { return nil }
+                return "\(counts.crashed) \(expectation.rawValue) (\(signals(counts)))"
+            }
+            if !crashes.isEmpty { notes.append("\(parser.parser) crashed on \(crashes.joined(separator: " and "))") }
+        }
+        if !counts.leftOut.isEmpty {
+            let hidden = table.parsers.contains { parser in
+                ConformanceCase.Expectation.allCases.contains { hungOrFailed(table.counts(parser, $0)) > 0 }
+            }
+            let what = counts.leftOut.map { $0 == "hung/failed" && !hidden ? "hung/failed (0 for every parser)" : $0 }
+            notes.append(
+                "Not shown at \(width.map(String.init) ?? "this") columns: \(what.joined(separator: ", ")) "
+                    + "(conformance.md and conformance-summary.csv have every column)")
+        }
+        out += notes.map { hanging("", $0, width: width) + "\n" }.joined()
         out +=
-            "A conforming parser rejects every not-wf document and accepts every valid one. "
-            + "The floor (memchr) checks nothing and accepts everything by design.\n"
+            hanging(
+                "",
+                "A conforming parser rejects every not-wf document and accepts every valid one. "
+                    + "The floor (memchr) checks nothing and accepts everything by design.", width: width) + "\n"
         for parser in table.parsers {
             let exceptions = table.exceptions(parser)
             if !parser.notReproducedAlone.isEmpty {
                 out +=
-                    "\n\(parser.parser): \(parser.notReproducedAlone.count) document(s) ended a worker running many but not "
-                    + "when run alone (counted by their outcome alone): \(parser.notReproducedAlone.prefix(8).joined(separator: ", "))\n"
+                    "\n"
+                    + hanging(
+                        "",
+                        "\(parser.parser): \(parser.notReproducedAlone.count) document(s) ended a worker running many "
+                            + "but not when run alone (counted by their outcome alone): "
+                            + parser.notReproducedAlone.prefix(8).joined(separator: ", "), width: width) + "\n"
             }
             guard !exceptions.isEmpty else { continue }
             out += "\n\(parser.parser): \(exceptions.count) exception(s)\n"
             for (testCase, result) in exceptions.prefix(exceptionsShown) {
                 out +=
-                    "  \(testCase.expectation.rawValue) \(testCase.path): \(result.outcome.rawValue)"
-                    + (result.detail.map { " (\(oneLine($0, limit: 100)))" } ?? "") + "\n"
+                    hanging(
+                        "  ",
+                        "\(testCase.expectation.rawValue) \(testCase.path): \(result.outcome.rawValue)"
+                            + (result.detail.map { " (\(oneLine($0, limit: 100)))" } ?? ""), indent: 4, width: width)
+                    + "\n"
             }
             if exceptions.count > exceptionsShown {
                 out += "  … and \(exceptions.count - exceptionsShown) more (all in the CSV and JSON)\n"

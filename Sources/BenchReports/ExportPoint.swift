@@ -70,7 +70,7 @@ public struct ExportPoint: Sendable, Equatable {
         public var tags: [Tag]
         public var measure: String
         public var unit: Metric.Unit
-        /// Why there is no figure ("all 8 parse(s) lost the CPU to other work: …").
+        /// Why there is no figure ("all 8 of its parses lost the CPU to other work …").
         public var reason: String
         public var time: Date?
         public var source: [Tag] = []

@@ -89,10 +89,15 @@ struct TextTable {
         leftAligned = Set(leftAligned.compactMap { $0 == column ? nil : $0 > column ? $0 - 1 : $0 })
     }
 
-    func render(indent: String = "") -> String {
-        let widths = header.indices.map { column in
+    /// Each column's width: its widest cell, header included.
+    func columnWidths() -> [Int] {
+        header.indices.map { column in
             ([header[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
         }
+    }
+
+    func render(indent: String = "") -> String {
+        let widths = columnWidths()
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { column, cell -> String in
                 let gap = String(repeating: " ", count: max(0, widths[column] - cell.count))

@@ -53,11 +53,13 @@ extension RunReport {
             rows: contrasts.map { [$0.parser, $0.reference] + end($0.best) + end($0.worst) })
     }
 
-    /// The terminal block, empty without documents.
-    static func documentsBlock(_ documents: [DocumentProfile]?) -> String? {
+    /// The terminal block, empty without documents; its heading broken at `width`.
+    static func documentsBlock(_ documents: [DocumentProfile]?, width: Int? = nil) -> String? {
         guard let documents, !documents.isEmpty else { return nil }
-        return "Documents (measured shape: text share is character data ÷ bytes, refs/KB entity and character "
-            + "references per 1,000 bytes):\n"
+        let heading =
+            "Documents (measured shape: text share is character data ÷ bytes, refs/KB entity and character "
+            + "references per 1,000 bytes):"
+        return (width.map { Format.wrap(heading, width: $0) } ?? heading) + "\n"
             + TextTable(header: documentHeader, rows: documents.map(documentRow)).render(indent: "  ")
     }
 

@@ -277,7 +277,7 @@ public enum RunReport {
     ) -> String {
         let tables = table(
             result.cells, reference: result.settings.reference, columns: columns, width: width, key: key)
-        guard let documents = documentsBlock(result.documents) else { return tables }
+        guard let documents = documentsBlock(result.documents, width: width) else { return tables }
         return documents + "\n\n" + tables
     }
 
@@ -315,35 +315,51 @@ public enum RunReport {
                 columns.removeAll { $0 == column }
             }
         }
-        for group in all {
+        func wrapped(_ lines: String) -> String { width.map { Format.wrap(lines, width: $0) } ?? lines }
+        // What the next-run column's interval covers with this many workers: said once under the
+        // tables when every table that needs it says the same (a run of many documents, one table
+        // each), else under each table.
+        let coverage = all.map { group -> String? in
+            guard let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) else { return nil }
+            return "\(short.workers) worker\(short.workers == 1 ? " gives" : "s give") that interval "
+                + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
+        }
+        let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
+        for (group, coverage) in zip(all, coverage) {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
             var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in
                 (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
             }
             if let note = sinkNote(group) { notes.append("  " + note) }
-            if let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) {
-                notes.append(
-                    "  next run: \(short.workers) worker\(short.workers == 1 ? "" : "s") give that interval "
-                        + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
-                )
-            }
-            if !notes.isEmpty {
-                let lines = notes.joined(separator: "\n")
-                text += "\n" + (width.map { Format.wrap(lines, width: $0) } ?? lines)
-            }
+            if let coverage, !sharedCoverage { notes.append("  next run: " + coverage) }
+            if !notes.isEmpty { text += "\n" + wrapped(notes.joined(separator: "\n")) }
             blocks.append(text)
         }
+        if sharedCoverage, let coverage = coverage.compactMap({ $0 }).first {
+            blocks.append(wrapped("Next run, in every table above: " + coverage))
+        }
         for table in practiceTables(cells) {
-            var text = table.title + "\n" + TextTable(header: table.header, rows: table.rows).render(indent: "  ")
-            if !table.notes.isEmpty { text += "\n" + table.notes.map { "  " + $0 }.joined(separator: "\n") }
+            var body = TextTable(header: table.header, rows: table.rows)
+            var notes = table.notes
+            if let width {
+                let fitted = body.fitted(width: width, indent: "  ", dropOrder: practiceDropOrder)
+                body = fitted.table
+                if !fitted.dropped.isEmpty {
+                    notes.append(
+                        "not shown at this width: \(fitted.dropped.joined(separator: ", ")) (the HTML, the Markdown and "
+                            + "the summary CSV have them)")
+                }
+            }
+            var text = table.title + "\n" + body.render(indent: "  ")
+            if !notes.isEmpty { text += "\n" + wrapped(notes.map { "  " + $0 }.joined(separator: "\n")) }
             blocks.append(text)
         }
         let contrasts = DocumentContrast.find(cells)
         if !contrasts.isEmpty {
             blocks.append(
                 "Between documents (the ratio's 95% intervals do not overlap):\n"
-                    + contrasts.map { "  " + describe($0) }.joined(separator: "\n"))
+                    + contrasts.map { String(wrapped("    " + describe($0)).dropFirst(2)) }.joined(separator: "\n"))
         }
         let wrong = cells.filter { $0.cell.scenario == notTimed }
         if !wrong.isEmpty {

@@ -149,11 +149,18 @@ public struct CellSummary: Codable, Sendable, Equatable {
         time == nil && instructions == nil && failed == 0 && (preempted ?? 0) > 0
     }
 
-    /// What to say of a cell whose every parse lost the CPU (``everyParseLostTheCPU``), or `nil`.
+    /// What to say of a cell whose every parse lost the CPU (``everyParseLostTheCPU``), or `nil`:
+    /// "no time: " and the words of ``whyNoFigure``.
     public var lostTheCPUNote: String? {
         guard everyParseLostTheCPU, let preempted else { return nil }
-        return "no time: all \(preempted) of its parses lost the CPU to other work (a busy machine; not a failure). "
-            + "Noisy: measure again"
+        return "no time: " + Self.lostTheCPU(preempted)
+    }
+
+    /// Why a cell whose every parse (`count` of them) lost the CPU has no time: the one sentence
+    /// that the tables' notes (``lostTheCPUNote``), the exports and the run's exit status say.
+    static func lostTheCPU(_ count: Int) -> String {
+        (count == 1 ? "its one parse" : "all \(count) of its parses")
+            + " lost the CPU to other work (a busy machine, not a failure); measure again when it is quieter"
     }
 
     /// Why a timed cell has no headline figure (neither a time nor an instruction count), in words:
@@ -167,10 +174,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
             return "all \(failed) parse(s) failed" + (outcome.map { " (\($0))" } ?? "")
         }
         if failed > 0 { return "\(failed) parse(s) failed and the other \(lost) lost the CPU to other work" }
-        if lost > 0 {
-            return
-                "all \(lost) parse(s) lost the CPU to other work: the machine is busy; measure again when it is quieter"
-        }
+        if lost > 0 { return Self.lostTheCPU(lost) }
         return "no parse was measured" + (outcome.map { " (\($0))" } ?? "")
     }
 

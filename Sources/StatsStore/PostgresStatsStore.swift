@@ -34,6 +34,58 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try migrate()
     }
 
+    /// Connects to the database of `url` to read it only, for the commands that never write
+    /// (`report`, `history`, `compare`, the source of a copy): a role that may only `SELECT` reads it.
+    ///
+    /// Nothing is written to a store whose schema is up to date (the migrations it has are only
+    /// read). One that lacks schema steps (a store of an older `bench`) is migrated, as by
+    /// ``init(url:)``, when the role may; when it may not, an error says what is missing.
+    ///
+    /// - Throws: ``StatsStoreError`` as ``init(url:)`` does, and for a store that needs schema
+    ///   steps this role may not make.
+    public init(readingURL url: String) throws {
+        try Self.refusePassword(in: url)
+        connection = try PostgresConnection(url: url, location: url)
+        let missing = try missingMigrations()
+        guard !missing.isEmpty else { return }
+        do {
+            try migrate()
+        } catch let error as StatsStoreError where !error.connectionLost {
+            throw StatsStoreError(
+                description:
+                    "the stats store \(location) needs \(missing.count) schema step(s) (\(missing.joined(separator: ", "))) "
+                    + "before this bench can read it, and they could not be made (\(error.description)); nothing was "
+                    + "changed. Run a bench command that writes (bench run, bench store push) with a role that may "
+                    + "create tables, then read it again")
+        }
+    }
+
+    /// The migrations the database lacks, read with `SELECT` alone.
+    ///
+    /// - Throws: ``StatsStoreError`` for a database that a newer `bench` has migrated.
+    private func missingMigrations() throws -> [String] {
+        let present = try connection.execute("SELECT to_regclass('grdb_migrations')::text AS present").first
+        guard (present?["present"] as String?) != nil else { return Self.migrations.map(\.identifier) }
+        let applied = Set(
+            try connection.execute("SELECT identifier FROM grdb_migrations").compactMap {
+                $0["identifier"] as String?
+            })
+        try refuseUnknown(applied)
+        return Self.migrations.map(\.identifier).filter { !applied.contains($0) }
+    }
+
+    /// Throws when `applied` holds a migration this `bench` does not know (a newer one made it).
+    private func refuseUnknown(_ applied: Set<String>) throws {
+        let unknown = applied.subtracting(Self.migrations.map(\.identifier)).sorted()
+        guard unknown.isEmpty else {
+            throw StatsStoreError(
+                description:
+                    "the stats store \(location) was made by a newer bench (schema steps this one does not know: "
+                    + "\(unknown.joined(separator: ", "))); use that bench, or another --store (nothing was changed)"
+            )
+        }
+    }
+
     /// A password on the command line ends up in shell histories, process lists and the stored
     /// command line: refuse it, and say where it goes instead.
     static func refusePassword(in url: String) throws {
@@ -75,14 +127,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
                     try connection.execute("SELECT identifier FROM grdb_migrations").compactMap {
                         $0["identifier"] as String?
                     })
-                let unknown = applied.subtracting(Self.migrations.map(\.identifier)).sorted()
-                guard unknown.isEmpty else {
-                    throw StatsStoreError(
-                        description:
-                            "the stats store \(location) was made by a newer bench (schema steps this one does not know: "
-                            + "\(unknown.joined(separator: ", "))); use that bench, or another --store (nothing was changed)"
-                    )
-                }
+                try refuseUnknown(applied)
                 guard !applied.contains(identifier) else { return }
                 for statement in statements { try connection.execute(statement) }
                 try connection.execute(

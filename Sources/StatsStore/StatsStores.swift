@@ -7,7 +7,9 @@ public enum StatsStores {
     /// else is the path of an SQLite file, created when missing unless `mustExist`.
     ///
     /// A command that only reads passes `readOnly`: an SQLite store it may not write (a file without
-    /// write permission, a read-only volume) is then opened read-only (``StatsDatabase/init(readingPath:)``).
+    /// write permission, a read-only volume) is then opened read-only (``StatsDatabase/init(readingPath:)``),
+    /// and a PostgreSQL store is read without a write, so that a role that may only `SELECT` reads it
+    /// (``PostgresStatsStore/init(readingURL:)``).
     ///
     /// - Throws: ``StatsStoreError`` with what to do: no such file, a server that cannot be
     ///   reached or refuses the login, a store of a newer schema.
@@ -15,7 +17,7 @@ public enum StatsStores {
         -> any StatsStoring
     {
         if PostgresStatsStore.isURL(location) {
-            return try PostgresStatsStore(url: location)
+            return try readOnly ? PostgresStatsStore(readingURL: location) : PostgresStatsStore(url: location)
         }
         if location.contains("://") {
             throw StatsStoreError(

@@ -16,6 +16,8 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("bench 0."), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("libxml2 2.") && result.standardOutput.contains("expat 2."))
+        // Within a terminal's 100 columns (one line was 115, 117 in a release build).
+        #expect(result.standardOutput.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(result.standardOutput)")
     }
 
     /// Every option that takes a number, given a negative one: its own check, with the range.

@@ -29,10 +29,15 @@ struct NeverSilentCommandTests {
                 "run", "--scenario", "parse", "--parsers", "libxml2,expat", "--iterations", "1", "--warmup", "0",
                 "--rounds", "1", "--no-allocation-counts", "--no-store", "--format", "csv", "--output-dir",
                 directory.path("out"),
-            ], environment: ["BENCH_PREEMPTION_SHARE": "-1"])
+            ], environment: ["BENCH_PREEMPTION_SHARE": "-1", "COLUMNS": "100"])
         #expect(result.status == 1, "\(result.standardError)")
+        // What it says fits the terminal (a debug build's warning too).
+        let wide = result.standardError.split(separator: "\n").filter { $0.count > 100 }
+        #expect(wide.isEmpty, "\(wide)")
+        // One problem a paragraph, its continuations indented (broken at the terminal's width).
+        let problems = result.standardError.replacingOccurrences(of: "\n    ", with: " ")
         for parser in ["libxml2", "expat"] {
-            let line = result.standardError.split(separator: "\n").first {
+            let line = problems.split(separator: "\n").first {
                 $0.contains("\(parser) on Data/top300.rss.xml")
             }
             #expect(line?.contains("no timed figure") == true, "\(result.standardError)")
@@ -58,10 +63,12 @@ struct NeverSilentCommandTests {
         // One worker a side: too few to judge.
         let base = try run("20261122T100000Z-a", ["expat": [1e7], "null": [500]])
         let current = try run("20261122T100100Z-b", ["expat": [1.01e7], "null": [500]])
-        let unjudged = try runBench(["compare", base, current])
+        let unjudged = try runBench(["compare", base, current], environment: ["COLUMNS": "100"])
         #expect(unjudged.standardOutput.contains("Nothing judged"), "\(unjudged.standardOutput)")
         #expect(unjudged.status == 4, "\(unjudged.standardError)")
         #expect(unjudged.standardError.contains("--allow-nothing-judged"), "\(unjudged.standardError)")
+        #expect(
+            unjudged.standardError.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(unjudged.standardError)")
         let allowed = try runBench(["compare", base, current, "--allow-nothing-judged"])
         #expect(allowed.status == 0, "\(allowed.standardError)")
         // No cell on both sides.
@@ -142,6 +149,7 @@ struct NeverSilentCommandTests {
             process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
             process.arguments = arguments
             process.currentDirectoryURL = TestPaths.packageRoot
+            process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "100"]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = error
             try process.run()
@@ -195,6 +203,9 @@ struct NeverSilentCommandTests {
         #expect(standardError.contains("Interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(standardError)")
         #expect(standardError.contains("run \(runID) is incomplete"), "\(standardError)")
         #expect(standardError.contains("store remove --run \(runID)"), "\(standardError)")
+        // Within 100 columns at COLUMNS=100, but for the paths and the command, whole on lines of their own.
+        let wide = standardError.split(separator: "\n").filter { $0.count > 100 && !$0.hasPrefix("  ") }
+        #expect(wide.isEmpty, "\(wide)")
         // The finished workers' files: the run file holds what the store holds.
         let file = (output as NSString).appendingPathComponent("\(runID).json")
         #expect(standardError.contains(file), "\(standardError)")

@@ -118,6 +118,35 @@ struct TerminalWidthTests {
         #expect(Self.tooWide(push.standardOutput).isEmpty, "\(push.standardOutput)")
     }
 
+    /// `bench conformance`'s table (about 130 columns wide before) within 100, saying what it left out.
+    @Test func conformanceFits() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            [
+                "conformance", try ConformanceCommandTests.smallSuite(in: directory), "--parsers",
+                "libxml2,expat,foundation,memchr", "--output-dir", directory.path("out"),
+            ], environment: Self.wide)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("foundation crashed on 1 valid (1 SIGSEGV)"), "\(result.standardOutput)")
+        #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
+    }
+
+    /// A practice's table (the store practice's was 111 columns wide, the read practice's 150)
+    /// within 100, saying what it left out.
+    @Test func aPracticeTableFits() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(
+            [
+                "run", "--scenario", "store,read", "--rounds", "1", "--iterations", "1", "--parsers", "libxml2",
+                "--no-store", "--output-dir", directory.path("out"), "--count-preempted",
+            ], environment: Self.wide)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("a transaction per song"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("a new connection per screen"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("not shown at this width:"), "\(result.standardOutput)")
+        #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
+    }
+
     @Test func generateServeAndSweepHelpFit() throws {
         // Their output is a line or two; their help is what a user reads (but for its USAGE line,
         // which swift-argument-parser writes whole).

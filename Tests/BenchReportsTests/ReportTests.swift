@@ -56,6 +56,45 @@ struct ReportTests {
             cell, samples: samples, peakResidentBytes: 30 << 20, baselinePeakBytes: 28 << 20, outcome: nil)
     }
 
+    /// A run of several documents (one table each) says what its next-run intervals cover once,
+    /// under the tables, not under every table: in the terminal and on the HTML page (issue 43, item 7).
+    @Test func theNextRunCoverageIsSaidOnceUnderManyTables() throws {
+        func run(_ document: String) -> RunResult {
+            SyntheticRuns.run(
+                id: "r", started: "2026-11-26T10:00:00Z", rounds: ["expat": [3e6, 3.1e6], "libxml2": [2e6, 2.1e6]],
+                feedSHA256: document, feedPath: document)
+        }
+        var result = run("a.xml")
+        let other = run("b.xml")
+        result.cells += other.cells
+        result.samples += other.samples
+        let sentence = "2 workers give that interval"
+        let table = RunReport.table(result)
+        #expect(table.contains("parse: a.xml") && table.contains("parse: b.xml"), "\(table)")
+        #expect(table.components(separatedBy: sentence).count == 2, "\(table)")
+        #expect(table.contains("Next run, in every table above: 2 workers give that interval"), "\(table)")
+        let html = HTMLReport.run(result, history: [])
+        #expect(html.components(separatedBy: sentence).count == 2)
+        // One table: the note stays under it.
+        #expect(RunReport.table(run("a.xml")).contains("  next run: 2 workers give that interval"))
+    }
+
+    /// A document run's tables fit the terminal: the documents' block's heading is broken at its
+    /// width (it was one line of 122 characters).
+    @Test func theDocumentsBlockFitsTheTerminal() {
+        var result = SyntheticRuns.run(
+            id: "r", started: "2026-11-26T10:00:00Z", rounds: ["expat": [3e6, 3.1e6]], feedPath: "a.xml")
+        result.documents = [
+            DocumentProfile(
+                document: "a.xml", bytes: 51_528, elements: 842, attributes: 716, textBytes: 29_000, maximumDepth: 4,
+                namespaces: 0, references: 340)
+        ]
+        let table = RunReport.table(result, columns: ParseColumn.defaults, width: 100, key: true)
+        #expect(table.contains("Documents (measured shape"), "\(table)")
+        let wide = table.split(separator: "\n").filter { $0.count > 100 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+
     /// A run widened by its host's earlier runs says so in every format, and the HTML page shows
     /// where each cell's noise lies.
     @Test func theRunToRunLevelIsSaidInEveryFormat() throws {
@@ -225,7 +264,9 @@ struct ReportTests {
         #expect(lost.time == nil && lost.failed == 0 && lost.everyParseLostTheCPU)
         let cells = [Self.summary("null", median: 10_000), Self.summary("expat", median: 2_000_000), lost]
         let note =
-            "all 8 of its parses lost the CPU to other work (a busy machine; not a failure). Noisy: measure again"
+            "all 8 of its parses lost the CPU to other work (a busy machine, not a failure); measure again when it is quieter"
+        // The same words where a report, an export or the exit status says why there is no figure.
+        #expect(lost.whyNoFigure == note)
         let table = RunReport.table(cells)
         #expect(table.contains("  foundation: no time: \(note)"), "\(table)")
         let settings = RunSettings(iterations: 2, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)

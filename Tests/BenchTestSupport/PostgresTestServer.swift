@@ -15,6 +15,9 @@ public enum PostgresTestServer {
 
     public static var isAvailable: Bool { url != nil }
 
+    /// The role that may only read (`scripts/postgres-test-server.sh` makes it).
+    public static let reader = "bench_test_reader"
+
     public static let missing =
         "needs a PostgreSQL server: run `eval \"$(scripts/postgres-test-server.sh start)\"` (it installs Debian's postgresql "
         + "when missing and sets BENCH_TEST_POSTGRES_URL and PGPASSFILE), then swift test"
@@ -33,6 +36,22 @@ public enum PostgresTestServer {
             var copy = components
             copy.path = "/" + name
             url = copy.string ?? server
+        }
+
+        /// The URL of this database for the role that may only read what ``grantReading()`` grants
+        /// (`bench_test_reader`, which `scripts/postgres-test-server.sh` makes, its password beside
+        /// the other's).
+        public var readerURL: String {
+            guard var components = URLComponents(string: url) else { return url }
+            components.user = PostgresTestServer.reader
+            return components.string ?? url
+        }
+
+        /// Lets the reader role `SELECT` from every table there is now, and nothing else.
+        public func grantReading() throws {
+            try psql(
+                "REVOKE CREATE ON SCHEMA public FROM PUBLIC; "
+                    + "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(PostgresTestServer.reader)")
         }
 
         /// Runs SQL in this database.

@@ -500,6 +500,37 @@ struct PostgresStoreContractTests {
         }
     }
 
+    /// A role that may only `SELECT` reads the store (`bench report`, `history`, `compare --store`
+    /// open it to read): they tried to migrate it first, and a read-only role may not even check a
+    /// table's existence by `CREATE TABLE IF NOT EXISTS`.
+    @Test func aRoleThatMayOnlyReadReadsTheStore() throws {
+        let database = try PostgresTestServer.Database()
+        let store = try StatsStores.open(database.url)
+        let run = StoreContract.environment("20261122T100000Z-000a")
+        try store.beginRun(run, settings: nil)
+        try store.record(StoreContract.samples("expat", walls: [3, 1, 2]), runID: run.runID)
+        try store.finishRun(run.runID, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
+        try database.grantReading()
+
+        let reader = try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
+        #expect(try reader.runs().map(\.runID) == [run.runID])
+        #expect(try reader.samples(matching: SampleFilter()).count == 3)
+        #expect(try reader.storedRun(run.runID) != nil)
+        // The role may not write: opening the store to write is refused, and so is a write.
+        #expect(throws: StatsStoreError.self) { try StatsStores.open(database.readerURL) }
+        #expect(throws: StatsStoreError.self) { try reader.removeRun(run.runID) }
+
+        // A store that lacks a schema step cannot be read by a role that may not make it: an error
+        // names the step, and nothing is changed.
+        let last = try #require(PostgresStatsStore.migrations.last?.identifier)
+        try database.psql("DELETE FROM grdb_migrations WHERE identifier = '\(last)'")
+        let error = #expect(throws: StatsStoreError.self) {
+            try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
+        }
+        #expect(error?.description.contains("needs 1 schema step(s) (\(last))") == true, "\(String(describing: error))")
+        #expect(try database.psql("SELECT count(*) FROM grdb_migrations WHERE identifier = '\(last)'") == "0")
+    }
+
     @Test func aNewerSchemaIsRefusedUntouched() throws {
         let database = try PostgresTestServer.Database()
         _ = try StatsStores.open(database.url)
