@@ -8,7 +8,7 @@ import Testing
 /// limit that a busy machine can pass would make a slow machine a failing test; the CI job's own
 /// limit stops a real hang anyway.
 extension Trait where Self == TimeLimitTrait {
-    public static var endToEnd: Self { .endToEnd }
+    public static var endToEnd: Self { .timeLimit(.minutes(20)) }
 }
 
 /// How long a test waits for what a running `bench` should soon do (a worker started, a first cell
