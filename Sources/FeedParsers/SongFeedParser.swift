@@ -8,7 +8,7 @@ import SongFeed
 /// Songs are also handed to the `onSong` closure as each `item` ends, which is how the benchmark
 /// measures the time to the first song.
 ///
-/// Every adapter does the same, defined work (see ``SongAssembler``): match `item`, `title`,
+/// Every adapter does the same, defined work (the suite's adapters share its song assembler): match `item`, `title`,
 /// `category` and the `itms` elements by namespace URI and local name, collect their whole character
 /// data as bytes, and make a `String` only when a field ends. A parser that cannot take input in
 /// pieces (Foundation's `XMLParser(data:)`) buffers the chunks and parses in ``finish()``.
@@ -16,12 +16,14 @@ import SongFeed
 /// For example:
 ///
 /// ```swift
-/// let parser = try LibXML2FeedParser(onSong: nil)
+/// let parser = try MyFeedParser(onSong: nil)
 /// try bytes.withUnsafeBytes { try parser.consume($0) }
 /// let songs = try parser.finish()
 /// ```
 ///
-/// Adding a parser is one file with a conforming class plus one line in ``ParserRegistry/builtIn`` (or, from a package of its own, registered with `BenchTool.main(parsers:)`).
+/// A package of its own registers its adapters with `BenchTool.main(parsers:)` (BenchCLI); inside
+/// the suite, an adapter is one file with a conforming class plus one line in the registry's
+/// built-in list.
 public protocol SongFeedParser: ChunkConsumer {
     /// The name of the parser in the registry, on the command line and in errors ("libxml2").
     static var name: String { get }
@@ -75,7 +77,7 @@ extension SongFeedParser {
     public static var contractGaps: Set<ContractGap> { [] }
 
     /// Whether it meets the whole contract on `document`: no gap of its applies there.
-    public static func meetsContract(on document: [UInt8]) -> Bool {
+    package static func meetsContract(on document: [UInt8]) -> Bool {
         !contractGaps.contains { $0.applies(to: document) }
     }
 
@@ -121,7 +123,7 @@ extension ChunkConsumer {
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///
     /// - Throws: the first ``FeedParseError`` of ``ChunkConsumer/consume(_:)``; the chunks after it are not pushed.
-    public func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
+    package func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
         let step = max(1, step)
         var offset = 0
         while offset < bytes.count {
