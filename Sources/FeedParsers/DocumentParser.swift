@@ -25,7 +25,7 @@ public protocol DocumentParser: ChunkConsumer {
     /// Ends the document: every event is in the sink, its pending text too.
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
-    func finishDocument() throws
+    mutating func finishDocument() throws
 
     /// Readies `sink` for this parser's parses of `bytes`, before any clock starts (the `sink`
     /// baseline records the events it replays). Default: nothing.
@@ -47,7 +47,7 @@ extension DocumentParser {
         _ bytes: [UInt8], chunkSize: Int? = nil, into sink: DocumentSink, recording: Bool = false
     ) throws {
         sink.reset(recording: recording)
-        let parser = try Self(sink: sink)
+        var parser = try Self(sink: sink)
         try bytes.withUnsafeBytes { all in
             try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count))
         }

@@ -5,7 +5,11 @@ import SongFeed
 /// Its cell measures what every other cell also pays (the worker process, the feed in memory, the
 /// harness's loop over the chunks), so that reports can show each parser's peak memory above it and
 /// the harness's own overhead. It builds no songs and is never part of the agreement check.
-package final class NullFeedParser: SongFeedParser {
+///
+/// A struct: its parse allocates nothing of its own (a class's instance would be one allocation per
+/// parse, which every other parser's count would seem to carry), and it shows that the protocols
+/// take a value as well as a class.
+package struct NullFeedParser: SongFeedParser {
     package static let name = "null"
     package static let summary = "baseline: consumes the chunks, parses nothing (memory and harness overhead)"
     package static let kind = ParserKind.baseline
@@ -16,14 +20,14 @@ package final class NullFeedParser: SongFeedParser {
 
     package init(onSong: ((Song) -> Void)?) throws {}
 
-    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package mutating func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !finished else {
             throw FeedParseError(parser: Self.name, message: "consume(_:) called after finish()", line: 0, column: 0)
         }
         bytesSeen &+= chunk.count
     }
 
-    package func finish() throws -> [Song] {
+    package mutating func finish() throws -> [Song] {
         guard !finished else {
             throw FeedParseError(parser: Self.name, message: "finish() called twice", line: 0, column: 0)
         }
@@ -39,9 +43,9 @@ package final class NullFeedParser: SongFeedParser {
 extension NullFeedParser: DocumentParser {
     package static var reportsEvents: Bool { false }
 
-    package convenience init(sink: DocumentSink) throws {
+    package init(sink: DocumentSink) throws {
         try self.init(onSong: nil)
     }
 
-    package func finishDocument() throws { _ = try finish() }
+    package mutating func finishDocument() throws { _ = try finish() }
 }

@@ -16,7 +16,7 @@ import SongFeed
 /// For example:
 ///
 /// ```swift
-/// let parser = try MyFeedParser(onSong: nil)
+/// var parser = try MyFeedParser(onSong: nil)
 /// try bytes.withUnsafeBytes { try parser.consume($0) }
 /// let songs = try parser.finish()
 /// ```
@@ -61,12 +61,12 @@ public protocol SongFeedParser: ChunkConsumer {
     /// Ends the document and returns its songs in document order.
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
-    func finish() throws -> [Song]
+    mutating func finish() throws -> [Song]
 
     /// Ends the document inside the benchmark's timed region: returns the songs, or `nil` when the
     /// parse is over and its fields wait, outside Swift, to become songs in ``finish()``, which the
     /// benchmark then calls after its clocks have stopped. The default returns ``finish()``.
-    func finishParsing() throws -> [Song]?
+    mutating func finishParsing() throws -> [Song]?
 }
 
 extension SongFeedParser {
@@ -85,7 +85,7 @@ extension SongFeedParser {
         try self.init(onSong: signal.onSong)
     }
 
-    public func finishParsing() throws -> [Song]? {
+    public mutating func finishParsing() throws -> [Song]? {
         try finish()
     }
 }
@@ -103,19 +103,23 @@ extension SongFeedParser {
     public static func parse(
         _ bytes: [UInt8], chunkSize: Int? = nil, onSong: ((Song) -> Void)? = nil
     ) throws -> [Song] {
-        let parser = try Self(onSong: onSong)
+        var parser = try Self(onSong: onSong)
         try bytes.withUnsafeBytes { all in try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count)) }
         return try parser.finish()
     }
 }
 
 /// What takes a document's bytes in chunks: a song parser or a document parser.
-public protocol ChunkConsumer: AnyObject {
+///
+/// A class or a value: the requirements are `mutating`, so a struct conforms as well as a class
+/// (whose methods satisfy them as they are). A value parser is used through a `var` and never
+/// copied in the middle of a parse: a copy would carry on from the state it was copied in.
+public protocol ChunkConsumer {
     /// Pushes the next chunk of the document's raw bytes. The bytes are only read during the call.
     ///
     /// - Throws: ``FeedParseError`` as soon as the document is known to be malformed; every later
     ///   call throws the same error.
-    func consume(_ chunk: UnsafeRawBufferPointer) throws
+    mutating func consume(_ chunk: UnsafeRawBufferPointer) throws
 }
 
 extension ChunkConsumer {
@@ -123,7 +127,7 @@ extension ChunkConsumer {
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///
     /// - Throws: the first ``FeedParseError`` of ``ChunkConsumer/consume(_:)``; the chunks after it are not pushed.
-    package func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
+    package mutating func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
         let step = max(1, step)
         var offset = 0
         while offset < bytes.count {
