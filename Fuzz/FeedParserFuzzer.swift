@@ -43,7 +43,7 @@ func parse(_ parserType: any SongFeedParser.Type, _ document: UnsafeRawBufferPoi
     [Song], FeedParseError
 >? {
     do {
-        let parser = try parserType.init(onSong: nil)
+        var parser = try parserType.init(onSong: nil)
         for chunk in chunks(document, seed: seed) { try parser.consume(chunk) }
         let songs = try parser.finishParsing() ?? parser.finish()
         return .success(songs)
@@ -65,7 +65,7 @@ func walk(
 ) -> Walk {
     sink.reset(recording: recording)
     do {
-        let parser = try parserType.init(sink: sink)
+        var parser = try parserType.init(sink: sink)
         for chunk in chunks(document, seed: seed) { try parser.consume(chunk) }
         try parser.finishDocument()
         return .success((sink.digest, sink.eventCount))

@@ -34,7 +34,13 @@ build="$root/release"
 echo "== building the adapters instrumented for libFuzzer ($root)"
 swift build -c release --build-path "$root" --target FeedParsers -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link
 mapfile -t objects < <(find "$build/" -name '*.o' -not -path '*FeedParserFuzzer*')
-swiftc -O -sanitize=fuzzer -parse-as-library -module-name FeedParserFuzzer -I "$build/Modules" \
+# The fuzzer uses the adapters, which are `package` (not the public API): it is compiled as a module of
+# this package, under the package name SwiftPM gave FeedParsers (the checkout directory's name).
+package_name=$(grep -m1 -F '"-module-name","FeedParsers"' "$root/release.yaml" | tr ',' '\n' |
+    grep -A1 -xF '"-package-name"' | sed -n '2s/"//gp')
+[ -n "$package_name" ] || { echo "fuzz.sh: no -package-name for FeedParsers in $root/release.yaml" >&2; exit 1; }
+swiftc -O -sanitize=fuzzer -parse-as-library -module-name FeedParserFuzzer -package-name "$package_name" \
+    -I "$build/Modules" \
     -Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc -fmodule-map-file=Sources/CExpat/module.modulemap \
     -Xcc -fmodule-map-file="$build/CReferenceParsers.build/module.modulemap" -Xcc -I/usr/include/libxml2 \
     -Xcc -ISources/CReferenceParsers/include \

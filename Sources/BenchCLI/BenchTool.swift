@@ -35,7 +35,7 @@ public enum BenchTool {
 
     /// The suite's version, as its release tags will name it (none is tagged yet: 0.x while the
     /// public API settles).
-    public static let version = "0.9.0"
+    package static let version = "0.9.0"
 
     /// What `bench --version` prints: the version and the build on its first line, what this
     /// binary was built with on the second (one line was 117 characters wide).

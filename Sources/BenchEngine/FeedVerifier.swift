@@ -202,7 +202,7 @@ public enum FeedVerifier {
     }
 
     /// Describes the first difference between two event streams: which event, both sides.
-    public static func firstDifference(
+    package static func firstDifference(
         _ events: [DocumentEvent], _ expected: [DocumentEvent], parser: String, reference: String
     ) -> String {
         for index in 0..<min(events.count, expected.count) where events[index] != expected[index] {

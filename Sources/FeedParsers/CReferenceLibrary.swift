@@ -1,7 +1,7 @@
 import CReferenceParsers
 
 /// A library whose adapter has a plain-C reference: its extraction, done in C (see ``CReferenceParser``).
-public protocol CReferenceLibrary: Sendable {
+package protocol CReferenceLibrary: Sendable {
     /// The reference parser's name ("c-libxml2").
     static var name: String { get }
     /// One line about it.
@@ -13,5 +13,5 @@ public protocol CReferenceLibrary: Sendable {
 }
 
 extension CReferenceLibrary {
-    public static var contractGaps: Set<ContractGap> { [] }
+    package static var contractGaps: Set<ContractGap> { [] }
 }

@@ -10,9 +10,9 @@
 /// ```swift
 /// let canonical = CanonicalXML.write(sink.recordedEvents())
 /// ```
-public enum CanonicalXML {
+package enum CanonicalXML {
     /// The canonical form of `events`, as UTF-8 bytes.
-    public static func write(_ events: [DocumentEvent]) -> [UInt8] {
+    package static func write(_ events: [DocumentEvent]) -> [UInt8] {
         var out: [UInt8] = []
         var open: [String] = []
         for event in events {

@@ -4,8 +4,8 @@
 ///
 /// Two parsers that share a gap agree on its inputs without either being right (the libxml2 reader
 /// and Foundation both lose the text of an entity declared in the DTD): their agreement confirms
-/// nothing. ``applies(to:)`` tells, from the document's bytes, whether a gap can matter there; where
-/// that cannot be told cheaply it always applies.
+/// nothing. The verifier tells, from the document's bytes, whether a gap can matter there; where that
+/// cannot be told cheaply it always applies.
 public enum ContractGap: String, Sendable, Hashable, CaseIterable {
     /// Matches elements by local name, not namespace URI (XMLCoder's keys, SWXMLHash's names).
     case localNamesOnly = "local names only"
@@ -23,7 +23,7 @@ public enum ContractGap: String, Sendable, Hashable, CaseIterable {
     case carriageReturnInCDATA = "carriage return in CDATA"
 
     /// Whether the gap can make a difference on `document`.
-    public func applies(to document: [UInt8]) -> Bool {
+    package func applies(to document: [UInt8]) -> Bool {
         switch self {
         case .localNamesOnly, .partialText, .acceptsMalformed:
             return true

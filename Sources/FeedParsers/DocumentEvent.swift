@@ -1,27 +1,27 @@
 /// One event of a document's canonical event stream (see ``DocumentSink``).
-public enum DocumentEvent: Hashable, Sendable, Codable {
+package enum DocumentEvent: Hashable, Sendable, Codable {
     /// A name: its namespace URI (empty for none), its local part and its prefix as written.
-    public struct Name: Hashable, Sendable, Codable {
-        public var uri: String
-        public var local: String
-        public var prefix: String
+    package struct Name: Hashable, Sendable, Codable {
+        package var uri: String
+        package var local: String
+        package var prefix: String
 
-        public init(uri: String, local: String, prefix: String) {
+        package init(uri: String, local: String, prefix: String) {
             self.uri = uri
             self.local = local
             self.prefix = prefix
         }
 
         /// The name as written: "prefix:local", or the local part alone.
-        public var qualified: String { prefix.isEmpty ? local : prefix + ":" + local }
+        package var qualified: String { prefix.isEmpty ? local : prefix + ":" + local }
     }
 
     /// An attribute or a namespace declaration (in the xmlns namespace: `xmlns`, `xmlns:p`).
-    public struct Attribute: Hashable, Sendable, Codable {
-        public var name: Name
-        public var value: String
+    package struct Attribute: Hashable, Sendable, Codable {
+        package var name: Name
+        package var value: String
 
-        public init(name: Name, value: String) {
+        package init(name: Name, value: String) {
             self.name = name
             self.value = value
         }
@@ -65,7 +65,7 @@ public enum DocumentEvent: Hashable, Sendable, Codable {
 
     /// The event in a few words, for a report of where two parsers differ: `<a:b x="1">`, `</…>`,
     /// text in quotes (cut after 80 characters), `<?target data?>`; a start tag with its namespace URIs.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .start(let name, let attributes):
             let uri = name.uri.isEmpty ? "" : " {\(name.uri)}"

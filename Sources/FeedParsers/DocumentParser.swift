@@ -3,13 +3,12 @@
 /// One instance parses one document, pushed with ``ChunkConsumer/consume(_:)`` in chunks of any size and ended
 /// with ``finishDocument()``. Push parsers report events as the bytes come; a tree parser walks its
 /// tree and a pull parser pulls its nodes once the document is complete. Every parser reports the
-/// same events for the same document (``DocumentEvent``): the events the W3C's canonical form is
-/// written from.
+/// same events for the same document: the events the W3C's canonical form is written from.
 ///
 /// A parser takes the document workload by conforming (the song adapter itself, or its whole-document
-/// reader as a ``WholeDocumentWalker``), which puts it in ``ParserRegistry/documentParsers``; one that
-/// cannot (a `Codable` decoder needs types declared for the document) is in
-/// ``ParserRegistry/documentNotApplicable`` with the reason.
+/// reader as a ``WholeDocumentWalker``), which puts it among the registry's document parsers (the
+/// document workload, `bench conformance`); one that cannot (a `Codable` decoder needs types declared
+/// for the document) is listed as not applicable, with the reason.
 public protocol DocumentParser: ChunkConsumer {
     /// The parser's name, the same as its song adapter's ("libxml2").
     static var name: String { get }
@@ -26,7 +25,7 @@ public protocol DocumentParser: ChunkConsumer {
     /// Ends the document: every event is in the sink, its pending text too.
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
-    func finishDocument() throws
+    mutating func finishDocument() throws
 
     /// Readies `sink` for this parser's parses of `bytes`, before any clock starts (the `sink`
     /// baseline records the events it replays). Default: nothing.
@@ -44,11 +43,11 @@ extension DocumentParser {
     /// it `chunkSize` bytes at a time (`nil`: in one push).
     ///
     /// - Throws: ``FeedParseError``.
-    public static func walk(
+    package static func walk(
         _ bytes: [UInt8], chunkSize: Int? = nil, into sink: DocumentSink, recording: Bool = false
     ) throws {
         sink.reset(recording: recording)
-        let parser = try Self(sink: sink)
+        var parser = try Self(sink: sink)
         try bytes.withUnsafeBytes { all in
             try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count))
         }

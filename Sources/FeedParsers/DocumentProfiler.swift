@@ -13,27 +13,27 @@ import CExpat
 /// let shape = try DocumentProfiler.measure(bytes)
 /// // shape.elements, shape.attributes, shape.textBytes, shape.maximumDepth, …
 /// ```
-public enum DocumentProfiler {
+package enum DocumentProfiler {
     /// What one pass counted.
-    public struct Counts: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
         /// Start tags (an empty-element tag counts once).
-        public var elements = 0
+        package var elements = 0
         /// Attributes, namespace declarations not included.
-        public var attributes = 0
+        package var attributes = 0
         /// Character data as expat reports it (references resolved), in UTF-8 bytes.
-        public var textBytes = 0
+        package var textBytes = 0
         /// The deepest element's depth (the root is 1).
-        public var maximumDepth = 0
+        package var maximumDepth = 0
         /// Distinct namespace URIs declared.
-        public var namespaces = 0
+        package var namespaces = 0
         /// Entity and character references as written.
-        public var references = 0
+        package var references = 0
     }
 
     /// The shape of `bytes`.
     ///
     /// - Throws: ``FeedParseError`` (parser "document-profile") for a document expat refuses.
-    public static func measure(_ bytes: [UInt8]) throws -> Counts {
+    package static func measure(_ bytes: [UInt8]) throws -> Counts {
         let walker = ProfileWalker()
         guard let parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: 0x01)) else {
             throw FeedParseError(parser: ProfileWalker.name, message: "XML_ParserCreateNS failed", line: 0, column: 0)

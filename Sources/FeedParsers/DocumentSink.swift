@@ -8,29 +8,24 @@ import CReferenceParsers
 /// text between two pieces of markup, merged, whatever pieces the parser hands over: text, CDATA,
 /// whitespace, entity replacement text) and a processing instruction outside the DTD. Comments,
 /// the DTD and the XML declaration are not events. The sink folds each event into a 64-bit
-/// ``digest`` (the same for every parser that reports the same events) and, when recording, keeps
-/// them for ``recordedEvents()`` (the canonical form, the first difference between two parsers).
+/// digest (the same for every parser that reports the same events) and, when asked, records them
+/// (the canonical form, the first difference between two parsers).
 ///
 /// The sink is C (the target `CReferenceParsers`), so that the C reference walks report to the
-/// very same code as the Swift adapters; this class owns it. One sink serves one document at a
-/// time; ``reset(recording:)`` starts the next with its buffers kept.
-///
-/// ```swift
-/// let sink = try DocumentSink()
-/// try LibXML2DocumentParser.walk(bytes, into: sink)
-/// print(sink.digestText, sink.eventCount)
-/// ```
+/// very same code as the Swift adapters; this class owns it. The suite makes it and hands it to
+/// ``DocumentParser/init(sink:)``; an adapter reports its events with a ``SinkEvents`` handler and
+/// ends the document with ``finish(parser:)``.
 public final class DocumentSink {
     /// The C sink; adapters call its functions directly (`doc_sink_start(sink.raw, …)`).
     let raw: OpaquePointer
 
     /// The longest run of character data, attribute value or name the sink takes, in bytes.
-    public static let maximumTextBytes = Int(DOC_MAXIMUM_TEXT_BYTES)
+    package static let maximumTextBytes = Int(DOC_MAXIMUM_TEXT_BYTES)
 
     /// Makes an empty sink, not recording.
     ///
     /// - Throws: ``FeedParseError`` when there is no memory for it.
-    public init() throws {
+    package init() throws {
         guard let raw = doc_sink_create() else {
             throw FeedParseError(parser: "document-sink", message: "out of memory for the sink", line: 0, column: 0)
         }
@@ -43,24 +38,24 @@ public final class DocumentSink {
     }
 
     /// Starts a new document; `recording` keeps its events for ``recordedEvents()``.
-    public func reset(recording: Bool = false) {
+    package func reset(recording: Bool = false) {
         doc_sink_reset(raw, recording ? 1 : 0)
     }
 
     /// The digest of the events so far.
-    public var digest: UInt64 { doc_sink_digest(raw) }
+    package var digest: UInt64 { doc_sink_digest(raw) }
 
     /// ``digest`` as 16 hexadecimal digits: what runs record and compare.
-    public var digestText: String {
+    package var digestText: String {
         let hex = String(digest, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The number of events reported so far.
-    public var eventCount: Int { doc_sink_event_count(raw) }
+    package var eventCount: Int { doc_sink_event_count(raw) }
 
     /// The elements open now.
-    public var depth: Int { doc_sink_depth(raw) }
+    package var depth: Int { doc_sink_depth(raw) }
 
     /// Ends the document: the pending character data becomes its event.
     ///
@@ -107,7 +102,7 @@ public final class DocumentSink {
     }
 
     /// The events of the document so far, when recording (none otherwise).
-    public func recordedEvents() -> [DocumentEvent] {
+    package func recordedEvents() -> [DocumentEvent] {
         var length = 0
         guard let log = doc_sink_log(raw, &length), length > 0 else { return [] }
         return DocumentEvent.decode(UnsafeRawBufferPointer(start: log, count: length))

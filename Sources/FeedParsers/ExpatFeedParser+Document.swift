@@ -18,7 +18,7 @@ import CReferenceParsers
 /// attributes defaulted by the internal DTD are among the attributes. A processing instruction
 /// inside the DOCTYPE declaration is not an event.
 extension ExpatFeedParser: DocumentParser {
-    public convenience init(sink: DocumentSink) throws {
+    package convenience init(sink: DocumentSink) throws {
         try self.init(sink: sink, onSong: nil) { parser in
             XML_SetReturnNSTriplet(parser, 1)
             XML_SetElementHandler(parser, ExpatFeedParser.startDocumentElement, ExpatFeedParser.endDocumentElement)
@@ -31,7 +31,7 @@ extension ExpatFeedParser: DocumentParser {
         }
     }
 
-    public func finishDocument() throws {
+    package func finishDocument() throws {
         _ = try finish()
         try sink?.finish(parser: Self.name)
     }

@@ -20,18 +20,18 @@ import SongFeed
 /// expat with `XML_StopParser` on the first error.
 ///
 /// Related expat documentation: <https://libexpat.github.io/doc/api/latest/>
-public final class ExpatFeedParser: SongFeedParser {
-    public static let name = "expat"
+package final class ExpatFeedParser: SongFeedParser {
+    package static let name = "expat"
 
-    public static var summary: String {
+    package static var summary: String {
         "expat \(ExpatFeedParser.version) with namespaces (XML_Parse), fed chunk by chunk"
     }
 
-    public static let kind = ParserKind.event
-    public static let cReference: String? = CExpatReferenceParser.name
+    package static let kind = ParserKind.event
+    package static let cReference: String? = CExpatReferenceParser.name
 
     /// The version of the expat library in use, such as "2.5.0".
-    public static var version: String {
+    package static var version: String {
         let info = XML_ExpatVersionInfo()
         return "\(info.major).\(info.minor).\(info.micro)"
     }
@@ -48,7 +48,7 @@ public final class ExpatFeedParser: SongFeedParser {
     var error: FeedParseError?
     private var finished = false
 
-    public convenience init(onSong: ((Song) -> Void)?) throws {
+    package convenience init(onSong: ((Song) -> Void)?) throws {
         try self.init(sink: nil, onSong: onSong) { parser in
             XML_SetElementHandler(parser, ExpatFeedParser.startElement, ExpatFeedParser.endElement)
             XML_SetCharacterDataHandler(parser, ExpatFeedParser.characterData)
@@ -76,13 +76,13 @@ public final class ExpatFeedParser: SongFeedParser {
         XML_ParserFree(parser)
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         if let error { throw error }
         guard !finished else { throw misuse("consume(_:) called after finish()") }
         try forEachCPiece(of: chunk) { bytes, count in try check(XML_Parse(parser, bytes, count, 0)) }
     }
 
-    public func finish() throws -> [Song] {
+    package func finish() throws -> [Song] {
         if let error { throw error }
         guard !finished else { throw misuse("finish() called twice") }
         finished = true

@@ -26,14 +26,14 @@ import Foundation
 /// expat needs no loader: it reads nothing unless an external entity handler says so, and every use
 /// of expat in the suite parses no parameter entity (`XML_PARAM_ENTITY_PARSING_NEVER`) and refuses
 /// every external entity reference in its handler.
-public enum ExternalLoads {
+package enum ExternalLoads {
     /// Installs the refusing loader, once per process; later calls return at once.
-    public static func refuse() {
+    package static func refuse() {
         _ = installed
     }
 
     /// Whether libxml2's loader is the refusing one (nothing has put another in its place).
-    public static var areRefused: Bool {
+    package static var areRefused: Bool {
         ref_refusing_loader_installed() != 0
     }
 

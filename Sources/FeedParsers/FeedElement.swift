@@ -12,7 +12,7 @@
 /// `artist`, `album`, `releasedate`) and Atom (`entry` in the Atom namespace, with the im module's
 /// `name`, `artist`, `collection` (whose `im:name` is the album), `releaseDate`, and Atom's `category`,
 /// whose `term` attribute is the category).
-public enum FeedElement: UInt8, Sendable {
+package enum FeedElement: UInt8, Sendable {
     /// Anything else.
     case other
     /// `item` (no namespace): an RSS song.
@@ -41,18 +41,18 @@ public enum FeedElement: UInt8, Sendable {
     case imReleaseDate
 
     /// The namespace URI of Apple's iTunes Store RSS module.
-    public static let itmsNamespace: StaticString = "http://phobos.apple.com/rss/1.0/modules/itms/"
+    package static let itmsNamespace: StaticString = "http://phobos.apple.com/rss/1.0/modules/itms/"
 
     /// The namespace URI of Apple's iTunes Atom extensions (the `im:` prefix of its Atom feeds).
-    public static let imNamespace: StaticString = "http://itunes.apple.com/rss"
+    package static let imNamespace: StaticString = "http://itunes.apple.com/rss"
 
     /// The Atom namespace URI.
-    public static let atomNamespace: StaticString = "http://www.w3.org/2005/Atom"
+    package static let atomNamespace: StaticString = "http://www.w3.org/2005/Atom"
 
     /// Classifies an element from its namespace URI (empty for none) and local name, as raw UTF-8.
     ///
     /// No allocation: the bytes are compared in place with the constant names.
-    public static func classify(namespace: UnsafeRawBufferPointer, local: UnsafeRawBufferPointer) -> FeedElement {
+    package static func classify(namespace: UnsafeRawBufferPointer, local: UnsafeRawBufferPointer) -> FeedElement {
         if namespace.isEmpty {
             switch local.count {
             case 4: return equals(local, "item") ? .item : .other
@@ -98,7 +98,7 @@ public enum FeedElement: UInt8, Sendable {
     /// Nothing is measured first: the first byte picks the one name that can match, compared with
     /// `strcmp` (which stops at the first difference), and the URI is compared only for a local name
     /// of one of the feeds' namespaces.
-    public static func classify(namespace: UnsafePointer<CChar>?, local: UnsafePointer<CChar>) -> FeedElement {
+    package static func classify(namespace: UnsafePointer<CChar>?, local: UnsafePointer<CChar>) -> FeedElement {
         guard let namespace, namespace.pointee != 0 else { return classifyPlain(local) }
         return inNamespace(classifyNamespacedLocal(local)) { cEquals(namespace, $0) }
     }
@@ -107,7 +107,7 @@ public enum FeedElement: UInt8, Sendable {
     ///
     /// One pass finds the separator; the URI is compared (length first) only for a local name of
     /// one of the feeds' namespaces.
-    public static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
+    package static func classify(expatName name: UnsafePointer<CChar>, separator: CChar) -> FeedElement {
         guard let cut = strrchr(name, Int32(separator)) else { return classifyPlain(name) }
         let element = classifyNamespacedLocal(cut + 1)
         guard element != .other else { return .other }

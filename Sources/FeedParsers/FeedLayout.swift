@@ -14,35 +14,35 @@ import CExpat
 /// let layout = try FeedLayout(bytes)
 /// let firstItem = bytes[layout.entries[0].range]
 /// ```
-public struct FeedLayout: Sendable, Equatable {
+package struct FeedLayout: Sendable, Equatable {
     /// A child element of an entry.
-    public struct Child: Sendable, Equatable {
+    package struct Child: Sendable, Equatable {
         /// The namespace URI, empty for none.
-        public var namespace: String
-        public var localName: String
-        public var range: Range<Int>
+        package var namespace: String
+        package var localName: String
+        package var range: Range<Int>
     }
 
     /// One entry (`item` or `entry`).
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// From `<` of the start tag to `>` of the end tag.
-        public var range: Range<Int>
+        package var range: Range<Int>
         /// The start tag.
-        public var startTag: Range<Int>
+        package var startTag: Range<Int>
         /// The end tag (empty for an empty-element tag).
-        public var endTag: Range<Int>
-        public var children: [Child]
+        package var endTag: Range<Int>
+        package var children: [Child]
     }
 
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case rss, atom
     }
 
-    public var kind: Kind
-    public var entries: [Entry]
+    package var kind: Kind
+    package var entries: [Entry]
     /// The namespace prefixes the document declares, first declaration of each prefix ("" for a
     /// default namespace): how `fields=` names like `itms:artist` are resolved.
-    public var namespaces: [String: String]
+    package var namespaces: [String: String]
 
     static let atomNamespace = "http://www.w3.org/2005/Atom"
 
@@ -50,7 +50,7 @@ public struct FeedLayout: Sendable, Equatable {
     ///
     /// - Throws: ``FeedParseError`` (parser "feed-layout") for a document that is not well-formed,
     ///   is neither RSS nor Atom, or has an entry inside an entity's replacement text.
-    public init(_ bytes: [UInt8]) throws {
+    package init(_ bytes: [UInt8]) throws {
         let reader = LayoutReader()
         guard let parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: 0x01)) else {
             throw FeedParseError(parser: LayoutReader.name, message: "XML_ParserCreateNS failed", line: 0, column: 0)

@@ -33,7 +33,7 @@ public struct FeedParseError: Error, Hashable, Codable, Sendable, CustomStringCo
     }
 
     /// " (line 295, column 14)", " (line 3)", or nothing when the position is unknown.
-    public var position: String {
+    package var position: String {
         guard line > 0 else { return "" }
         return column > 0 ? " (line \(line), column \(column))" : " (line \(line))"
     }

@@ -12,7 +12,7 @@ import Foundation
 /// declaration; an attribute's namespace URI is resolved from the mappings in scope (Foundation
 /// gives an attribute only its name as written). Text, ignorable whitespace and CDATA are text.
 extension FoundationReader: WholeDocumentWalker {
-    public static func walk(_ bytes: Data, into sink: DocumentSink) throws {
+    package static func walk(_ bytes: Data, into sink: DocumentSink) throws {
         try explainingTheSizeLimit(of: bytes) { try walk(with: XMLParser(data: bytes), name: name, into: sink) }
     }
 

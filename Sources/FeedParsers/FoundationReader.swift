@@ -6,7 +6,7 @@ import SongFeed
 #endif
 
 /// The `foundation` adapter: the chunks gathered, then ``FoundationReader`` over the whole document.
-public typealias FoundationFeedParser = WholeDocumentParser<FoundationReader>
+package typealias FoundationFeedParser = WholeDocumentParser<FoundationReader>
 
 /// Foundation's event parser, `XMLParser(data:)`, run once the whole document is in, as the classic
 /// sample's "NSXMLParser" path did.
@@ -23,8 +23,8 @@ public typealias FoundationFeedParser = WholeDocumentParser<FoundationReader>
 ///
 /// The cost of Foundation's design is part of what is measured: every event builds `String`s and
 /// an attribute dictionary before this adapter sees it.
-public enum FoundationReader: WholeDocumentReader {
-    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+package enum FoundationReader: WholeDocumentReader {
+    package static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         try explainingTheSizeLimit(of: bytes) { try parse(with: XMLParser(data: bytes), name: name, onSong: onSong) }
     }
 
@@ -171,13 +171,13 @@ public enum FoundationReader: WholeDocumentReader {
 
     // MARK: Identity
 
-    public static let name = "foundation"
+    package static let name = "foundation"
 
-    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+    package static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
 
-    public static var summary: String {
+    package static var summary: String {
         "Foundation XMLParser(data:) with namespaces, parsing once all bytes are in"
     }
 
-    public static let kind = ParserKind.event
+    package static let kind = ParserKind.event
 }

@@ -24,17 +24,17 @@ import SongFeed
 /// hand-over between the threads. The parse's CPU time is the process's (both threads); a parse's
 /// error is known once the stream has ended (``finish()``), since the parse thread keeps reading
 /// to the end.
-public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
-    public static let name = "foundation-stream"
-    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
-    public static let kind = ParserKind.event
+package final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
+    package static let name = "foundation-stream"
+    package static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+    package static let kind = ParserKind.event
 
-    public static var summary: String {
+    package static var summary: String {
         "Foundation XMLParser(stream:) on a thread of its own, reading each chunk as it is pushed, with namespaces"
     }
 
     /// How many pushed bytes the stream holds unread before ``consume(_:)`` waits for the parse.
-    public static let streamCapacity = 1 << 18
+    package static let streamCapacity = 1 << 18
 
     private let parse: StreamedParse
     /// The document workload's sink; `nil` for songs.
@@ -42,7 +42,7 @@ public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
     private var error: FeedParseError?
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {
+    package init(onSong: ((Song) -> Void)?) throws {
         let callback = UncheckedSendable(onSong)
         parse = StreamedParse { parser in
             try FoundationReader.parse(with: parser, name: Self.name, onSong: callback.value)
@@ -50,7 +50,7 @@ public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
         sink = nil
     }
 
-    public init(sink: DocumentSink) throws {
+    package init(sink: DocumentSink) throws {
         let reported = UncheckedSendable(sink)
         parse = StreamedParse { parser in
             try FoundationReader.walk(with: parser, name: Self.name, into: reported.value)
@@ -66,19 +66,19 @@ public final class FoundationStreamFeedParser: SongFeedParser, DocumentParser {
 
     /// Hands the chunk to the parse thread's stream; waits while the stream holds
     /// ``streamCapacity`` bytes unread.
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         if let error { throw error }
         guard !finished else { throw misuse("consume(_:) called after finish()") }
         parse.stream.append(chunk)
     }
 
     /// Ends the stream, waits for the parse thread, and returns its songs.
-    public func finish() throws -> [Song] {
+    package func finish() throws -> [Song] {
         try finishOnce()
     }
 
     /// Ends the stream and waits for the parse thread: every event is in the sink.
-    public func finishDocument() throws {
+    package func finishDocument() throws {
         _ = try finishOnce()
         try sink?.finish(parser: Self.name)
     }

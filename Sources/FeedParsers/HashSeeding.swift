@@ -13,13 +13,13 @@
 /// The benchmark turns them off only where counts must repeat exactly (`bench run --counter
 /// instructions`), with the same switch that fixes Swift's own seed: the environment variable
 /// `SWIFT_DETERMINISTIC_HASHING`. Read once, when first asked.
-public enum HashSeeding {
+package enum HashSeeding {
     /// `true` when `SWIFT_DETERMINISTIC_HASHING` is set to a non-empty value.
-    public static let deterministic: Bool = {
+    package static let deterministic: Bool = {
         guard let value = getenv("SWIFT_DETERMINISTIC_HASHING") else { return false }
         return value.pointee != 0
     }()
 
     /// The fixed salt given to expat when ``deterministic`` is on.
-    public static let expatSalt: UInt = 0x5EED_2012
+    package static let expatSalt: UInt = 0x5EED_2012
 }

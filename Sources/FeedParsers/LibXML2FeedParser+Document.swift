@@ -19,7 +19,7 @@ import CReferenceParsers
 /// values are decoded as libxml2's tree builder decodes them (`LibXML2FeedParser.withAttributeValue`).
 /// A processing instruction inside the DTD is not an event.
 extension LibXML2FeedParser: DocumentParser {
-    public convenience init(sink: DocumentSink) throws {
+    package convenience init(sink: DocumentSink) throws {
         var handler = Self.dtdHandler()
         handler.startElementNs = { ctx, local, prefix, uri, namespaceCount, namespaces, attributeCount, _, attributes in
             LibXML2FeedParser.with(ctx) { parser in
@@ -56,7 +56,7 @@ extension LibXML2FeedParser: DocumentParser {
             onSong: nil)
     }
 
-    public func finishDocument() throws {
+    package func finishDocument() throws {
         _ = try finish()
         let (line, column) = position()
         do {

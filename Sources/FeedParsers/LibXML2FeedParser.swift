@@ -24,19 +24,19 @@ import SongFeed
 /// amplification limits (a billion-laughs document is an error).
 ///
 /// Related libxml2 documentation: <https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-parser.html>
-public final class LibXML2FeedParser: SongFeedParser {
-    public static let name = "libxml2"
-    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+package final class LibXML2FeedParser: SongFeedParser {
+    package static let name = "libxml2"
+    package static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
 
-    public static var summary: String {
+    package static var summary: String {
         "libxml2 \(LibXML2FeedParser.version) SAX2 push parser (xmlParseChunk), fed chunk by chunk"
     }
 
-    public static let kind = ParserKind.event
-    public static let cReference: String? = CLibXML2ReferenceParser.name
+    package static let kind = ParserKind.event
+    package static let cReference: String? = CLibXML2ReferenceParser.name
 
     /// The version of the libxml2 library in use, such as "2.9.14".
-    public static var version: String {
+    package static var version: String {
         // xmlParserVersion is "20914" for 2.9.14.
         let raw = Int(String(cString: CLibXML2_runtimeVersion())) ?? 0
         return raw == 0 ? String(cString: CLibXML2_dottedVersion()) : "\(raw / 10000).\(raw / 100 % 100).\(raw % 100)"
@@ -49,7 +49,7 @@ public final class LibXML2FeedParser: SongFeedParser {
     fileprivate var error: FeedParseError?
     private var finished = false
 
-    public convenience init(onSong: ((Song) -> Void)?) throws {
+    package convenience init(onSong: ((Song) -> Void)?) throws {
         try self.init(handler: LibXML2FeedParser.makeHandler(), options: XML_PARSE_NONET, sink: nil, onSong: onSong)
     }
 
@@ -85,14 +85,14 @@ public final class LibXML2FeedParser: SongFeedParser {
         }
     }
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         if let error { throw error }
         guard !finished else { throw misuse("consume(_:) called after finish()") }
         guard let context else { return }
         try forEachCPiece(of: chunk) { bytes, count in try check(xmlParseChunk(context, bytes, count, 0)) }
     }
 
-    public func finish() throws -> [Song] {
+    package func finish() throws -> [Song] {
         if let error { throw error }
         guard !finished else { throw misuse("finish() called twice") }
         finished = true

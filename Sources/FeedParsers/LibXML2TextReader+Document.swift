@@ -18,7 +18,7 @@ import Foundation
 /// reported (the reader does not enter the DTD). As for songs, entities declared in the DTD are not
 /// expanded: their references are nodes of their own whose text is missing.
 extension LibXML2TextReader: WholeDocumentWalker {
-    public static func walk(_ bytes: Data, into sink: DocumentSink) throws {
+    package static func walk(_ bytes: Data, into sink: DocumentSink) throws {
         let walk = ReaderWalk(sink: sink)
         try read(bytes, options: Int32(XML_PARSE_NONET.rawValue | XML_PARSE_DTDATTR.rawValue)) { try walk.visit($0) }
     }

@@ -11,7 +11,7 @@ import SongFeed
 #endif
 
 /// The `libxml2-reader` adapter: the chunks gathered, then ``LibXML2TextReader`` over the whole document.
-public typealias LibXML2ReaderFeedParser = WholeDocumentParser<LibXML2TextReader>
+package typealias LibXML2ReaderFeedParser = WholeDocumentParser<LibXML2TextReader>
 
 /// libxml2's pull parser, `xmlTextReader`, reading the document from memory node by node.
 ///
@@ -25,8 +25,8 @@ public typealias LibXML2ReaderFeedParser = WholeDocumentParser<LibXML2TextReader
 /// fed from memory, it needs the whole document); entities declared in an internal DTD are **not
 /// expanded** (substituting them, `XML_PARSE_NOENT`, would also load external entities), so their
 /// text is missing from a field. Character references and the predefined entities are expanded.
-public enum LibXML2TextReader: WholeDocumentReader {
-    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+package enum LibXML2TextReader: WholeDocumentReader {
+    package static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         let pull = Pull(onSong: onSong)
         try pull.read(bytes)
         return pull.assembler.songs
@@ -34,12 +34,12 @@ public enum LibXML2TextReader: WholeDocumentReader {
 
     // MARK: Identity
 
-    public static let name = "libxml2-reader"
+    package static let name = "libxml2-reader"
 
-    public static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
-    public static let kind = ParserKind.pull
+    package static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
+    package static let kind = ParserKind.pull
 
-    public static var summary: String {
+    package static var summary: String {
         "libxml2 \(LibXML2FeedParser.version) xmlTextReader pull parser over the bytes in memory (DTD entities not expanded)"
     }
 }

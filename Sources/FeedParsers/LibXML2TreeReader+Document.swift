@@ -19,7 +19,7 @@ import Foundation
 /// instructions outside the DTD; an entity reference node (entities are not substituted, so nothing
 /// external is loaded) is walked into: its content is the entity's parsed children.
 extension LibXML2TreeReader: WholeDocumentWalker {
-    public static func walk(_ bytes: Data, into sink: DocumentSink) throws {
+    package static func walk(_ bytes: Data, into sink: DocumentSink) throws {
         guard bytes.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
         guard let context = xmlNewParserCtxt() else { throw failure("xmlNewParserCtxt failed") }
         defer { xmlFreeParserCtxt(context) }

@@ -3,7 +3,7 @@ import Foundation
 import SongFeed
 
 /// The `libxml2-dom` adapter: the chunks gathered, then ``LibXML2TreeReader`` over the whole document.
-public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
+package typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
 
 /// libxml2's tree: the whole document parsed into an `xmlDoc` (`xmlCtxtReadMemory`), then the songs
 /// found with XPath, as the libxml2 tree wrappers (Fuzi, Kanna) do.
@@ -22,8 +22,8 @@ public typealias LibXML2DOMFeedParser = WholeDocumentParser<LibXML2TreeReader>
 ///
 /// Errors: the parse context's last error (libxml2 stops at the first fatal one), never printed.
 /// What differs from the contract: it parses once all bytes are in, and holds the whole tree.
-public enum LibXML2TreeReader: WholeDocumentReader {
-    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+package enum LibXML2TreeReader: WholeDocumentReader {
+    package static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         guard bytes.count <= Int(Int32.max) else { throw failure("documents over 2 GiB are not supported") }
         guard let context = xmlNewParserCtxt() else { throw failure("xmlNewParserCtxt failed") }
         defer { xmlFreeParserCtxt(context) }
@@ -151,12 +151,12 @@ public enum LibXML2TreeReader: WholeDocumentReader {
 
     // MARK: Identity
 
-    public static let name = "libxml2-dom"
+    package static let name = "libxml2-dom"
 
-    public static let contractGaps: Set<ContractGap> = [.dtdEntities]
-    public static let kind = ParserKind.tree
+    package static let contractGaps: Set<ContractGap> = [.dtdEntities]
+    package static let kind = ParserKind.tree
 
-    public static var summary: String {
+    package static var summary: String {
         "libxml2 \(LibXML2FeedParser.version) tree (xmlCtxtReadMemory) + XPath per item and field, once all bytes are in"
     }
 }

@@ -13,18 +13,18 @@ import SongFeed
 /// Any parser must at least read every byte and find where each tag starts; this does only that,
 /// with the C library's vectorised search, so its time is the lower bound that reports show every
 /// parser's time against ("× floor"). It builds no songs and is never compared for agreement.
-public final class MemchrFloorParser: SongFeedParser {
-    public static let name = "memchr"
-    public static let summary = "floor: memchr over the bytes finding every '<', no parsing (the bytes-touched limit)"
-    public static let kind = ParserKind.floor
-    public static let buildsSongs = false
+package final class MemchrFloorParser: SongFeedParser {
+    package static let name = "memchr"
+    package static let summary = "floor: memchr over the bytes finding every '<', no parsing (the bytes-touched limit)"
+    package static let kind = ParserKind.floor
+    package static let buildsSongs = false
 
     private var tags = 0
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {}
+    package init(onSong: ((Song) -> Void)?) throws {}
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !finished else { throw misuse("consume(_:) called after finish()") }
         guard var cursor = chunk.baseAddress else { return }
         let end = cursor + chunk.count
@@ -34,14 +34,14 @@ public final class MemchrFloorParser: SongFeedParser {
         }
     }
 
-    public func finish() throws -> [Song] {
+    package func finish() throws -> [Song] {
         guard !finished else { throw misuse("finish() called twice") }
         finished = true
         return []
     }
 
     /// The number of `<` seen (keeps the search observable, so the optimiser cannot drop it).
-    public var tagCount: Int { tags }
+    package var tagCount: Int { tags }
 
     private func misuse(_ message: String) -> FeedParseError {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)
@@ -50,11 +50,11 @@ public final class MemchrFloorParser: SongFeedParser {
 
 /// The floor of the document workload too: the same pass over the bytes, no events.
 extension MemchrFloorParser: DocumentParser {
-    public static var reportsEvents: Bool { false }
+    package static var reportsEvents: Bool { false }
 
-    public convenience init(sink: DocumentSink) throws {
+    package convenience init(sink: DocumentSink) throws {
         try self.init(onSong: nil)
     }
 
-    public func finishDocument() throws { _ = try finish() }
+    package func finishDocument() throws { _ = try finish() }
 }

@@ -5,25 +5,29 @@ import SongFeed
 /// Its cell measures what every other cell also pays (the worker process, the feed in memory, the
 /// harness's loop over the chunks), so that reports can show each parser's peak memory above it and
 /// the harness's own overhead. It builds no songs and is never part of the agreement check.
-public final class NullFeedParser: SongFeedParser {
-    public static let name = "null"
-    public static let summary = "baseline: consumes the chunks, parses nothing (memory and harness overhead)"
-    public static let kind = ParserKind.baseline
-    public static let buildsSongs = false
+///
+/// A struct: its parse allocates nothing of its own (a class's instance would be one allocation per
+/// parse, which every other parser's count would seem to carry), and it shows that the protocols
+/// take a value as well as a class.
+package struct NullFeedParser: SongFeedParser {
+    package static let name = "null"
+    package static let summary = "baseline: consumes the chunks, parses nothing (memory and harness overhead)"
+    package static let kind = ParserKind.baseline
+    package static let buildsSongs = false
 
     private var bytesSeen = 0
     private var finished = false
 
-    public init(onSong: ((Song) -> Void)?) throws {}
+    package init(onSong: ((Song) -> Void)?) throws {}
 
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package mutating func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !finished else {
             throw FeedParseError(parser: Self.name, message: "consume(_:) called after finish()", line: 0, column: 0)
         }
         bytesSeen &+= chunk.count
     }
 
-    public func finish() throws -> [Song] {
+    package mutating func finish() throws -> [Song] {
         guard !finished else {
             throw FeedParseError(parser: Self.name, message: "finish() called twice", line: 0, column: 0)
         }
@@ -32,16 +36,16 @@ public final class NullFeedParser: SongFeedParser {
     }
 
     /// The number of bytes consumed (keeps the loop over the chunks observable).
-    public var consumedBytes: Int { bytesSeen }
+    package var consumedBytes: Int { bytesSeen }
 }
 
 /// The baseline of the document workload too: the chunks taken, nothing parsed.
 extension NullFeedParser: DocumentParser {
-    public static var reportsEvents: Bool { false }
+    package static var reportsEvents: Bool { false }
 
-    public convenience init(sink: DocumentSink) throws {
+    package init(sink: DocumentSink) throws {
         try self.init(onSong: nil)
     }
 
-    public func finishDocument() throws { _ = try finish() }
+    package mutating func finishDocument() throws { _ = try finish() }
 }

@@ -7,12 +7,12 @@ public enum ParserRegistry {
     ///
     /// Those that meet the whole contract come first:
     /// when `bench verify` finds two sets of songs shared by as many parsers, the first listed wins.
-    public static var all: [any SongFeedParser.Type] {
+    package static var all: [any SongFeedParser.Type] {
         builtIn + registered.withLock { $0 }
     }
 
     /// The suite's own parsers.
-    public static var builtIn: [any SongFeedParser.Type] {
+    package static var builtIn: [any SongFeedParser.Type] {
         [
             LibXML2FeedParser.self,
             ExpatFeedParser.self,
@@ -29,7 +29,7 @@ public enum ParserRegistry {
     }
 
     /// The parsers a package added to the built-in ones, in the order it gave them.
-    public static var registeredParsers: [any SongFeedParser.Type] { registered.withLock { $0 } }
+    package static var registeredParsers: [any SongFeedParser.Type] { registered.withLock { $0 } }
 
     /// Adds parsers from outside the suite: listed, verified and measured beside the built-in ones.
     ///
@@ -71,14 +71,14 @@ public enum ParserRegistry {
 
     /// The parsers of ``all`` that walk a whole document into a ``DocumentSink`` (the document
     /// workload), in its order; the `null` baseline is ``documentBaseline``.
-    public static var documentParsers: [any DocumentParser.Type] {
+    package static var documentParsers: [any DocumentParser.Type] {
         // A parser takes the document workload by conforming (a whole-document parser through its
         // reader's `WholeDocumentWalker`): the list follows ``all``.
         all.compactMap { $0 as? any DocumentParser.Type }
     }
 
     /// Why a parser of ``all`` has no document workload, by name.
-    public static var documentNotApplicable: [String: String] {
+    package static var documentNotApplicable: [String: String] {
         var reasons: [String: String] = [:]
         for parser in registeredParsers where !(parser is any DocumentParser.Type) {
             reasons[parser.name] =
@@ -99,24 +99,24 @@ public enum ParserRegistry {
     }
 
     /// The document workload's baseline, which parses nothing.
-    public static var documentBaseline: any DocumentParser.Type { NullFeedParser.self }
+    package static var documentBaseline: any DocumentParser.Type { NullFeedParser.self }
 
     /// The document workload's second baseline: the sink alone, the document's recorded events
     /// replayed into it (what the sink costs every parser).
-    public static var sinkBaseline: any DocumentParser.Type { SinkReplayParser.self }
+    package static var sinkBaseline: any DocumentParser.Type { SinkReplayParser.self }
 
     /// The document parser called `name` (the baselines included), or `nil`.
-    public static func documentParser(named name: String) -> (any DocumentParser.Type)? {
+    package static func documentParser(named name: String) -> (any DocumentParser.Type)? {
         [documentBaseline, sinkBaseline].first { $0.name == name } ?? documentParsers.first { $0.name == name }
     }
 
     /// The names of ``all``, in order.
-    public static var names: [String] { all.map { $0.name } }
+    package static var names: [String] { all.map { $0.name } }
 
     /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
     /// three, the C references that give their binding's cost, and the floor (see docs/parsers.md's table
     /// of parsers for why); and every registered parser.
-    public static var defaultNames: [String] {
+    package static var defaultNames: [String] {
         [
             LibXML2FeedParser.name, ExpatFeedParser.name, CLibXML2ReferenceParser.name, CExpatReferenceParser.name,
             FoundationFeedParser.name, MemchrFloorParser.name,
@@ -125,27 +125,27 @@ public enum ParserRegistry {
 
     /// The classic study's three parsers: `bench sweep`'s default (a sweep multiplies every parser's
     /// cells by the feed sizes and chunk sizes).
-    public static var classicNames: [String] {
+    package static var classicNames: [String] {
         [LibXML2FeedParser.name, ExpatFeedParser.name, FoundationFeedParser.name]
     }
 
     /// The baseline that parses nothing (see ``NullFeedParser``); not in ``all``.
-    public static var baseline: any SongFeedParser.Type { NullFeedParser.self }
+    package static var baseline: any SongFeedParser.Type { NullFeedParser.self }
 
     /// The parser called `name` (the baseline included), or `nil`.
-    public static func parser(named name: String) -> (any SongFeedParser.Type)? {
+    package static func parser(named name: String) -> (any SongFeedParser.Type)? {
         name == baseline.name ? baseline : all.first { $0.name == name }
     }
 
     /// Whether the parser called `name` builds songs to compare (`false` for the baseline, the
     /// floor, and names this build does not know).
-    public static func buildsSongs(_ name: String) -> Bool {
+    package static func buildsSongs(_ name: String) -> Bool {
         parser(named: name)?.buildsSongs ?? false
     }
 
     /// The kind of the parser called `name`, as reports write it (the document workload's `sink`
     /// baseline included); `nil` for names this build does not know.
-    public static func kind(of name: String) -> ParserKind? {
+    package static func kind(of name: String) -> ParserKind? {
         name == sinkBaseline.name ? .baseline : parser(named: name)?.kind
     }
 }

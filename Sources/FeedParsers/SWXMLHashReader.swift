@@ -3,7 +3,7 @@ import SongFeed
 import SWXMLHash
 
 /// The `swxmlhash` adapter: the chunks gathered, then ``SWXMLHashReader`` over the whole document.
-public typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
+package typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
 
 /// drmohundro/SWXMLHash in its **lazy** mode: `rss` → `channel` → `item` looked up by path (or,
 /// when there is none, Atom's `feed` → `entry`, with `name`, `artist`, `collection` → `name`,
@@ -23,8 +23,8 @@ public typealias SWXMLHashFeedParser = WholeDocumentParser<SWXMLHashReader>
 /// agreement check then reports it as wrong). It inherits the inputs that crash `XMLParser` on
 /// Linux; `XMLParser(data:)`'s error on documents over 10,000,000 bytes comes once the whole
 /// document is read, and is ignored like the others (on a 90 MB feed it builds every song).
-public enum SWXMLHashReader: WholeDocumentReader {
-    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+package enum SWXMLHashReader: WholeDocumentReader {
+    package static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         ExternalLoads.refuse()
         let indexer = XMLHash.config { options in
             options.shouldProcessLazily = true
@@ -60,12 +60,12 @@ public enum SWXMLHashReader: WholeDocumentReader {
 
     // MARK: Identity
 
-    public static let name = "swxmlhash"
+    package static let name = "swxmlhash"
 
-    public static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
-    public static let kind = ParserKind.tree
+    package static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
+    package static let kind = ParserKind.tree
 
-    public static var summary: String {
+    package static var summary: String {
         "SWXMLHash 8.1.1 lazy mode: rss/channel/item or feed/entry by path (local names; parse errors not detected), once all bytes are in"
     }
 }

@@ -8,13 +8,13 @@ import CReferenceParsers
 /// `expat` before the clocks start (``prepare(_:for:)``), into the same sink in the same order:
 /// its time is the sink's share of any parser's time on that document. It takes the chunks as the
 /// `null` baseline does, and is never compared (``reportsEvents`` is `false`).
-public final class SinkReplayParser: DocumentParser {
-    public static let name = "sink"
+package final class SinkReplayParser: DocumentParser {
+    package static let name = "sink"
 
     /// One line about the cell, as the registry lists parsers.
-    public static let summary = "baseline: the document's recorded events replayed into the sink (what the sink costs)"
+    package static let summary = "baseline: the document's recorded events replayed into the sink (what the sink costs)"
 
-    public static var reportsEvents: Bool { false }
+    package static var reportsEvents: Bool { false }
 
     private let sink: DocumentSink
     private var bytesSeen = 0
@@ -24,14 +24,14 @@ public final class SinkReplayParser: DocumentParser {
     /// timed region).
     ///
     /// - Throws: ``FeedParseError`` when `expat` cannot walk the document.
-    public static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws {
+    package static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws {
         let recorder = try DocumentSink()
         try ExpatFeedParser.walk(bytes, into: recorder, recording: true)
         sink.replayLog = DocumentSink.ReplayLog(events: recorder.log, documentBytes: bytes.count)
     }
 
     /// - Throws: ``FeedParseError`` when `sink` has no log (``prepare(_:for:)`` was not called).
-    public init(sink: DocumentSink) throws {
+    package init(sink: DocumentSink) throws {
         guard sink.replayLog != nil else {
             throw FeedParseError(
                 parser: Self.name, message: "no recorded events to replay (prepare(_:for:) not called)", line: 0,
@@ -41,7 +41,7 @@ public final class SinkReplayParser: DocumentParser {
     }
 
     /// Takes the chunk, as the `null` baseline does.
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
+    package func consume(_ chunk: UnsafeRawBufferPointer) throws {
         guard !finished else { throw misuse("consume(_:) called after finishDocument()") }
         bytesSeen &+= chunk.count
     }
@@ -50,7 +50,7 @@ public final class SinkReplayParser: DocumentParser {
     ///
     /// Given only the first part of the document (the injected slowdown's extra parse), it replays
     /// the same share of the log, which ends mid-document: an error, as a parser's would be.
-    public func finishDocument() throws {
+    package func finishDocument() throws {
         guard !finished else { throw misuse("finishDocument() called twice") }
         finished = true
         let log = sink.replayLog ?? DocumentSink.ReplayLog(events: [], documentBytes: 0)
@@ -63,7 +63,7 @@ public final class SinkReplayParser: DocumentParser {
     }
 
     /// The number of bytes consumed (keeps the loop over the chunks observable).
-    public var consumedBytes: Int { bytesSeen }
+    package var consumedBytes: Int { bytesSeen }
 
     private func misuse(_ message: String) -> FeedParseError {
         FeedParseError(parser: Self.name, message: message, line: 0, column: 0)

@@ -16,12 +16,14 @@ import SongFeed
 /// `SongDate.init(feedText:)`.
 ///
 /// A field is a direct child of the `item` or `entry` (an RSS item's fields are RSS elements, an Atom
-/// entry's are Atom and im elements: see ``FeedElement``), except the Atom album, the `im:name` of a
-/// direct `im:collection`; its text is all the character data inside it, including that of any
-/// nested elements. The Atom category is its `category`'s `term` attribute, which the adapter hands
-/// over with ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` when ``startElement(_:)`` asks for it.
-/// The last field of a name wins. A field longer than ``maximumFieldBytes`` is an error, so that a
-/// hostile document cannot make a parser buffer without bound.
+/// entry's are Atom and im elements), except the Atom album, the `im:name` of a direct
+/// `im:collection`; its text is all the character data inside it, including that of any nested
+/// elements. The Atom category is its `category`'s `term` attribute. The last field of a name wins.
+/// A field longer than 1 MiB is an error, so that a hostile document cannot make a parser buffer
+/// without bound.
+///
+/// Outside the suite, an adapter reaches it through ``SongEvents`` (events as they are read) or
+/// ``song(title:category:artist:album:releaseDate:item:parser:)`` (an item's whole texts).
 ///
 /// It is a class that each adapter holds with `let`: a struct stored in the adapter's class was
 /// copied whole (songs, buffer, closure) on every callback that read it. Its state lives behind a
@@ -30,7 +32,7 @@ import SongFeed
 /// was a measurable share of the Swift binding's cost over the same extraction in C.
 public final class SongAssembler {
     /// The longest text one song field may have, in UTF-8 bytes.
-    public static let maximumFieldBytes = 1 << 20
+    package static let maximumFieldBytes = 1 << 20
 
     private struct State {
         var songs: [Song] = []
@@ -62,7 +64,7 @@ public final class SongAssembler {
 
     /// Whether character data is being collected now; adapters may skip ``characters(_:)-(UnsafeRawBufferPointer)`` otherwise.
     @inline(__always)
-    public var isCollectingText: Bool { state.pointee.field != .other }
+    package var isCollectingText: Bool { state.pointee.field != .other }
 
     public init(onSong: ((Song) -> Void)?) {
         self.onSong = onSong
@@ -87,7 +89,7 @@ public final class SongAssembler {
     ///   `term` attribute's value (empty when it has none) to
     ///   ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` before anything else.
     @discardableResult
-    public func startElement(_ element: FeedElement) -> Bool {
+    package func startElement(_ element: FeedElement) -> Bool {
         let s = state
         s.pointee.depth += 1
         // An element nested in a field: its text belongs to the field.
@@ -139,7 +141,7 @@ public final class SongAssembler {
     ///
     /// - Returns: `false` when it is longer than ``maximumFieldBytes``: the adapter must then stop
     ///   and report ``fieldTooLongMessage``.
-    public func categoryTerm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func categoryTerm(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count <= Self.maximumFieldBytes else {
             state.pointee.field = .category
             return false
@@ -150,7 +152,7 @@ public final class SongAssembler {
 
     /// ``categoryTerm(_:)-(UnsafeRawBufferPointer)`` from a `String` (Foundation's attributes), or
     /// `nil` for none.
-    public func categoryTerm(_ string: String?) -> Bool {
+    package func categoryTerm(_ string: String?) -> Bool {
         var string = string ?? ""
         return string.withUTF8 { categoryTerm(UnsafeRawBufferPointer($0)) }
     }
@@ -159,7 +161,7 @@ public final class SongAssembler {
     ///
     /// - Returns: `false` when the current field has grown past ``maximumFieldBytes``; the adapter
     ///   must then stop its parser and report ``fieldTooLongMessage``.
-    public func characters(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func characters(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let s = state
         guard s.pointee.field != .other, let source = bytes.baseAddress else { return true }
         let needed = s.pointee.textCount + bytes.count
@@ -186,14 +188,14 @@ public final class SongAssembler {
     }
 
     /// Character data given as a `String` (Foundation's `XMLParser` hands out strings).
-    public func characters(_ string: String) -> Bool {
+    package func characters(_ string: String) -> Bool {
         guard isCollectingText else { return true }
         var string = string
         return string.withUTF8 { characters(UnsafeRawBufferPointer($0)) }
     }
 
     /// The current element ends.
-    public func endElement() {
+    package func endElement() {
         let s = state
         defer { s.pointee.depth -= 1 }
         if s.pointee.field != .other {
@@ -219,7 +221,7 @@ public final class SongAssembler {
     }
 
     /// The message for a field past ``maximumFieldBytes``.
-    public var fieldTooLongMessage: String {
+    package var fieldTooLongMessage: String {
         Self.fieldTooLongMessage(field: state.pointee.field, item: state.pointee.songs.count + 1)
     }
 
@@ -227,8 +229,8 @@ public final class SongAssembler {
     /// from their library (trees, decoders) make it: a missing field is empty, and the date is
     /// converted as every adapter converts it.
     ///
-    /// - Throws: ``FeedParseError`` from `parser` (no position) when a text is longer than
-    ///   ``maximumFieldBytes``.
+    /// - Throws: ``FeedParseError`` from `parser` (no position) when a text is longer than 1 MiB
+    ///   (the limit of every song field).
     public static func song(
         title: String?, category: String?, artist: String?, album: String?, releaseDate: String?, item: Int,
         parser: String
@@ -266,7 +268,7 @@ public final class SongAssembler {
     }
 
     /// The message for `field` of the `item`th item (from 1) past ``maximumFieldBytes``.
-    public static func fieldTooLongMessage(field: FeedElement, item: Int) -> String {
+    package static func fieldTooLongMessage(field: FeedElement, item: Int) -> String {
         "song field <\(field)> of item \(item) is longer than \(maximumFieldBytes) bytes"
     }
 }

@@ -8,7 +8,7 @@ import SongFeed
 /// Songs are also handed to the `onSong` closure as each `item` ends, which is how the benchmark
 /// measures the time to the first song.
 ///
-/// Every adapter does the same, defined work (see ``SongAssembler``): match `item`, `title`,
+/// Every adapter does the same, defined work (the suite's adapters share its song assembler): match `item`, `title`,
 /// `category` and the `itms` elements by namespace URI and local name, collect their whole character
 /// data as bytes, and make a `String` only when a field ends. A parser that cannot take input in
 /// pieces (Foundation's `XMLParser(data:)`) buffers the chunks and parses in ``finish()``.
@@ -16,12 +16,14 @@ import SongFeed
 /// For example:
 ///
 /// ```swift
-/// let parser = try LibXML2FeedParser(onSong: nil)
+/// var parser = try MyFeedParser(onSong: nil)
 /// try bytes.withUnsafeBytes { try parser.consume($0) }
 /// let songs = try parser.finish()
 /// ```
 ///
-/// Adding a parser is one file with a conforming class plus one line in ``ParserRegistry/builtIn`` (or, from a package of its own, registered with `BenchTool.main(parsers:)`).
+/// A package of its own registers its adapters with `BenchTool.main(parsers:)` (BenchCLI); inside
+/// the suite, an adapter is one file with a conforming class plus one line in the registry's
+/// built-in list.
 public protocol SongFeedParser: ChunkConsumer {
     /// The name of the parser in the registry, on the command line and in errors ("libxml2").
     static var name: String { get }
@@ -59,12 +61,12 @@ public protocol SongFeedParser: ChunkConsumer {
     /// Ends the document and returns its songs in document order.
     ///
     /// - Throws: ``FeedParseError`` when the document is malformed or incomplete.
-    func finish() throws -> [Song]
+    mutating func finish() throws -> [Song]
 
     /// Ends the document inside the benchmark's timed region: returns the songs, or `nil` when the
     /// parse is over and its fields wait, outside Swift, to become songs in ``finish()``, which the
     /// benchmark then calls after its clocks have stopped. The default returns ``finish()``.
-    func finishParsing() throws -> [Song]?
+    mutating func finishParsing() throws -> [Song]?
 }
 
 extension SongFeedParser {
@@ -75,7 +77,7 @@ extension SongFeedParser {
     public static var contractGaps: Set<ContractGap> { [] }
 
     /// Whether it meets the whole contract on `document`: no gap of its applies there.
-    public static func meetsContract(on document: [UInt8]) -> Bool {
+    package static func meetsContract(on document: [UInt8]) -> Bool {
         !contractGaps.contains { $0.applies(to: document) }
     }
 
@@ -83,7 +85,7 @@ extension SongFeedParser {
         try self.init(onSong: signal.onSong)
     }
 
-    public func finishParsing() throws -> [Song]? {
+    public mutating func finishParsing() throws -> [Song]? {
         try finish()
     }
 }
@@ -101,19 +103,23 @@ extension SongFeedParser {
     public static func parse(
         _ bytes: [UInt8], chunkSize: Int? = nil, onSong: ((Song) -> Void)? = nil
     ) throws -> [Song] {
-        let parser = try Self(onSong: onSong)
+        var parser = try Self(onSong: onSong)
         try bytes.withUnsafeBytes { all in try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count)) }
         return try parser.finish()
     }
 }
 
 /// What takes a document's bytes in chunks: a song parser or a document parser.
-public protocol ChunkConsumer: AnyObject {
+///
+/// A class or a value: the requirements are `mutating`, so a struct conforms as well as a class
+/// (whose methods satisfy them as they are). A value parser is used through a `var` and never
+/// copied in the middle of a parse: a copy would carry on from the state it was copied in.
+public protocol ChunkConsumer {
     /// Pushes the next chunk of the document's raw bytes. The bytes are only read during the call.
     ///
     /// - Throws: ``FeedParseError`` as soon as the document is known to be malformed; every later
     ///   call throws the same error.
-    func consume(_ chunk: UnsafeRawBufferPointer) throws
+    mutating func consume(_ chunk: UnsafeRawBufferPointer) throws
 }
 
 extension ChunkConsumer {
@@ -121,7 +127,7 @@ extension ChunkConsumer {
     /// loop of the suite (a parse from memory, the benchmark's timed parse).
     ///
     /// - Throws: the first ``FeedParseError`` of ``ChunkConsumer/consume(_:)``; the chunks after it are not pushed.
-    public func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
+    package mutating func consume(_ bytes: UnsafeRawBufferPointer, inChunksOf step: Int) throws {
         let step = max(1, step)
         var offset = 0
         while offset < bytes.count {

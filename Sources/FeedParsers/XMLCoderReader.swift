@@ -7,7 +7,7 @@ import XMLCoder
 #endif
 
 /// The `xmlcoder` adapter: the chunks gathered, then ``XMLCoderReader`` over the whole document.
-public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
+package typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
 
 /// CoreOffice/XMLCoder: the feed decoded into `Decodable` types (`rss` → `channel` → `[item]`, or
 /// Atom's `feed` → `[entry]`), which are then made into songs.
@@ -23,8 +23,8 @@ public typealias XMLCoderFeedParser = WholeDocumentParser<XMLCoderReader>
 /// that are children of `channel` are found; a field's text is its own character data (text
 /// inside nested elements is not collected). It inherits `XMLParser`'s limits on Linux: documents
 /// over 10,000,000 bytes fail, and the inputs that crash `XMLParser` crash it too.
-public enum XMLCoderReader: WholeDocumentReader {
-    public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
+package enum XMLCoderReader: WholeDocumentReader {
+    package static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {
         ExternalLoads.refuse()
         let decoder = XMLDecoder(trimValueWhitespaces: false)
         decoder.shouldProcessNamespaces = true
@@ -166,12 +166,12 @@ public enum XMLCoderReader: WholeDocumentReader {
 
     // MARK: Identity
 
-    public static let name = "xmlcoder"
+    package static let name = "xmlcoder"
 
-    public static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
-    public static let kind = ParserKind.codable
+    package static let contractGaps: Set<ContractGap> = [.localNamesOnly, .partialText, .acceptsMalformed]
+    package static let kind = ParserKind.codable
 
-    public static var summary: String {
+    package static var summary: String {
         "XMLCoder 0.18.2 XMLDecoder into Decodable rss/channel/item or feed/entry types (local names, no URI match), once all bytes are in"
     }
 }

@@ -100,10 +100,10 @@ extension FeedDownloader {
             if state.head.count < state.keepHead {
                 state.head.append(contentsOf: data.prefix(state.keepHead - state.head.count))
             }
-            guard let parser = state.activeParser else { return }
+            guard state.activeParser != nil else { return }
             let before = monotonicNow()
             do {
-                try data.withUnsafeBytes { try parser.consume($0) }
+                try data.withUnsafeBytes { try state.consume($0) }
             } catch {
                 state.fail(.parse, "\(error)")
                 dataTask.cancel()
@@ -158,10 +158,10 @@ extension FeedDownloader {
             {
                 state.fail(.truncated, "body of \(state.bytes) bytes, but its Content-Length is \(state.expected)")
             }
-            if state.error == nil, state.status == 200, let parser = state.activeParser {
+            if state.error == nil, state.status == 200, state.activeParser != nil {
                 let before = monotonicNow()
                 do {
-                    state.songs = try parser.finish()
+                    state.songs = try state.finishParsing() ?? []
                 } catch {
                     state.fail(.parse, "\(error)")
                 }

@@ -138,7 +138,20 @@ public final class FeedDownloader: @unchecked Sendable {
     /// `fetch` after the semaphore.
     final class Download: @unchecked Sendable {
         /// The push parser fed as bytes arrive, if any.
+        ///
+        /// A parser may be a value: it is pushed and finished in place (``consume(_:)``,
+        /// ``finishParsing()``), never through a copy.
         private(set) var activeParser: (any SongFeedParser)?
+
+        /// Pushes `chunk` into ``activeParser`` (nothing when there is none).
+        func consume(_ chunk: UnsafeRawBufferPointer) throws {
+            try activeParser?.consume(chunk)
+        }
+
+        /// Ends ``activeParser``'s document: its songs, or `nil` when there is no parser.
+        func finishParsing() throws -> [Song]? {
+            try activeParser?.finish()
+        }
         let acceptNotModified: Bool
         let keepBody: Bool
         /// Called once, when the download has ended.

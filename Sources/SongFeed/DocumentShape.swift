@@ -8,7 +8,7 @@
 /// ```swift
 /// let bytes = DocumentShape.attributeHeavy.generate(bytes: 1 << 20)
 /// ```
-public enum DocumentShape: String, CaseIterable, Sendable {
+package enum DocumentShape: String, CaseIterable, Sendable {
     /// Empty elements with 20 attributes each: attribute parsing and sorting.
     case attributeHeavy = "attribute-heavy"
     /// Paragraphs of words: mostly character data, little markup.
@@ -29,7 +29,7 @@ public enum DocumentShape: String, CaseIterable, Sendable {
     case utf16
 
     /// One line about the shape.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .attributeHeavy: return "empty elements with 20 attributes each"
         case .textHeavy: return "paragraphs of words, little markup"
@@ -44,10 +44,10 @@ public enum DocumentShape: String, CaseIterable, Sendable {
     }
 
     /// The default seed of ``generate(bytes:seed:)``.
-    public static let defaultSeed: UInt64 = 20_261_125
+    package static let defaultSeed: UInt64 = 20_261_125
 
     /// A document of this shape of about `bytes` bytes.
-    public func generate(bytes target: Int, seed: UInt64 = defaultSeed) -> [UInt8] {
+    package func generate(bytes target: Int, seed: UInt64 = defaultSeed) -> [UInt8] {
         if self == .utf16 {
             // Two bytes a character, more for the few beyond U+FFFF: grow the UTF-8 text until it is enough.
             var half = max(1, target / 2)

@@ -15,16 +15,16 @@
 /// let feed = FeedGenerator(songs: 300, seed: 2012).generate()
 /// // feed.bytes: the XML document; feed.songs: the songs every parser must build from it
 /// ```
-public struct FeedGenerator: Sendable {
+package struct FeedGenerator: Sendable {
     /// The number of items to write.
-    public var songCount: Int
+    package var songCount: Int
     /// The seed of the pseudo-random choices.
-    public var seed: UInt64
+    package var seed: UInt64
     /// RSS 2.0 (the 2012 feeds) or Atom (the form Apple's feeds moved to).
-    public var format: Format
+    package var format: Format
 
     /// The form of the feed written; the same songs either way.
-    public enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         /// RSS 2.0 with the itms module, as `newreleases-100-2012-05-15.rss.xml`.
         case rss
         /// Atom with the im module, each `entry` shaped like a song of Apple's 2013 Atom feeds (see
@@ -36,24 +36,24 @@ public struct FeedGenerator: Sendable {
     }
 
     /// The seed of the committed `Data/top300.rss.xml`.
-    public static let defaultSeed: UInt64 = 20_120_515
+    package static let defaultSeed: UInt64 = 20_120_515
 
-    public init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed, format: Format = .rss) {
+    package init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed, format: Format = .rss) {
         self.songCount = songs
         self.seed = seed
         self.format = format
     }
 
     /// A generated feed and the songs it holds, as an independent ground truth for the parsers.
-    public struct Feed: Sendable {
+    package struct Feed: Sendable {
         /// The feed document, UTF-8.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The songs that a correct parser builds from ``bytes``, in document order.
-        public var songs: [Song]
+        package var songs: [Song]
     }
 
     /// Generates the feed.
-    public func generate() -> Feed {
+    package func generate() -> Feed {
         var random = SplitMix64(seed: seed)
         var out = ""
         out.reserveCapacity(songCount * 3_100 + 2_048)

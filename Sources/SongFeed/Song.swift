@@ -53,10 +53,10 @@ public struct Song: Hashable, Codable, Sendable {
 
 extension Song {
     /// The names of the fields, in their canonical order (used by reports and comparisons).
-    public static let fieldNames = ["title", "category", "artist", "album", "releaseDate"]
+    package static let fieldNames = ["title", "category", "artist", "album", "releaseDate"]
 
     /// The fields' values as text, in the order of ``fieldNames`` (`releaseDate` as "YYYY-MM-DD" or "nil").
-    public var fieldValues: [String] {
+    package var fieldValues: [String] {
         [title, category, artist, album, releaseDate?.description ?? "nil"]
     }
 }

@@ -67,7 +67,7 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
     }
 
     /// Parses "YYYY-MM-DD", the form of ``description`` and of the JSON encoding.
-    public init?(iso text: String) {
+    package init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
@@ -85,7 +85,7 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
     }
 
     /// The feed's form of this date, "July 10, 2012".
-    public var feedText: String {
+    package var feedText: String {
         "\(SongDate.monthNames[month - 1]) \(day), \(year)"
     }
 
@@ -109,7 +109,7 @@ public struct SongDate: Hashable, Comparable, Codable, Sendable, CustomStringCon
     }
 
     /// English month names, January first.
-    public static let monthNames = [
+    package static let monthNames = [
         "January", "February", "March", "April", "May", "June",
         "July", "August", "September", "October", "November", "December",
     ]

@@ -6,9 +6,9 @@ import Crypto
 /// each field in the order of ``Song/fieldNames`` is written as its UTF-8 byte count in decimal, a
 /// colon, then its UTF-8 bytes; `releaseDate` is written as "YYYY-MM-DD", or as `-` when it is `nil`.
 /// Each song ends with a newline. The digest of no songs is the SHA-256 of no bytes.
-public enum SongDigest {
+package enum SongDigest {
     /// The lowercase hexadecimal SHA-256 of the canonical encoding of `songs`.
-    public static func sha256(of songs: [Song]) -> String {
+    package static func sha256(of songs: [Song]) -> String {
         var hasher = SHA256()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(512)
@@ -27,7 +27,7 @@ public enum SongDigest {
     }
 
     /// The lowercase hexadecimal SHA-256 of raw bytes (a feed file, say).
-    public static func sha256<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func sha256<Bytes: Sequence>(bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(data: Array(bytes))
         return hex(hasher.finalize())

@@ -1,12 +1,12 @@
 /// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast, seedable generator whose output is the
 /// same on every platform and Swift version, unlike the standard library's random sources (also the
 /// `store` practice's fixed shuffle).
-public struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         // Wrapping arithmetic is the algorithm's definition.
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -104,7 +104,7 @@ struct ConformanceTests {
         var firstSongAtChunk: Int?
         var chunk = 0
         var count = 0
-        let counting = try parserType(parser).init { _ in count += 1 }
+        var counting = try parserType(parser).init { _ in count += 1 }
         try Self.groundTruth.bytes.withUnsafeBytes { all in
             var offset = 0
             while offset < all.count {
@@ -129,7 +129,7 @@ struct ConformanceTests {
         arguments: songParsers.filter { !pushParsers.contains($0) && $0 != FoundationStreamFeedParser.name })
     func othersWaitForTheWholeDocument(parser: String) throws {
         var count = 0
-        let instance = try parserType(parser).init { _ in count += 1 }
+        var instance = try parserType(parser).init { _ in count += 1 }
         try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
         #expect(count == 0)
         #expect(try instance.finish().count == 300)
@@ -139,7 +139,7 @@ struct ConformanceTests {
     @Test("The harness's first-song signal comes once per song", arguments: songParsers)
     func songEndedSignal(parser: String) throws {
         var ended = 0
-        let instance = try parserType(parser).init(songEnded: SongEndSignal { ended += 1 })
+        var instance = try parserType(parser).init(songEnded: SongEndSignal { ended += 1 })
         try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
         var songs = try instance.finishParsing()
         if songs == nil { songs = try instance.finish() }
@@ -151,7 +151,7 @@ struct ConformanceTests {
         "A C reference ends its parse with the fields in C, and makes the songs after",
         arguments: ["c-libxml2", "c-expat"])
     func cReferenceMakesSongsAfterTheParse(parser: String) throws {
-        let instance = try parserType(parser).init(songEnded: SongEndSignal {})
+        var instance = try parserType(parser).init(songEnded: SongEndSignal {})
         try Self.groundTruth.bytes.withUnsafeBytes { try instance.consume($0) }
         let pending = try instance.finishParsing()
         #expect(pending == nil)
@@ -172,6 +172,32 @@ struct ConformanceTests {
         #expect(try floor.finish().isEmpty)
         #expect(!MemchrFloorParser.buildsSongs)
         #expect(MemchrFloorParser.kind == .floor)
+    }
+
+    /// The protocols take a value: the `null` baseline is a struct, so that its parse allocates
+    /// nothing of its own (its allocation count, 0, is in `AllocationCountTests`).
+    @Test("The null baseline is a value that takes the chunks, through either protocol")
+    func nullBaselineIsAValue() throws {
+        let baseline: Any.Type = NullFeedParser.self
+        #expect(!(baseline is AnyClass), "NullFeedParser must stay a struct (no allocation of its own)")
+        #expect(ParserRegistry.baseline is NullFeedParser.Type)
+        #expect(ParserRegistry.documentBaseline is NullFeedParser.Type)
+        var parser = try NullFeedParser(onSong: nil)
+        try Self.groundTruth.bytes.withUnsafeBytes { try parser.consume($0, inChunksOf: 1_000) }
+        // A copy carries on from where it was copied; the parser itself is not shared.
+        var copy = parser
+        #expect(try copy.finish().isEmpty)
+        #expect(parser.consumedBytes == Self.groundTruth.bytes.count)
+        #expect(try parser.finish().isEmpty)
+        #expect(throws: FeedParseError.self) { try parser.finish() }
+        #expect(throws: FeedParseError.self) { try Self.groundTruth.bytes.withUnsafeBytes { try parser.consume($0) } }
+        // Through the existentials the engine uses, as the measuring worker does.
+        var songs: any SongFeedParser = try ParserRegistry.baseline.init(onSong: nil)
+        try Self.groundTruth.bytes.withUnsafeBytes { try songs.consume($0, inChunksOf: 4_096) }
+        #expect(try songs.finishParsing() == [])
+        let sink = try DocumentSink()
+        try NullFeedParser.walk(Self.groundTruth.bytes, chunkSize: 4_096, into: sink)
+        #expect(sink.eventCount == 0)
     }
 
     @Test("Every parser has a kind, and the adapters with a C reference name one that exists")

@@ -12,7 +12,7 @@ struct FoundationStreamTests {
     @Test func songsComeBeforeTheDocumentEnds() throws {
         let feed = FeedGenerator(songs: 200, seed: 7).generate()
         let seen = SongCount()
-        let parser = try FoundationStreamFeedParser(onSong: { _ in seen.add() })
+        var parser = try FoundationStreamFeedParser(onSong: { _ in seen.add() })
         let half = feed.bytes.count / 2
         try feed.bytes.withUnsafeBytes { all in
             try parser.consume(UnsafeRawBufferPointer(rebasing: all[..<half]), inChunksOf: 4_096)
@@ -50,7 +50,7 @@ struct FoundationStreamTests {
         #expect(
             whole?.message.contains("refuses documents over 10000000 bytes") == true, "\(String(describing: whole))")
         #expect(whole?.parser == FoundationFeedParser.name && (whole?.line ?? 0) > 1)
-        let streamed = try FoundationStreamFeedParser(sink: try DocumentSink())
+        var streamed = try FoundationStreamFeedParser(sink: try DocumentSink())
         try document.withUnsafeBytes { try streamed.consume($0, inChunksOf: 65_536) }
         try streamed.finish()
     }

@@ -80,7 +80,7 @@ struct MalformedInputTests {
         "After an error, every call throws the same error",
         arguments: songParsers.filter { !KnownDeviation.errorsNotDetected.contains($0) })
     func errorsAreSticky(parser: String) throws {
-        let instance = try parserType(parser).init(onSong: nil)
+        var instance = try parserType(parser).init(onSong: nil)
         let bad = Array("<rss><a></b></rss>".utf8)
         var first: FeedParseError?
         do {
@@ -103,7 +103,7 @@ struct MalformedInputTests {
 
     @Test("Misuse is an error, not a crash", arguments: ParserRegistry.names)
     func finishTwice(parser: String) throws {
-        let instance = try parserType(parser).init(onSong: nil)
+        var instance = try parserType(parser).init(onSong: nil)
         try Array(Samples.feed([]).utf8).withUnsafeBytes { try instance.consume($0) }
         #expect(try instance.finish() == [])
         #expect(throws: FeedParseError.self) { try instance.finish() }

@@ -228,7 +228,7 @@ public enum MeasureWorker {
             let cpuEnd = processCPUNanoseconds()
             // ---- end of timed region ----
             // A parser that leaves its fields outside Swift (the C references) makes its songs now.
-            if let parsed {
+            if var parsed {
                 do {
                     songs = try parsed.songs ?? parsed.parser?.finish() ?? []
                 } catch {
@@ -346,22 +346,22 @@ public enum MeasureWorker {
     ) throws -> ParsedRegion {
         switch work {
         case .songs(let parserType, let songEnded):
-            let parser = try parserType.init(songEnded: songEnded)
+            var parser = try parserType.init(songEnded: songEnded)
             try parser.consume(all, inChunksOf: step)
             let songs = try parser.finishParsing()
             if extraBytes > 0 {
-                let extra = try parserType.init(onSong: nil)
+                var extra = try parserType.init(onSong: nil)
                 try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
                 _ = try? extra.finish()
             }
             return ParsedRegion(parser: songs == nil ? parser : nil, songs: songs)
         case .document(let parserType, let sink, let extraSink):
-            let parser = try parserType.init(sink: sink)
+            var parser = try parserType.init(sink: sink)
             try parser.consume(all, inChunksOf: step)
             try parser.finishDocument()
             if extraBytes > 0 {
                 extraSink.reset()
-                let extra = try parserType.init(sink: extraSink)
+                var extra = try parserType.init(sink: extraSink)
                 try? extra.consume(UnsafeRawBufferPointer(rebasing: all[0..<extraBytes]), inChunksOf: step)
                 try? extra.finishDocument()
             }

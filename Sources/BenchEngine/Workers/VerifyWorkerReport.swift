@@ -16,7 +16,7 @@ public struct VerifyWorkerReport: Codable, Sendable {
         /// The songs, on the first run that produced this digest only.
         public var songs: [Song]?
         /// The document workload: the events, on the first run that produced this digest, when asked.
-        public var events: [DocumentEvent]?
+        package var events: [DocumentEvent]?
         /// The parse error, on failure.
         public var error: FeedParseError?
     }
