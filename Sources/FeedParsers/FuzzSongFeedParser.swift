@@ -42,7 +42,7 @@ public func fuzzSongFeedParser(_ parserType: any SongFeedParser.Type, input: Uns
     var outcomes: [Result<[Song], FeedParseError>] = []
     for chunks in [cuts, [0..<document.count]] {
         do {
-            let parser = try parserType.init(onSong: nil)
+            var parser = try parserType.init(onSong: nil)
             for range in chunks { try parser.consume(UnsafeRawBufferPointer(rebasing: document[range])) }
             outcomes.append(.success(try parser.finishParsing() ?? parser.finish()))
         } catch let error as FeedParseError {

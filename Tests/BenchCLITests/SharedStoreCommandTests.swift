@@ -133,7 +133,7 @@ struct SharedStoreCommandTests {
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
         process.arguments = [
             "run", "--parsers", "libxml2,expat,foundation", "--scenario", "parse", "--iterations", "3", "--warmup", "1",
-            "--rounds", "6", "--store", database.url, "--output-dir", output, "--quiet",
+            "--rounds", "6", "--store", database.url, "--output-dir", output, "--quiet", "--count-preempted",
         ]
         process.currentDirectoryURL = TestPaths.packageRoot
         let errors = Pipe()
@@ -141,7 +141,8 @@ struct SharedStoreCommandTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         var recorded = 0
-        for _ in 0..<600 where recorded == 0 {
+        let deadline = Date().addingTimeInterval(TestWaits.condition)
+        while recorded == 0 && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.1)
             recorded = Int((try? database.psql("SELECT count(*) FROM samples")) ?? "") ?? 0
         }

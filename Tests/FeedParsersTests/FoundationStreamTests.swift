@@ -52,7 +52,7 @@ struct FoundationStreamTests {
         #expect(whole?.parser == FoundationFeedParser.name && (whole?.line ?? 0) > 1)
         var streamed = try FoundationStreamFeedParser(sink: try DocumentSink())
         try document.withUnsafeBytes { try streamed.consume($0, inChunksOf: 65_536) }
-        try streamed.finish()
+        _ = try streamed.finish()
     }
 
     /// Misuse is an error, not a hang: a chunk after the end, a second end.
