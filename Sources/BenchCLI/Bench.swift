@@ -48,7 +48,7 @@ struct Bench: ParsableCommand {
             try command.run()
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            let message = Self.fitted(fullMessage(for: error), width: Terminal(quiet: true).width)
             if code == .success {
                 if !message.isEmpty { print(message) }
                 Foundation.exit(0)
@@ -60,6 +60,30 @@ struct Bench: ParsableCommand {
 }
 
 extension Bench {
+    /// A message on the way out (an error, a command's help, a usage error) broken at the terminal's
+    /// width: the library writes its usage line and an option's help whole, on one line (263
+    /// columns for `report`'s usage); those continue under their text ("USAGE: ", "Help:  "), the
+    /// other lines under their own indent.
+    static func fitted(_ message: String, width: Int) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > width else { return String(line) }
+            for label in ["USAGE: ", "Usage: ", "Help:  "] where line.hasPrefix(label) {
+                let hanging = String(repeating: " ", count: label.count)
+                // A usage line breaks between its options, never inside one ("[--host <host> ...]").
+                var depth = 0
+                let kept = String(
+                    line.dropFirst(label.count).map { character -> Character in
+                        if character == "[" || character == "<" { depth += 1 }
+                        if character == "]" || character == ">" { depth -= 1 }
+                        return character == " " && depth > 0 && label != "Help:  " ? "\u{1F}" : character
+                    })
+                let body = Format.wrap(hanging + kept, width: width).replacingOccurrences(of: "\u{1F}", with: " ")
+                return label + body.dropFirst(label.count)
+            }
+            return Format.wrap(String(line), width: width)
+        }.joined(separator: "\n")
+    }
+
     /// The command line as the parser is to read it: an option followed by a negative number
     /// (`--rounds -1`) is joined to it (`--rounds=-1`), so that the value reaches the option's own
     /// check ("must be at least 1") instead of being taken for an option ("Missing value").

@@ -84,7 +84,7 @@ struct ConformanceCommandTests {
         let directory = try TemporaryDirectory()
         let result = try runBench(["conformance", directory.path(""), "--output-dir", directory.path("out")])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("no xmlconf-flattened.xml in"))
+        #expect(words(result.standardError).contains("no xmlconf-flattened.xml in"))
     }
 
     @Test func aCatalogThatIsNotXMLIsAClearError() throws {
@@ -92,7 +92,7 @@ struct ConformanceCommandTests {
         try directory.write("xmlconf-flattened.xml", "<TESTSUITE><TEST ID='a'>")
         let result = try runBench(["conformance", directory.path(""), "--output-dir", directory.path("out")])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("cannot read the catalog"), "\(result.standardError)")
+        #expect(words(result.standardError).contains("cannot read the catalog"), "\(result.standardError)")
     }
 
     /// The W3C suite: libxml2 and expat reject what xmllint and expat themselves reject, so no

@@ -86,7 +86,7 @@ struct DocumentCommandTests {
         // A parser with no document walk is refused before anything runs.
         let refused = try runBench(["run", "--document", path, "--parsers", "xmlcoder", "--no-store"])
         #expect(refused.status != 0)
-        #expect(refused.standardError.contains("no document workload"))
+        #expect(words(refused.standardError).contains("no document workload"))
     }
 
     @Test("The store keeps a document run's shapes: bench report gives them in the table, JSON and CSV")

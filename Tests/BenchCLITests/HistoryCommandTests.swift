@@ -49,7 +49,7 @@ struct HistoryCommandTests {
 
         // Bad input: a metric the runs do not have, a format it does not write.
         let none = try runBench(["history", "--store", path, "--metric", "instructions"])
-        #expect(none.status == 1 && none.standardError.contains("no stored runs with instructions figures"))
+        #expect(none.status == 1 && words(none.standardError).contains("no stored runs with instructions figures"))
         #expect(try runBench(["history", "--store", path, "--format", "html"]).status == 1)
     }
 

@@ -44,7 +44,7 @@ struct NeverSilentCommandTests {
             #expect(line?.contains("lost the CPU") == true, "\(result.standardError)")
         }
         // The baseline was not asked for: it is not named.
-        #expect(!result.standardError.contains("null on"))
+        #expect(!words(result.standardError).contains("null on"))
     }
 
     static func write(_ run: RunResult, to directory: TemporaryDirectory, as name: String) throws -> String {
@@ -66,7 +66,7 @@ struct NeverSilentCommandTests {
         let unjudged = try runBench(["compare", base, current], environment: ["COLUMNS": "100"])
         #expect(unjudged.standardOutput.contains("Nothing judged"), "\(unjudged.standardOutput)")
         #expect(unjudged.status == 4, "\(unjudged.standardError)")
-        #expect(unjudged.standardError.contains("--allow-nothing-judged"), "\(unjudged.standardError)")
+        #expect(words(unjudged.standardError).contains("--allow-nothing-judged"), "\(unjudged.standardError)")
         #expect(
             unjudged.standardError.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(unjudged.standardError)")
         let allowed = try runBench(["compare", base, current, "--allow-nothing-judged"])
@@ -110,8 +110,8 @@ struct NeverSilentCommandTests {
             let line = lines.first { $0.contains("/\(name): ") }
             #expect(line?.contains(words) == true, "\(name): \(line ?? "no line")")
         }
-        #expect(result.standardError.contains("Nothing measured"))
-        #expect(!result.standardError.contains("line 0, column 0"))
+        #expect(words(result.standardError).contains("Nothing measured"))
+        #expect(!words(result.standardError).contains("line 0, column 0"))
         #expect(result.standardOutput.isEmpty, "no report: \(result.standardOutput)")
         // Nothing written, nothing stored.
         let files = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
@@ -235,7 +235,7 @@ struct NeverSilentCommandTests {
             cat '\(mount)/latest.json' 2>/dev/null || echo "no latest.json"
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
-        #expect(result.standardError.contains("No space left on device"), "\(result.standardError)")
+        #expect(words(result.standardError).contains("No space left on device"), "\(result.standardError)")
         #expect(!result.standardOutput.contains("20261101T000000Z-previous"), "\(result.standardOutput)")
         // The parse table, with its parser's row.
         #expect(result.standardOutput.contains("× fastest"), "\(result.standardOutput)")

@@ -142,7 +142,7 @@ struct PracticeCommandTests {
         let directory = try TemporaryDirectory()
         let result = try runBench(["run", "--no-store", "--output-dir", directory.path("out")] + arguments)
         #expect(result.status != 0)
-        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(words(result.standardError).contains(message), "\(result.standardError)")
     }
 
     @Test func aFeedTheServerCannotPageStopsTheRunBeforeAnyPractice() throws {
@@ -159,7 +159,8 @@ struct PracticeCommandTests {
         ])
         #expect(result.status == 5, "\(result.standardError)")
         #expect(
-            result.standardError.contains("Unusable input: \(feed): XML, but not a feed"), "\(result.standardError)")
+            words(result.standardError).contains("Unusable input: \(feed): XML, but not a feed"),
+            "\(result.standardError)")
         #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
     }
 

@@ -81,11 +81,12 @@ struct ReadOnlyStoreTests {
             #expect(output.contains("status=0"), "\(reader.arguments): \(output) \(result.standardError)")
             #expect(output.contains(reader.expected), "\(reader.arguments): \(output)")
         }
-        #expect(!result.standardError.contains("cannot be written"), "\(result.standardError)")
+        #expect(!words(result.standardError).contains("cannot be written"), "\(result.standardError)")
         // The older store needs a schema step, which a read-only store cannot take: a clear error.
         #expect(outputs[3].contains("status=1"), "\(outputs[3])")
         #expect(
-            result.standardError.contains("needs 1 schema step(s)") && result.standardError.contains("read-only"),
+            words(result.standardError).contains("needs 1 schema step(s)")
+                && words(result.standardError).contains("read-only"),
             "\(result.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
         for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
@@ -122,7 +123,7 @@ struct ReadOnlyStoreTests {
                 "--store", store, "--output-dir", directory.path("out"), "--quiet",
             ], in: directory.url)
         #expect(run.status == 1)
-        #expect(run.standardError.contains("the store cannot be written (the file:"), "\(run.standardError)")
+        #expect(words(run.standardError).contains("the store cannot be written (the file:"), "\(run.standardError)")
         #expect(leftovers().isEmpty, "the refused run left \(leftovers()) beside the store")
         for reader in Self.readers(store) {
             let result = try Self.asNobody(reader.arguments, in: directory.url)

@@ -49,7 +49,7 @@ struct SafetyCommandTests {
     @Test func theMemoryLimitOptionSaysWhatItTakes() throws {
         let result = try runBench(["verify", "--memory-limit", "lots", "Data/top300.rss.xml"])
         #expect(result.status != 0)
-        #expect(result.standardError.contains("--memory-limit takes a size of at least 64MiB"))
+        #expect(words(result.standardError).contains("--memory-limit takes a size of at least 64MiB"))
     }
 
     /// A parser that nobody confirms is not timed and the run does not pass.

@@ -189,11 +189,11 @@ struct StoreFaultTests {
             "run", "--scenario", "parse", "--parsers", "expat", "--store", store, "--output-dir", directory.path("out"),
         ])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("not an SQLite database"), "\(result.standardError)")
+        #expect(words(result.standardError).contains("not an SQLite database"), "\(result.standardError)")
         #expect(try String(contentsOfFile: store, encoding: .utf8) == text)
         #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
         let report = try runBench(["report", "--store", store])
-        #expect(report.status == 1 && report.standardError.contains("not an SQLite database"))
+        #expect(report.status == 1 && words(report.standardError).contains("not an SQLite database"))
     }
 
     @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))
@@ -218,7 +218,8 @@ struct StoreFaultTests {
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
         #expect(
-            result.standardError.contains("cannot be written") || result.standardError.contains("read-only"),
+            words(result.standardError).contains("cannot be written")
+                || words(result.standardError).contains("read-only"),
             "\(result.standardError)")
         #expect(result.standardOutput.contains("unchanged"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: seed)) == before)
@@ -238,8 +239,8 @@ struct StoreFaultTests {
             ls -a '\(mount)'
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
-        #expect(result.standardError.contains("No space left on device"), "\(result.standardError)")
-        #expect(result.standardError.contains("the run is recorded whole in \(store)"))
+        #expect(words(result.standardError).contains("No space left on device"), "\(result.standardError)")
+        #expect(words(result.standardError).contains("the run is recorded whole in \(store)"))
         let runs = try StatsDatabase(path: store).runs()
         #expect(runs.count == 1 && runs.first?.complete == true)
         #expect(!result.standardOutput.contains(".bench-write-check"))
@@ -257,7 +258,8 @@ struct StoreFaultTests {
             """)
         #expect(result.standardOutput.contains("status=1"), "\(result.standardOutput) \(result.standardError)")
         #expect(
-            result.standardError.contains("cannot write in the output directory \(mount)"), "\(result.standardError)")
+            words(result.standardError).contains("cannot write in the output directory \(mount)"),
+            "\(result.standardError)")
         // Nothing was measured: no run in the store.
         #expect(!FileManager.default.fileExists(atPath: directory.path("stats.sqlite")))
     }

@@ -83,7 +83,7 @@ struct TerminalWidthTests {
         let result = try runBench(["verify", "Data/top300.rss.xml"], environment: Self.wide)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
-        #expect(!result.standardError.contains("\u{1B}"), "no progress off a terminal")
+        #expect(!words(result.standardError).contains("\u{1B}"), "no progress off a terminal")
         // On a terminal (script(1) gives the command one): which parser, and for how long.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let onTerminal = try runProgram(
@@ -147,13 +147,37 @@ struct TerminalWidthTests {
         #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
     }
 
-    @Test func generateServeAndSweepHelpFit() throws {
-        // Their output is a line or two; their help is what a user reads (but for its USAGE line,
-        // which swift-argument-parser writes whole).
-        for command in [["generate"], ["serve"], ["sweep"], ["run"], ["store", "push"], ["conformance"]] {
+    /// Every command's help, its USAGE line too (swift-argument-parser writes it whole: 263
+    /// columns for report's), and the messages a command ends with: an error, a bad value's usage
+    /// and help (the library's "Help:" line holds the option's whole help).
+    @Test func everyHelpAndErrorFits() throws {
+        let commands: [[String]] = [
+            [], ["run"], ["verify"], ["conformance"], ["hostile"], ["sweep"], ["report"], ["history"], ["compare"],
+            ["store"], ["store", "push"], ["store", "pull"], ["store", "remove"], ["serve"], ["generate"], ["list"],
+        ]
+        for command in commands {
             let help = try runBench(command + ["--help"], environment: Self.wide)
-            let wide = Self.tooWide(help.standardOutput).filter { !$0.hasPrefix("USAGE: ") }
-            #expect(wide.isEmpty, "\(command): \(wide)")
+            #expect(help.status == 0)
+            #expect(Self.tooWide(help.standardOutput).isEmpty, "\(command): \(Self.tooWide(help.standardOutput))")
+            // The usage line continues under itself.
+            if let usage = help.standardOutput.range(of: "USAGE: ") {
+                let after = help.standardOutput[usage.upperBound...].split(
+                    separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+                if after.count > 1, !after[1].isEmpty { #expect(after[1].hasPrefix("       "), "\(command)") }
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let failures: [[String]] = [
+            // (A path is one word: wider than the terminal, it would stay whole.)
+            ["report", "--store", directory.path("missing/stats.sqlite")],
+            ["run", "--rounds", "x"],
+            ["compare", "--metric", "nonsense", "a.json", "b.json"],
+        ]
+        for arguments in failures {
+            let result = try runBench(arguments, environment: Self.wide)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.standardError.isEmpty, "\(arguments)")
+            #expect(Self.tooWide(result.standardError).isEmpty, "\(arguments): \(Self.tooWide(result.standardError))")
         }
     }
 

@@ -33,7 +33,7 @@ struct AllocationCountTests {
         let (outcome, counts) = try Self.probe(AllocationProbeJob(blocks: 10, bytes: 16), counting: false)
         #expect(outcome.termination == .exited(1))
         #expect(counts == nil)
-        #expect(outcome.standardError.contains("LD_PRELOAD"))
+        #expect(words(outcome.standardError).contains("LD_PRELOAD"))
     }
 
     @Test func aTimedWorkerRefusesTheInterposerAndACountingWorkerCountsEveryParseAlike() throws {
@@ -45,7 +45,7 @@ struct AllocationCountTests {
                 environment: AllocationCounter.countingEnvironment(executable: executable)),
             timeout: 60)
         #expect(timedWithInterposer.termination == .exited(1))
-        #expect(timedWithInterposer.standardError.contains("16 bytes"))
+        #expect(words(timedWithInterposer.standardError).contains("16 bytes"))
 
         for parser in ["expat", "null"] {
             var counting = timed

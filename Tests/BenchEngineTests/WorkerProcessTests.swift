@@ -16,7 +16,7 @@ struct WorkerProcessTests {
     @Test func standardErrorAndExitStatusAreKept() throws {
         let outcome = try WorkerProcess.run(executable: "/bin/sh", arguments: ["-c", "echo 'it broke' >&2; exit 3"])
         #expect(outcome.termination == .exited(3))
-        #expect(outcome.standardError.contains("it broke"))
+        #expect(words(outcome.standardError).contains("it broke"))
     }
 
     @Test func aCrashIsReportedWithItsSignal() throws {
@@ -160,14 +160,14 @@ struct WorkerJobTests {
                 input: Array("{}".utf8)),
             timeout: 60)
         #expect(outcome.termination == .exited(1))
-        #expect(outcome.standardError.contains("no worker job on standard input"))
+        #expect(words(outcome.standardError).contains("no worker job on standard input"))
     }
 
     @Test func anUnknownParserIsAnErrorThatNamesTheKnownOnes() throws {
         let job = WorkerJob.verify(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]))
         let outcome = try WorkerProcess.run(WorkerCommand(executable: TestPaths.benchExecutable, job: job), timeout: 60)
         #expect(outcome.termination == .exited(1))
-        #expect(outcome.standardError.contains("unknown parser 'nope'; known: "))
+        #expect(words(outcome.standardError).contains("unknown parser 'nope'; known: "))
     }
 
     @Test func aLargeInputReachesTheWorkerWhole() throws {

@@ -216,3 +216,9 @@ public final class ServedFeed {
         return (Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") ?? 0) * 1024
     }
 }
+
+/// `text` with every run of whitespace made one space: a message as words, wherever the tool broke
+/// its lines at the terminal's width (its errors, help and notes are wrapped).
+public func words(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
