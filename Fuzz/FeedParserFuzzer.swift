@@ -24,18 +24,7 @@ let fuzzedParser: String = ProcessInfo.processInfo.environment["FUZZ_PARSER"] ??
 
 /// The document cut into chunks of 1 to 4,096 bytes by `seed` (the same cuts for every parser).
 func chunks(_ document: UnsafeRawBufferPointer, seed: UInt8) -> [UnsafeRawBufferPointer] {
-    var state = UInt32(seed) &* 2_654_435_761 | 1
-    var chunks: [UnsafeRawBufferPointer] = []
-    var offset = 0
-    while offset < document.count {
-        state ^= state << 13
-        state ^= state >> 17
-        state ^= state << 5
-        let length = min(document.count - offset, Int(state % 4_096) + 1)
-        chunks.append(UnsafeRawBufferPointer(rebasing: document[offset..<(offset + length)]))
-        offset += length
-    }
-    return chunks
+    fuzzChunks(count: document.count, seed: seed).map { UnsafeRawBufferPointer(rebasing: document[$0]) }
 }
 
 /// The document pushed to `type` in chunks cut by `seed`.

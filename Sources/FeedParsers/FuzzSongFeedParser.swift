@@ -27,18 +27,8 @@ import SongFeed
 public func fuzzSongFeedParser(_ parserType: any SongFeedParser.Type, input: UnsafeRawBufferPointer) {
     guard let seed = input.first else { return }
     let document = UnsafeRawBufferPointer(rebasing: input.dropFirst())
-    // The chunks cut by the seed (xorshift), then the whole document as one.
-    var state = UInt32(seed) &* 2_654_435_761 | 1
-    var cuts: [Range<Int>] = []
-    var offset = 0
-    while offset < document.count {
-        state ^= state << 13
-        state ^= state >> 17
-        state ^= state << 5
-        let length = min(document.count - offset, Int(state % 4_096) + 1)
-        cuts.append(offset..<(offset + length))
-        offset += length
-    }
+    // The chunks cut by the seed, then the whole document as one.
+    let cuts = fuzzChunks(count: document.count, seed: seed)
     var outcomes: [Result<[Song], FeedParseError>] = []
     for chunks in [cuts, [0..<document.count]] {
         do {
@@ -69,4 +59,21 @@ extension Result {
         if case .success = self { return true }
         return false
     }
+}
+
+/// A document of `count` bytes cut into chunks of 1 to 4,096 bytes by `seed` (xorshift): the same
+/// cuts for every parser, here and in the suite's own fuzzer (Fuzz/FeedParserFuzzer.swift).
+package func fuzzChunks(count: Int, seed: UInt8) -> [Range<Int>] {
+    var state = UInt32(seed) &* 2_654_435_761 | 1
+    var cuts: [Range<Int>] = []
+    var offset = 0
+    while offset < count {
+        state ^= state << 13
+        state ^= state >> 17
+        state ^= state << 5
+        let length = min(count - offset, Int(state % 4_096) + 1)
+        cuts.append(offset..<(offset + length))
+        offset += length
+    }
+    return cuts
 }
