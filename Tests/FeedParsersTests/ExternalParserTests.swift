@@ -155,3 +155,27 @@ struct ExternalParserTests {
         #expect(ParserRegistry.registeredParsers.map { $0.name } == before)
     }
 }
+
+/// The fuzz entry point an outside package's fuzzer calls (Examples/AppFeedParser/Fuzz): its cuts
+/// cover the document, in order, without a gap, and a parser that holds returns from it (it traps
+/// on anything else, so a test can only show that it returns).
+@Suite("The fuzz entry point for outside parsers")
+struct FuzzEntryPointTests {
+    @Test func theCutsCoverTheDocumentInOrder() {
+        for (count, seed) in [(0, UInt8(0)), (1, 7), (4_096, 1), (100_000, 255)] {
+            let cuts = fuzzChunks(count: count, seed: seed)
+            #expect(cuts.first?.lowerBound ?? 0 == 0)
+            #expect(cuts.last?.upperBound ?? 0 == count)
+            #expect(zip(cuts, cuts.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(cuts.allSatisfy { (1...4_096).contains($0.count) })
+        }
+        #expect(fuzzChunks(count: 100_000, seed: 3) != fuzzChunks(count: 100_000, seed: 4))
+    }
+
+    @Test func aParserThatHoldsReturnsOnAFeedAndOnGarbage() throws {
+        let feed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
+        for input in [[UInt8(42)] + feed, [9] + Array(feed.prefix(5_000)), [1, 0xFF, 0xFE, 0x3C]] {
+            input.withUnsafeBytes { fuzzSongFeedParser(ExpatFeedParser.self, input: $0) }
+        }
+    }
+}
