@@ -167,7 +167,8 @@ struct SharedStoreCommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(message)")
         #expect(
-            message.contains("was lost 1 time(s) during the run and made again; every sample is recorded"), "\(message)"
+            words(message).contains("was lost 1 time(s) during the run and made again; every sample is recorded"),
+            "\(message)"
         )
 
         let id = try #require(Self.runIDs(directory.path("out")).first)
@@ -190,9 +191,9 @@ struct SharedStoreCommandTests {
         process.waitUntilExit()
         try PostgresTestServer.psql(server, "ALTER DATABASE \(database.name) ALLOW_CONNECTIONS true")
         #expect(process.terminationStatus != 0)
-        #expect(message.contains("could not make it again in 5 tries"), "\(message)")
-        #expect(message.contains("not currently accepting connections"), "\(message)")
-        #expect(message.contains("bench store push --from"), "\(message)")
+        #expect(words(message).contains("could not make it again in 5 tries"), "\(message)")
+        #expect(words(message).contains("not currently accepting connections"), "\(message)")
+        #expect(words(message).contains("bench store push --from"), "\(message)")
 
         let id = try #require(Self.runIDs(directory.path("out")).first)
         let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("out/\(id).json")))
