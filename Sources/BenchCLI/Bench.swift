@@ -122,7 +122,9 @@ extension Bench {
             $0.1 <= max(1, min(2, $0.0.count / 3)) || $0.0.hasPrefix(first.lowercased())
         }.sorted { $0.1 < $1.1 }.map(\.0)
         let suggestion = near.isEmpty ? "" : " Did you mean '\(near.prefix(2).joined(separator: "' or '"))'?"
-        return "'\(first)' is not a \(BenchTool.commandName) command.\(suggestion) Commands: "
+        let name = BenchTool.commandName
+        let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        return "'\(first)' is not \(article) \(name) command.\(suggestion) Commands: "
             + visible.joined(separator: ", ") + "; '\(BenchTool.commandName) --help' says what each does."
     }
 

@@ -80,8 +80,9 @@ struct Hostile: ParsableCommand {
             Format.wrap(
                 "The hostile corpus: \(corpus.all.count) documents against \(parsers.joined(separator: ", ")), "
                     + "in worker processes: \(Format.number(caseTimeout, decimals: 0)) s a document (\(limit) s for "
-                    + "1,000,000 attributes), \(memoryLimitMiB) MiB of memory a worker. Each must end in a typed error "
-                    + "or the songs allowed, and no song or error may show the secret of the local file two name.",
+                    + "1,000,000 attributes; a worker still silent 5 s after its limit is stopped: TIMED OUT), "
+                    + "\(memoryLimitMiB) MiB of memory a worker. Each must end in a typed error or the songs allowed, "
+                    + "and no song or error may show the secret of the local file that two of them name.",
                 width: width))
         let options = HostileCorpusRunner.Options(
             timeLimit: caseTimeout, manyAttributesTimeLimit: min(caseTimeout, HostileCorpus.manyAttributesTimeLimit),

@@ -332,7 +332,10 @@ struct Run: ParsableCommand {
                 checking: { terminal.progress("checking that the parsers agree…") }, stopOnUnusable: true)
         } catch let unusable as BenchSession.UnusableInputs {
             terminal.clearProgress()
-            for input in unusable.inputs { printError("Unusable input: \(input)") }
+            for input in unusable.inputs {
+                // At the terminal's width, its continuation lines indented under it.
+                printError(String(Format.wrap("  Unusable input: \(input)", width: terminal.width).dropFirst(2)))
+            }
             printError(
                 "Nothing measured, no file written, no run stored (`bench verify FILE` shows what each parser said).")
             throw BenchExitCode.unusableInput.exitCode

@@ -100,7 +100,8 @@ struct NeverSilentCommandTests {
                 "--output-dir", output,
             ] + inputs.flatMap { ["--feed", $0] })
         #expect(result.status == 5, "\(result.standardError)")
-        let lines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("Unusable input: ") }
+        let lines = entries(result.standardError).filter { $0.hasPrefix("Unusable input: ") }
+        #expect(!result.standardError.split(separator: "\n").contains { $0.count > 100 }, "\(result.standardError)")
         #expect(lines.count == inputs.count, "\(result.standardError)")
         let expected = [
             "empty.xml": "the file is empty", "image.png": "not XML: a PNG image", "passwd": "not XML: it starts with",

@@ -66,7 +66,7 @@ struct SafetyCommandTests {
         ])
         // No parser may be timed on it: the run stops after the check (issue 43), saying why.
         #expect(result.status == 5, "\(result.standardError)")
-        let line = result.standardError.split(separator: "\n").first { $0.hasPrefix("Unusable input: \(feed): ") }
+        let line = entries(result.standardError).first { $0.hasPrefix("Unusable input: \(feed): ") }
         #expect(line?.contains("only swxmlhash read it") == true, "\(result.standardError)")
         #expect(line?.contains("UNVERIFIED") == true, "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("results/latest-summary.csv")))

@@ -222,3 +222,17 @@ public final class ServedFeed {
 public func words(_ text: String) -> String {
     text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }
+
+/// The entries of `text` as words: a line and the indented lines under it (the tool's way of
+/// continuing a line it broke at the terminal's width) make one entry, its whitespace one space.
+public func entries(_ text: String) -> [String] {
+    var entries: [String] = []
+    for line in text.split(separator: "\n") {
+        if line.first?.isWhitespace == true, let last = entries.popLast() {
+            entries.append(last + " " + words(String(line)))
+        } else {
+            entries.append(words(String(line)))
+        }
+    }
+    return entries
+}
