@@ -179,9 +179,17 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                     if order.count > 1 {
                         text += " on \(faster.cell.feedPath.split(separator: "/").last.map(String.init) ?? "")"
                     }
-                    text +=
-                        ": ratio \(fixed(exp(shift.estimate), 2)), 95% interval \(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
-                    if tooFew { text += " (too few rounds for 95%: --rounds 6 or more)" }
+                    let interval = "\(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
+                    if tooFew {
+                        // Pairs are the rounds where both workers kept a figure: fewer than the
+                        // rounds asked for when parses lost the CPU.
+                        text +=
+                            ": ratio \(fixed(exp(shift.estimate), 2)), interval \(interval) from \(logRatios.count) "
+                            + "pair\(logRatios.count == 1 ? "" : "s") of workers, a \(Int((shift.coverage * 100).rounded(.down)))% "
+                            + "interval, not 95% (6 pairs or more give 95%: more --rounds, or a quieter machine)"
+                    } else {
+                        text += ": ratio \(fixed(exp(shift.estimate), 2)), 95% interval \(interval)"
+                    }
                     pairs.append(text)
                 }
             }

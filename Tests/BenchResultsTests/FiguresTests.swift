@@ -145,6 +145,19 @@ struct FiguresTests {
         #expect(spread.warnings.contains { $0.hasPrefix("Too noisy to rank") } == !spread.unranked.isEmpty)
     }
 
+    /// A pair of parsers with too few paired workers for a 95% interval: the text gives the pairs it
+    /// had and the interval's real coverage, never "95%" (it said "95% interval 1.80–1.80 (too few
+    /// rounds for 95%: --rounds 6 or more)" to a run of 6 rounds whose parses had lost the CPU).
+    @Test func anIntervalFromTooFewPairsSaysItsCoverage() throws {
+        let few = Self.drifting([1, 1.3, 0.9], base: ["libxml2": 4e6, "expat": 4.1e6])
+        let report = NoiseReport.assess(
+            cells: Self.summaries(few), samples: few.samples, settings: Self.settings, load: nil, baseline: "null")
+        let pair = try #require(report.unranked.first, "\(report.unranked)")
+        #expect(pair.contains("from 3 pairs of workers"), "\(pair)")
+        #expect(pair.contains("interval, not 95% (6 pairs or more give 95%"), "\(pair)")
+        #expect(!pair.contains("95% interval"), "\(pair)")
+    }
+
     /// The machine runs 1.5× slower for whole rounds, every parser alike: the relative speeds hold,
     /// the absolute times cannot, and the run says so.
     @Test func aMachineThatRunsAtTwoSpeedsIsSaidToBeNoisy() throws {
