@@ -9,28 +9,28 @@ public enum ConformanceReport {
 
     /// The header line: suite, documents, parsers, date, duration.
     static func heading(_ table: ConformanceTable) -> String {
-        let date = ISO8601DateFormatter.string(
-            from: table.date, timeZone: .init(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
-        let libraries = table.libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
-            separator: ", ")
-        return
-            "W3C XML Conformance Test Suite (\(table.suite)): \(table.caseCount(.notWellFormed)) not-well-formed and "
-            + "\(table.caseCount(.valid)) valid documents, \(table.parsers.count) parsers, \(date), "
-            + "\(Format.number(table.elapsedSeconds, decimals: 0)) s" + (libraries.isEmpty ? "" : "; \(libraries)")
+        let (counts, run) = headingParts(table)
+        return "W3C XML Conformance Test Suite (\(table.suite)): \(counts), \(run)"
     }
 
     /// The heading of the text: the counts on the first line, where the suite is, when, how long
     /// and the libraries' versions on the second.
     static func textHeading(_ table: ConformanceTable) -> String {
+        let (counts, run) = headingParts(table)
+        return "W3C XML Conformance Test Suite: \(counts)\n\(table.suite), \(run)"
+    }
+
+    /// What both headings say: the counts of documents and parsers; when, how long, which libraries.
+    private static func headingParts(_ table: ConformanceTable) -> (counts: String, run: String) {
         let date = ISO8601DateFormatter.string(
             from: table.date, timeZone: .init(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
         let libraries = table.libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
             separator: ", ")
-        return
-            "W3C XML Conformance Test Suite: \(table.caseCount(.notWellFormed)) not-well-formed and "
-            + "\(table.caseCount(.valid)) valid documents, \(table.parsers.count) parsers\n"
-            + "\(table.suite), \(date), \(Format.number(table.elapsedSeconds, decimals: 0)) s"
-            + (libraries.isEmpty ? "" : "; \(libraries)")
+        let counts =
+            "\(table.caseCount(.notWellFormed)) not-well-formed and \(table.caseCount(.valid)) valid documents, "
+            + "\(table.parsers.count) parsers"
+        let elapsed = Format.number(table.elapsedSeconds, decimals: 0)
+        return (counts, "\(date), \(elapsed) s" + (libraries.isEmpty ? "" : "; \(libraries)"))
     }
 
     /// The counts, one row per parser.
