@@ -18,7 +18,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         // The feed server's gzip responses (`bench run --scenario gzip`): NIOHTTPCompression's
@@ -39,7 +38,7 @@ let package = Package(
         .package(path: "Packages/FrozenClock"),
     ],
     targets: [
-        // MARK: System-library shims (only FeedParsers imports them)
+        // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, StatsStore)
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -49,6 +48,13 @@ let package = Package(
             name: "CExpat",
             pkgConfig: "expat",
             providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
+        ),
+        // OpenSSL's libcrypto: SHA-256, the digests of songs, feeds and stored runs (SongFeed's
+        // SHA256Digest); the system's, as a copy built from source cost every build a minute or more.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // PostgreSQL's client library: the shared stats store (`--store postgres://…`); only
         // StatsStore imports it.
@@ -65,7 +71,7 @@ let package = Package(
         // MARK: Libraries, one concern each
         .target(
             name: "SongFeed",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CLibCrypto"]
         ),
         .target(
             name: "FeedParsers",
@@ -102,7 +108,7 @@ let package = Package(
             dependencies: [
                 "BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
                 // SHA-256 of a stored run's content (a re-push recognises a run without reading it).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SongFeed",
             ]
         ),
         .target(name: "BenchReports", dependencies: ["BenchResults"]),

@@ -42,9 +42,10 @@ package_name=$(grep -m1 -F '"-module-name","FeedParsers"' "$root/release.yaml" |
 swiftc -O -sanitize=fuzzer -parse-as-library -module-name FeedParserFuzzer -package-name "$package_name" \
     -I "$build/Modules" \
     -Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc -fmodule-map-file=Sources/CExpat/module.modulemap \
+    -Xcc -fmodule-map-file=Sources/CLibCrypto/module.modulemap \
     -Xcc -fmodule-map-file="$build/CReferenceParsers.build/module.modulemap" -Xcc -I/usr/include/libxml2 \
     -Xcc -ISources/CReferenceParsers/include \
-    Fuzz/FeedParserFuzzer.swift "${objects[@]}" -lxml2 -lexpat -lFoundationXML -o "$build/feed-parser-fuzzer"
+    Fuzz/FeedParserFuzzer.swift "${objects[@]}" -lxml2 -lexpat -lcrypto -lFoundationXML -o "$build/feed-parser-fuzzer"
 
 seeds="$root/seeds"
 rm -rf "$seeds"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Synthetic documents of a known shape, for the document workload: which parser wins depends on the
 /// markup-to-content ratio, the nesting, the attributes, the references, the encoding.
 ///

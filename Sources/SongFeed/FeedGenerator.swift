@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes synthetic iTunes Store RSS feeds shaped item for item like the real 2012 feeds.
 ///
 /// The shape follows `newreleases-100-2012-05-15.rss.xml` (see `../shared/data/itunes/`): the same

@@ -1,6 +1,6 @@
 import BenchResults
-import Crypto
 import Foundation
+import SongFeed
 
 /// A whole run as a store holds it: its row and its samples, for copying between stores.
 public struct StoredRun: Sendable {
@@ -168,13 +168,12 @@ extension StoredRun {
     /// with a run a copy brought (`content_digest`), it lets the next copy of that run find it
     /// there without reading its samples.
     func contentDigest() throws -> String {
-        var hash = SHA256()
         let row = try record.databaseDictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        hash.update(data: Data(row.joined(separator: "\u{1F}").utf8))
+        var content = Array(row.joined(separator: "\u{1F}").utf8)
         for key in try sampleRecords.map(Self.key).sorted() {
-            hash.update(data: Data(("\u{1E}" + key).utf8))
+            content.append(contentsOf: ("\u{1E}" + key).utf8)
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return SHA256Digest.hex(of: content)
     }
 
     /// A sample as its stored columns (without the store's own row ID).
