@@ -50,7 +50,8 @@ let package = Package(
             providers: [.apt(["libexpat1-dev"]), .brew(["expat"])]
         ),
         // OpenSSL's libcrypto: SHA-256, the digests of songs, feeds and stored runs (SongFeed's
-        // SHA256Digest); the system's, as a copy built from source cost every build a minute or more.
+        // SHA256Digest); the system's: swift-crypto built BoringSSL from source, 150 s of CPU in a debug
+        // build alone (2026-11-26, this 2-core machine), again in release and for fuzzing.
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
