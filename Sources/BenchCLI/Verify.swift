@@ -107,7 +107,7 @@ struct Verify: ParsableCommand {
                 print(Format.wrap("\n\(error)", width: width))
                 continue
             }
-            print(Format.wrap(VerifyReport.text(verification), width: width))
+            print(VerifyReport.text(verification, width: width))
             if !verification.allAgree {
                 failures.append(VerifyReport.firstProblem(verification))
             } else if let dump, let songs = verification.referenceSongs {
@@ -187,23 +187,25 @@ final class ProgressTicker: @unchecked Sendable {
 
 /// The text `bench verify` prints for one feed.
 enum VerifyReport {
-    static func text(_ verification: FeedVerification) -> String {
-        var lines = [
-            "", "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)",
-        ]
+    /// The feed's heading and a row per parser, broken at `width` (a row's result continues under
+    /// the result column, so the other columns stay aligned); `nil`: one line each.
+    static func text(_ verification: FeedVerification, width: Int? = nil) -> String {
+        let heading = "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"
+        var lines = ["", width.map { Format.wrap(heading, width: $0) } ?? heading]
         let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
         let count = verification.workload == .document ? "events" : "songs"
         lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
         func row(_ verdict: ParserVerdict) -> String {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
-            return "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  "
-                + describe(verdict.status)
+            return Format.hanging(
+                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  ",
+                describe(verdict.status), width: width)
         }
         lines += verification.verdicts.map(row)
         if !verification.confirmers.isEmpty {
-            lines.append(
-                "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):")
+            let note = "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):"
+            lines.append(width.map { Format.wrap(note, width: $0) } ?? note)
             lines += verification.confirmers.map(row)
         }
         return lines.joined(separator: "\n")

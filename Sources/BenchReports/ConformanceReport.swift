@@ -128,14 +128,6 @@ public enum ConformanceReport {
 
     private static func hungOrFailed(_ counts: ConformanceTable.Counts) -> Int { counts.hung + counts.failed }
 
-    /// `body` after `first`, broken to `width`, its continuations indented by `indent` spaces (by
-    /// as many as `first` has characters unless asked; never fewer).
-    static func hanging(_ first: String, _ body: String, indent: Int? = nil, width: Int?) -> String {
-        guard let width else { return first + body }
-        let spaces = String(repeating: " ", count: max(first.count, indent ?? 0))
-        return first + Format.wrap(spaces + body, width: width).dropFirst(spaces.count)
-    }
-
     /// The text `bench conformance` prints.
     ///
     /// - Parameters:
@@ -144,10 +136,10 @@ public enum ConformanceReport {
     ///     names them and where they are) and the other lines are broken at it; `nil`: one line each.
     /// - Returns: the heading, the rules, the table and its notes, and each parser's exceptions.
     public static func text(_ table: ConformanceTable, width: Int? = nil) -> String {
-        var out = textHeading(table).split(separator: "\n").map { hanging("", String($0), width: width) }
+        var out = textHeading(table).split(separator: "\n").map { Format.hanging("", String($0), width: width) }
             .joined(separator: "\n")
-        out += "\n\nDocuments chosen:\n" + table.rules.map { hanging("  - ", $0, width: width) + "\n" }.joined()
-        out += "How:\n" + table.method.map { hanging("  - ", $0, width: width) + "\n" }.joined() + "\n"
+        out += "\n\nDocuments chosen:\n" + table.rules.map { Format.hanging("  - ", $0, width: width) + "\n" }.joined()
+        out += "How:\n" + table.method.map { Format.hanging("  - ", $0, width: width) + "\n" }.joined() + "\n"
         let counts = countsTable(table, width: width)
         out += counts.text + "\n"
         var notes: [String] = []
@@ -168,9 +160,9 @@ public enum ConformanceReport {
                 "Not shown at \(width.map(String.init) ?? "this") columns: \(what.joined(separator: ", ")) "
                     + "(conformance.md and conformance-summary.csv have every column)")
         }
-        out += notes.map { hanging("", $0, width: width) + "\n" }.joined()
+        out += notes.map { Format.hanging("", $0, width: width) + "\n" }.joined()
         out +=
-            hanging(
+            Format.hanging(
                 "",
                 "A conforming parser rejects every not-wf document and accepts every valid one. "
                     + "The floor (memchr) checks nothing and accepts everything by design.", width: width) + "\n"
@@ -179,7 +171,7 @@ public enum ConformanceReport {
             if !parser.notReproducedAlone.isEmpty {
                 out +=
                     "\n"
-                    + hanging(
+                    + Format.hanging(
                         "",
                         "\(parser.parser): \(parser.notReproducedAlone.count) document(s) ended a worker running many "
                             + "but not when run alone (counted by their outcome alone): "
@@ -189,7 +181,7 @@ public enum ConformanceReport {
             out += "\n\(parser.parser): \(exceptions.count) exception(s)\n"
             for (testCase, result) in exceptions.prefix(exceptionsShown) {
                 out +=
-                    hanging(
+                    Format.hanging(
                         "  ",
                         "\(testCase.expectation.rawValue) \(testCase.path): \(result.outcome.rawValue)"
                             + (result.detail.map { " (\(oneLine($0, limit: 100)))" } ?? ""), indent: 4, width: width)

@@ -26,6 +26,15 @@ public enum Format {
         (path as NSString).lastPathComponent
     }
 
+    /// `body` after `first`, broken to `width`, its continuations indented by `indent` spaces (by
+    /// as many as `first` has characters unless asked; never fewer): a table row whose last column
+    /// is text keeps its other columns aligned.
+    public static func hanging(_ first: String, _ body: String, indent: Int? = nil, width: Int?) -> String {
+        guard let width else { return first + body }
+        let spaces = String(repeating: " ", count: max(first.count, indent ?? 0))
+        return first + wrap(spaces + body, width: width).dropFirst(spaces.count)
+    }
+
     /// `text` with each of its lines broken at spaces to at most `width` characters (a word longer
     /// than that stays whole); lines that begin with spaces keep that indent on their continuations.
     public static func wrap(_ text: String, width: Int) -> String {

@@ -120,6 +120,28 @@ struct NeverSilentCommandTests {
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
+    /// `bench verify`'s table keeps its columns when a parser's failure is longer than the line: the
+    /// failure continues under the result column (the line was re-flowed, its columns collapsed to
+    /// single spaces); a good feed beside it is still checked.
+    @Test func verifyKeepsItsColumnsWhenAFailureIsLong() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try directory.write(
+            "catalog.xml", "<?xml version=\"1.0\"?>\n<catalog><book id=\"1\">XML</book></catalog>\n")
+        let result = try runBench(
+            ["verify", catalog, TestPaths.top300, "--parsers", "libxml2,expat", "--chunk-sizes", "512"],
+            environment: ["COLUMNS": "80"])
+        #expect(result.status == 1, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("top300.rss.xml"), "\(result.standardOutput)")
+        // A failure's continuation lines start under the result column, not at the row's indent.
+        let output = result.standardOutput.split(separator: "\n").map(String.init)
+        let header = try #require(output.first { $0.hasPrefix("  parser ") })
+        let resultColumn = try #require(header.range(of: "result")).lowerBound.utf16Offset(in: header)
+        let failed = try #require(output.firstIndex { $0.contains("FAILED: ") })
+        let next = output[failed + 1]
+        #expect(next.prefix(while: { $0 == " " }).count == resultColumn, "\(result.standardOutput)")
+        #expect(output.allSatisfy { $0.count <= 80 }, "\(result.standardOutput)")
+    }
+
     /// Each parser's failure on those inputs in words a person can act on: Foundation's named (it
     /// said "XMLParser error 4 (libxml2 xmlParserErrors code)"), positions real or absent, never
     /// "line 0, column 0".
@@ -131,7 +153,7 @@ struct NeverSilentCommandTests {
         #expect(result.status == 1)
         #expect(!result.standardOutput.contains("line 0, column 0"), "\(result.standardOutput)")
         #expect(!result.standardOutput.contains("xmlParserErrors"), "\(result.standardOutput)")
-        let foundation = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  foundation ") }
+        let foundation = rows(result.standardOutput).filter { $0.hasPrefix("foundation ") }
         #expect(foundation.count == 2)
         #expect(foundation.allSatisfy { $0.contains("empty") }, "\(foundation)")
         // Rows wider than the terminal wrap: the name of the error may be on the row's next line.

@@ -28,7 +28,7 @@ struct SafetyCommandTests {
             "--timeout", "120",
         ])
         #expect(result.status == 1)
-        let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  libxml2-dom ") }
+        let line = rows(result.standardOutput).first { $0.hasPrefix("libxml2-dom ") }
         #expect(
             line?.hasSuffix("OUT OF MEMORY: worker killed after exceeding the 256 MiB memory limit") == true,
             "\(line ?? "missing")\n\(result.standardOutput)")
@@ -41,7 +41,7 @@ struct SafetyCommandTests {
             "verify", feed, "--parsers", "foundation", "--chunk-sizes", "whole", "--timeout", "1",
         ])
         #expect(result.status == 1)
-        let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  foundation ") }
+        let line = rows(result.standardOutput).first { $0.hasPrefix("foundation ") }
         #expect(line?.contains("TIMED OUT: worker killed after exceeding the 1 s time limit") == true, "\(line ?? "")")
         #expect(!result.standardOutput.contains("CRASHED"))
     }

@@ -223,6 +223,22 @@ public func words(_ text: String) -> String {
     text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
 }
 
+/// The rows of a table in `text` as words: a line and the lines under it indented at least 4 deeper
+/// than it (a last column broken at the terminal's width continues under itself; a table's rows are
+/// 2 deeper than its heading) make one row, its whitespace one space, its indent dropped.
+public func rows(_ text: String) -> [String] {
+    var rows: [(indent: Int, text: String)] = []
+    for line in text.split(separator: "\n") {
+        let indent = line.prefix { $0 == " " }.count
+        if let last = rows.last, indent >= last.indent + 4 {
+            rows[rows.count - 1].text += " " + words(String(line))
+        } else {
+            rows.append((indent, words(String(line))))
+        }
+    }
+    return rows.map(\.text)
+}
+
 /// The entries of `text` as words: a line and the indented lines under it (the tool's way of
 /// continuing a line it broke at the terminal's width) make one entry, its whitespace one space.
 public func entries(_ text: String) -> [String] {
