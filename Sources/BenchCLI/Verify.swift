@@ -204,7 +204,8 @@ enum VerifyReport {
         }
         lines += verification.verdicts.map(row)
         if !verification.confirmers.isEmpty {
-            let note = "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):"
+            let note =
+                "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):"
             lines.append(width.map { Format.wrap(note, width: $0) } ?? note)
             lines += verification.confirmers.map(row)
         }
