@@ -1,6 +1,8 @@
+import Foundation
 import ArgumentParser
 import BenchEngine
 import BenchReports
+import BenchResults
 import StatsStore
 import FeedParsers
 import FeedTransport
@@ -57,8 +59,40 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store (creating an SQLite file unless `mustExist`); a command that only reads
     /// passes `readOnly`, and reads a store it may not write.
+    ///
+    /// Runs stored before the store kept summaries (or copied in since) are summarised from their
+    /// samples first, once, with progress on stderr; a store this command may not write that holds
+    /// such runs is an error that says how to summarise them.
     func open(mustExist: Bool = false, readOnly: Bool = false) throws -> any StatsStoring {
-        try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
+        let database = try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
+        let runs = try database.unsummarisedRuns()
+        guard !runs.isEmpty else { return database }
+        do {
+            try SummaryBackfill.run(
+                runs,
+                read: { id in
+                    try database.storedRun(id).map {
+                        RunResult.summarising(
+                            $0.samples, environment: $0.environment, settings: $0.settings, noise: $0.noise,
+                            documents: $0.documents, notTimed: $0.notTimed)
+                    }
+                },
+                record: { try database.recordSummaries($0, runID: $1) },
+                progress: { done, total in
+                    // On a terminal one line that counts; elsewhere a line at the start, each tenth and the end.
+                    let tty = isatty(STDERR_FILENO) == 1
+                    guard tty || done == 0 || done == total || done % max(1, total / 10) == 0 else { return }
+                    let line = "summarising \(total) stored runs… \(done)/\(total)"
+                    FileHandle.standardError.write(
+                        Data(((tty ? "\r" : "") + line + (tty && done < total ? "" : "\n")).utf8))
+                })
+        } catch {
+            throw CommandFailure(
+                description: "the stats store \(database.location) holds \(runs.count) run(s) stored before it kept "
+                    + "summaries, and they could not be summarised (\(error)). Open it once with a bench command that may "
+                    + "write it (bench run, or bench store push); each run summarised stays so")
+        }
+        return database
     }
 
     /// What to say when the store failed partway through a run that went on: where every sample is,

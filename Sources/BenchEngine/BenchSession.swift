@@ -135,6 +135,7 @@ public struct BenchSession: Sendable {
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         var planned = 0
+        var recorded: [CellRun] = []
         let runs = try runner.measure(
             cells, referenceDigests: references, iterationProgress: iterationProgress,
             progress: { step in
@@ -142,8 +143,15 @@ public struct BenchSession: Sendable {
                 progress(step)
             },
             cellFinished: { run in
+                recorded.append(run)
                 do {
-                    try recorder?.record(run.samples, runID: environment.runID)
+                    // What the run concludes so far of every cell it has measured, with these samples.
+                    let measured = Set(recorded.map(\.cell))
+                    let sofar = summarise(
+                        recorded, cells: cells.filter(measured.contains), samples: recorded.flatMap(\.samples))
+                    try recorder?.record(
+                        run.samples, cells: CellRecord.of(sofar + notTimed, samples: recorded.flatMap(\.samples)),
+                        runID: environment.runID)
                 } catch {
                     // The samples are measured and kept in the result: losing the store must not lose them.
                     recorderFailure = error
@@ -200,7 +208,7 @@ public struct BenchSession: Sendable {
             if finished.complete {
                 try recorder?.finishRun(
                     environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
-                    rounds: stopped.map(\.rounds))
+                    rounds: stopped.map(\.rounds), cells: CellRecord.of(timed + notTimed, samples: samples))
             }
         } catch {
             recorderFailure = error
@@ -255,11 +263,20 @@ public struct BenchSession: Sendable {
 
     /// The timed cells' summaries, ranked against the reference and with their parsers' kinds.
     func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample]) -> [CellSummary] {
+        Self.summarise(runs, cells: cells, samples: samples, reference: plan.settings.reference)
+    }
+
+    /// The timed cells' summaries, ranked against `reference` and with their parsers' kinds: the one
+    /// function that makes a run's summary, for the run itself, its store and a run read back from
+    /// its samples (``RunResult/summarising(_:environment:settings:noise:documents:notTimed:)``).
+    public static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
+        -> [CellSummary]
+    {
         var timed = BenchRunner.summarise(runs, cells: cells)
         RelativeSpeed.rank(
-            &timed, samples: samples, reference: plan.settings.reference, baseline: ParserRegistry.baseline.name,
+            &timed, samples: samples, reference: reference, baseline: ParserRegistry.baseline.name,
             unranked: Self.floors.union([ParserRegistry.sinkBaseline.name]))
-        Self.describeParsers(&timed, samples: samples)
+        describeParsers(&timed, samples: samples)
         ReadPairs.divide(&timed, samples: samples)
         return timed
     }

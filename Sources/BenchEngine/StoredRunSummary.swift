@@ -1,8 +1,9 @@
 import BenchResults
 
 extension RunResult {
-    /// A run read back from its samples (a stats store keeps no summaries of timed cells): its
-    /// cells summarised again as `bench run` summarised them, one worker per cell and round, in the
+    /// A run read back from its samples: its cells summarised again by the function `bench run`
+    /// summarised them with (``BenchSession/summarise(_:cells:samples:reference:)``), one worker per
+    /// cell and round, in the
     /// order the samples first name them, then the cells that were not timed (`notTimed`: the
     /// summaries the store kept of them, with why), as the run's own file has them.
     ///
@@ -32,8 +33,8 @@ extension RunResult {
                 workers[key]?.peakResidentBytes = max(before, peak)
             }
         }
-        var cells = BenchRunner.summarise(keys.compactMap { workers[$0] }, cells: order)
-        BenchSession.describeParsers(&cells, samples: samples)
+        var cells = BenchSession.summarise(
+            keys.compactMap { workers[$0] }, cells: order, samples: samples, reference: settings?.reference)
         var notTimed = notTimed.filter { $0.cell.scenario == CellKey.notTimedScenario }
         BenchSession.describeParsers(&notTimed, samples: [])
         cells += notTimed

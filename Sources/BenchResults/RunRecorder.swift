@@ -14,11 +14,28 @@ public protocol RunRecorder: Sendable {
     /// before anything is timed (replacing any recorded before), so that a run read back from the
     /// recorder says what its own files say of them.
     func recordNotTimed(_ cells: [CellSummary], runID: String) throws
-    /// Records one cell's samples (one worker process's).
-    func record(_ samples: [Sample], runID: String) throws
+    /// Records one cell's samples (one worker process's) and, in the same transaction, what the
+    /// run concludes so far of `cells` (each replaces what was recorded of its cell before): a run
+    /// that stops halfway keeps the summaries of every cell it recorded.
+    func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws
     /// Marks a run complete, with what the harness found of its noise.
     ///
     /// `rounds`, when given, replaces the rounds recorded at the start: a run with a
     /// ``RunSettings/stopping`` rule records its most rounds there and the rounds it ran here.
-    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws
+    ///
+    /// `cells`, the run's final summaries, replace what was recorded of those cells before, in the
+    /// same transaction.
+    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]) throws
+}
+
+extension RunRecorder {
+    /// Records one cell's samples, and no summary.
+    public func record(_ samples: [Sample], runID: String) throws {
+        try record(samples, cells: [], runID: runID)
+    }
+
+    /// Marks a run complete, and records no summary.
+    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
+        try finishRun(runID, endedAt: endedAt, noise: noise, rounds: rounds, cells: [])
+    }
 }

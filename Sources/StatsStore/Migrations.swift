@@ -168,6 +168,61 @@ extension StoreMigration {
         StoreMigration(
             "v10: the cells not timed and why",
             both: ["ALTER TABLE runs ADD COLUMN not_timed TEXT"]),
+        // What each run concludes, per cell (its summary, as its own table shows it) and per cell
+        // and metric (statistics and worker medians), written with the cell's samples; and the runs
+        // whose summaries are complete (the others are summarised from their samples once).
+        StoreMigration(
+            "v11: cell summaries by run and metric",
+            sqlite: [
+                #"CREATE TABLE "summarised_runs" ("run_id" TEXT PRIMARY KEY NOT NULL REFERENCES "runs"("run_id") ON DELETE CASCADE)"#,
+                """
+                CREATE TABLE "cell_summaries" ("run_id" TEXT NOT NULL REFERENCES "runs"("run_id") ON DELETE CASCADE,
+                    "position" INTEGER NOT NULL, "parser" TEXT NOT NULL, "scenario" TEXT NOT NULL,
+                    "feed_path" TEXT NOT NULL, "feed_sha256" TEXT NOT NULL, "feed_bytes" INTEGER NOT NULL,
+                    "chunk_size" INTEGER NOT NULL, "network" TEXT NOT NULL, "songs" INTEGER NOT NULL,
+                    "failed" INTEGER NOT NULL, "preempted" INTEGER, "outcome" TEXT, "summary" TEXT NOT NULL)
+                """,
+                #"CREATE INDEX "cell_summaries_on_run_id" ON "cell_summaries"("run_id", "position")"#,
+                """
+                CREATE TABLE "metric_summaries" ("run_id" TEXT NOT NULL REFERENCES "runs"("run_id") ON DELETE CASCADE,
+                    "position" INTEGER NOT NULL, "parser" TEXT NOT NULL, "scenario" TEXT NOT NULL,
+                    "feed_path" TEXT NOT NULL, "feed_sha256" TEXT NOT NULL, "feed_bytes" INTEGER NOT NULL,
+                    "chunk_size" INTEGER NOT NULL, "network" TEXT NOT NULL, "metric" TEXT NOT NULL,
+                    "n" INTEGER NOT NULL, "mean" DOUBLE NOT NULL, "median" DOUBLE NOT NULL,
+                    "standard_deviation" DOUBLE NOT NULL, "minimum" DOUBLE NOT NULL, "maximum" DOUBLE NOT NULL,
+                    "p90" DOUBLE NOT NULL, "median_low" DOUBLE NOT NULL, "median_high" DOUBLE NOT NULL,
+                    "median_coverage" DOUBLE NOT NULL, "worker_medians" TEXT NOT NULL)
+                """,
+                #"CREATE INDEX "metric_summaries_on_run_id" ON "metric_summaries"("run_id", "position")"#,
+                #"CREATE INDEX "metric_summaries_on_metric" ON "metric_summaries"("metric", "scenario", "run_id")"#,
+                #"CREATE INDEX "runs_on_started_at" ON "runs"("started_at")"#,
+                #"CREATE INDEX "runs_on_host" ON "runs"("host", "started_at")"#,
+            ],
+            postgres: [
+                "CREATE TABLE summarised_runs (run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE)",
+                """
+                CREATE TABLE cell_summaries (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                    position BIGINT NOT NULL, parser TEXT NOT NULL, scenario TEXT NOT NULL, feed_path TEXT NOT NULL,
+                    feed_sha256 TEXT NOT NULL, feed_bytes BIGINT NOT NULL, chunk_size BIGINT NOT NULL,
+                    network TEXT NOT NULL, songs BIGINT NOT NULL, failed BIGINT NOT NULL, preempted BIGINT,
+                    outcome TEXT, summary TEXT NOT NULL)
+                """,
+                "CREATE INDEX cell_summaries_on_run_id ON cell_summaries (run_id, position)",
+                """
+                CREATE TABLE metric_summaries (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+                    position BIGINT NOT NULL, parser TEXT NOT NULL, scenario TEXT NOT NULL, feed_path TEXT NOT NULL,
+                    feed_sha256 TEXT NOT NULL, feed_bytes BIGINT NOT NULL, chunk_size BIGINT NOT NULL,
+                    network TEXT NOT NULL, metric TEXT NOT NULL, n BIGINT NOT NULL, mean DOUBLE PRECISION NOT NULL,
+                    median DOUBLE PRECISION NOT NULL, standard_deviation DOUBLE PRECISION NOT NULL,
+                    minimum DOUBLE PRECISION NOT NULL, maximum DOUBLE PRECISION NOT NULL, p90 DOUBLE PRECISION NOT NULL,
+                    median_low DOUBLE PRECISION NOT NULL, median_high DOUBLE PRECISION NOT NULL,
+                    median_coverage DOUBLE PRECISION NOT NULL, worker_medians TEXT NOT NULL)
+                """,
+                "CREATE INDEX metric_summaries_on_run_id ON metric_summaries (run_id, position)",
+                "CREATE INDEX metric_summaries_on_metric ON metric_summaries (metric, scenario, run_id)",
+                "CREATE INDEX runs_on_started_at ON runs (started_at)",
+                "CREATE INDEX runs_on_host ON runs (host, started_at)",
+            ]),
         // The runs whose raw samples retention (`bench store prune`) removed, when, and how many
         // there were: their summaries and row stay, and the readers of raw samples say so.
         StoreMigration(

@@ -147,7 +147,12 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     // MARK: Recording a run
 
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
-        try writing { try insert(RunRecord(environment, settings: settings)) }
+        try writing {
+            try insert(RunRecord(environment, settings: settings))
+            // Its summaries are recorded with its cells: it never needs summarising from its samples.
+            try connection.execute(
+                "INSERT INTO summarised_runs (run_id) VALUES ($1)", [environment.runID.databaseValue])
+        }
     }
 
     public func recordDocuments(_ documents: [DocumentProfile], runID: String) throws {
@@ -165,21 +170,31 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try connection.execute(
                 "UPDATE runs SET not_timed = $1, content_digest = NULL WHERE run_id = $2",
                 [text.databaseValue, runID.databaseValue])
+            try execute(
+                SummaryRows.replacing(
+                    CellRecord.of(cells.filter { $0.cell.scenario == CellKey.notTimedScenario }, samples: []),
+                    runID: runID, placeholder: { "$\($0)" }))
         }
     }
 
-    public func record(_ samples: [Sample], runID: String) throws {
+    public func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws {
+        let summaries = try SummaryRows.replacing(cells, runID: runID, placeholder: { "$\($0)" })
         try writing {
             try insert(samples.map { SampleRecord($0, runID: runID) })
+            try execute(summaries)
             try connection.execute(
                 "UPDATE runs SET content_digest = NULL WHERE run_id = $1 AND content_digest IS NOT NULL",
                 [runID.databaseValue])
         }
     }
 
-    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
+    public func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]
+    ) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let summaries = try SummaryRows.replacing(cells, runID: runID, placeholder: { "$\($0)" })
         try writing {
+            try execute(summaries)
             try connection.execute(
                 """
                 UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds),
@@ -270,6 +285,43 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         RunRecord.newestShapes(try connection.execute(RunRecord.documentsNewestFirst).compactMap { $0["documents"] })
     }
 
+    public func cellRecords(of runID: String) throws -> [CellRecord]? {
+        try connection.transaction {
+            let id = runID.databaseValue
+            guard !(try connection.execute("SELECT run_id FROM summarised_runs WHERE run_id = $1", [id])).isEmpty
+            else { return nil }
+            return try SummaryRows.records(
+                cells: try connection.execute(SummaryRows.cellsOfRun { "$\($0)" }, [id]),
+                metrics: try connection.execute(SummaryRows.metricsOfRun { "$\($0)" }, [id]))
+        }
+    }
+
+    public func unsummarisedRuns() throws -> [String] {
+        try connection.execute(SummaryRows.unsummarised).compactMap { $0["run_id"] }
+    }
+
+    public func recordSummaries(_ cells: [CellRecord], runID: String) throws {
+        let statements = try SummaryRows.replacing(cells, runID: runID, replacingAll: true, placeholder: { "$\($0)" })
+        try writing {
+            let id = runID.databaseValue
+            // The run's row, locked: a run removed meanwhile is not summarised.
+            guard !(try connection.execute("SELECT run_id FROM runs WHERE run_id = $1 FOR UPDATE", [id])).isEmpty
+            else { return }
+            try execute(statements)
+            try connection.execute(
+                "INSERT INTO summarised_runs (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING", [id])
+        }
+    }
+
+    public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
+        let query = MetricSummaryQuery(filter, metrics: metrics, placeholder: { "$\($0)" })
+        return try connection.execute(query.sql, query.arguments).compactMap(MetricSummaryQuery.stored)
+    }
+
+    private func execute(_ statements: [SummaryRows.Statement]) throws {
+        for statement in statements { try connection.execute(statement.sql, statement.arguments) }
+    }
+
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try connection.transaction { try storedRun(runID, lock: false) }
     }
@@ -295,6 +347,8 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
             let id = run.runID.databaseValue
+            // What the copy brings is summarised from its samples at the next writer's open.
+            try connection.execute("DELETE FROM summarised_runs WHERE run_id = $1", [id])
             return try run.copy(
                 storedDigest: try connection.execute("SELECT content_digest FROM runs WHERE run_id = $1", [id])
                     .first?["content_digest"],
@@ -372,8 +426,11 @@ extension PostgresStatsStore {
     public func retentionPlan(_ policy: RetentionPolicy) throws -> RetentionPlan {
         let query = RetentionQuery.candidates(policy, placeholder: { "$\($0)" })
         let rows = try connection.execute(query.sql, query.arguments.map(\.databaseValue))
-        let total: Int64 = try connection.execute("SELECT COUNT(*) AS samples FROM samples").first?["samples"] ?? 0
-        return RetentionQuery.plan(try rows.map(RetentionQuery.candidate), storeSamples: Int(total))
+        let candidates = try rows.map(RetentionQuery.candidate)
+        let total: Int64 =
+            candidates.isEmpty
+            ? 0 : try connection.execute("SELECT COUNT(*) AS samples FROM samples").first?["samples"] ?? 0
+        return RetentionQuery.plan(candidates, storeSamples: Int(total))
     }
 
     public func prune(_ runs: [RetentionPlan.Run], at date: Date, progress: (Int) -> Void) throws

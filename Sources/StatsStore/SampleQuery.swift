@@ -51,17 +51,23 @@ struct SampleQuery {
     }
 
     /// The columns ``stored(_:)`` reads: the sample's, and its run's and machine's.
-    static let columns = """
-        s.*, r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
+    static let columns = "s.*, " + runColumns
+
+    /// The columns of a row's run and machine.
+    static let runColumns = """
+        r.started_at AS run_started_at, r.noisy AS run_noisy, r.complete AS run_complete,
             r.host AS run_host, r.cpu_model AS run_cpu_model, r.cores AS run_cores,
             r.swift_version AS run_swift_version, r.libxml2_version AS run_libxml2_version,
             r.expat_version AS run_expat_version, r.git_commit AS run_git_commit,
             r.retry_preempted AS run_retry_preempted
         """
 
-    /// The query's conditions and their arguments, written with the store's placeholders.
-    private struct Conditions {
+    /// The query's conditions and their arguments, written with the store's placeholders, on a
+    /// table `s` of cells (samples or summaries) joined to `runs r`.
+    struct Conditions {
         let placeholder: (Int) -> String
+        /// What leaves out debug builds' rows.
+        var notDebug = "s.debug = FALSE"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
 
@@ -114,7 +120,7 @@ struct SampleQuery {
                 conditions.append("r.started_at >= \(parameter(since))")
             }
             if !filter.includeDebug {
-                conditions.append("s.debug = FALSE")
+                conditions.append(notDebug)
             }
             if !filter.includeGateTests {
                 conditions.append("COALESCE(r.slowdown_percent, 0) = 0")
@@ -137,10 +143,15 @@ struct SampleQuery {
         stored.runComplete = row["run_complete"]
         stored.runGitCommit = row["run_git_commit"]
         stored.runRetriesPreempted = row["run_retry_preempted"]
-        stored.machine = Machine(
+        stored.machine = machine(row)
+        return stored
+    }
+
+    /// The machine of a row's run (``runColumns``).
+    static func machine(_ row: Row) -> Machine {
+        Machine(
             host: row["run_host"], cpuModel: row["run_cpu_model"], cores: row["run_cores"],
             swiftVersion: row["run_swift_version"], libxml2Version: row["run_libxml2_version"],
             expatVersion: row["run_expat_version"])
-        return stored
     }
 }

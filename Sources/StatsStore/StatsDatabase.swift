@@ -237,7 +237,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
 
     /// Inserts a run, incomplete, with its settings, when it starts.
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
-        try write { db in try RunRecord(environment, settings: settings).insert(db) }
+        try write { db in
+            try RunRecord(environment, settings: settings).insert(db)
+            // Its summaries are recorded with its cells: it never needs summarising from its samples.
+            try db.execute(sql: "INSERT INTO summarised_runs (run_id) VALUES (?)", arguments: [environment.runID])
+        }
     }
 
     /// Records the measured shapes of a run's documents.
@@ -255,13 +259,18 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try write { db in
             try db.execute(
                 sql: "UPDATE runs SET not_timed = ?, content_digest = NULL WHERE run_id = ?", arguments: [text, runID])
+            try Self.execute(
+                SummaryRows.replacing(
+                    CellRecord.of(cells.filter { $0.cell.scenario == CellKey.notTimedScenario }, samples: []),
+                    runID: runID, placeholder: { _ in "?" }), db)
         }
     }
 
-    /// Adds one cell's samples to a run, in one transaction.
-    public func record(_ samples: [Sample], runID: String) throws {
+    /// Adds one cell's samples to a run, and what the run concludes so far of `cells`, in one transaction.
+    public func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws {
         try write { db in
             for sample in samples { try SampleRecord(sample, runID: runID).insert(db) }
+            try Self.execute(SummaryRows.replacing(cells, runID: runID, placeholder: { _ in "?" }), db)
             try db.execute(
                 sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ? AND content_digest IS NOT NULL",
                 arguments: [runID])
@@ -269,9 +278,12 @@ public struct StatsDatabase: StatsStoring, Sendable {
     }
 
     /// Marks a run complete, with what the harness found of its noise.
-    public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
+    public func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]
+    ) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try write { db in
+            try Self.execute(SummaryRows.replacing(cells, runID: runID, placeholder: { _ in "?" }), db)
             try db.execute(
                 sql: """
                     UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds),
@@ -324,6 +336,49 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try read { db in RunRecord.newestShapes(try String.fetchAll(db, sql: RunRecord.documentsNewestFirst)) }
     }
 
+    public func cellRecords(of runID: String) throws -> [CellRecord]? {
+        try read { db in
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM summarised_runs WHERE run_id = ?", arguments: [runID]) == true
+            else { return nil }
+            return try SummaryRows.records(
+                cells: try Row.fetchAll(db, sql: SummaryRows.cellsOfRun { _ in "?" }, arguments: [runID]),
+                metrics: try Row.fetchAll(db, sql: SummaryRows.metricsOfRun { _ in "?" }, arguments: [runID]))
+        }
+    }
+
+    public func unsummarisedRuns() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: SummaryRows.unsummarised) }
+    }
+
+    public func recordSummaries(_ cells: [CellRecord], runID: String) throws {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM runs WHERE run_id = ?", arguments: [runID]) == true else {
+                return
+            }
+            try Self.execute(
+                SummaryRows.replacing(cells, runID: runID, replacingAll: true, placeholder: { _ in "?" }), db)
+            try db.execute(
+                sql: "INSERT INTO summarised_runs (run_id) VALUES (?) ON CONFLICT (run_id) DO NOTHING",
+                arguments: [runID])
+        }
+    }
+
+    public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
+        let query = MetricSummaryQuery(filter, metrics: metrics, placeholder: { _ in "?" })
+        return try read { db in
+            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).compactMap(
+                MetricSummaryQuery.stored)
+        }
+    }
+
+    static func execute(_ statements: [SummaryRows.Statement], _ db: Database) throws {
+        for statement in statements {
+            try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+        }
+    }
+
     /// A run with all its samples.
     public func storedRun(_ runID: String) throws -> StoredRun? {
         try read { db in try Self.storedRun(runID, db) }
@@ -341,6 +396,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
     /// Copies a run from another store, in one transaction.
     public func importRun(_ run: StoredRun) throws -> ImportOutcome {
         try write { db in
+            // What the copy brings is summarised from its samples at the next writer's open.
+            try db.execute(sql: "DELETE FROM summarised_runs WHERE run_id = ?", arguments: [run.runID])
             func insert(_ samples: [SampleRecord]) throws {
                 // The rows get this store's own IDs.
                 for var sample in samples {

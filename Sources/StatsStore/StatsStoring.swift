@@ -29,6 +29,19 @@ public protocol StatsStoring: RunRecorder {
     /// The measured shape of each document the store's runs measured, by its SHA-256 (hex): the
     /// newest run's, for documents of the document workload (`DocumentProfile`).
     func documentShapes() throws -> [String: DocumentProfile]
+    /// What a run concluded per cell, as it recorded it (``CellRecord``: the cell's summary and its
+    /// metrics), in the run's order; `nil` when the store has no summaries of the run (no run of
+    /// that ID, or one stored before summaries were kept and not yet summarised).
+    func cellRecords(of runID: String) throws -> [CellRecord]?
+    /// The runs stored without their summaries (before the store kept them, or copied in), oldest
+    /// first: a writer summarises them from their samples once (`SummaryBackfill`).
+    func unsummarisedRuns() throws -> [String]
+    /// Records a run's summaries made from its samples, replacing any it had, and marks it
+    /// summarised, in one transaction (nothing when the store has no such run).
+    func recordSummaries(_ cells: [CellRecord], runID: String) throws
+    /// The metric summaries of `metrics` in the runs and cells `filter` chooses, with their run and
+    /// machine, oldest run first.
+    func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary]
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
     /// Copies a run from another store into this one, in one transaction (see `StoredRun.merge(into:)`).

@@ -145,8 +145,10 @@ final class CallLog: RunRecorder, @unchecked Sendable {
     func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws { note("begin") }
     func recordDocuments(_ documents: [DocumentProfile], runID: String) throws { note("documents") }
     func recordNotTimed(_ cells: [CellSummary], runID: String) throws { note("not timed") }
-    func record(_ samples: [Sample], runID: String) throws { note("samples") }
-    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws { note("finish") }
+    func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws { note("samples") }
+    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]) throws {
+        note("finish")
+    }
 }
 
 @Suite("A run whose workers cannot start")

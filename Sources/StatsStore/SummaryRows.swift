@@ -1,0 +1,177 @@
+import BenchResults
+import Foundation
+import GRDB
+
+/// The rows of `cell_summaries` and `metric_summaries` (migration v11), in the SQL both stores share
+/// but for how a parameter is written (`?` or `$1`).
+enum SummaryRows {
+    /// One statement and its arguments.
+    struct Statement {
+        var sql: String
+        var arguments: [DatabaseValue]
+    }
+
+    static let cellColumns = [
+        "run_id", "position", "parser", "scenario", "feed_path", "feed_sha256", "feed_bytes", "chunk_size", "network",
+        "songs", "failed", "preempted", "outcome", "summary",
+    ]
+    static let metricColumns = [
+        "run_id", "position", "parser", "scenario", "feed_path", "feed_sha256", "feed_bytes", "chunk_size", "network",
+        "metric", "n", "mean", "median", "standard_deviation", "minimum", "maximum", "p90", "median_low",
+        "median_high", "median_coverage", "worker_medians",
+    ]
+
+    /// The statements that replace the stored records of `cells`' cells in run `runID` with these
+    /// (a cell's earlier record, from an earlier worker of the run, goes); `replacingAll` first
+    /// removes every record of the run (a run summarised again from its samples).
+    static func replacing(
+        _ cells: [CellRecord], runID: String, replacingAll: Bool = false, placeholder: (Int) -> String
+    ) throws -> [Statement] {
+        var statements: [Statement] = []
+        if replacingAll {
+            for table in ["cell_summaries", "metric_summaries"] {
+                statements.append(
+                    Statement(
+                        sql: "DELETE FROM \(table) WHERE run_id = \(placeholder(1))", arguments: [runID.databaseValue]))
+            }
+        }
+        for (position, record) in cells.enumerated() {
+            let cell = record.summary.cell
+            let identity: [DatabaseValue] = [
+                runID.databaseValue, cell.parser.databaseValue, cell.scenario.name.databaseValue,
+                cell.feedPath.databaseValue, cell.feedSHA256.databaseValue, cell.chunkSize.databaseValue,
+                cell.network.databaseValue,
+            ]
+            if !replacingAll {
+                let condition = ["run_id", "parser", "scenario", "feed_path", "feed_sha256", "chunk_size", "network"]
+                    .enumerated().map { "\($1) = \(placeholder($0 + 1))" }.joined(separator: " AND ")
+                for table in ["cell_summaries", "metric_summaries"] {
+                    statements.append(Statement(sql: "DELETE FROM \(table) WHERE \(condition)", arguments: identity))
+                }
+            }
+            let cellValues: [DatabaseValue] = [
+                runID.databaseValue, position.databaseValue, cell.parser.databaseValue,
+                cell.scenario.name.databaseValue, cell.feedPath.databaseValue, cell.feedSHA256.databaseValue,
+                cell.feedBytes.databaseValue, cell.chunkSize.databaseValue, cell.network.databaseValue,
+            ]
+            statements.append(
+                insert(
+                    "cell_summaries", cellColumns,
+                    [
+                        cellValues + [
+                            record.summary.songs.databaseValue, record.summary.failed.databaseValue,
+                            record.summary.preempted.databaseValue, record.summary.outcome.databaseValue,
+                            try text(record.summary).databaseValue,
+                        ]
+                    ], placeholder: placeholder))
+            guard !record.metrics.isEmpty else { continue }
+            statements.append(
+                insert(
+                    "metric_summaries", metricColumns,
+                    try record.metrics.map { metric in
+                        let statistics = metric.statistics
+                        return cellValues + [
+                            metric.metric.column.databaseValue, statistics.count.databaseValue,
+                            statistics.mean.databaseValue, statistics.median.databaseValue,
+                            statistics.standardDeviation.databaseValue, statistics.min.databaseValue,
+                            statistics.max.databaseValue, statistics.p90.databaseValue,
+                            statistics.medianLow.databaseValue, statistics.medianHigh.databaseValue,
+                            statistics.medianCoverage.databaseValue, try text(metric.workerMedians).databaseValue,
+                        ]
+                    }, placeholder: placeholder))
+        }
+        return statements
+    }
+
+    /// One multi-row `INSERT`.
+    private static func insert(
+        _ table: String, _ columns: [String], _ rows: [[DatabaseValue]], placeholder: (Int) -> String
+    ) -> Statement {
+        var arguments: [DatabaseValue] = []
+        let values = rows.map { row in
+            "("
+                + row.map { value in
+                    arguments.append(value)
+                    return placeholder(arguments.count)
+                }.joined(separator: ", ") + ")"
+        }
+        return Statement(
+            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values.joined(separator: ", "))",
+            arguments: arguments)
+    }
+
+    /// A value as the store's text holds it: JSON, keys sorted, a non-finite number as a string.
+    static func text(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A value read back from ``text(_:)``.
+    static func value<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(type, from: Data(text.utf8))
+    }
+
+    /// The cell of a row of either table.
+    static func cell(_ row: Row) -> CellKey {
+        CellKey(
+            parser: row["parser"], scenario: CellScenario(name: row["scenario"]), feedPath: row["feed_path"],
+            feedSHA256: row["feed_sha256"], feedBytes: row["feed_bytes"], chunkSize: row["chunk_size"],
+            network: row["network"])
+    }
+
+    /// A row of `metric_summaries` (`nil`: a metric this bench does not know).
+    static func metric(_ row: Row) throws -> MetricSummary? {
+        let column: String = row["metric"]
+        guard let metric = Metric.stored.first(where: { $0.column == column }) else { return nil }
+        guard var statistics = Statistics([0]) else { return nil }
+        statistics.count = row["n"]
+        statistics.mean = row["mean"]
+        statistics.median = row["median"]
+        statistics.standardDeviation = row["standard_deviation"]
+        statistics.min = row["minimum"]
+        statistics.max = row["maximum"]
+        statistics.p90 = row["p90"]
+        statistics.medianLow = row["median_low"]
+        statistics.medianHigh = row["median_high"]
+        statistics.medianCoverage = row["median_coverage"]
+        return MetricSummary(
+            metric: metric, statistics: statistics,
+            workerMedians: try value([Int: Double].self, row["worker_medians"]))
+    }
+
+    /// The records of one run from its rows of both tables, in the run's order.
+    static func records(cells: [Row], metrics: [Row]) throws -> [CellRecord] {
+        var byCell: [CellKey: [MetricSummary]] = [:]
+        for row in metrics {
+            if let metric = try metric(row) { byCell[cell(row), default: []].append(metric) }
+        }
+        let order = Dictionary(uniqueKeysWithValues: Metric.stored.enumerated().map { ($1, $0) })
+        return try cells.map { row in
+            let metrics = (byCell[cell(row)] ?? []).sorted {
+                order[$0.metric, default: 0] < order[$1.metric, default: 0]
+            }
+            return CellRecord(summary: try value(CellSummary.self, row["summary"]), metrics: metrics)
+        }
+    }
+
+    /// The records of a run, both tables in the run's order (both stores' SQL).
+    static func cellsOfRun(_ placeholder: (Int) -> String) -> String {
+        "SELECT * FROM cell_summaries WHERE run_id = \(placeholder(1)) ORDER BY position"
+    }
+
+    static func metricsOfRun(_ placeholder: (Int) -> String) -> String {
+        "SELECT * FROM metric_summaries WHERE run_id = \(placeholder(1)) ORDER BY position"
+    }
+
+    /// The runs whose summaries are not complete, oldest first (both stores' SQL).
+    static let unsummarised = """
+        SELECT r.run_id FROM runs r LEFT JOIN summarised_runs s ON s.run_id = r.run_id
+        WHERE s.run_id IS NULL ORDER BY r.started_at, r.run_id
+        """
+}
