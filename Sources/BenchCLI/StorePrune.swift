@@ -91,7 +91,8 @@ extension StoreCommand {
                             ?? "")
                         + ": --vacuum gives the space back"
                         + (PostgresStatsStore.isURL(store.location)
-                            ? " for reuse (autovacuum does so too); PostgreSQL's files do not shrink." : " to the disk."))
+                            ? " for reuse (autovacuum does so too); PostgreSQL's files do not shrink."
+                            : " to the disk."))
             }
             for line in lines { print(Format.wrap(line, width: width)) }
         }

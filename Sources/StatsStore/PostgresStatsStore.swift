@@ -347,8 +347,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
             let id = run.runID.databaseValue
-            // What the copy brings is summarised from its samples at the next writer's open.
-            try connection.execute("DELETE FROM summarised_runs WHERE run_id = $1", [id])
+            // What the copy brings is summarised from its samples at the next writer's open; a run
+            // whose samples retention removed here keeps the summaries it has (it has no samples).
+            try connection.execute(
+                "DELETE FROM summarised_runs WHERE run_id = $1 AND run_id NOT IN (SELECT run_id FROM pruned_runs)", [id]
+            )
             return try run.copy(
                 storedDigest: try connection.execute("SELECT content_digest FROM runs WHERE run_id = $1", [id])
                     .first?["content_digest"],

@@ -143,7 +143,9 @@ enum RetentionQuery {
     }
 
     /// A plan from the rows of ``candidates(_:placeholder:)``.
-    static func plan(_ rows: [(run: RetentionPlan.Run, complete: Bool, summarised: Bool, pruned: Bool)], storeSamples: Int)
+    static func plan(
+        _ rows: [(run: RetentionPlan.Run, complete: Bool, summarised: Bool, pruned: Bool)], storeSamples: Int
+    )
         -> RetentionPlan
     {
         var plan = RetentionPlan(pruned: [], storeSamples: storeSamples)
@@ -161,8 +163,9 @@ enum RetentionQuery {
         return plan
     }
 
-    /// Of `runIDs` (`count` placeholders from `first`), those retention may prune now: complete,
-    /// summarised, not pruned yet. Read inside the transaction that prunes them.
+    /// The runs of `count` IDs (placeholders from `first`) that retention may prune now.
+    ///
+    /// Complete, summarised, not pruned yet; read inside the transaction that prunes them.
     static func stillPrunable(count: Int, first: Int = 1, placeholder: (Int) -> String) -> String {
         """
         SELECT run_id FROM runs r WHERE run_id IN (\((first..<first + count).map(placeholder).joined(separator: ", ")))

@@ -35,7 +35,8 @@ extension StatsDatabase {
                         sql: "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES (?, ?, ?)",
                         arguments: [run.runID, stamp, run.samples])
                     // What the store holds of the run changed: a copy must compare it again.
-                    try db.execute(sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ?", arguments: [run.runID])
+                    try db.execute(
+                        sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ?", arguments: [run.runID])
                     done.append(run)
                 }
                 return done
@@ -52,7 +53,8 @@ extension StatsDatabase {
             total + ((try? files.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
         }
         let free = try read { db in
-            (try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0) * (try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+            (try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+                * (try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
         }
         // The samples' own bytes would need a read of every page (dbstat): about 30 s at 10,000 runs.
         return StoreSpace(bytes: bytes, freeBytes: free)
@@ -70,7 +72,8 @@ extension StatsDatabase {
 
 extension RetentionQuery {
     /// A row of ``candidates(_:placeholder:)``.
-    static func candidate(_ row: Row) throws -> (run: RetentionPlan.Run, complete: Bool, summarised: Bool, pruned: Bool) {
+    static func candidate(_ row: Row) throws -> (run: RetentionPlan.Run, complete: Bool, summarised: Bool, pruned: Bool)
+    {
         let run = RetentionPlan.Run(
             runID: row["run_id"], host: row["host"], startedAt: row["started_at"], samples: row["samples"])
         let complete: Int = row["complete"]

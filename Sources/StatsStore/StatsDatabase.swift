@@ -396,8 +396,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
     /// Copies a run from another store, in one transaction.
     public func importRun(_ run: StoredRun) throws -> ImportOutcome {
         try write { db in
-            // What the copy brings is summarised from its samples at the next writer's open.
-            try db.execute(sql: "DELETE FROM summarised_runs WHERE run_id = ?", arguments: [run.runID])
+            // What the copy brings is summarised from its samples at the next writer's open; a run
+            // whose samples retention removed here keeps the summaries it has (it has no samples).
+            try db.execute(
+                sql: "DELETE FROM summarised_runs WHERE run_id = ? AND run_id NOT IN (SELECT run_id FROM pruned_runs)",
+                arguments: [run.runID])
             func insert(_ samples: [SampleRecord]) throws {
                 // The rows get this store's own IDs.
                 for var sample in samples {
