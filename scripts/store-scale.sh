@@ -6,7 +6,7 @@
 # goals of issue 44, on SQLite and, with --postgres, on PostgreSQL.
 #
 #   scripts/store-scale.sh [--bench PATH] [--seed STORE] [--runs N] [--postgres URL]
-#                          [--keep-runs K] [--work DIR]
+#                          [--keep-runs K] [--work DIR] [--postgres-only]
 #
 # --bench    the bench to measure (default: the checkout's release build, built when needed:
 #            `swift build -c release --product bench`); figures from a debug build mean nothing.
@@ -18,6 +18,7 @@
 #            history generated in the database (generate-store.py through psql: a push takes about
 #            a second a run); runs of hosts gen-host-… already there are replaced. Needs psql.
 # --keep-runs retention's newest runs kept per host (default 30).
+# --postgres-only measures the PostgreSQL store alone (with --postgres).
 # --work     where the stores and outputs go (default: a new directory under ${TMPDIR:-/tmp},
 #            removed at the end; a --work directory is kept).
 #
@@ -53,6 +54,7 @@ runs=1000
 postgres=""
 keep_runs=30
 work=""
+sqlite=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --bench) bench=${2:?--bench needs a path}; shift 2 ;;
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
         --postgres) postgres=${2:?--postgres needs a URL}; shift 2 ;;
         --keep-runs) keep_runs=${2:?--keep-runs needs a number}; shift 2 ;;
         --work) work=${2:?--work needs a directory}; shift 2 ;;
+        --postgres-only) sqlite=0; shift ;;
         -h | --help) usage ;;
         *) echo "store-scale.sh: unknown argument $1" >&2; usage ;;
     esac
@@ -68,6 +71,7 @@ done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || fail "--runs must be a positive number, not $runs"
 [[ $keep_runs =~ ^[1-9][0-9]*$ ]] || fail "--keep-runs must be a positive number, not $keep_runs"
 [ -x /usr/bin/time ] || fail "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
+if [ "$sqlite" -eq 0 ] && [ -z "$postgres" ]; then fail "--postgres-only needs --postgres URL"; fi
 if [ -n "$postgres" ]; then command -v psql >/dev/null || fail "--postgres needs psql (postgresql-client)"; fi
 
 if [ -z "$work" ]; then
@@ -230,14 +234,16 @@ measure_store() {
 }
 
 # SQLite
-cp "$seed" "$work/base.sqlite"
-measure_base sqlite "$work/base.sqlite"
-log "sqlite: growing a store to $runs runs"
-generated=$SECONDS
-python3 "$root/scripts/generate-store.py" "$seed" "$work/big.sqlite" --runs "$runs" >"$work/generate.out" \
-    2>"$work/generate.err" || { tail -5 "$work/generate.err" >&2; fail "generate-store.py failed"; }
-row "generate-store.py (SQLite)" "sqlite: $runs runs" "$((SECONDS - generated))" "" "-" "-"
-measure_store sqlite "$work/big.sqlite"
+if [ "$sqlite" -eq 1 ]; then
+    cp "$seed" "$work/base.sqlite"
+    measure_base sqlite "$work/base.sqlite"
+    log "sqlite: growing a store to $runs runs"
+    generated=$SECONDS
+    python3 "$root/scripts/generate-store.py" "$seed" "$work/big.sqlite" --runs "$runs" >"$work/generate.out" \
+        2>"$work/generate.err" || { tail -5 "$work/generate.err" >&2; fail "generate-store.py failed"; }
+    row "generate-store.py (SQLite)" "sqlite: $runs runs" "$((SECONDS - generated))" "" "-" "-"
+    measure_store sqlite "$work/big.sqlite"
+fi
 
 # PostgreSQL
 if [ -n "$postgres" ]; then
