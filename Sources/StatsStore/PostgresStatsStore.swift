@@ -440,11 +440,9 @@ extension PostgresStatsStore {
         -> [RetentionPlan.Run]
     {
         let stamp = RetentionQuery.timestamp(date)
-        var pruned: [RetentionPlan.Run] = []
-        var start = 0
-        while start < runs.count {
-            let batch = Array(runs[start..<min(start + RetentionQuery.batch, runs.count)])
-            pruned += try connection.transaction {
+        let recording = RetentionQuery.recordPruned(placeholder: { "$\($0)" })
+        return try RetentionQuery.inBatches(runs, progress: progress) { batch in
+            try connection.transaction {
                 // The lock a copy of the run takes (importRun): a push of one of these runs from
                 // another machine waits until this transaction ends, then finds it as it is.
                 for run in batch {
@@ -465,18 +463,13 @@ extension PostgresStatsStore {
                         ).first?["samples"] ?? 0
                     run.samples = Int(removed)
                     try connection.execute(
-                        "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES ($1, $2, $3)",
-                        [run.runID.databaseValue, stamp.databaseValue, run.samples.databaseValue])
-                    try connection.execute(
-                        "UPDATE runs SET content_digest = NULL WHERE run_id = $1", [run.runID.databaseValue])
+                        recording[0], [run.runID.databaseValue, stamp.databaseValue, run.samples.databaseValue])
+                    try connection.execute(recording[1], [run.runID.databaseValue])
                     done.append(run)
                 }
                 return done
             }
-            start += batch.count
-            progress(start)
         }
-        return pruned
     }
 
     public func space() throws -> StoreSpace {

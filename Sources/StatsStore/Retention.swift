@@ -179,6 +179,34 @@ enum RetentionQuery {
     /// that other writers (a run recording, a push) wait moments, not minutes.
     static let batch = 50
 
+    /// Prunes `runs` ``batch`` at a time, each batch in one `transaction` (which returns the runs it
+    /// pruned), with `progress` after each; the runs pruned, in order.
+    static func inBatches(
+        _ runs: [RetentionPlan.Run], progress: (Int) -> Void,
+        transaction: ([RetentionPlan.Run]) throws -> [RetentionPlan.Run]
+    ) throws -> [RetentionPlan.Run] {
+        var pruned: [RetentionPlan.Run] = []
+        var start = 0
+        while start < runs.count {
+            let runsOfBatch = Array(runs[start..<min(start + batch, runs.count)])
+            pruned += try transaction(runsOfBatch)
+            start += runsOfBatch.count
+            progress(start)
+        }
+        return pruned
+    }
+
+    /// What records a run's pruning once its samples are gone (run ID, time, samples): its row in
+    /// `pruned_runs`, and its content digest dropped (what the store holds of it changed: a copy
+    /// must compare it again).
+    static func recordPruned(placeholder: (Int) -> String) -> [String] {
+        [
+            "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES "
+                + "(\(placeholder(1)), \(placeholder(2)), \(placeholder(3)))",
+            "UPDATE runs SET content_digest = NULL WHERE run_id = \(placeholder(1))",
+        ]
+    }
+
     /// The time written as a run's `pruned_at`.
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

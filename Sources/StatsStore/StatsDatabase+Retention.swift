@@ -18,11 +18,9 @@ extension StatsDatabase {
         -> [RetentionPlan.Run]
     {
         let stamp = RetentionQuery.timestamp(date)
-        var pruned: [RetentionPlan.Run] = []
-        var start = 0
-        while start < runs.count {
-            let batch = Array(runs[start..<min(start + RetentionQuery.batch, runs.count)])
-            pruned += try write { db in
+        let recording = RetentionQuery.recordPruned(placeholder: { _ in "?" })
+        return try RetentionQuery.inBatches(runs, progress: progress) { batch in
+            try write { db in
                 let still = Set(
                     try String.fetchAll(
                         db, sql: RetentionQuery.stillPrunable(count: batch.count, placeholder: { _ in "?" }),
@@ -31,20 +29,13 @@ extension StatsDatabase {
                 for var run in batch where still.contains(run.runID) {
                     try db.execute(sql: "DELETE FROM samples WHERE run_id = ?", arguments: [run.runID])
                     run.samples = db.changesCount
-                    try db.execute(
-                        sql: "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES (?, ?, ?)",
-                        arguments: [run.runID, stamp, run.samples])
-                    // What the store holds of the run changed: a copy must compare it again.
-                    try db.execute(
-                        sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ?", arguments: [run.runID])
+                    try db.execute(sql: recording[0], arguments: [run.runID, stamp, run.samples])
+                    try db.execute(sql: recording[1], arguments: [run.runID])
                     done.append(run)
                 }
                 return done
             }
-            start += batch.count
-            progress(start)
         }
-        return pruned
     }
 
     public func space() throws -> StoreSpace {
