@@ -10,12 +10,12 @@ struct History: ParsableCommand {
         abstract: "Find where each parser's figure shifted across the stored runs (change points).",
         discussion: """
             For each machine and cell (parser, scenario, feed, chunk size, network profile), the series of \
-            its runs' medians, oldest first, searched with E-Divisive means: a change is kept when a \
+            its runs' medians (read from the summaries stored with each run, not from raw samples), oldest first, searched with E-Divisive means: a change is kept when a \
             permutation test on the series itself says it is not noise (p below --significance), so every \
             cell is judged against its own noise, not a fixed percentage. Each change says the run and commit \
             where the new level starts, the one before it, and the shift with its 95% interval. The default \
-            metric, calibrated (each run's median wall time ÷ the median of the calibration workload timed \
-            before every parse of the run), does not move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
+            metric, calibrated (each run's median wall time ÷ the median over the run's workers of the \
+            calibration workload timed before every parse), does not move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
             """)
 
     @OptionGroup var parserOptions: ParserOptions
@@ -61,8 +61,11 @@ struct History: ParsableCommand {
             parsers: calibrated ? [] : parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
             includeGateTests: includeGateTests, hosts: ListArgument.split(hosts))
         let method = ChangePoints(significance: significance)
+        // The runs' stored summaries, not their samples: one row per run, cell and metric.
+        let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]
         let series = RunSeries.series(
-            try database.samples(matching: filter), metric: metric.metric, parsers: Set(parserOptions.names)
+            summaries: try database.metricSummaries(matching: filter, metrics: metrics), metric: metric.metric,
+            parsers: Set(parserOptions.names)
         ).map { $0.findingShifts(method) }
         if series.isEmpty {
             throw CommandFailure(

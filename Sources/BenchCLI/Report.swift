@@ -11,7 +11,10 @@ struct Report: ParsableCommand {
         abstract: "Show the stored runs' averages per parser, for each scenario, feed and network profile.",
         discussion: """
             Like the original study's statistics screen: one row per parser for each scenario, feed, chunk size \
-            and network profile (samples that differ in any of these are never pooled). Failed samples, parses \
+            and network profile (samples that differ in any of these are never pooled). It reads the summaries \
+            stored with each run, not the raw samples: each time is over the runs, one figure a run (the run's \
+            median of the cell's clean parses), its median and interval the median run's; n counts the parses \
+            behind those figures. Failed samples, parses \
             that lost the CPU, debug builds and runs with an injected slowdown (gate tests) are left out; the \
             noisy column counts the runs the harness flagged noisy. The finished cells of runs that did not \
             finish (interrupted) are included, and counted in the notes and the CSV's incomplete_runs, unless \
@@ -88,7 +91,9 @@ struct Report: ParsableCommand {
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
             excludeIncomplete: excludeIncomplete,
             hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
-        var rows = HistoryRow.aggregate(try database.samples(matching: filter))
+        // The runs' stored summaries, not their samples (but for the HTML page's charts).
+        var rows = HistoryRow.aggregate(
+            summaries: try database.metricSummaries(matching: filter, metrics: HistoryRow.summarisedMetrics))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.contains(where: { $0.scenario.kind == .document }) {
             let shapes = try database.documentShapes()
@@ -99,9 +104,11 @@ struct Report: ParsableCommand {
         if rows.isEmpty && !includeDebug {
             var withDebug = filter
             withDebug.includeDebug = true
-            let hidden = try database.samples(matching: withDebug).count
+            let hidden = Set(
+                try database.metricSummaries(matching: withDebug, metrics: [.wallNs, .instructions]).map(\.runID)
+            ).count
             if hidden > 0 {
-                printError("\(hidden) sample(s) of debug builds match but are left out; --include-debug shows them.")
+                printError("\(hidden) run(s) of debug builds match but are left out; --include-debug shows them.")
             }
         }
         if rows.isEmpty && !(hosts.isEmpty && cpus.isEmpty) {
@@ -116,7 +123,13 @@ struct Report: ParsableCommand {
         case .csv: print(HistoryReport.csv(rows), terminator: "")
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")
-        case .html: print(HTMLReport.store(rows, history: try database.samples(matching: filter)), terminator: "")
+        case .html:
+            // The charts draw the samples of the newest runs only: what the page reads is bounded.
+            let window = HTMLReport.runHistoryWindow
+            var newest = filter
+            newest.lastRuns = min(last ?? window, window)
+            let history = try database.samples(matching: newest)
+            print(HTMLReport.store(rows, history: history, historyWindow: window), terminator: "")
         case .jmh, .githubActionBenchmark, .bmf, .influx:
             if let export = format.export { print(try export.write(ExportPoint.points(rows)), terminator: "") }
         }

@@ -354,10 +354,18 @@ struct Run: ParsableCommand {
         var result = outcome.result
         result.hostState = hostState(of: result, in: database)
         includeRunToRun(in: &result, from: database)
-        // The HTML report shows this run with the store's newest runs (debug builds left out): what
-        // a run reads from the store is bounded, however many runs it holds.
+        // The HTML report shows this run with the store's newest runs (debug builds left out), for
+        // the parsers and scenarios this run measured: what a run reads from the store is bounded by
+        // the history it uses, however many runs and cells the store holds.
         let window = HTMLReport.runHistoryWindow
-        let history = (try? database?.samples(matching: SampleFilter(lastRuns: window))) ?? []
+        let cells = result.cells.map(\.cell).filter { $0.scenario != .notTimed }
+        let history =
+            cells.isEmpty
+            ? []
+            : (try? database?.samples(
+                matching: SampleFilter(
+                    parsers: Array(Set(cells.map(\.parser))).sorted(),
+                    scenarios: Array(Set(cells.map(\.scenario.name))).sorted(), lastRuns: window))) ?? []
         let html = HTMLReport.run(result, history: history, historyWindow: window)
         // The files, then the table whatever became of them: a full disk loses no figure on the
         // terminal (and RunFiles leaves no `latest` copy that names an earlier run).

@@ -114,7 +114,10 @@ public enum HTMLReport {
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
-    public static func store(_ rows: [HistoryRow], history: [StoredSample]) -> String {
+    ///
+    /// `rows` are over every run the report chose; `history`, the samples its charts draw, over the
+    /// newest `historyWindow` of them at most (named in the history's caption).
+    public static func store(_ rows: [HistoryRow], history: [StoredSample], historyWindow: Int? = nil) -> String {
         let severalMachines = Set(rows.map(\.machine)).count > 1
         let parse = rows.filter { $0.scenario.isParseFromMemory }.map { row in
             Figure(
@@ -123,16 +126,17 @@ public enum HTMLReport {
                 low: row.wall?.medianLow, high: row.wall?.medianHigh, peak: row.peakResidentMedianBytes,
                 peakOverBaseline: nil, firstSong: row.firstSong?.median, parsePeak: row.parsePeakMedianBytes)
         }
-        let runs = Set(history.map(\.runID)).count
-        let noisy = Set(history.filter { $0.runNoisy == true }.map(\.runID)).count
+        let runs = rows.map(\.runs).max() ?? 0
+        let noisy = rows.compactMap(\.noisyRuns).max() ?? 0
         let about =
-            "Averages over \(runs) stored run\(runs == 1 ? "" : "s") (\(history.count) samples"
-            + (noisy > 0 ? ", \(noisy) of the runs flagged noisy" : "") + "); "
-            + "each figure pools every stored parse of a parser on a feed and chunk size that succeeded and kept the CPU. "
-            + "The whiskers are the interval of those pooled parses: they describe the stored parses, not the next run."
+            "Averages over up to \(runs) stored run\(runs == 1 ? "" : "s") a row"
+            + (noisy > 0 ? " (up to \(noisy) of them flagged noisy)" : "") + "; "
+            + "each figure is over the runs of a parser on a feed and chunk size, one figure a run (the run's median of "
+            + "its parses that succeeded and kept the CPU, as stored with the run). "
+            + "The whiskers are the interval of the median run's figure: they describe the stored runs."
         return document(
             title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse, history: history,
-            table: HistoryReport.table(rows))
+            historyWindow: historyWindow, table: HistoryReport.table(rows))
     }
 
     // MARK: - The page

@@ -102,4 +102,71 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
         }
     }
+
+    /// The metrics ``aggregate(summaries:)`` reads.
+    public static let summarisedMetrics: [Metric] = [
+        .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
+    ]
+
+    /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
+    ///
+    /// No sample is read: each figure is over the runs, one value a run (its median of the
+    /// cell's counted values), not over every pooled parse; its interval is the interval of the
+    /// median run's figure. Peaks are the median of every worker's, as from samples.
+    public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
+        struct Key: Hashable {
+            var scenario: CellScenario
+            var feedSHA256, network, parser: String
+            var chunkSize: Int
+            var counted: Bool
+            var machine: Machine?
+        }
+        // A run's cell is counted when its run counted instructions in it.
+        var counted: Set<String> = []
+        for item in stored where item.summary.metric == .instructions {
+            counted.insert(item.runID + "\u{0}" + Self.cellText(item.cell))
+        }
+        var order: [Key] = []
+        var groups: [Key: [StoredMetricSummary]] = [:]
+        for item in stored {
+            let cell = item.cell
+            let key = Key(
+                scenario: cell.scenario, feedSHA256: cell.feedSHA256, network: cell.network, parser: cell.parser,
+                chunkSize: cell.chunkSize, counted: counted.contains(item.runID + "\u{0}" + Self.cellText(cell)),
+                machine: item.machine)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(item)
+        }
+        return order.map { key in
+            let items = groups[key] ?? []
+            func figures(_ metric: Metric) -> [MetricSummary] {
+                items.filter { $0.summary.metric == metric }.map(\.summary)
+            }
+            func perRun(_ metric: Metric) -> Statistics? { Statistics(figures(metric).map(\.statistics.median)) }
+            func workers(_ metric: Metric) -> Double? {
+                Statistics(figures(metric).flatMap { $0.workerMedians.values })?.median
+            }
+            var runs: [String: StoredMetricSummary] = [:]
+            for item in items { runs[item.runID] = item }
+            let timed = figures(.wallNs).map(\.statistics.count).reduce(0, +)
+            return HistoryRow(
+                scenario: key.scenario, feedPath: items.last?.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
+                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
+                runs: runs.count,
+                noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
+                incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
+                commits: Set(runs.values.compactMap(\.runGitCommit)).count,
+                runsBeforePreemptionRule: runs.values.filter { $0.runRetriesPreempted == nil }.count,
+                samples: timed > 0 ? timed : figures(.instructions).map(\.statistics.count).reduce(0, +),
+                failed: runs.values.compactMap(\.cellFailed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
+                firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
+                peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
+                feedBytes: items.last?.cell.feedBytes, instructions: perRun(.instructions))
+        }
+    }
+
+    private static func cellText(_ cell: CellKey) -> String {
+        [cell.parser, cell.scenario.name, cell.feedPath, cell.feedSHA256, "\(cell.chunkSize)", cell.network].joined(
+            separator: "\u{0}")
+    }
 }

@@ -71,6 +71,8 @@ public struct StoredMetricSummary: Sendable, Equatable {
     public var runRetriesPreempted: Bool?
     /// The machine its run ran on.
     public var machine: Machine?
+    /// The iterations of its cell in its run that failed.
+    public var cellFailed: Int?
 
     public init(runID: String, runStartedAt: String, cell: CellKey, summary: MetricSummary) {
         self.runID = runID

@@ -114,6 +114,69 @@ public struct RunSeries: Sendable, Codable, Equatable {
         }
     }
 
+    /// The series of `metric` from the runs' stored summaries (``MetricSummary``), oldest run first:
+    /// as ``series(_:metric:parsers:)`` makes them from samples, without reading a sample.
+    ///
+    /// A point is the run's median of the metric over the cell's counted values (its stored
+    /// median). For calibrated time, the run's median wall time ÷ the median of the calibration
+    /// medians of every worker of the run on the same document and scenario (whatever its parser):
+    /// the summaries keep each worker's median, not each parse's figure, so the divisor is the median
+    /// over the run's workers rather than over its parses (the same within a worker's spread).
+    ///
+    /// - Parameters:
+    ///   - stored: the summaries of `metric` (for calibrated time: of wall time and calibration,
+    ///     of every parser).
+    ///   - metric: the figure.
+    ///   - parsers: the parsers whose series to give; empty for all.
+    /// - Returns: the series, in the order their cells first appear.
+    public static func series(
+        summaries stored: [StoredMetricSummary], metric: Metric, parsers: Set<String> = []
+    ) -> [RunSeries] {
+        struct Key: Hashable {
+            var host, parser, feedSHA256, network: String
+            var scenario: CellScenario
+            var chunkSize: Int
+        }
+        let calibrated = metric == .calibratedTime
+        var calibrations: [String: [Double]] = [:]
+        if calibrated {
+            for item in stored where item.summary.metric == .calibrationNs {
+                let key = calibrationKey(item.runID, item.cell.feedSHA256, item.cell.scenario)
+                calibrations[key, default: []] += item.summary.workerMedians.values.filter { $0 > 0 }
+            }
+        }
+        let figure: Metric = calibrated ? .wallNs : metric
+        var order: [Key] = []
+        var groups: [Key: (feedPath: String, points: [Point])] = [:]
+        for item in stored where item.summary.metric == figure {
+            let cell = item.cell
+            guard cell.scenario != .notTimed, parsers.isEmpty || parsers.contains(cell.parser) else { continue }
+            let key = Key(
+                host: item.machine?.host ?? "", parser: cell.parser, feedSHA256: cell.feedSHA256, network: cell.network,
+                scenario: cell.scenario, chunkSize: cell.chunkSize)
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = (cell.feedPath, [])
+            }
+            var value = item.summary.statistics.median
+            if calibrated {
+                let divisors = calibrations[calibrationKey(item.runID, cell.feedSHA256, cell.scenario)] ?? []
+                guard !divisors.isEmpty else { continue }
+                value /= Statistics.percentile(sorted: divisors.sorted(), 0.5)
+            }
+            guard value > 0 else { continue }
+            groups[key]?.points.append(
+                Point(runID: item.runID, startedAt: item.runStartedAt, commit: item.runGitCommit, value: value))
+        }
+        return order.compactMap { key in
+            guard let group = groups[key], !group.points.isEmpty else { return nil }
+            return RunSeries(
+                host: key.host, parser: key.parser, scenario: key.scenario, feedPath: group.feedPath,
+                feedSHA256: key.feedSHA256, chunkSize: key.chunkSize, network: key.network, metric: metric,
+                points: group.points.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) })
+        }
+    }
+
     /// Each run's median calibration figure per document and scenario, over the clean samples of
     /// all its parsers (``calibrationKey(_:_:_:)``).
     private static func runCalibrations(_ stored: [StoredSample]) -> [String: Double] {

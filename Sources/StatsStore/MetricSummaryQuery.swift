@@ -17,8 +17,9 @@ struct MetricSummaryQuery {
         let conditions = selection.conditions
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         sql = """
-            SELECT s.*, \(SampleQuery.runColumns)
+            SELECT s.*, c.failed AS cell_failed, \(SampleQuery.runColumns)
             FROM metric_summaries s JOIN runs r ON r.run_id = s.run_id
+                LEFT JOIN cell_summaries c ON c.run_id = s.run_id AND c.position = s.position
             \(whereClause) ORDER BY r.started_at, s.run_id, s.position
             """
         arguments = selection.arguments
@@ -34,6 +35,7 @@ struct MetricSummaryQuery {
         stored.runGitCommit = row["run_git_commit"]
         stored.runRetriesPreempted = row["run_retry_preempted"]
         stored.machine = SampleQuery.machine(row)
+        stored.cellFailed = row["cell_failed"]
         return stored
     }
 }

@@ -147,12 +147,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     // MARK: Recording a run
 
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
-        try writing {
-            try insert(RunRecord(environment, settings: settings))
-            // Its summaries are recorded with its cells: it never needs summarising from its samples.
-            try connection.execute(
-                "INSERT INTO summarised_runs (run_id) VALUES ($1)", [environment.runID.databaseValue])
-        }
+        try writing { try insert(RunRecord(environment, settings: settings)) }
     }
 
     public func recordDocuments(_ documents: [DocumentProfile], runID: String) throws {
@@ -182,6 +177,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try writing {
             try insert(samples.map { SampleRecord($0, runID: runID) })
             try execute(summaries)
+            try markSummarised(runID, given: cells)
             try connection.execute(
                 "UPDATE runs SET content_digest = NULL WHERE run_id = $1 AND content_digest IS NOT NULL",
                 [runID.databaseValue])
@@ -195,6 +191,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         let summaries = try SummaryRows.replacing(cells, runID: runID, placeholder: { "$\($0)" })
         try writing {
             try execute(summaries)
+            try markSummarised(runID, given: cells)
             try connection.execute(
                 """
                 UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds),
@@ -316,6 +313,16 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
         let query = MetricSummaryQuery(filter, metrics: metrics, placeholder: { "$\($0)" })
         return try connection.execute(query.sql, query.arguments).compactMap(MetricSummaryQuery.stored)
+    }
+
+    /// Marks a run summarised when its recorder gives its summaries with its cells (`cells` not empty).
+    ///
+    /// Such a run never needs summarising from its samples; a recorder that gives none leaves it to
+    /// the backfill.
+    private func markSummarised(_ runID: String, given cells: [CellRecord]) throws {
+        guard !cells.isEmpty else { return }
+        try connection.execute(
+            "INSERT INTO summarised_runs (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING", [runID.databaseValue])
     }
 
     private func execute(_ statements: [SummaryRows.Statement]) throws {

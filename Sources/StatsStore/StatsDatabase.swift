@@ -237,11 +237,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
 
     /// Inserts a run, incomplete, with its settings, when it starts.
     public func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws {
-        try write { db in
-            try RunRecord(environment, settings: settings).insert(db)
-            // Its summaries are recorded with its cells: it never needs summarising from its samples.
-            try db.execute(sql: "INSERT INTO summarised_runs (run_id) VALUES (?)", arguments: [environment.runID])
-        }
+        try write { db in try RunRecord(environment, settings: settings).insert(db) }
     }
 
     /// Records the measured shapes of a run's documents.
@@ -271,6 +267,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try write { db in
             for sample in samples { try SampleRecord(sample, runID: runID).insert(db) }
             try Self.execute(SummaryRows.replacing(cells, runID: runID, placeholder: { _ in "?" }), db)
+            try Self.markSummarised(runID, given: cells, db)
             try db.execute(
                 sql: "UPDATE runs SET content_digest = NULL WHERE run_id = ? AND content_digest IS NOT NULL",
                 arguments: [runID])
@@ -284,6 +281,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try write { db in
             try Self.execute(SummaryRows.replacing(cells, runID: runID, placeholder: { _ in "?" }), db)
+            try Self.markSummarised(runID, given: cells, db)
             try db.execute(
                 sql: """
                     UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds),
@@ -371,6 +369,16 @@ public struct StatsDatabase: StatsStoring, Sendable {
             try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).compactMap(
                 MetricSummaryQuery.stored)
         }
+    }
+
+    /// Marks a run summarised when its recorder gives its summaries with its cells (`cells` not empty).
+    ///
+    /// Such a run never needs summarising from its samples; a recorder that gives none leaves it to
+    /// the backfill.
+    static func markSummarised(_ runID: String, given cells: [CellRecord], _ db: Database) throws {
+        guard !cells.isEmpty else { return }
+        try db.execute(
+            sql: "INSERT INTO summarised_runs (run_id) VALUES (?) ON CONFLICT (run_id) DO NOTHING", arguments: [runID])
     }
 
     static func execute(_ statements: [SummaryRows.Statement], _ db: Database) throws {

@@ -76,7 +76,7 @@ enum SummaryRows {
                             statistics.standardDeviation.databaseValue, statistics.min.databaseValue,
                             statistics.max.databaseValue, statistics.p90.databaseValue,
                             statistics.medianLow.databaseValue, statistics.medianHigh.databaseValue,
-                            statistics.medianCoverage.databaseValue, try text(metric.workerMedians).databaseValue,
+                            statistics.medianCoverage.databaseValue, workerText(metric.workerMedians).databaseValue,
                         ]
                     }, placeholder: placeholder))
         }
@@ -142,7 +142,26 @@ enum SummaryRows {
         statistics.medianCoverage = row["median_coverage"]
         return MetricSummary(
             metric: metric, statistics: statistics,
-            workerMedians: try value([Int: Double].self, row["worker_medians"]))
+            workerMedians: try workers(row["worker_medians"]))
+    }
+
+    /// Worker medians as `worker_medians` holds them: "round=median" by round, comma-separated, each
+    /// number as Swift writes it (read back exactly), cheaper to read than JSON in a long history.
+    static func workerText(_ medians: [Int: Double]) -> String {
+        medians.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
+    /// Worker medians read back from ``workerText(_:)``.
+    static func workers(_ text: String) throws -> [Int: Double] {
+        var medians: [Int: Double] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let round = Int(parts[0]), let median = Double(parts[1]) else {
+                throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+            }
+            medians[round] = median
+        }
+        return medians
     }
 
     /// The records of one run from its rows of both tables, in the run's order.

@@ -1,3 +1,4 @@
+import BenchResults
 import BenchTestSupport
 import Foundation
 import GRDB
@@ -27,7 +28,8 @@ struct ReadOnlyStoreTests {
                 let result = SyntheticRuns.run(
                     id: runID, started: String(format: "2026-11-20T1%d:00:00Z", index), rounds: walls)
                 try store.beginRun(result.environment, settings: result.settings)
-                try store.record(result.samples, runID: runID)
+                try store.record(
+                    result.samples, cells: CellRecord.of(result.cells, samples: result.samples), runID: runID)
                 try store.finishRun(runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
             }
         }
