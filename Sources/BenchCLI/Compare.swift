@@ -154,6 +154,13 @@ struct Compare: ParsableCommand {
                 guard let run = try store.storedRun(id) else {
                     throw CommandFailure(description: "\(side): no run \(id) in the stats store \(store.location)")
                 }
+                if let pruned = run.prunedSamples {
+                    throw CommandFailure(
+                        description: "\(side): the raw samples of run \(id) (\(pruned.samples)) were removed by "
+                            + "retention (bench store prune, \(pruned.prunedAt)), and compare needs each worker's "
+                            + "samples; its summaries are kept (bench history, bench report). Compare runs that "
+                            + "retention kept, or the runs' files (<run-id>.json)")
+                }
                 return RunResult.summarising(
                     run.samples, environment: run.environment, settings: run.settings, noise: run.noise,
                     documents: run.documents, notTimed: run.notTimed)

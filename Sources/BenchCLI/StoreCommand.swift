@@ -5,12 +5,13 @@ import Foundation
 import StatsStore
 
 /// `bench store push` and `bench store pull`: runs copied between stats stores; `bench store
-/// remove`: runs taken out of one (an interrupted run, say).
+/// remove`: runs taken out of one (an interrupted run, say); `bench store prune`: old runs' raw
+/// samples taken out, their summaries kept.
 struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract:
-            "Copy runs between stats stores: push local runs to a shared PostgreSQL store, pull them back; remove runs.",
+            "Copy runs between stats stores: push local runs to a shared PostgreSQL store, pull them back; remove runs; prune old raw samples.",
         discussion: """
             A run is copied in one transaction, whole or not at all. A run ID already in the target is skipped \
             (never duplicated); one that differs there is an error (the other runs are still copied); a run the \
@@ -18,7 +19,7 @@ struct StoreCommand: ParsableCommand {
             Incomplete runs stay marked incomplete. The password of a PostgreSQL store comes from PGPASSWORD or \
             ~/.pgpass.
             """,
-        subcommands: [Push.self, Pull.self, Remove.self])
+        subcommands: [Push.self, Pull.self, Remove.self, Prune.self])
 
     struct Push: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -223,5 +223,21 @@ extension StoreMigration {
                 "CREATE INDEX runs_on_started_at ON runs (started_at)",
                 "CREATE INDEX runs_on_host ON runs (host, started_at)",
             ]),
+        // The runs whose raw samples retention (`bench store prune`) removed, when, and how many
+        // there were: their summaries and row stay, and the readers of raw samples say so.
+        StoreMigration(
+            "retention: runs whose raw samples were pruned",
+            sqlite: [
+                """
+                CREATE TABLE "pruned_runs" ("run_id" TEXT PRIMARY KEY NOT NULL
+                    REFERENCES "runs"("run_id") ON DELETE CASCADE, "pruned_at" TEXT NOT NULL, "samples" INTEGER NOT NULL)
+                """
+            ],
+            postgres: [
+                """
+                CREATE TABLE pruned_runs (run_id TEXT PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+                    pruned_at TEXT NOT NULL, samples BIGINT NOT NULL)
+                """
+            ]),
     ]
 }

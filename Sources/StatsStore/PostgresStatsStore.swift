@@ -339,7 +339,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         guard let row = rows.first else { return nil }
         let samples = try connection.execute(
             "SELECT * FROM samples WHERE run_id = $1 ORDER BY id", [runID.databaseValue])
-        return StoredRun(record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) })
+        let pruned = try connection.execute(
+            "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = $1", [runID.databaseValue]
+        ).first.map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
+        return StoredRun(
+            record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) }, pruned: pruned)
     }
 
     // MARK: Copying runs in
@@ -350,8 +354,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
             let id = run.runID.databaseValue
-            // What the copy brings is summarised from its samples at the next writer's open.
-            try connection.execute("DELETE FROM summarised_runs WHERE run_id = $1", [id])
+            // What the copy brings is summarised from its samples at the next writer's open; a run
+            // whose samples retention removed here keeps the summaries it has (it has no samples).
+            try connection.execute(
+                "DELETE FROM summarised_runs WHERE run_id = $1 AND run_id NOT IN (SELECT run_id FROM pruned_runs)", [id]
+            )
             return try run.copy(
                 storedDigest: try connection.execute("SELECT content_digest FROM runs WHERE run_id = $1", [id])
                     .first?["content_digest"],
@@ -360,6 +367,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
                 setDigest: {
                     try connection.execute(
                         "UPDATE runs SET content_digest = $1 WHERE run_id = $2", [$0.databaseValue, id])
+                },
+                markPruned: {
+                    try connection.execute(
+                        "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES ($1, $2, $3)",
+                        [id, $0.prunedAt.databaseValue, $0.samples.databaseValue])
                 })
         }
     }
@@ -415,5 +427,66 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     /// The stored columns of a sample, but its row ID (the database gives one).
     private static func sampleColumns(_ sample: SampleRecord) throws -> [String] {
         try sample.databaseDictionary.keys.filter { $0 != "id" }.sorted()
+    }
+}
+
+// MARK: Retention
+
+extension PostgresStatsStore {
+    public func retentionPlan(_ policy: RetentionPolicy) throws -> RetentionPlan {
+        let query = RetentionQuery.candidates(policy, placeholder: { "$\($0)" })
+        let rows = try connection.execute(query.sql, query.arguments.map(\.databaseValue))
+        let candidates = try rows.map(RetentionQuery.candidate)
+        let total: Int64 =
+            candidates.isEmpty
+            ? 0 : try connection.execute("SELECT COUNT(*) AS samples FROM samples").first?["samples"] ?? 0
+        return RetentionQuery.plan(candidates, storeSamples: Int(total))
+    }
+
+    public func prune(_ runs: [RetentionPlan.Run], at date: Date, progress: (Int) -> Void) throws
+        -> [RetentionPlan.Run]
+    {
+        let stamp = RetentionQuery.timestamp(date)
+        let recording = RetentionQuery.recordPruned(placeholder: { "$\($0)" })
+        return try RetentionQuery.inBatches(runs, progress: progress) { batch in
+            try connection.transaction {
+                // The lock a copy of the run takes (importRun): a push of one of these runs from
+                // another machine waits until this transaction ends, then finds it as it is.
+                for run in batch {
+                    try connection.execute(
+                        "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext($1))", [run.runID.databaseValue])
+                }
+                let still = Set(
+                    try connection.execute(
+                        RetentionQuery.stillPrunable(count: batch.count, placeholder: { "$\($0)" }) + " FOR UPDATE",
+                        batch.map(\.runID.databaseValue)
+                    ).compactMap { $0["run_id"] as String? })
+                var done: [RetentionPlan.Run] = []
+                for var run in batch where still.contains(run.runID) {
+                    let removed: Int64 =
+                        try connection.execute(
+                            "WITH gone AS (DELETE FROM samples WHERE run_id = $1 RETURNING 1) "
+                                + "SELECT COUNT(*) AS samples FROM gone", [run.runID.databaseValue]
+                        ).first?["samples"] ?? 0
+                    run.samples = Int(removed)
+                    try connection.execute(
+                        recording[0], [run.runID.databaseValue, stamp.databaseValue, run.samples.databaseValue])
+                    try connection.execute(recording[1], [run.runID.databaseValue])
+                    done.append(run)
+                }
+                return done
+            }
+        }
+    }
+
+    public func space() throws -> StoreSpace {
+        let row = try connection.execute(
+            "SELECT pg_database_size(current_database()) AS bytes, pg_total_relation_size('samples') AS samples"
+        ).first
+        return StoreSpace(bytes: row?["bytes"] ?? 0, sampleBytes: row?["samples"])
+    }
+
+    public func reclaimSpace() throws {
+        try connection.execute("VACUUM (ANALYZE) samples")
     }
 }

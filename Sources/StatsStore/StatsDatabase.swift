@@ -18,7 +18,7 @@ import GRDB
 /// try store.finishRun(environment.runID, endedAt: now, noise: noise)
 /// ```
 public struct StatsDatabase: StatsStoring, Sendable {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
     /// The file's path (`:memory:` for a store on another writer).
     public let location: String
 
@@ -395,14 +395,20 @@ public struct StatsDatabase: StatsStoring, Sendable {
     static func storedRun(_ runID: String, _ db: Database) throws -> StoredRun? {
         guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
         let samples = try SampleRecord.filter(Column("run_id") == runID).order(Column("id")).fetchAll(db)
-        return StoredRun(record: record, samples: samples)
+        let pruned = try Row.fetchOne(
+            db, sql: "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = ?", arguments: [runID]
+        ).map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
+        return StoredRun(record: record, samples: samples, pruned: pruned)
     }
 
     /// Copies a run from another store, in one transaction.
     public func importRun(_ run: StoredRun) throws -> ImportOutcome {
         try write { db in
-            // What the copy brings is summarised from its samples at the next writer's open.
-            try db.execute(sql: "DELETE FROM summarised_runs WHERE run_id = ?", arguments: [run.runID])
+            // What the copy brings is summarised from its samples at the next writer's open; a run
+            // whose samples retention removed here keeps the summaries it has (it has no samples).
+            try db.execute(
+                sql: "DELETE FROM summarised_runs WHERE run_id = ? AND run_id NOT IN (SELECT run_id FROM pruned_runs)",
+                arguments: [run.runID])
             func insert(_ samples: [SampleRecord]) throws {
                 // The rows get this store's own IDs.
                 for var sample in samples {
@@ -418,13 +424,18 @@ public struct StatsDatabase: StatsStoring, Sendable {
                 setDigest: {
                     try db.execute(
                         sql: "UPDATE runs SET content_digest = ? WHERE run_id = ?", arguments: [$0, run.runID])
+                },
+                markPruned: {
+                    try db.execute(
+                        sql: "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES (?, ?, ?)",
+                        arguments: [run.runID, $0.prunedAt, $0.samples])
                 })
         }
     }
 
     // MARK: Transactions
 
-    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try writer.write(updates)
         } catch let error as StatsStoreError {
@@ -434,7 +445,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
-    private func read<T>(_ value: (Database) throws -> T) throws -> T {
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
         do {
             return try writer.read(value)
         } catch {

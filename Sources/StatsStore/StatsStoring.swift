@@ -55,6 +55,27 @@ public protocol StatsStoring: RunRecorder {
     /// Removes a run and its samples (an interrupted run one does not want, say); `false` when the
     /// store has no run of that ID.
     func removeRun(_ runID: String) throws -> Bool
+
+    /// The runs whose raw samples `policy` would remove, and those it names but keeps whole
+    /// (incomplete, not summarised yet); nothing is changed.
+    func retentionPlan(_ policy: RetentionPolicy) throws -> RetentionPlan
+    /// Removes the raw samples of `runs` (a ``RetentionPlan/pruned``), keeping each run's row and
+    /// summaries and recording that they went (``StoredRun/prunedSamples``).
+    ///
+    /// A few runs a transaction, each whole or not at all; a run is checked again inside its
+    /// transaction (complete, summarised, not pruned yet) and skipped when it no longer is. On
+    /// PostgreSQL each run's advisory lock (the one a copy of that run takes) is held meanwhile, so
+    /// that another machine pushing the same run waits. `progress` gets the runs done so far.
+    ///
+    /// - Returns: the runs pruned, each with the samples removed.
+    func prune(_ runs: [RetentionPlan.Run], at date: Date, progress: (Int) -> Void) throws -> [RetentionPlan.Run]
+    /// The space the store takes.
+    func space() throws -> StoreSpace
+    /// Gives the space of removed rows back: VACUUM (an SQLite file is rewritten, smaller; writers
+    /// wait meanwhile, and it needs free disk of about the store's size); on PostgreSQL a plain
+    /// `VACUUM` of the samples, which makes the space reusable inside the database, without locking
+    /// writers out (the files do not shrink).
+    func reclaimSpace() throws
 }
 
 extension StatsStoring {

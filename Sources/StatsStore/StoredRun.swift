@@ -6,10 +6,13 @@ import SongFeed
 public struct StoredRun: Sendable {
     var record: RunRecord
     var sampleRecords: [SampleRecord]
+    /// When retention removed the run's raw samples, and how many (`nil`: the store holds them all).
+    public internal(set) var prunedSamples: PrunedSamples?
 
-    init(record: RunRecord, samples: [SampleRecord]) {
+    init(record: RunRecord, samples: [SampleRecord], pruned: PrunedSamples? = nil) {
         self.record = record
         self.sampleRecords = samples
+        self.prunedSamples = pruned
     }
 
     /// A run from a run file (`<run-id>.json`): what `bench run` wrote when the store failed.
@@ -55,6 +58,9 @@ extension StoredRun {
                 description: "run \(runID) differs from the run of that ID already in the store "
                     + "(\(differences.joined(separator: ", "))): not copied")
         }
+        // Retention removed the raw samples of one copy (its summaries and row are kept): the store
+        // holds the run, and samples that were pruned on purpose are not brought back.
+        if prunedSamples != nil || existing.prunedSamples != nil { return .skip }
         var missing: [SampleRecord] = []
         var extra = 0
         let stored = existing.samples
@@ -108,12 +114,13 @@ extension StoredRun {
     ///   - insertSamples: inserts samples.
     ///   - updateRun: rewrites the row of a run that has now ended.
     ///   - setDigest: stores the digest of the run the store now holds.
+    ///   - markPruned: records that a run inserted without its raw samples had them pruned.
     /// - Returns: what the copy did.
     /// - Throws: ``StatsStoreError`` for a different run under this ID, or what the store throws.
     func copy(
         storedDigest: String?, existing: () throws -> StoredRun?, insertRun: (RunRecord) throws -> Void,
         insertSamples: ([SampleRecord]) throws -> Void, updateRun: (RunRecord) throws -> Void,
-        setDigest: (String?) throws -> Void
+        setDigest: (String?) throws -> Void, markPruned: (PrunedSamples) throws -> Void
     ) throws -> ImportOutcome {
         let digest = try contentDigest()
         if storedDigest == digest { return .alreadyThere }
@@ -123,6 +130,7 @@ extension StoredRun {
         case .insert:
             try insertRun(record)
             try insertSamples(sampleRecords)
+            if let prunedSamples { try markPruned(prunedSamples) }
             outcome = .added
         case .skip:
             outcome = .alreadyThere

@@ -188,9 +188,11 @@ enum SummaryRows {
         "SELECT * FROM metric_summaries WHERE run_id = \(placeholder(1)) ORDER BY position"
     }
 
-    /// The runs whose summaries are not complete, oldest first (both stores' SQL).
+    /// The runs whose summaries are not complete, oldest first (both stores' SQL); never a run whose
+    /// raw samples retention removed (summarised from none, it would lose what it has).
     static let unsummarised = """
         SELECT r.run_id FROM runs r LEFT JOIN summarised_runs s ON s.run_id = r.run_id
-        WHERE s.run_id IS NULL ORDER BY r.started_at, r.run_id
+        WHERE s.run_id IS NULL AND NOT EXISTS (SELECT 1 FROM pruned_runs p WHERE p.run_id = r.run_id)
+        ORDER BY r.started_at, r.run_id
         """
 }

@@ -24,6 +24,7 @@ struct MigrationTests {
         "v9: warm-ups of download workers",
         "v10: the cells not timed and why",
         "v11: cell summaries by run and metric",
+        "retention: runs whose raw samples were pruned",
     ]
 
     @Test func theListOnlyGrowsAndItsNamesAreUnique() {
