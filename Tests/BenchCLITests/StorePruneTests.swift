@@ -34,10 +34,6 @@ struct StorePruneTests {
         return ids
     }
 
-    /// Whether `bench history` and `bench report` read the runs' summaries: until they do (branch
-    /// store-summaries, issue 44), they read raw samples, and print less after a prune.
-    static let readersOnSummaries = false
-
     @Test func historyAndReportPrintTheSameAfterItAndAPrunedRunSaysSo() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("stats.sqlite")
@@ -61,12 +57,11 @@ struct StorePruneTests {
         #expect(words(prune.standardOutput).contains("Removed the raw samples of 8 run(s) (400 samples)"))
         #expect(try StatsStores.open(path).samples(matching: SampleFilter()).count == 200)
 
-        if Self.readersOnSummaries {
-            for (command, earlier) in zip(commands, before) {
-                let after = try runBench(command)
-                #expect(after.status == 0, "\(after.standardError)")
-                #expect(after.standardOutput == earlier.standardOutput, "bench \(command.joined(separator: " "))")
-            }
+        // History and report read the runs' summaries, which retention keeps: the same output.
+        for (command, earlier) in zip(commands, before) {
+            let after = try runBench(command)
+            #expect(after.status == 0, "\(after.standardError)")
+            #expect(after.standardOutput == earlier.standardOutput, "bench \(command.joined(separator: " "))")
         }
 
         // Compare needs each worker's samples: a pruned run says where they went.
