@@ -555,7 +555,10 @@ struct Run: ParsableCommand {
             if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
             print(Format.wrap(RunReport.header(result), width: width))
             print(RunReport.table(result, columns: try tableColumns(), width: width, key: !legend))
-        case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
+        case .csv:
+            print(
+                RunReport.summaryCSV(result.cells, noise: result.noise, timedSink: result.settings.timedSink),
+                terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")

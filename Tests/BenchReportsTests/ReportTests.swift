@@ -6,6 +6,41 @@ import Testing
 
 @Suite("Reports")
 struct ReportTests {
+    /// A document run names the sink its times include in every format: the terminal's header and
+    /// table titles, the summary CSV's `timed_sink` (document cells only), the JSON's settings, the
+    /// Markdown and the HTML; a run that did not record it says nothing of it.
+    @Test func aDocumentRunSaysWhichSinkItsTimesInclude() throws {
+        var run = SyntheticRuns.run(
+            id: "d", started: "2026-11-26T10:00:00Z",
+            rounds: ["c-libxml2": [1_000_000, 1_010_000, 990_000], "expat": [1_500_000, 1_520_000, 1_480_000]])
+        run.cells = run.cells.map { summary in
+            var summary = summary
+            summary.cell.scenario = CellScenario(.document)
+            return summary
+        }
+        let unrecorded = run
+        run.settings.timedSink = RunSettings.checksumSink
+        let phrase = "timed sink: checksum"
+        #expect(RunReport.header(run).contains(phrase))
+        #expect(RunReport.table(run).contains("bytes, 300 events), " + phrase))
+        #expect(RunReport.markdown(run).contains(phrase))
+        #expect(HTMLReport.run(run, history: []).contains(phrase))
+        #expect(try RunReport.json(run).contains("\"timedSink\" : \"checksum\""))
+        let rows = try Self.parseCSV(RunReport.summaryCSV(run.cells, timedSink: run.settings.timedSink))
+        let column = try #require(rows.first?.firstIndex(of: "timed_sink"))
+        #expect(rows.dropFirst().allSatisfy { $0[column] == "checksum" })
+        for text in [
+            RunReport.header(unrecorded), RunReport.table(unrecorded), RunReport.markdown(unrecorded),
+            HTMLReport.run(unrecorded, history: []),
+        ] {
+            #expect(!text.contains("timed sink"))
+        }
+        // Song cells have no sink.
+        let songs = SyntheticRuns.run(id: "s", started: "2026-11-26T10:00:00Z", rounds: ["expat": [1_000_000]])
+        let songRows = try Self.parseCSV(RunReport.summaryCSV(songs.cells, timedSink: RunSettings.checksumSink))
+        #expect(songRows.dropFirst().allSatisfy { $0.last == "" })
+    }
+
     /// `bench report` says what its rows pool: builds of several commits, runs stored before parses
     /// that lost the CPU were flagged.
     @Test func theStoredReportSaysWhatItPooled() throws {
