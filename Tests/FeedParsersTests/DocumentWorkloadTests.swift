@@ -110,7 +110,7 @@ struct DocumentWorkloadTests {
             try type.walk(sample, chunkSize: size, into: sink, mode: .checksum)
             #expect(sink.mode == .checksum)
             #expect(sink.checksumText == reference, "the checksum sink, \(chunks)")
-            #expect(sink.eventCount == events, chunks)
+            #expect(sink.eventCount == events, "\(chunks)")
             #expect(sink.recordedEvents().isEmpty, "the checksum sink keeps nothing")
         }
         // Another attribute value, the text of one element moved to another: another checksum.
