@@ -56,6 +56,16 @@ static inline uint64_t rotate(uint64_t value, int bits) { return (value << bits)
 
 static inline uint64_t mix(uint64_t hash, uint64_t word) { return rotate(hash ^ (word * PRIME2), 31) * PRIME1; }
 
+/// The last step of a digest: every bit of the input moves every bit of the output.
+static inline uint64_t avalanche(uint64_t hash) {
+    hash ^= hash >> 33;
+    hash *= PRIME2;
+    hash ^= hash >> 29;
+    hash *= PRIME3;
+    hash ^= hash >> 32;
+    return hash;
+}
+
 static void hash_bytes(DocSink *sink, const unsigned char *bytes, size_t length) {
     sink->total += length;
     if (sink->carry_count > 0) {
@@ -89,12 +99,7 @@ uint64_t doc_sink_digest(const DocSink *sink) {
         hash = mix(hash, word);
     }
     hash ^= sink->total * PRIME3;
-    hash ^= hash >> 33;
-    hash *= PRIME2;
-    hash ^= hash >> 29;
-    hash *= PRIME3;
-    hash ^= hash >> 32;
-    return hash;
+    return avalanche(hash);
 }
 
 // MARK: Buffers
@@ -417,12 +422,7 @@ DocStatus doc_sink_finish(DocSink *sink) {
 
 uint64_t doc_sink_checksum(const DocSink *sink) {
     uint64_t hash = sink->check ^ ((uint64_t)sink->events * PRIME3);
-    hash ^= hash >> 33;
-    hash *= PRIME2;
-    hash ^= hash >> 29;
-    hash *= PRIME3;
-    hash ^= hash >> 32;
-    return hash;
+    return avalanche(hash);
 }
 
 size_t doc_sink_event_count(const DocSink *sink) { return sink->events; }
