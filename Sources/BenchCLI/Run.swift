@@ -109,9 +109,17 @@ struct Run: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     // The measuring options, with bench run's defaults.
-    var rounds: Int { measuring.rounds ?? (stopping ? Self.stoppingMaxRounds : Self.defaultRounds) }
-    /// Whether the rounds stop on --precision or --max-time rather than after --rounds.
-    var stopping: Bool { precision != nil || maxTime != nil }
+    var rounds: Int {
+        measuring.rounds ?? (stopping && !documentPrecisionByDefault ? Self.stoppingMaxRounds : Self.defaultRounds)
+    }
+    /// Whether the rounds stop on --precision or --max-time (or the document workload's default
+    /// precision) rather than after --rounds.
+    var stopping: Bool { precision != nil || maxTime != nil || documentPrecisionByDefault }
+    /// Whether this is a timed document run with none of --rounds, --precision and --max-time: it
+    /// stops at ``defaultDocumentPrecision``, after at most ``defaultRounds`` rounds.
+    var documentPrecisionByDefault: Bool {
+        workload == .document && measuring.rounds == nil && precision == nil && maxTime == nil && counter == .time
+    }
     var iterations: Int? { measuring.iterations }
     var warmup: Int { measuring.warmup ?? Self.defaultWarmup }
     var chunkSize: Int { measuring.chunkSize ?? 16_384 }
@@ -163,7 +171,9 @@ struct Run: ParsableCommand {
             discussion: """
                 Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
                 runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(Self.stoppingMaxRounds)) \
-                or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them.
+                or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them. The document workload \
+                with none of --rounds, --precision and --max-time stops at \(Int(Self.defaultDocumentPrecision * 100))%, after \
+                \(Self.documentFloorRounds) to \(Self.defaultRounds) rounds, with no time limit.
                 """, valueName: "half-width"),
         transform: Precision.parse)
     var precision: Precision?
@@ -179,6 +189,14 @@ struct Run: ParsableCommand {
     static let stoppingMaxRounds = 100
     /// The time limit of a run with --precision and no --max-time.
     static let stoppingMaxSeconds: Double = 300
+    /// The precision of a document run with none of --rounds, --precision and --max-time: ±2%, the
+    /// half-width of the ratios' intervals in the default corpus's table after 40 rounds (for example
+    /// 1.04 (1.02–1.06)); it stops as soon as every ratio is that precise, at most after the 40 rounds
+    /// it always ran (docs/documents.md, "How long a document run takes").
+    static let defaultDocumentPrecision = 0.02
+    /// The fewest rounds of a document run stopped by ``defaultDocumentPrecision``: 10 workers give a
+    /// next-run interval its 95% coverage.
+    static let documentFloorRounds = 10
 
     /// Adds this percentage of extra parse work to every timed parse (to validate the regression
     /// gate: see scripts/validate-gate.sh).
@@ -501,9 +519,10 @@ struct Run: ParsableCommand {
             counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
         if stopping {
             settings.stopping = StoppingRule(
-                precision: precision?.fraction,
+                precision: precision?.fraction ?? (documentPrecisionByDefault ? Self.defaultDocumentPrecision : nil),
                 maxSeconds: maxTime ?? (precision == nil ? nil : Self.stoppingMaxSeconds),
                 maxRounds: rounds)
+            if documentPrecisionByDefault { settings.stopping?.floorRounds = Self.documentFloorRounds }
         }
         return settings
     }
@@ -563,7 +582,10 @@ struct Run: ParsableCommand {
             if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
             print(Format.wrap(RunReport.header(result), width: width))
             print(RunReport.table(result, columns: try tableColumns(), width: width, key: !legend))
-        case .csv: print(RunReport.summaryCSV(result.cells, noise: result.noise), terminator: "")
+        case .csv:
+            print(
+                RunReport.summaryCSV(result.cells, noise: result.noise, timedSink: result.settings.timedSink),
+                terminator: "")
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")

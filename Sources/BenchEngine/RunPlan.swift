@@ -66,6 +66,7 @@ public struct RunPlan: Sendable {
         self.parsers = parsers
         self.feeds = feeds
         self.settings = settings
+        if scenarios.contains(.document) { self.settings.timedSink = MeasureWorker.timedDocumentSink }
         self.executable = executable
         self.debugBuild = debugBuild
         self.scenarios = scenarios

@@ -36,7 +36,10 @@ extension HTMLReport {
         <p>Each parser that can walk any XML document reports every event of it (start and end tags with \
         their namespace URI and attributes, character data, processing instructions) into one shared sink, \
         fed the document's bytes in chunks as they would arrive from the network; before anything is timed, \
-        the parsers must report the same events on every document. Each parser runs in several worker \
+        the parsers must report the same events on every document (the canonical sink: attributes sorted, \
+        text merged, every event hashed). The timed walks report to a checksum sink that only reads each \
+        event's bytes (the page's heading says which sink the times include), and each worker walks the \
+        document once more, untimed, into the canonical sink. Each parser runs in several worker \
         processes, one per round, side by side with the other parsers' workers. <strong>Shorter bars are \
         better</strong>, except for throughput. When the run has several documents, the first figure is an \
         overview: each parser's time over <code>c-libxml2</code>'s (the C reference walk) on every document, on \
@@ -44,8 +47,8 @@ extension HTMLReport {
         the fastest, parse time, throughput and memory. The black whiskers are 95% intervals over the worker \
         processes: on the ratios, when an interval stays clear of 1, the order is not noise; on the parse \
         time, the interval the next run's figure should fall in. <code>null</code> is a baseline that parses \
-        nothing; <code>sink</code> is the sink alone (the document's recorded events replayed into it), which \
-        every parser's time includes. A parser's <em>kind</em>: push/event (SAX-style callbacks), pull (a \
+        nothing; <code>sink</code> is the timed sink alone (the document's recorded events replayed into it), \
+        which every parser's time includes. A parser's <em>kind</em>: push/event (SAX-style callbacks), pull (a \
         reader), tree (the whole document, then a walk), reference (the same walk in plain C: \
         <code>c-libxml2</code>, <code>c-expat</code>). The <em>binding tax</em> is a Swift adapter's time over its \
         C reference's. A yellow box means the harness found the machine too busy for the figures to hold; \

@@ -80,6 +80,9 @@ public enum HTMLReport {
                 + "\(settings.rounds) rounds, \(settings.downloadIterationsPerWorker) timed iterations each after "
                 + "\(settings.downloadWarmupPerWorker) warm-up\(settings.downloadWarmupPerWorker == 1 ? "" : "s")."
         }
+        if let sink = settings.timedSinkDescription {
+            about += " " + sink.prefix(1).uppercased() + sink.dropFirst() + "."
+        }
         if let stopped = result.stopped { about += " " + stopped.message }
         var warnings: [String] = []
         if let noise = result.noise {

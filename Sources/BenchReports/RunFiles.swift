@@ -59,7 +59,7 @@ public struct RunFiles: Sendable {
             }
         }
         let runID = result.environment.runID
-        let summary = RunReport.summaryCSV(result.cells, noise: result.noise)
+        let summary = RunReport.summaryCSV(result.cells, noise: result.noise, timedSink: result.settings.timedSink)
         let json = try RunReport.json(result)
         let files =
             [

@@ -76,9 +76,12 @@ extension RunReport {
     /// events replayed into it.
     static let sinkBaseline = "sink"
 
-    /// What the sink alone costs on the document of `group`, against the reference parser's figure
-    /// (instructions when counted, else the median times); `nil` without a `sink` cell.
-    static func sinkNote(_ group: [CellSummary]) -> String? {
+    /// What the sink alone costs on the document of `group`, against the reference parser's figure.
+    ///
+    /// Instructions when counted, else the median times; `nil` without a `sink` cell. `timedSink`
+    /// (``RunSettings/timedSink``) names the sink the times include: the checksum sink, or (`nil`, runs
+    /// that did not record it) the canonical one.
+    static func sinkNote(_ group: [CellSummary], timedSink: String? = nil) -> String? {
         let parsers = group.filter { $0.kind != "baseline" && $0.kind != "floor" }
         func figure(_ cell: CellSummary) -> Double { cell.instructions?.median ?? cell.time ?? .infinity }
         // The reference of the relative figures, or (counted, where there are none) the lowest count.
@@ -88,7 +91,10 @@ extension RunReport {
                 ?? parsers.min(by: { figure($0) < figure($1) })
         else { return nil }
         let name = reference.cell.parser
-        let what = "sink: the shared event sink alone (the document's events replayed, no parse)"
+        let what =
+            timedSink == RunSettings.checksumSink
+            ? "sink: the timed \(RunSettings.checksumSink) sink alone (the document's events replayed into it, no parse)"
+            : "sink: the shared event sink alone (the document's events replayed, no parse)"
         func share(_ part: Double, _ whole: Double) -> String {
             Format.number(part / whole * 100, decimals: 0) + "%"
         }

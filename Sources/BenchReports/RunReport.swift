@@ -13,7 +13,7 @@ public enum RunReport {
         "parse_peak_mb",
         "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
         "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
-        "floor_multiple_ci95_low", "floor_multiple_ci95_high",
+        "floor_multiple_ci95_low", "floor_multiple_ci95_high", "timed_sink",
     ]
 
     /// The columns of `<run-id>-samples.csv`, in order: the cell and the iteration, then every
@@ -55,9 +55,12 @@ public enum RunReport {
     /// `median_ms` and `ci95_*` are the headline figure and its interval over the
     /// workers (`CellSummary.estimate`: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
     /// describe every clean iteration.
-    /// `noise` fills the last column, `noisy` (the run's verdict, on every row): 1, 0, or empty when
-    /// not assessed.
-    public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil) -> String {
+    /// `noise` fills the column `noisy` (the run's verdict, on every row): 1, 0, or empty when
+    /// not assessed. `timedSink` (``RunSettings/timedSink``) fills `timed_sink` on document cells: the
+    /// event sink their times include.
+    public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil, timedSink: String? = nil)
+        -> String
+    {
         CSV.document(
             header: summaryColumns,
             rows: cells.map { cell in
@@ -93,6 +96,7 @@ public enum RunReport {
                     Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
                     Format.number(cell.keptBytes, decimals: 0), cell.kind ?? "",
                 ] + ratioColumns(cell.bindingTax) + ratioColumns(cell.floorMultiple)
+                    + [cell.cell.scenario.kind == .document ? timedSink ?? "" : ""]
             })
     }
 
@@ -192,7 +196,7 @@ public enum RunReport {
         return order.compactMap { groups[$0] }
     }
 
-    static func title(_ group: [CellSummary]) -> String {
+    static func title(_ group: [CellSummary], timedSink: String? = nil) -> String {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
         let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
@@ -202,6 +206,8 @@ public enum RunReport {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
+        } else if cell.scenario.kind == .document, let timedSink {
+            title += ", timed sink: \(timedSink)"
         }
         return title
     }
@@ -235,6 +241,7 @@ public enum RunReport {
             text += "; instructions counted by callgrind (no times)"
         }
         if let percent = settings.slowdownPercent, percent > 0 { text += "; INJECTED SLOWDOWN \(percent)%" }
+        if let sink = settings.timedSinkDescription { text += "; \(sink)" }
         let networks = Set(result.cells.map(\.cell.network).filter { !$0.isEmpty }).sorted()
         if !networks.isEmpty { text += "; network \(networks.joined(separator: ", "))" }
         text +=
@@ -276,7 +283,8 @@ public enum RunReport {
         _ result: RunResult, columns: [ParseColumn] = ParseColumn.allCases, width: Int? = nil, key: Bool = false
     ) -> String {
         let tables = table(
-            result.cells, reference: result.settings.reference, columns: columns, width: width, key: key)
+            result.cells, reference: result.settings.reference, columns: columns, width: width, key: key,
+            timedSink: result.settings.timedSink)
         guard let documents = documentsBlock(result.documents, width: width) else { return tables }
         return documents + "\n\n" + tables
     }
@@ -292,10 +300,12 @@ public enum RunReport {
     ///     (the legend names them); `nil`: one line each.
     ///   - key: a short key of the parse and download tables instead of their whole legends (the
     ///     terminal's default; the Markdown and HTML always have the legends).
+    ///   - timedSink: the event sink the document cells' times include (``RunSettings/timedSink``),
+    ///     named in their titles and sink notes; `nil`: not recorded.
     /// - Returns: the tables, their notes and their legends.
     public static func table(
         _ cells: [CellSummary], reference: String? = nil, columns: [ParseColumn] = ParseColumn.allCases,
-        width: Int? = nil, key: Bool = false
+        width: Int? = nil, key: Bool = false, timedSink: String? = nil
     ) -> String {
         var blocks: [String] = []
         let all = groups(
@@ -327,11 +337,13 @@ public enum RunReport {
         let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
         for (group, coverage) in zip(all, coverage) {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
-            var text = title(group) + "\n" + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
+            var text =
+                title(group, timedSink: timedSink) + "\n"
+                + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in
                 (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
             }
-            if let note = sinkNote(group) { notes.append("  " + note) }
+            if let note = sinkNote(group, timedSink: timedSink) { notes.append("  " + note) }
             if let coverage, !sharedCoverage { notes.append("  next run: " + coverage) }
             if !notes.isEmpty { text += "\n" + wrapped(notes.joined(separator: "\n")) }
             blocks.append(text)
@@ -410,6 +422,7 @@ public enum RunReport {
         text +=
             "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
+        if let sink = result.settings.timedSinkDescription { text += "; \(sink)" }
         text += "\n"
         for sentence in answer(result) { text += "\n**\(MarkdownTable.escape(sentence))**\n" }
         for line in noiseLines(result.noise) + hostLines(result) {
@@ -429,14 +442,16 @@ public enum RunReport {
         }
         for group in all {
             guard let content = tableContent(group, all: all, reference: result.settings.reference) else { continue }
-            text += "\n**\(title(group))**\n\n"
+            text += "\n**\(title(group, timedSink: result.settings.timedSink))**\n\n"
             text += MarkdownTable.render(
                 header: content.header, rows: content.rows, rightAligned: Set(1..<content.header.count))
             text += "\n"
             for cell in group {
                 if let outcome = cell.outcome ?? cell.lostTheCPUNote { text += "\n- `\(cell.cell.parser)`: \(outcome)" }
             }
-            if let note = sinkNote(group) { text += "\n- \(MarkdownTable.escape(note))\n" }
+            if let note = sinkNote(group, timedSink: result.settings.timedSink) {
+                text += "\n- \(MarkdownTable.escape(note))\n"
+            }
         }
         text += documentsMarkdown(result.documents)
         let contrasts = DocumentContrast.find(cells)

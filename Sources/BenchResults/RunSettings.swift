@@ -43,6 +43,24 @@ public struct RunSettings: Codable, Sendable, Equatable {
     ///
     /// In a finished run's result, ``rounds`` is the rounds run.
     public var stopping: StoppingRule?
+    /// The document workload's event sink inside the timed region.
+    ///
+    /// "checksum": every event's bytes read into a running checksum, nothing kept (the canonical sink
+    /// walked untimed after the timed parses); `nil`: not a document run, or one made before this was
+    /// recorded, which timed the canonical sink (every event hashed, attributes sorted, text merged).
+    /// Not kept by the store (its run columns are the settings of migration v4).
+    public var timedSink: String?
+
+    /// What ``timedSink`` means, in a few words, for the reports.
+    public var timedSinkDescription: String? {
+        guard let timedSink else { return nil }
+        return timedSink == Self.checksumSink
+            ? "timed sink: \(timedSink) (the parser's events read into a running checksum; the canonical sink untimed)"
+            : "timed sink: \(timedSink)"
+    }
+
+    /// ``timedSink`` of a document run that times the checksum sink.
+    public static let checksumSink = "checksum"
 
     public init(
         iterations: Int, warmup: Int, rounds: Int, chunkSize: Int, timeoutSeconds: Double, counter: String? = nil,

@@ -15,6 +15,10 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     public var maxSeconds: Double?
     /// The most rounds to run.
     public var maxRounds: Int
+    /// The fewest rounds before precision may stop the run, when more than ``minimumRounds`` (the
+    /// document workload's default: as many workers as a next-run interval needs for its 95%
+    /// coverage); `nil`: ``minimumRounds``.
+    public var floorRounds: Int?
 
     /// The rounds before precision is looked at: a 95% signed-rank interval needs 6 pairs.
     public static let minimumRounds = 6
@@ -40,7 +44,9 @@ public struct StoppingRule: Codable, Sendable, Equatable {
                 reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
                 wider: reason == .precise ? [] : wide)
         }
-        if precision != nil, round >= Self.minimumRounds, wide.isEmpty, Self.hasWatchedIntervals(cells) {
+        if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty,
+            Self.hasWatchedIntervals(cells)
+        {
             return stop(.precise)
         }
         if round >= maxRounds { return stop(.roundsDone) }

@@ -22,6 +22,11 @@ typedef struct {
 } Buffer;
 
 struct DocSink {
+    // Which sink: 1 the canonical one (digest of the encoding, the log), 0 the checksum alone.
+    int canonical;
+    // The checksum (both sinks): markup events in order, a tag's strings and a run of text summed.
+    uint64_t check, check_tag, check_text;
+    int in_text;
     // The digest: a stream hash over the events' encoding, 8 bytes at a time.
     uint64_t hash, total;
     unsigned char carry[8];
@@ -50,6 +55,16 @@ struct DocSink {
 static inline uint64_t rotate(uint64_t value, int bits) { return (value << bits) | (value >> (64 - bits)); }
 
 static inline uint64_t mix(uint64_t hash, uint64_t word) { return rotate(hash ^ (word * PRIME2), 31) * PRIME1; }
+
+/// The last step of a digest: every bit of the input moves every bit of the output.
+static inline uint64_t avalanche(uint64_t hash) {
+    hash ^= hash >> 33;
+    hash *= PRIME2;
+    hash ^= hash >> 29;
+    hash *= PRIME3;
+    hash ^= hash >> 32;
+    return hash;
+}
 
 static void hash_bytes(DocSink *sink, const unsigned char *bytes, size_t length) {
     sink->total += length;
@@ -84,12 +99,7 @@ uint64_t doc_sink_digest(const DocSink *sink) {
         hash = mix(hash, word);
     }
     hash ^= sink->total * PRIME3;
-    hash ^= hash >> 33;
-    hash *= PRIME2;
-    hash ^= hash >> 29;
-    hash *= PRIME3;
-    hash ^= hash >> 32;
-    return hash;
+    return avalanche(hash);
 }
 
 // MARK: Buffers
@@ -143,8 +153,40 @@ static DocStatus flush_text(DocSink *sink) {
     DocStatus status = emit(sink, &kind, 1);
     if (status == DOC_STATUS_OK) status = emit_string(sink, sink->text.bytes, sink->text.count);
     sink->text.count = 0;
-    sink->events += 1;
     return status;
+}
+
+// MARK: The checksum
+
+/// A string's bytes summed, with its length above them: every split of a run of text sums the same,
+/// and the loop is one the compiler turns into vector adds. No copy, no allocation.
+static inline uint64_t touch(const char *bytes, size_t length) {
+    const unsigned char *at = (const unsigned char *)bytes;
+    uint64_t sum = (uint64_t)length << 40;
+    for (size_t i = 0; i < length; i++) sum += at[i];
+    return sum;
+}
+
+/// A name (URI, local name, prefix) as one number.
+static inline uint64_t touch_name(const char *uri, size_t uri_length, const char *local, size_t local_length,
+                                  const char *prefix, size_t prefix_length) {
+    return touch(uri, uri_length) + rotate(touch(local, local_length), 21) + rotate(touch(prefix, prefix_length), 42);
+}
+
+/// Folds one markup event into the checksum, in order.
+static inline void check_event(DocSink *sink, unsigned char kind, uint64_t value) {
+    sink->check = rotate(sink->check, 7) + (value ^ ((uint64_t)kind << 56));
+}
+
+/// Before markup: the text since the last markup is an event (both sinks).
+static DocStatus end_text(DocSink *sink) {
+    if (sink->in_text) {
+        check_event(sink, DOC_EVENT_TEXT, sink->check_text);
+        sink->check_text = 0;
+        sink->in_text = 0;
+        sink->events += 1;
+    }
+    return sink->canonical ? flush_text(sink) : DOC_STATUS_OK;
 }
 
 // MARK: The interface
@@ -161,6 +203,11 @@ void doc_sink_free(DocSink *sink) {
 }
 
 void doc_sink_reset(DocSink *sink, int record) {
+    sink->canonical = 1;
+    sink->check = PRIME1;
+    sink->check_tag = 0;
+    sink->check_text = 0;
+    sink->in_text = 0;
     sink->hash = PRIME1;
     sink->total = 0;
     sink->carry_count = 0;
@@ -176,6 +223,13 @@ void doc_sink_reset(DocSink *sink, int record) {
     sink->finished = 0;
 }
 
+void doc_sink_reset_checksum(DocSink *sink) {
+    doc_sink_reset(sink, 0);
+    sink->canonical = 0;
+}
+
+int doc_sink_is_canonical(const DocSink *sink) { return sink->canonical; }
+
 /// Copies a string into the pending tag's buffer.
 static DocStatus keep(DocSink *sink, const char *bytes, size_t length, Piece *piece) {
     if (length > DOC_MAXIMUM_TEXT_BYTES) return DOC_STATUS_TOO_LONG;
@@ -189,17 +243,20 @@ static DocStatus open_tag(DocSink *sink) {
     if (sink->finished) return DOC_STATUS_MISUSE;
     if (sink->tag_pending) return DOC_STATUS_OK;
     sink->tag_pending = 1;
-    return flush_text(sink);
+    sink->check_tag = 0;
+    return end_text(sink);
 }
 
 DocStatus doc_sink_start(DocSink *sink, const char *uri, size_t uri_length, const char *local, size_t local_length,
                          const char *prefix, size_t prefix_length) {
     DocStatus status = open_tag(sink);
     if (status == DOC_STATUS_OK && sink->has_name) status = DOC_STATUS_MISUSE;
+    sink->check_tag += touch_name(uri, uri_length, local, local_length, prefix, prefix_length) * PRIME2;
+    sink->has_name = 1;
+    if (!sink->canonical) return status;
     if (status == DOC_STATUS_OK) status = keep(sink, uri, uri_length, &sink->uri);
     if (status == DOC_STATUS_OK) status = keep(sink, local, local_length, &sink->local);
     if (status == DOC_STATUS_OK) status = keep(sink, prefix, prefix_length, &sink->prefix);
-    sink->has_name = 1;
     return status;
 }
 
@@ -207,6 +264,10 @@ DocStatus doc_sink_attribute(DocSink *sink, const char *uri, size_t uri_length, 
                              const char *prefix, size_t prefix_length, const char *value, size_t value_length) {
     DocStatus status = open_tag(sink);
     if (status != DOC_STATUS_OK) return status;
+    // Summed: the attributes' order, which the canonical sink sorts away, does not matter.
+    sink->check_tag +=
+        touch_name(uri, uri_length, local, local_length, prefix, prefix_length) ^ rotate(touch(value, value_length), 11);
+    if (!sink->canonical) return DOC_STATUS_OK;
     if (sink->attribute_count == sink->attribute_capacity) {
         size_t capacity = sink->attribute_capacity < 8 ? 8 : sink->attribute_capacity * 2;
         Attribute *grown = realloc(sink->attributes, capacity * sizeof(Attribute));
@@ -285,8 +346,8 @@ static DocStatus sort_attributes(DocSink *sink) {
     return DOC_STATUS_OK;
 }
 
-DocStatus doc_sink_start_done(DocSink *sink) {
-    if (!sink->tag_pending || !sink->has_name) return DOC_STATUS_MISUSE;
+/// The canonical sink's part of doc_sink_start_done: the tag's encoding, its attributes sorted.
+static DocStatus emit_tag(DocSink *sink) {
     DocStatus status = sort_attributes(sink);
     unsigned char kind = DOC_EVENT_START;
     if (status == DOC_STATUS_OK) status = emit(sink, &kind, 1);
@@ -302,9 +363,16 @@ DocStatus doc_sink_start_done(DocSink *sink) {
         if (status == DOC_STATUS_OK) status = emit_piece(sink, attribute->value);
     }
     sink->tag.count = 0;
+    sink->attribute_count = 0;
+    return status;
+}
+
+DocStatus doc_sink_start_done(DocSink *sink) {
+    if (!sink->tag_pending || !sink->has_name) return DOC_STATUS_MISUSE;
+    check_event(sink, DOC_EVENT_START, sink->check_tag);
+    DocStatus status = sink->canonical ? emit_tag(sink) : DOC_STATUS_OK;
     sink->tag_pending = 0;
     sink->has_name = 0;
-    sink->attribute_count = 0;
     sink->depth += 1;
     sink->events += 1;
     return status;
@@ -312,9 +380,10 @@ DocStatus doc_sink_start_done(DocSink *sink) {
 
 DocStatus doc_sink_end(DocSink *sink) {
     if (sink->finished || sink->tag_pending || sink->depth == 0) return DOC_STATUS_MISUSE;
-    DocStatus status = flush_text(sink);
+    DocStatus status = end_text(sink);
+    check_event(sink, DOC_EVENT_END, 0);
     unsigned char kind = DOC_EVENT_END;
-    if (status == DOC_STATUS_OK) status = emit(sink, &kind, 1);
+    if (sink->canonical && status == DOC_STATUS_OK) status = emit(sink, &kind, 1);
     sink->depth -= 1;
     sink->events += 1;
     return status;
@@ -322,6 +391,10 @@ DocStatus doc_sink_end(DocSink *sink) {
 
 DocStatus doc_sink_text(DocSink *sink, const char *bytes, size_t length) {
     if (sink->finished || sink->tag_pending) return DOC_STATUS_MISUSE;
+    if (length == 0) return DOC_STATUS_OK;
+    sink->check_text += touch(bytes, length);
+    sink->in_text = 1;
+    if (!sink->canonical) return DOC_STATUS_OK;
     if (length > DOC_MAXIMUM_TEXT_BYTES - sink->text.count) return DOC_STATUS_TOO_LONG;
     return append(&sink->text, bytes, length) ? DOC_STATUS_OK : DOC_STATUS_OUT_OF_MEMORY;
 }
@@ -329,20 +402,27 @@ DocStatus doc_sink_text(DocSink *sink, const char *bytes, size_t length) {
 DocStatus doc_sink_pi(DocSink *sink, const char *target, size_t target_length, const char *data, size_t data_length) {
     if (sink->finished || sink->tag_pending) return DOC_STATUS_MISUSE;
     if (target_length > DOC_MAXIMUM_TEXT_BYTES || data_length > DOC_MAXIMUM_TEXT_BYTES) return DOC_STATUS_TOO_LONG;
-    DocStatus status = flush_text(sink);
+    DocStatus status = end_text(sink);
+    check_event(sink, DOC_EVENT_PI, touch(target, target_length) + rotate(touch(data, data_length), 21));
+    sink->events += 1;
+    if (!sink->canonical) return status;
     unsigned char kind = DOC_EVENT_PI;
     if (status == DOC_STATUS_OK) status = emit(sink, &kind, 1);
     if (status == DOC_STATUS_OK) status = emit_string(sink, target, target_length);
     if (status == DOC_STATUS_OK) status = emit_string(sink, data, data_length);
-    sink->events += 1;
     return status;
 }
 
 DocStatus doc_sink_finish(DocSink *sink) {
     if (sink->finished || sink->tag_pending) return DOC_STATUS_MISUSE;
-    DocStatus status = flush_text(sink);
+    DocStatus status = end_text(sink);
     sink->finished = 1;
     return status;
+}
+
+uint64_t doc_sink_checksum(const DocSink *sink) {
+    uint64_t hash = sink->check ^ ((uint64_t)sink->events * PRIME3);
+    return avalanche(hash);
 }
 
 size_t doc_sink_event_count(const DocSink *sink) { return sink->events; }

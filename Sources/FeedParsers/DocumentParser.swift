@@ -39,14 +39,15 @@ extension DocumentParser {
 
     public static func prepare(_ sink: DocumentSink, for bytes: [UInt8]) throws {}
 
-    /// Walks a whole document held in memory into `sink` (reset first, recording if asked), pushing
-    /// it `chunkSize` bytes at a time (`nil`: in one push).
+    /// Walks a whole document held in memory into `sink` (reset first to `mode`, recording if asked
+    /// of the canonical sink), pushing it `chunkSize` bytes at a time (`nil`: in one push).
     ///
     /// - Throws: ``FeedParseError``.
     package static func walk(
-        _ bytes: [UInt8], chunkSize: Int? = nil, into sink: DocumentSink, recording: Bool = false
+        _ bytes: [UInt8], chunkSize: Int? = nil, into sink: DocumentSink, recording: Bool = false,
+        mode: DocumentSink.Mode = .canonical
     ) throws {
-        sink.reset(recording: recording)
+        if mode == .canonical { sink.reset(recording: recording) } else { sink.reset(mode: mode) }
         var parser = try Self(sink: sink)
         try bytes.withUnsafeBytes { all in
             try parser.consume(all, inChunksOf: min(chunkSize ?? all.count, all.count))

@@ -11,6 +11,12 @@ import CReferenceParsers
 /// digest (the same for every parser that reports the same events) and, when asked, records them
 /// (the canonical form, the first difference between two parsers).
 ///
+/// Two sinks in one (``Mode``): the canonical sink, and the checksum sink that the document
+/// workload times. The checksum sink only reads every event's bytes into a running checksum, counts
+/// the events and checks their nesting (no copy, no sort, no allocation): what any consumer of the
+/// events must do, so that a timed walk is the parser's. The canonical sink computes the same
+/// ``checksum`` besides its ``digest``, which ties the timed walks to a verified one.
+///
 /// The sink is C (the target `CReferenceParsers`), so that the C reference walks report to the
 /// very same code as the Swift adapters; this class owns it. The suite makes it and hands it to
 /// ``DocumentParser/init(sink:)``; an adapter reports its events with a ``SinkEvents`` handler and
@@ -37,17 +43,46 @@ public final class DocumentSink {
         doc_sink_free(raw)
     }
 
-    /// Starts a new document; `recording` keeps its events for ``recordedEvents()``.
+    /// What the sink does with the events.
+    package enum Mode: String, Sendable {
+        /// Hashes each event's canonical encoding (attributes sorted, text merged) into ``digest``,
+        /// records the events when asked, and computes ``checksum``: what parsers are compared with.
+        case canonical
+        /// Only ``checksum``, the event count and the nesting: the sink the document workload times.
+        case checksum
+    }
+
+    /// Starts a new document in the canonical sink; `recording` keeps its events for ``recordedEvents()``.
     package func reset(recording: Bool = false) {
         doc_sink_reset(raw, recording ? 1 : 0)
     }
 
-    /// The digest of the events so far.
+    /// Starts a new document in the sink `mode` says (the checksum sink never records).
+    package func reset(mode: Mode) {
+        switch mode {
+        case .canonical: doc_sink_reset(raw, 0)
+        case .checksum: doc_sink_reset_checksum(raw)
+        }
+    }
+
+    /// The sink the document is going to.
+    package var mode: Mode { doc_sink_is_canonical(raw) != 0 ? .canonical : .checksum }
+
+    /// The digest of the events so far (the canonical sink's).
     package var digest: UInt64 { doc_sink_digest(raw) }
 
     /// ``digest`` as 16 hexadecimal digits: what runs record and compare.
-    package var digestText: String {
-        let hex = String(digest, radix: 16)
+    package var digestText: String { Self.hex(digest) }
+
+    /// The checksum of the events so far (either sink): the same for the same events, whatever the
+    /// parser.
+    package var checksum: UInt64 { doc_sink_checksum(raw) }
+
+    /// ``checksum`` as 16 hexadecimal digits.
+    package var checksumText: String { Self.hex(checksum) }
+
+    private static func hex(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 

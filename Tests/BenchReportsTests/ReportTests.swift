@@ -6,6 +6,41 @@ import Testing
 
 @Suite("Reports")
 struct ReportTests {
+    /// A document run names the sink its times include in every format: the terminal's header and
+    /// table titles, the summary CSV's `timed_sink` (document cells only), the JSON's settings, the
+    /// Markdown and the HTML; a run that did not record it says nothing of it.
+    @Test func aDocumentRunSaysWhichSinkItsTimesInclude() throws {
+        var run = SyntheticRuns.run(
+            id: "d", started: "2026-11-26T10:00:00Z",
+            rounds: ["c-libxml2": [1_000_000, 1_010_000, 990_000], "expat": [1_500_000, 1_520_000, 1_480_000]])
+        run.cells = run.cells.map { summary in
+            var summary = summary
+            summary.cell.scenario = CellScenario(.document)
+            return summary
+        }
+        let unrecorded = run
+        run.settings.timedSink = RunSettings.checksumSink
+        let phrase = "timed sink: checksum"
+        #expect(RunReport.header(run).contains(phrase))
+        #expect(RunReport.table(run).contains("bytes, 300 events), " + phrase))
+        #expect(RunReport.markdown(run).contains(phrase))
+        #expect(HTMLReport.run(run, history: []).contains(phrase))
+        #expect(try RunReport.json(run).contains("\"timedSink\" : \"checksum\""))
+        let rows = try Self.parseCSV(RunReport.summaryCSV(run.cells, timedSink: run.settings.timedSink))
+        let column = try #require(rows.first?.firstIndex(of: "timed_sink"))
+        #expect(rows.dropFirst().allSatisfy { $0[column] == "checksum" })
+        for text in [
+            RunReport.header(unrecorded), RunReport.table(unrecorded), RunReport.markdown(unrecorded),
+            HTMLReport.run(unrecorded, history: []),
+        ] {
+            #expect(!text.contains("timed sink:"))
+        }
+        // Song cells have no sink.
+        let songs = SyntheticRuns.run(id: "s", started: "2026-11-26T10:00:00Z", rounds: ["expat": [1_000_000]])
+        let songRows = try Self.parseCSV(RunReport.summaryCSV(songs.cells, timedSink: RunSettings.checksumSink))
+        #expect(songRows.dropFirst().allSatisfy { $0.last == "" })
+    }
+
     /// `bench report` says what its rows pool: builds of several commits, runs stored before parses
     /// that lost the CPU were flagged.
     @Test func theStoredReportSaysWhatItPooled() throws {
@@ -210,13 +245,13 @@ struct ReportTests {
         let rows = try Self.parseCSV(RunReport.summaryCSV([Self.summary("expat", median: 2_000_000)], noise: noise))
         #expect(rows[0].count == RunReport.summaryColumns.count)
         #expect(
-            Array(rows[0].suffix(23)) == [
+            Array(rows[0].suffix(24)) == [
                 "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high",
                 "parse_peak_mb",
                 "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes",
                 "kept_bytes",
                 "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
-                "floor_multiple_ci95_low", "floor_multiple_ci95_high",
+                "floor_multiple_ci95_low", "floor_multiple_ci95_high", "timed_sink",
             ])
         let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         #expect(row["noisy"] == "1")

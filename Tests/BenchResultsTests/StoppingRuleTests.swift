@@ -44,6 +44,20 @@ struct StoppingRuleTests {
         #expect(abs((Self.narrow[1].relative?.withinRunHalfWidth ?? 0) - 0.02 / 1.1) < 1e-12)
     }
 
+    /// The document workload's default floor: precision is looked at from the tenth round on.
+    @Test func aFloorOfRoundsHoldsPrecisionBack() {
+        var rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 40)
+        rule.floorRounds = 10
+        for round in 1..<10 {
+            #expect(rule.decide(afterRound: round, elapsedSeconds: 1, cells: Self.narrow) == nil, "round \(round)")
+        }
+        #expect(rule.decide(afterRound: 10, elapsedSeconds: 2, cells: Self.narrow)?.reason == .precise)
+        // A floor under the rule's own minimum changes nothing.
+        rule.floorRounds = 2
+        #expect(rule.decide(afterRound: 5, elapsedSeconds: 1, cells: Self.narrow) == nil)
+        #expect(rule.decide(afterRound: 6, elapsedSeconds: 1, cells: Self.narrow)?.reason == .precise)
+    }
+
     @Test func theWidestSideOfEveryWatchedIntervalCounts() {
         // × fastest is narrow; vs C is +3% on its upper side only.
         let cells = [Self.cell("libxml2", ratio: 1.1, low: 1.09, high: 1.11, tax: (0.995, 1.03))]

@@ -1,4 +1,5 @@
 import BenchTestSupport
+import CReferenceParsers
 @testable import FeedParsers
 import Foundation
 import SongFeed
@@ -91,6 +92,54 @@ struct DocumentWorkloadTests {
         #expect(sink.digestText != first)
     }
 
+    @Test(
+        "The checksum sink sees the same events as the canonical one, whatever the parser and chunks",
+        arguments: inProcess)
+    func checksum(parser: String) throws {
+        let type = try #require(ParserRegistry.documentParser(named: parser))
+        // The reader does not expand the DTD's entities (pinned above): the sample without them.
+        let sample = Array(String(decoding: Self.sample, as: UTF8.self).replacingOccurrences(of: "&e;", with: "").utf8)
+        let sink = try DocumentSink()
+        try ExpatFeedParser.walk(sample, into: sink)
+        let (reference, events) = (sink.checksumText, sink.eventCount)
+        for size in [1, 2, 7, nil] as [Int?] {
+            let chunks = "\(parser), chunk size \(size.map(String.init) ?? "whole")"
+            try type.walk(sample, chunkSize: size, into: sink)
+            #expect(sink.mode == .canonical)
+            #expect(sink.checksumText == reference, "the canonical sink's checksum, \(chunks)")
+            try type.walk(sample, chunkSize: size, into: sink, mode: .checksum)
+            #expect(sink.mode == .checksum)
+            #expect(sink.checksumText == reference, "the checksum sink, \(chunks)")
+            #expect(sink.eventCount == events, "\(chunks)")
+            #expect(sink.recordedEvents().isEmpty, "the checksum sink keeps nothing")
+        }
+        // Another attribute value, the text of one element moved to another: another checksum.
+        for (old, new) in [("z=\"1\"", "z=\"2\""), ("<empty/>", "<empty>more</empty>")] {
+            let other = Array(String(decoding: sample, as: UTF8.self).replacingOccurrences(of: old, with: new).utf8)
+            try type.walk(other, into: sink, mode: .checksum)
+            #expect(sink.checksumText != reference, "\(parser): \(new)")
+        }
+        let moved = Array(
+            String(decoding: sample, as: UTF8.self).replacingOccurrences(of: "comment -->more", with: "comment -->")
+                .replacingOccurrences(of: "<empty/>", with: "<empty>more</empty>").utf8)
+        try type.walk(moved, into: sink, mode: .checksum)
+        #expect(sink.checksumText != reference, "\(parser): the same text bytes under another element")
+    }
+
+    @Test("The checksum sink refuses an unbalanced event stream too")
+    func checksumMisuse() throws {
+        let sink = try DocumentSink()
+        sink.reset(mode: .checksum)
+        #expect(sink.end() != DOC_STATUS_OK, "an end tag with no start")
+        sink.reset(mode: .checksum)
+        #expect(sink.start(uri: "", local: "a", prefix: "") == DOC_STATUS_OK)
+        #expect(sink.text("inside the tag") != DOC_STATUS_OK, "text before the start tag is closed")
+        sink.reset(mode: .checksum)
+        #expect(sink.start(uri: "", local: "a", prefix: "") == DOC_STATUS_OK)
+        #expect(sink.startDone() == DOC_STATUS_OK)
+        #expect(throws: FeedParseError.self) { try sink.finish(parser: "test") }
+    }
+
     @Test("A malformed document is a typed error with its position", arguments: inProcess)
     func malformed(parser: String) throws {
         let broken = Array("<r>\n<a></b></r>".utf8)
@@ -140,8 +189,12 @@ struct DocumentWorkloadTests {
             let sink = try DocumentSink()
             try ExpatFeedParser.walk(bytes, into: sink)
             let reference = sink.digestText
-            try #require(ParserRegistry.documentParser(named: parser)).walk(bytes, chunkSize: 16_384, into: sink)
+            let checksum = sink.checksumText
+            let type = try #require(ParserRegistry.documentParser(named: parser))
+            try type.walk(bytes, chunkSize: 16_384, into: sink)
             #expect(sink.digestText == reference, "\(parser) on \(path)")
+            try type.walk(bytes, chunkSize: 16_384, into: sink, mode: .checksum)
+            #expect(sink.checksumText == checksum, "\(parser) on \(path), the checksum sink")
         }
     }
 }
@@ -157,10 +210,13 @@ struct DocumentShapeTests {
         try ExpatFeedParser.walk(bytes, into: sink)
         let reference = sink.digestText
         #expect(sink.eventCount > 2)
+        let checksum = sink.checksumText
         // No DTD: Foundation's parsers can run here too.
         for type in ParserRegistry.documentParsers where type.reportsEvents {
             try type.walk(bytes, chunkSize: 4_096, into: sink)
             #expect(sink.digestText == reference, "\(type.name) on \(shape.rawValue)")
+            try type.walk(bytes, chunkSize: 4_096, into: sink, mode: .checksum)
+            #expect(sink.checksumText == checksum, "\(type.name) on \(shape.rawValue), the checksum sink")
         }
         // The `sink` baseline replays the very events: the same digest and count, twice in a row.
         let events = sink.eventCount
@@ -168,6 +224,9 @@ struct DocumentShapeTests {
         for _ in 0..<2 {
             try SinkReplayParser.walk(bytes, chunkSize: 4_096, into: sink)
             #expect(sink.digestText == reference, "the replay on \(shape.rawValue)")
+            #expect(sink.eventCount == events)
+            try SinkReplayParser.walk(bytes, chunkSize: 4_096, into: sink, mode: .checksum)
+            #expect(sink.checksumText == checksum, "the replay into the checksum sink on \(shape.rawValue)")
             #expect(sink.eventCount == events)
         }
     }

@@ -13,6 +13,14 @@
 // that reports the same events) and, when asked, keeps the encoding: the event log that Swift reads
 // back to write the canonical form or to find the first event two parsers disagree on. All text is
 // UTF-8; every string is given with its length (names need no NUL).
+//
+// Two sinks in one: the canonical sink above, and the checksum sink (doc_sink_reset_checksum), the
+// one the document workload times. The checksum sink does only what any consumer of the events must:
+// it reads every byte of every event into a running checksum (bytes summed; the markup events folded
+// in order; a tag's attributes and a run of text summed, so that neither their order nor how the
+// parser splits the text matters), counts the events and checks their nesting. No copy, no sort, no
+// allocation. The canonical sink computes the same checksum besides its digest, so a timed walk is
+// tied to a verified one: same checksum, same events (as far as a checksum tells).
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,8 +50,14 @@ extern const char doc_xmlns_namespace[];
 DocSink *doc_sink_create(void);
 void doc_sink_free(DocSink *sink);
 
-/// Starts a new document (buffers kept); `record` != 0 keeps the event log.
+/// Starts a new document in the canonical sink (buffers kept); `record` != 0 keeps the event log.
 void doc_sink_reset(DocSink *sink, int record);
+
+/// Starts a new document in the checksum sink: no digest, no log, no buffer (doc_sink_checksum).
+void doc_sink_reset_checksum(DocSink *sink);
+
+/// 1 for the canonical sink, 0 for the checksum sink.
+int doc_sink_is_canonical(const DocSink *sink);
 
 /// Opens a start tag. Attributes and namespace declarations may come before it (expat reports the
 /// declarations first) or after it; doc_sink_start_done closes the tag.
@@ -72,8 +86,12 @@ DocStatus doc_sink_pi(DocSink *sink, const char *target, size_t target_length, c
 /// Ends the document: reports the pending character data.
 DocStatus doc_sink_finish(DocSink *sink);
 
-/// The digest of the events so far (final once doc_sink_finish has returned).
+/// The digest of the events so far (final once doc_sink_finish has returned); the canonical sink's only.
 uint64_t doc_sink_digest(const DocSink *sink);
+
+/// The checksum of the events so far (final once doc_sink_finish has returned), both sinks: the same
+/// for the same events whatever the parser (the attributes' order and the text's pieces left out).
+uint64_t doc_sink_checksum(const DocSink *sink);
 
 /// The number of events reported.
 size_t doc_sink_event_count(const DocSink *sink);
