@@ -120,15 +120,11 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("scenario"), parsing: .singleValue,
         help: ArgumentHelp(
-            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store, read. Default: parse and download.",
-            discussion: """
-                paged: follow next links, one cell per --page-size; fields: the whole feed and the same with only the song fields (?fields=); \
-                gzip: identity and gzip bodies; queue: every page (--queue-page-size songs each) through a bounded queue of each \
-                --max-concurrent width, and a cancel once the first page is in; store: the songs written to SQLite, one transaction \
-                per song or one per batch, in index order or shuffled; read: the songs stored once, then read by an app's screens \
-                (a shared connection with a cache or one per screen, a screen in one query or by faults, SQLite's page cache at its \
-                default or holding the table), for one parser.
-                """))
+            "What to measure, comma-separated or repeated: \(ScenarioID.allValueStrings.joined(separator: ", ")). "
+                + "Default: parse and download.",
+            discussion: ScenarioID.allCases.map { "\($0.rawValue): \($0.summary)." }.joined(separator: "\n"),
+            valueName: "scenario"),
+        completion: .list(ScenarioID.allValueStrings))
     var scenarios: [String] = []
 
     @Option(
@@ -143,6 +139,11 @@ struct Run: ParsableCommand {
 
     @Option(name: .customLong("queue-page-size"), help: "Songs per page in the queue scenario.")
     var queuePageSize: Int = 25
+
+    @Option(
+        name: .customLong("threads"), parsing: .singleValue,
+        help: "The concurrent scenario's thread counts (parses at once), comma-separated or repeated (default: 1,2,4).")
+    var threadCounts: [String] = []
 
     @OptionGroup var networkOptions: NetworkOptions
 
@@ -256,9 +257,10 @@ struct Run: ParsableCommand {
             )
         }
         guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
-        if counter == .instructions, selectedScenarios != [.parse], selectedScenarios != [.document] {
+        if counter == .instructions, let uncounted = selectedScenarios.first(where: { !$0.traits.countsInstructions }) {
             throw ValidationError(
-                "--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
+                "--counter instructions counts the parse scenario only, not \(uncounted.rawValue) (a download under "
+                    + "valgrind measures valgrind)")
         }
         guard (0...1000).contains(injectSlowdown) else {
             throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)")
@@ -272,6 +274,7 @@ struct Run: ParsableCommand {
         }
         _ = try Self.positiveList(pageSizes, option: "--page-size")
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
+        _ = try Self.positiveList(threadCounts, option: "--threads")
         guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
         let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue, .cancel].contains($0) }
         if url != nil, !practices.isEmpty {
@@ -517,6 +520,7 @@ struct Run: ParsableCommand {
             instructionCounter: instructionCounter)
         if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
         if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
+        if let threads = try Self.positiveList(threadCounts, option: "--threads") { plan.threadCounts = threads }
         plan.queuePageSize = queuePageSize
         plan.allowUnverified = Set(ListArgument.split(allowUnverified))
         return plan
@@ -673,3 +677,6 @@ struct Precision: ExpressibleByArgument {
 
     static var defaultCompletionKind: CompletionKind { .default }
 }
+
+/// `--scenario`'s values and their help come from the list of scenarios.
+extension ScenarioID: ExpressibleByArgument {}

@@ -215,7 +215,7 @@ public enum RunReport {
         text +=
             "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
+        if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
             text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
             text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
             if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
@@ -299,7 +299,7 @@ public enum RunReport {
     ) -> String {
         var blocks: [String] = []
         let all = groups(
-            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+            cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) }
         )
         var columns = columns
         if let width, columns == ParseColumn.defaults {
@@ -339,7 +339,7 @@ public enum RunReport {
         if sharedCoverage, let coverage = coverage.compactMap({ $0 }).first {
             blocks.append(wrapped("Next run, in every table above: " + coverage))
         }
-        for table in practiceTables(cells) {
+        for table in practiceTables(cells) + concurrentTables(cells) {
             var body = TextTable(header: table.header, rows: table.rows)
             var notes = table.notes
             if let width {
@@ -381,9 +381,8 @@ public enum RunReport {
                     + (columns == ParseColumn.allCases
                         ? "" : " Not shown in the download table: n, worker MiB, failed (--columns all)."))
         }
-        if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) {
-            legends.append(practiceLegend)
-        }
+        if cells.contains(where: { $0.cell.scenario.table == .practice }) { legends.append(practiceLegend) }
+        if cells.contains(where: { $0.cell.scenario.table == .concurrent }) { legends.append(concurrentLegend) }
         let legendText = legends.map { legend in width.map { Format.wrap(legend, width: $0) } ?? legend }
         return blocks.joined(separator: "\n\n") + "\n\n" + legendText.joined(separator: "\n") + "\n"
     }
@@ -395,6 +394,12 @@ public enum RunReport {
                 + "\(Format.number(end.high, decimals: 2))) on \(Format.feedName(end.document))"
         }
         return "\(contrast.parser) ÷ \(contrast.reference): \(end(contrast.best)), \(end(contrast.worst))"
+    }
+
+    /// Whether a cell is shown in a table of its scenario's own (a practice's, the concurrent
+    /// scenario's) rather than in a table per scenario and feed.
+    static func hasTableOfItsOwn(_ scenario: CellScenario) -> Bool {
+        scenario.table == .practice || scenario.table == .concurrent
     }
 
     /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
@@ -417,9 +422,9 @@ public enum RunReport {
             text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
         }
         let all = groups(
-            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+            cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) }
         )
-        for table in practiceTables(cells) {
+        for table in practiceTables(cells) + concurrentTables(cells) {
             text += "\n**\(table.title)**\n\n"
             text +=
                 MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count))
