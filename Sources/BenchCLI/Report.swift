@@ -90,9 +90,9 @@ struct Report: ParsableCommand {
             hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
         var rows = HistoryRow.aggregate(try database.samples(matching: filter))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
-        if rows.contains(where: { $0.scenario.kind == .document }) {
+        if rows.contains(where: { $0.scenario.workload == .document }) {
             let shapes = try database.documentShapes()
-            for index in rows.indices where rows[index].scenario.kind == .document {
+            for index in rows.indices where rows[index].scenario.workload == .document {
                 rows[index].document = shapes[rows[index].feedSHA256]
             }
         }

@@ -121,7 +121,7 @@ struct Run: ParsableCommand {
         name: .customLong("scenario"), parsing: .singleValue,
         help: ArgumentHelp(
             "What to measure, comma-separated or repeated: \(ScenarioID.allValueStrings.joined(separator: ", ")). "
-                + "Default: parse and download.",
+                + "Default: \(ScenarioID.allCases.filter(\.traits.inDefaultRun).map(\.rawValue).joined(separator: " and ")).",
             discussion: ScenarioID.allCases.map { "\($0.rawValue): \($0.summary)." }.joined(separator: "\n"),
             valueName: "scenario"),
         completion: .list(ScenarioID.allValueStrings))
@@ -212,17 +212,23 @@ struct Run: ParsableCommand {
     /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
     static let defaultIterations = (parse: 2, download: 3)
 
+    /// The scenarios --scenario names (an unknown name left out: ``validate()`` refuses it).
+    var namedScenarios: [ScenarioID] { ListArgument.split(scenarios).compactMap(ScenarioID.init(rawValue:)) }
+
     /// What the parsers build: `--scenario document` is the document workload too.
     var workload: Workload {
-        ListArgument.split(scenarios).contains(ScenarioID.document.rawValue)
-            ? .document : documentOptions.effectiveWorkload
+        namedScenarios.contains { $0.workload == .document } ? .document : documentOptions.effectiveWorkload
     }
 
     var selectedScenarios: [ScenarioID] {
-        let names = ListArgument.split(scenarios)
-        if workload == .document { return [.document] }
-        if names.isEmpty { return counter == .instructions ? [.parse] : [.parse, .download] }
-        return ScenarioID.allCases.filter { names.contains($0.rawValue) }
+        let named = namedScenarios
+        if workload == .document { return [.parseFromMemory(.document)] }
+        if named.isEmpty {
+            return ScenarioID.allCases.filter {
+                $0.traits.inDefaultRun && (counter != .instructions || $0.traits.countsInstructions)
+            }
+        }
+        return ScenarioID.allCases.filter { named.contains($0) }
     }
 
     var profile: NetworkProfile? { networkOptions.profile(default: .wifi) }
@@ -232,14 +238,14 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let named = ListArgument.split(scenarios)
-        if workload == .document, named.contains(where: { $0 != ScenarioID.document.rawValue }) {
+        let named = namedScenarios
+        if workload == .document, named.contains(where: { $0.workload != .document }) {
             throw ValidationError(
-                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.joined(separator: ", "))"
+                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        if documentOptions.workload == .songs, named.contains(ScenarioID.document.rawValue) {
-            throw ValidationError("--scenario document is the document workload, not --workload songs")
+        if documentOptions.workload == .songs, let document = named.first(where: { $0.workload == .document }) {
+            throw ValidationError("--scenario \(document.rawValue) is the document workload, not --workload songs")
         }
         try documentOptions.validate(
             parsers: parserOptions.names(default: ParserRegistry.defaultNames), workload: workload)
@@ -276,7 +282,7 @@ struct Run: ParsableCommand {
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
         _ = try Self.positiveList(threadCounts, option: "--threads")
         guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
-        let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue, .cancel].contains($0) }
+        let practices = selectedScenarios.filter(\.traits.needsEmbeddedServer)
         if url != nil, !practices.isEmpty {
             throw ValidationError(
                 "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"

@@ -196,7 +196,7 @@ public enum RunReport {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
         let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
-        let counted = cell.scenario.kind == .document ? "events" : "songs"
+        let counted = cell.scenario.workload == .document ? "events" : "songs"
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
         if cell.scenario == .parse {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")

@@ -50,6 +50,9 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
     /// practice's screens.
     public var learnsFromHistory: Bool { traits?.learnsFromHistory ?? false }
 
+    /// What the cell's parsers build; `nil` for ``notTimed`` and names this build does not know.
+    public var workload: Workload? { traits?.workload }
+
     /// The table the cell is shown in; `nil` for ``notTimed`` and names this build does not know.
     public var table: ScenarioTraits.Table? { traits?.table }
 

@@ -33,12 +33,15 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     /// from history, counts allocations or instructions, its workload.
     public var traits: ScenarioTraits {
         switch self {
-        case .parse: return ScenarioTraits(table: .parse, timesParseFromMemory: true, countsAllocations: true)
+        case .parse:
+            return ScenarioTraits(table: .parse, timesParseFromMemory: true, countsAllocations: true, inDefaultRun: true)
         case .document:
             return ScenarioTraits(
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
-        case .download, .conditional: return ScenarioTraits(table: .download)
-        case .paged, .fields, .gzip, .queue, .cancel, .store: return ScenarioTraits(table: .practice)
+        case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
+        case .conditional: return ScenarioTraits(table: .download)
+        case .paged, .fields, .gzip, .queue, .cancel: return ScenarioTraits(table: .practice, needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice)
         case .read: return ScenarioTraits(table: .practice, learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
         }
@@ -75,6 +78,11 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
 
     /// What the scenario's parsers build: songs, or a document's events.
     public var workload: Workload { traits.workload }
+
+    /// The scenario that times a parse from memory of `workload` (`parse`, `document`): a sweep's.
+    public static func parseFromMemory(_ workload: Workload) -> ScenarioID {
+        allCases.first { $0.traits.timesParseFromMemory && $0.workload == workload } ?? .parse
+    }
 }
 
 /// What reports and the runner need to know of a scenario, said once by its ``ScenarioID``: reports
@@ -108,10 +116,15 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var countsInstructions: Bool
     /// What its parsers build.
     public var workload: Workload
+    /// Whether `bench run` measures it when no `--scenario` is given.
+    public var inDefaultRun: Bool
+    /// Whether its cells are measured against the embedded server, which pages and compresses (not a `--url`).
+    public var needsEmbeddedServer: Bool
 
     public init(
         table: Table, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
-        countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs
+        countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -120,5 +133,7 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.countsAllocations = countsAllocations
         self.countsInstructions = countsInstructions ?? timesParseFromMemory
         self.workload = workload
+        self.inDefaultRun = inDefaultRun
+        self.needsEmbeddedServer = needsEmbeddedServer
     }
 }

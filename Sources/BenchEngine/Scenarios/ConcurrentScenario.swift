@@ -134,11 +134,30 @@ public enum ConcurrentWorker {
         }
         let feed = try FeedFile(path: job.feed)
         let threads = max(1, job.threads)
-        let step = max(1, job.chunkSize == 0 ? feed.bytes.count : job.chunkSize)
-        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, feed.bytes.count), alignment: 4096)
+        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        let measured = try measure(
+            parserType, bytes: feed.bytes, threads: threads, iterations: job.iterations, warmup: job.warmup,
+            chunkSize: job.chunkSize, progressDescriptor: progress)
+        return ConcurrentWorkerReport(
+            parser: job.parser, threads: threads, digest: measured.digest, iterations: measured.iterations,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+
+    /// The single-thread answer's digest, then `warmup` + `iterations` batches of `threads` parses
+    /// of `bytes` at once, the measured ones reported.
+    ///
+    /// When `progressDescriptor` is open, one byte is written to it after each measured batch.
+    ///
+    /// - Throws: the single-thread parse's error.
+    static func measure(
+        _ parserType: any SongFeedParser.Type, bytes: [UInt8], threads: Int, iterations: Int, warmup: Int,
+        chunkSize: Int, progressDescriptor: Int32? = nil
+    ) throws -> (digest: String, iterations: [ConcurrentWorkerReport.Iteration]) {
+        let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
+        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
         defer { aligned.deallocate() }
-        feed.bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
-        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<feed.bytes.count])
+        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
+        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
         // The answer every thread must give, from one parse on this thread before any other starts:
         // libxml2's process-wide set-up (xmlInitParser) happens here, as an app's first parse does it.
         var first = try parserType.init(onSong: nil)
@@ -146,20 +165,17 @@ public enum ConcurrentWorker {
         let answer = try first.finish()
         let digest = SongDigest.sha256(of: answer)
         var results: [ConcurrentWorkerReport.Iteration] = []
-        results.reserveCapacity(max(0, job.iterations))
-        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        results.reserveCapacity(max(0, iterations))
         var tick: UInt8 = 0x2E
-        for index in 0..<(max(0, job.warmup) + max(0, job.iterations)) {
-            let batch = Batch(parserType, all, step: step, threads: threads)
+        for index in 0..<(max(0, warmup) + max(0, iterations)) {
+            let batch = Batch(parserType, all, step: step, threads: max(1, threads))
             let iteration = batch.run(expecting: digest, songs: answer.count)
-            if index >= max(0, job.warmup) {
+            if index >= max(0, warmup) {
                 results.append(iteration)
-                if let progress { _ = write(progress, &tick, 1) }
+                if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
             }
         }
-        return ConcurrentWorkerReport(
-            parser: job.parser, threads: threads, digest: digest, iterations: results,
-            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+        return (digest, results)
     }
 
     /// One batch: its threads, started and waiting at the gate before the clocks start.

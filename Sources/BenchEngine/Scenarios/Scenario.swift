@@ -99,7 +99,7 @@ struct CellContext {
     /// Why a worker's songs (or a document's events) are not the agreed ones, if they are not (the
     /// baseline and the floor build none).
     func disagreement(_ cell: CellKey, digest: String?) -> String? {
-        let document = cell.scenario.kind == .document
+        let document = cell.scenario.workload == .document
         let compared =
             document
             ? ParserRegistry.documentParser(named: cell.parser)?.reportsEvents ?? false
