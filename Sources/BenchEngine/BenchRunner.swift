@@ -102,7 +102,8 @@ public struct BenchRunner: Sendable {
         defer { try? server?.stop() }
         if plan.instructionCounter != nil {
             try countInstructions(
-                jobs.filter { $0.scenario.traits?.countsInstructions ?? false }, referenceDigests: referenceDigests, progress: progress, log: &recorder,
+                jobs.filter { $0.scenario.traits?.countsInstructions ?? false }, referenceDigests: referenceDigests,
+                progress: progress, log: &recorder,
                 cellFinished: cellFinished)
             return recorder.runs
         }

@@ -77,7 +77,9 @@ public struct ConcurrentFigures: Codable, Sendable, Equatable {
         var order: [String: Int] = [:]
         for figure in figures where order[key(figure)] == nil { order[key(figure)] = order.count }
         return figures.enumerated().sorted { a, b in
-            (order[key(a.element)] ?? 0, a.element.threads, a.offset) < (order[key(b.element)] ?? 0, b.element.threads, b.offset)
+            (order[key(a.element)] ?? 0, a.element.threads, a.offset) < (
+                order[key(b.element)] ?? 0, b.element.threads, b.offset
+            )
         }.map(\.element)
     }
 }

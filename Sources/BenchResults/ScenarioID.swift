@@ -34,7 +34,8 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     public var traits: ScenarioTraits {
         switch self {
         case .parse:
-            return ScenarioTraits(table: .parse, timesParseFromMemory: true, countsAllocations: true, inDefaultRun: true)
+            return ScenarioTraits(
+                table: .parse, timesParseFromMemory: true, countsAllocations: true, inDefaultRun: true)
         case .document:
             return ScenarioTraits(
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)

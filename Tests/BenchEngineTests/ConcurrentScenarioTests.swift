@@ -49,7 +49,10 @@ struct ConcurrentScenarioTests {
     /// Its cells: one per thread count, for the parsers given, no network, the plan's chunk size.
     @Test func itsCellsAreOnePerThreadCount() throws {
         var cells = try ScenarioCellsTests.cells([.concurrent], agreeing: ["expat"])
-        #expect(cells.filter { $0.parser == "expat" }.map(\.scenario.name) == ["concurrent-1", "concurrent-2", "concurrent-4"])
+        #expect(
+            cells.filter { $0.parser == "expat" }.map(\.scenario.name) == [
+                "concurrent-1", "concurrent-2", "concurrent-4",
+            ])
         #expect(cells.allSatisfy { $0.network.isEmpty && $0.chunkSize == 4_096 })
         #expect(Set(cells.map(\.parser)) == ["null", "expat"])
         let feed = try FeedFile(path: TestPaths.top300)

@@ -15,7 +15,8 @@ struct ConcurrentReportTests {
             let sample = Sample(
                 cell: key, songs: 300, round: 1, iteration: 1, wallNs: ns, cpuNs: ns, firstSongNs: nil,
                 peakResidentBytes: nil, error: error, debug: false)
-            return CellSummary.summarise(key, samples: [sample], peakResidentBytes: nil, baselinePeakBytes: nil, outcome: error)
+            return CellSummary.summarise(
+                key, samples: [sample], peakResidentBytes: nil, baselinePeakBytes: nil, outcome: error)
         }
         let cells = [
             cell("expat", 1, 4_000_000), cell("expat", 2, 5_000_000),

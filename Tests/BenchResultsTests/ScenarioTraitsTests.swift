@@ -9,7 +9,9 @@ struct ScenarioTraitsTests {
     @Test func aCellReadsItsScenariosTraits() {
         #expect(CellScenario.parse.isParseFromMemory && CellScenario(.document).isParseFromMemory)
         #expect(!CellScenario.download.isParseFromMemory && !CellScenario(.concurrent, choice: "2").isParseFromMemory)
-        #expect(CellScenario(.read, choice: "shared").learnsFromHistory && !CellScenario(.store, choice: "x").learnsFromHistory)
+        #expect(
+            CellScenario(.read, choice: "shared").learnsFromHistory
+                && !CellScenario(.store, choice: "x").learnsFromHistory)
         #expect(CellScenario.notTimed.traits == nil && CellScenario(name: "replay-events").table == nil)
         #expect(ScenarioID.allCases.filter(\.traits.inDefaultRun) == [.parse, .download])
         #expect(ScenarioID.parseFromMemory(.document) == .document && ScenarioID.parseFromMemory(.songs) == .parse)
@@ -26,7 +28,8 @@ struct ScenarioTraitsTests {
                 cell: cell, songs: 3, round: 1, iteration: index + 1, wallNs: ns, cpuNs: ns * threads, firstSongNs: nil,
                 peakResidentBytes: nil, error: error, debug: false)
         }
-        return CellSummary.summarise(cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: error)
+        return CellSummary.summarise(
+            cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: error)
     }
 
     /// Parses per second are the threads over the batch's time, and the scaling is over the same
