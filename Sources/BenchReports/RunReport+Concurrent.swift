@@ -29,15 +29,8 @@ extension RunReport {
     static func concurrentTables(_ cells: [CellSummary]) -> [(
         title: String, header: [String], rows: [[String]], notes: [String]
     )] {
-        var order: [String] = []
-        var groups: [String: [ConcurrentFigures]] = [:]
-        for f in ConcurrentFigures.of(cells) {
-            let key = "\(f.feedPath)|\(f.chunkSize)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(f)
-        }
-        return order.compactMap { key in
-            guard let group = groups[key], let first = group.first else { return nil }
+        grouped(ConcurrentFigures.of(cells)) { "\($0.feedPath)|\($0.chunkSize)" }.compactMap { group in
+            guard let first = group.first else { return nil }
             let songs = group.map(\.songs).max() ?? 0
             let title =
                 "concurrent: \(first.feedPath) (\(first.feedBytes) bytes, \(songs) songs), N parses at once on N threads, "

@@ -181,13 +181,19 @@ public enum RunReport {
 
     /// Groups cells by scenario, feed and chunk size, in first-seen order.
     static func groups(_ cells: [CellSummary]) -> [[CellSummary]] {
+        grouped(cells) {
+            "\($0.cell.scenario)|\($0.cell.feedSHA256)|\($0.cell.feedPath)|\($0.cell.chunkSize)|\($0.cell.network)"
+        }
+    }
+
+    /// `items` grouped by `key`, the groups in the order their first items come, each in its items' order.
+    static func grouped<Item>(_ items: [Item], by key: (Item) -> String) -> [[Item]] {
         var order: [String] = []
-        var groups: [String: [CellSummary]] = [:]
-        for cell in cells {
-            let key =
-                "\(cell.cell.scenario)|\(cell.cell.feedSHA256)|\(cell.cell.feedPath)|\(cell.cell.chunkSize)|\(cell.cell.network)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(cell)
+        var groups: [String: [Item]] = [:]
+        for item in items {
+            let name = key(item)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(item)
         }
         return order.compactMap { groups[$0] }
     }

@@ -46,14 +46,16 @@ struct ConcurrentScenario: BenchScenario {
         }
         let settings = context.settings
         let job = ConcurrentJob(
-            parser: cell.parser, feed: cell.feedPath, threads: threads, iterations: settings.iterations,
-            warmup: settings.warmup, chunkSize: cell.chunkSize)
+            parse: MeasureJob(
+                parser: cell.parser, feed: cell.feedPath, iterations: settings.iterations, warmup: settings.warmup,
+                chunkSize: cell.chunkSize),
+            threads: threads)
         let report: ConcurrentWorkerReport
         switch context.runWorker(
             ConcurrentWorkerReport.self,
             WorkerCommand(executable: context.plan.executable, job: .concurrent(job)),
             timeout: settings.workerLimit(
-                iterations: job.iterations, warmup: job.warmup + 1, requestsPerIteration: threads),
+                iterations: job.parse.iterations, warmup: job.parse.warmup + 1, requestsPerIteration: threads),
             progress: context.iterations)
         {
         case .success(let decoded): report = decoded
@@ -77,23 +79,15 @@ struct ConcurrentScenario: BenchScenario {
 
 /// ``WorkerJob/concurrent(_:)``: `threads` parses of a feed in memory at once.
 public struct ConcurrentJob: Codable, Sendable, Equatable {
-    public var parser: String
-    /// The feed's path.
-    public var feed: String
+    /// What each thread parses, how many batches and in which chunks (its counting and slowdown
+    /// fields are not used).
+    public var parse: MeasureJob
     /// Parses at once, one per thread.
     public var threads: Int
-    public var iterations: Int
-    public var warmup: Int
-    /// Bytes pushed at a time; 0 is the whole feed in one push.
-    public var chunkSize: Int
 
-    public init(parser: String, feed: String, threads: Int, iterations: Int, warmup: Int, chunkSize: Int) {
-        self.parser = parser
-        self.feed = feed
+    public init(parse: MeasureJob, threads: Int) {
+        self.parse = parse
         self.threads = threads
-        self.iterations = iterations
-        self.warmup = warmup
-        self.chunkSize = chunkSize
     }
 }
 
@@ -128,18 +122,19 @@ public enum ConcurrentWorker {
     /// - Throws: ``VerifyWorkerError`` for an unknown parser or one that may not run on several
     ///   threads, ``FeedFileError`` for an unreadable feed, the single-thread parse's error.
     public static func run(_ job: ConcurrentJob) throws -> ConcurrentWorkerReport {
-        let parserType = try ParserRegistry.worker(job.parser)
+        let parse = job.parse
+        let parserType = try ParserRegistry.worker(parse.parser)
         if case .oneThreadAtATime(let reason) = parserType.concurrency {
-            throw VerifyWorkerError(description: "\(job.parser) may not parse on several threads at once: \(reason)")
+            throw VerifyWorkerError(description: "\(parse.parser) may not parse on several threads at once: \(reason)")
         }
-        let feed = try FeedFile(path: job.feed)
+        let feed = try FeedFile(path: parse.feed)
         let threads = max(1, job.threads)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = try measure(
-            parserType, bytes: feed.bytes, threads: threads, iterations: job.iterations, warmup: job.warmup,
-            chunkSize: job.chunkSize, progressDescriptor: progress)
+            parserType, bytes: feed.bytes, threads: threads, iterations: parse.iterations, warmup: parse.warmup,
+            chunkSize: parse.chunkSize, progressDescriptor: progress)
         return ConcurrentWorkerReport(
-            parser: job.parser, threads: threads, digest: measured.digest, iterations: measured.iterations,
+            parser: parse.parser, threads: threads, digest: measured.digest, iterations: measured.iterations,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 
@@ -261,37 +256,31 @@ public enum ConcurrentWorker {
 
         /// A thread is ready: waits for the gate to open.
         func arrive() {
-            condition.lock()
-            arrived += 1
-            condition.broadcast()
-            while !isOpen { condition.wait() }
-            condition.unlock()
+            update { $0.arrived += 1 }
+            wait { $0.isOpen }
         }
 
         /// A thread has ended its parse.
-        func leave() {
+        func leave() { update { $0.departed += 1 } }
+
+        func waitForArrivals(_ count: Int) { wait { $0.arrived >= count } }
+
+        func open() { update { $0.isOpen = true } }
+
+        func waitForDepartures(_ count: Int) { wait { $0.departed >= count } }
+
+        /// Changes the gate's state and wakes every thread that waits on it (closures that do not
+        /// escape: nothing is allocated).
+        private func update(_ change: (Gate) -> Void) {
             condition.lock()
-            departed += 1
+            change(self)
             condition.broadcast()
             condition.unlock()
         }
 
-        func waitForArrivals(_ count: Int) {
+        private func wait(until done: (Gate) -> Bool) {
             condition.lock()
-            while arrived < count { condition.wait() }
-            condition.unlock()
-        }
-
-        func open() {
-            condition.lock()
-            isOpen = true
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func waitForDepartures(_ count: Int) {
-            condition.lock()
-            while departed < count { condition.wait() }
+            while !done(self) { condition.wait() }
             condition.unlock()
         }
     }
