@@ -7,6 +7,14 @@ extension RunReport {
         "parser", "threads", "n", "batch", "next run", "parses/s", "× 1 thread", "CPU", "failed", "answer",
     ]
 
+    static let concurrentLegend =
+        "concurrent: N threads of one worker each parse the feed with a fresh parser, all released at once; batch: release "
+        + "to the last thread's end (median of the workers' medians, ms); next run: its 95% interval; parses/s: N ÷ batch, "
+        + "all threads together; × 1 thread: parses/s over the same parser's with one thread (N× is perfect scaling, "
+        + "with cores enough); CPU: the process's CPU time over a batch, every thread's (ms); answer: every thread's songs "
+        + "the same as the worker's single-thread answer (a wrong answer, a crash or a time-out is FAILED, never averaged "
+        + "in; not run: the parser's adapter says it may not parse on several threads at once)."
+
     static func concurrentRow(_ f: ConcurrentFigures) -> [String] {
         let answer: String
         if let outcome = f.outcome, outcome.hasPrefix(ConcurrentFigures.notRunPrefix) {
@@ -39,12 +47,4 @@ extension RunReport {
             return (title, concurrentHeader, group.map(concurrentRow), notes)
         }
     }
-
-    static let concurrentLegend =
-        "concurrent: N threads of one worker each parse the feed with a fresh parser, all released at once; batch: release "
-        + "to the last thread's end (median of the workers' medians, ms); next run: its 95% interval; parses/s: N ÷ batch, "
-        + "all threads together; × 1 thread: parses/s over the same parser's with one thread (N× is perfect scaling, "
-        + "with cores enough); CPU: the process's CPU time over a batch, every thread's (ms); answer: every thread's songs "
-        + "the same as the worker's single-thread answer (a wrong answer, a crash or a time-out is FAILED, never averaged "
-        + "in; not run: the parser's adapter says it may not parse on several threads at once)."
 }

@@ -84,11 +84,6 @@ public struct ConcurrentJob: Codable, Sendable, Equatable {
     public var parse: MeasureJob
     /// Parses at once, one per thread.
     public var threads: Int
-
-    public init(parse: MeasureJob, threads: Int) {
-        self.parse = parse
-        self.threads = threads
-    }
 }
 
 /// What a concurrent worker reports: one entry per measured batch of parses.
