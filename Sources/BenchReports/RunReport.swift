@@ -201,10 +201,12 @@ public enum RunReport {
     static func title(_ group: [CellSummary]) -> String {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
-        let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
+        // A download table holds every cell of its scenario (conditional's 200 and 304): titled by the scenario.
+        let scenario =
+            cell.scenario.table == .download ? cell.scenario.kind?.rawValue ?? cell.scenario.name : cell.scenario.name
         let counted = cell.scenario.workload == .document ? "events" : "songs"
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
-        if cell.scenario == .parse {
+        if cell.scenario.isParseFromMemory && cell.scenario.workload == .songs {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
@@ -376,7 +378,7 @@ public enum RunReport {
         }
         let counted = cells.contains { $0.instructions != nil }
         let parses = cells.contains { $0.cell.scenario.isParseFromMemory }
-        let downloads = cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) })
+        let downloads = cells.contains { $0.cell.scenario.table == .download }
         var legends =
             counted
             ? [instructionsLegend]
