@@ -21,6 +21,7 @@ struct ConcurrentReportTests {
         let cells = [
             cell("expat", 1, 4_000_000), cell("expat", 2, 5_000_000),
             cell("foundation", 2, 1, error: "worker signal 11 (SIGSEGV)"),
+            cell("global", 2, 1, error: ConcurrentFigures.notRunPrefix + "it shares one parser context"),
         ]
         let text = RunReport.table(cells)
         #expect(text.contains("concurrent: top.xml (900 bytes, 300 songs), N parses at once on N threads"))
@@ -29,6 +30,9 @@ struct ConcurrentReportTests {
         let crashed = try #require(text.split(separator: "\n").first { $0.hasPrefix("  foundation") })
         #expect(crashed.contains("FAILED"))
         #expect(text.contains("foundation, 2 threads: worker signal 11 (SIGSEGV)"))
+        let notRun = try #require(text.split(separator: "\n").first { $0.hasPrefix("  global") })
+        #expect(notRun.hasSuffix("not run"))
+        #expect(text.contains("global, 2 threads: not run: it shares one parser context"))
         #expect(text.contains("× 1 thread: parses/s over the same parser's"))
         #expect(!text.contains("practices:"))
         var run = SyntheticRuns.run(id: "r", started: "2026-11-26T10:00:00Z", rounds: ["expat": [1_000_000]])
