@@ -95,9 +95,9 @@ struct Report: ParsableCommand {
         var rows = HistoryRow.aggregate(
             summaries: try database.metricSummaries(matching: filter, metrics: HistoryRow.summarisedMetrics))
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
-        if rows.contains(where: { $0.scenario.kind == .document }) {
+        if rows.contains(where: { $0.scenario.workload == .document }) {
             let shapes = try database.documentShapes()
-            for index in rows.indices where rows[index].scenario.kind == .document {
+            for index in rows.indices where rows[index].scenario.workload == .document {
                 rows[index].document = shapes[rows[index].feedSHA256]
             }
         }

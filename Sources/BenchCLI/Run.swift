@@ -128,15 +128,11 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("scenario"), parsing: .singleValue,
         help: ArgumentHelp(
-            "What to measure, comma-separated or repeated: parse (bytes in memory), download (over HTTP, parsing as bytes arrive), conditional (a 200 then a 304), and the practices around the parse: paged, fields, gzip, queue (with its cancel cells; cancel alone: cancel), store, read. Default: parse and download.",
-            discussion: """
-                paged: follow next links, one cell per --page-size; fields: the whole feed and the same with only the song fields (?fields=); \
-                gzip: identity and gzip bodies; queue: every page (--queue-page-size songs each) through a bounded queue of each \
-                --max-concurrent width, and a cancel once the first page is in; store: the songs written to SQLite, one transaction \
-                per song or one per batch, in index order or shuffled; read: the songs stored once, then read by an app's screens \
-                (a shared connection with a cache or one per screen, a screen in one query or by faults, SQLite's page cache at its \
-                default or holding the table), for one parser.
-                """))
+            "What to measure, comma-separated or repeated: \(ScenarioID.allValueStrings.joined(separator: ", ")). "
+                + "Default: \(ScenarioID.allCases.filter(\.traits.inDefaultRun).map(\.rawValue).joined(separator: " and ")).",
+            discussion: ScenarioID.allCases.map { "\($0.rawValue): \($0.summary)." }.joined(separator: "\n"),
+            valueName: "scenario"),
+        completion: .list(ScenarioID.allValueStrings))
     var scenarios: [String] = []
 
     @Option(
@@ -151,6 +147,11 @@ struct Run: ParsableCommand {
 
     @Option(name: .customLong("queue-page-size"), help: "Songs per page in the queue scenario.")
     var queuePageSize: Int = 25
+
+    @Option(
+        name: .customLong("threads"), parsing: .singleValue,
+        help: "The concurrent scenario's thread counts (parses at once), comma-separated or repeated (default: 1,2,4).")
+    var threadCounts: [String] = []
 
     @OptionGroup var networkOptions: NetworkOptions
 
@@ -229,17 +230,23 @@ struct Run: ParsableCommand {
     /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
     static let defaultIterations = (parse: 2, download: 3)
 
+    /// The scenarios --scenario names (an unknown name left out: ``validate()`` refuses it).
+    var namedScenarios: [ScenarioID] { ListArgument.split(scenarios).compactMap(ScenarioID.init(rawValue:)) }
+
     /// What the parsers build: `--scenario document` is the document workload too.
     var workload: Workload {
-        ListArgument.split(scenarios).contains(ScenarioID.document.rawValue)
-            ? .document : documentOptions.effectiveWorkload
+        namedScenarios.contains { $0.workload == .document } ? .document : documentOptions.effectiveWorkload
     }
 
     var selectedScenarios: [ScenarioID] {
-        let names = ListArgument.split(scenarios)
-        if workload == .document { return [.document] }
-        if names.isEmpty { return counter == .instructions ? [.parse] : [.parse, .download] }
-        return ScenarioID.allCases.filter { names.contains($0.rawValue) }
+        let named = namedScenarios
+        if workload == .document { return [.parseFromMemory(.document)] }
+        if named.isEmpty {
+            return ScenarioID.allCases.filter {
+                $0.traits.inDefaultRun && (counter != .instructions || $0.traits.countsInstructions)
+            }
+        }
+        return ScenarioID.allCases.filter { named.contains($0) }
     }
 
     var profile: NetworkProfile? { networkOptions.profile(default: .wifi) }
@@ -249,14 +256,14 @@ struct Run: ParsableCommand {
             throw ValidationError(
                 "unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let named = ListArgument.split(scenarios)
-        if workload == .document, named.contains(where: { $0 != ScenarioID.document.rawValue }) {
+        let named = namedScenarios
+        if workload == .document, named.contains(where: { $0.workload != .document }) {
             throw ValidationError(
-                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.joined(separator: ", "))"
+                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        if documentOptions.workload == .songs, named.contains(ScenarioID.document.rawValue) {
-            throw ValidationError("--scenario document is the document workload, not --workload songs")
+        if documentOptions.workload == .songs, let document = named.first(where: { $0.workload == .document }) {
+            throw ValidationError("--scenario \(document.rawValue) is the document workload, not --workload songs")
         }
         try documentOptions.validate(
             parsers: parserOptions.names(default: ParserRegistry.defaultNames), workload: workload)
@@ -274,9 +281,10 @@ struct Run: ParsableCommand {
             )
         }
         guard downloadRounds >= 1 else { throw ValidationError("--download-rounds must be at least 1") }
-        if counter == .instructions, selectedScenarios != [.parse], selectedScenarios != [.document] {
+        if counter == .instructions, let uncounted = selectedScenarios.first(where: { !$0.traits.countsInstructions }) {
             throw ValidationError(
-                "--counter instructions counts the parse scenario only (a download under valgrind measures valgrind)")
+                "--counter instructions counts the parse scenario only, not \(uncounted.rawValue) (a download under "
+                    + "valgrind measures valgrind)")
         }
         guard (0...1000).contains(injectSlowdown) else {
             throw ValidationError("--inject-slowdown must be 0 to 1000 (percent)")
@@ -290,8 +298,9 @@ struct Run: ParsableCommand {
         }
         _ = try Self.positiveList(pageSizes, option: "--page-size")
         _ = try Self.positiveList(maxConcurrent, option: "--max-concurrent")
+        _ = try Self.positiveList(threadCounts, option: "--threads")
         guard queuePageSize >= 1 else { throw ValidationError("--queue-page-size must be at least 1") }
-        let practices = selectedScenarios.filter { [.paged, .fields, .gzip, .queue, .cancel].contains($0) }
+        let practices = selectedScenarios.filter(\.traits.needsEmbeddedServer)
         if url != nil, !practices.isEmpty {
             throw ValidationError(
                 "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"
@@ -544,6 +553,7 @@ struct Run: ParsableCommand {
             instructionCounter: instructionCounter)
         if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
         if let widths = try Self.positiveList(maxConcurrent, option: "--max-concurrent") { plan.queueWidths = widths }
+        if let threads = try Self.positiveList(threadCounts, option: "--threads") { plan.threadCounts = threads }
         plan.queuePageSize = queuePageSize
         plan.allowUnverified = Set(ListArgument.split(allowUnverified))
         return plan
@@ -703,3 +713,6 @@ struct Precision: ExpressibleByArgument {
 
     static var defaultCompletionKind: CompletionKind { .default }
 }
+
+/// `--scenario`'s values and their help come from the list of scenarios.
+extension ScenarioID: ExpressibleByArgument {}

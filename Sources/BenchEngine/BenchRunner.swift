@@ -90,19 +90,20 @@ public struct BenchRunner: Sendable {
     ) throws -> [CellRun] {
         // A cell that does not start a worker is measured by another's (the 304 of `conditional`).
         let jobs = cells.filter { $0.engineScenario?.startsWorker($0.scenario) ?? true }
-        let parseCells = jobs.filter { $0.scenario.isParseFromMemory }
+        let everyRound = jobs.filter { $0.scenario.traits?.runsEveryRound ?? false }
         let countsAllocations = plan.settings.countsAllocations == true && plan.instructionCounter == nil
-        let countedCells = countsAllocations ? jobs.filter { $0.engineScenario?.countsAllocations ?? false } : []
+        let countedCells = countsAllocations ? jobs.filter { $0.scenario.traits?.countsAllocations ?? false } : []
         var recorder = RunLog(
-            total: parseCells.count * max(1, plan.settings.rounds) + countedCells.count
-                + (jobs.count - parseCells.count) * plan.settings.downloadWorkers)
+            total: everyRound.count * max(1, plan.settings.rounds) + countedCells.count
+                + (jobs.count - everyRound.count) * plan.settings.downloadWorkers)
         let server =
             jobs.contains { ($0.engineScenario?.fetchesFeed ?? false) && plan.remoteURLs[$0.feedPath] == nil }
             ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
         defer { try? server?.stop() }
         if plan.instructionCounter != nil {
             try countInstructions(
-                parseCells, referenceDigests: referenceDigests, progress: progress, log: &recorder,
+                jobs.filter { $0.scenario.traits?.countsInstructions ?? false }, referenceDigests: referenceDigests,
+                progress: progress, log: &recorder,
                 cellFinished: cellFinished)
             return recorder.runs
         }
@@ -111,7 +112,9 @@ public struct BenchRunner: Sendable {
                 // Interrupted (SIGINT, SIGTERM): the run ends with the workers that finished.
                 if WorkerProcess.interruption != nil { break rounds }
                 guard let scenario = cell.engineScenario else { continue }
-                guard scenario.runsEveryRound || plan.settings.runsDownloads(inRound: round) else { continue }
+                guard cell.scenario.traits?.runsEveryRound == true || plan.settings.runsDownloads(inRound: round) else {
+                    continue
+                }
                 let step = recorder.step(cell, round: round)
                 progress(step)
                 var context = CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])
@@ -148,7 +151,7 @@ public struct BenchRunner: Sendable {
         return recorder.runs
     }
 
-    /// Counts the instructions of the `parse` cells: callgrind's workers run side by side, one per
+    /// Counts the instructions of the cells whose scenario counts them (`parse`, `document`): callgrind's workers run side by side, one per
     /// core, and are recorded in order (counts do not depend on the machine's load).
     private func countInstructions(
         _ parseCells: [CellKey], referenceDigests: [String: String], progress: (RunProgress) -> Void,
@@ -165,8 +168,8 @@ public struct BenchRunner: Sendable {
             step.parser = batch.map(\.1.parser).joined(separator: ", ")
             progress(step)
             let results = Self.concurrently(batch) { round, cell in
-                ParseScenario(workload: cell.scenario.kind?.workload ?? .songs).measure(
-                    cell, in: CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath]))
+                cell.engineScenario?.measure(
+                    cell, in: CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])) ?? []
             }
             for runs in results { try log.finish(runs, to: cellFinished) }
         }

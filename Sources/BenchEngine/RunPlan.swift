@@ -36,6 +36,8 @@ public struct RunPlan: Sendable {
     public var queueWidths: [Int] = [1, 2, 4]
     /// The `queue` practice's page size (songs per page).
     public var queuePageSize = 25
+    /// The concurrent scenario's thread counts (parses at once), one cell each.
+    public var threadCounts: [Int] = [1, 2, 4]
     /// The `store` practice's ways of writing the songs.
     public var storePlans: [SongStore.Plan] = SongStore.Plan.all
     /// Parsers whose unconfirmed answer (``ParserVerdict/Status/unverified(_:)``) is timed all the

@@ -126,7 +126,7 @@ public struct SweepSession: Sendable {
     }
 
     /// The scenario of every cell: a parse from memory, into songs or into the event sink.
-    private var scenario: ScenarioID { plan.workload == .document ? .document : .parse }
+    private var scenario: ScenarioID { .parseFromMemory(plan.workload) }
 
     /// The counting run over the documents of at most `SweepPlan.instructionsUpTo`, if any.
     private func count(

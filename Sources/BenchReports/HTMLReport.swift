@@ -54,7 +54,7 @@ public enum HTMLReport {
                 relative: cell.relative,
                 allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes, kind: cell.kind,
                 bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple,
-                document: cell.cell.scenario.kind == .document)
+                document: cell.cell.scenario.workload == .document)
         }
         var samples = history
         if !history.contains(where: { $0.runID == environment.runID }) {

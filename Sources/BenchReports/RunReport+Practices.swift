@@ -79,16 +79,8 @@ extension RunReport {
     static func practiceTables(_ cells: [CellSummary]) -> [(
         title: String, header: [String], rows: [[String]], notes: [String]
     )] {
-        let figures = PracticeFigures.of(cells)
-        var order: [String] = []
-        var groups: [String: [PracticeFigures]] = [:]
-        for f in figures {
-            let key = "\(f.practice)|\(f.feedPath)|\(f.network)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(f)
-        }
-        return order.compactMap { key in
-            guard let group = groups[key], let first = group.first else { return nil }
+        grouped(PracticeFigures.of(cells)) { "\($0.practice)|\($0.feedPath)|\($0.network)" }.compactMap { group in
+            guard let first = group.first else { return nil }
             let header =
                 first.practice == "store"
                 ? storeHeader

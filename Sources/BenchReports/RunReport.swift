@@ -185,13 +185,19 @@ public enum RunReport {
 
     /// Groups cells by scenario, feed and chunk size, in first-seen order.
     static func groups(_ cells: [CellSummary]) -> [[CellSummary]] {
+        grouped(cells) {
+            "\($0.cell.scenario)|\($0.cell.feedSHA256)|\($0.cell.feedPath)|\($0.cell.chunkSize)|\($0.cell.network)"
+        }
+    }
+
+    /// `items` grouped by `key`, the groups in the order their first items come, each in its items' order.
+    static func grouped<Item>(_ items: [Item], by key: (Item) -> String) -> [[Item]] {
         var order: [String] = []
-        var groups: [String: [CellSummary]] = [:]
-        for cell in cells {
-            let key =
-                "\(cell.cell.scenario)|\(cell.cell.feedSHA256)|\(cell.cell.feedPath)|\(cell.cell.chunkSize)|\(cell.cell.network)"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(cell)
+        var groups: [String: [Item]] = [:]
+        for item in items {
+            let name = key(item)
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append(item)
         }
         return order.compactMap { groups[$0] }
     }
@@ -199,10 +205,12 @@ public enum RunReport {
     static func title(_ group: [CellSummary], timedSink: String? = nil) -> String {
         guard let cell = group.first?.cell else { return "" }
         let songs = group.map(\.songs).max() ?? 0
-        let scenario = cell.scenario.kind == .conditional ? ScenarioID.conditional.rawValue : cell.scenario.name
-        let counted = cell.scenario.kind == .document ? "events" : "songs"
+        // A download table holds every cell of its scenario (conditional's 200 and 304): titled by the scenario.
+        let scenario =
+            cell.scenario.table == .download ? cell.scenario.kind?.rawValue ?? cell.scenario.name : cell.scenario.name
+        let counted = cell.scenario.workload == .document ? "events" : "songs"
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
-        if cell.scenario == .parse {
+        if cell.scenario.isParseFromMemory && cell.scenario.workload == .songs {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
@@ -221,7 +229,7 @@ public enum RunReport {
         text +=
             "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
+        if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
             text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
             text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
             if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
@@ -309,7 +317,7 @@ public enum RunReport {
     ) -> String {
         var blocks: [String] = []
         let all = groups(
-            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+            cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) }
         )
         var columns = columns
         if let width, columns == ParseColumn.defaults {
@@ -351,7 +359,7 @@ public enum RunReport {
         if sharedCoverage, let coverage = coverage.compactMap({ $0 }).first {
             blocks.append(wrapped("Next run, in every table above: " + coverage))
         }
-        for table in practiceTables(cells) {
+        for table in practiceTables(cells) + concurrentTables(cells) {
             var body = TextTable(header: table.header, rows: table.rows)
             var notes = table.notes
             if let width {
@@ -382,7 +390,7 @@ public enum RunReport {
         }
         let counted = cells.contains { $0.instructions != nil }
         let parses = cells.contains { $0.cell.scenario.isParseFromMemory }
-        let downloads = cells.contains(where: { [.download, .conditional200].contains($0.cell.scenario) })
+        let downloads = cells.contains { $0.cell.scenario.table == .download }
         var legends =
             counted
             ? [instructionsLegend]
@@ -393,9 +401,8 @@ public enum RunReport {
                     + (columns == ParseColumn.allCases
                         ? "" : " Not shown in the download table: n, worker MiB, failed (--columns all)."))
         }
-        if cells.contains(where: { PracticeFigures.describe(scenario: $0.cell.scenario) != nil }) {
-            legends.append(practiceLegend)
-        }
+        if cells.contains(where: { $0.cell.scenario.table == .practice }) { legends.append(practiceLegend) }
+        if cells.contains(where: { $0.cell.scenario.table == .concurrent }) { legends.append(concurrentLegend) }
         let legendText = legends.map { legend in width.map { Format.wrap(legend, width: $0) } ?? legend }
         return blocks.joined(separator: "\n\n") + "\n\n" + legendText.joined(separator: "\n") + "\n"
     }
@@ -407,6 +414,12 @@ public enum RunReport {
                 + "\(Format.number(end.high, decimals: 2))) on \(Format.feedName(end.document))"
         }
         return "\(contrast.parser) ÷ \(contrast.reference): \(end(contrast.best)), \(end(contrast.worst))"
+    }
+
+    /// Whether a cell is shown in a table of its scenario's own (a practice's, the concurrent
+    /// scenario's) rather than in a table per scenario and feed.
+    static func hasTableOfItsOwn(_ scenario: CellScenario) -> Bool {
+        scenario.table == .practice || scenario.table == .concurrent
     }
 
     /// The scenario of a summary for a parser that was not timed (it disagreed or failed).
@@ -430,9 +443,9 @@ public enum RunReport {
             text += "\n> \(warning ? "⚠️ " : "")\(MarkdownTable.escape(line))\n"
         }
         let all = groups(
-            cells.filter { $0.cell.scenario != notTimed && PracticeFigures.describe(scenario: $0.cell.scenario) == nil }
+            cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) }
         )
-        for table in practiceTables(cells) {
+        for table in practiceTables(cells) + concurrentTables(cells) {
             text += "\n**\(table.title)**\n\n"
             text +=
                 MarkdownTable.render(header: table.header, rows: table.rows, rightAligned: Set(2..<table.header.count))

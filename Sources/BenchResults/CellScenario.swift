@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let cell = CellScenario(.paged, choice: "25")   // "paged-25"
-/// if cell.kind == .paged { … }                  // or: cell == .parse
+/// if cell.table == .practice { … }             // what a report needs: cell.traits
 /// ```
 public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The scenario; `nil` for ``notTimed`` and for a name this build does not know (a store
@@ -37,14 +37,24 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
 
     public var description: String { name }
 
-    /// Whether the cell times a parse of bytes in memory (`parse`, or `document` for the document
-    /// workload): the cells with relative speeds, binding taxes, allocation and instruction counts.
-    public var isParseFromMemory: Bool { kind == .parse || kind == .document }
+    /// What reports and the runner know of the cell's scenario; `nil` for ``notTimed`` and names
+    /// this build does not know.
+    public var traits: ScenarioTraits? { kind?.traits }
+
+    /// Whether the cell times a parse of bytes in memory (``ScenarioTraits/timesParseFromMemory``):
+    /// the cells with relative speeds, binding taxes, allocation and instruction counts.
+    public var isParseFromMemory: Bool { traits?.timesParseFromMemory ?? false }
 
     /// Whether the host's earlier runs of the cell widen its next-run interval (``RunHistory``): the
     /// cells timed in every run the same way, with no network — a parse from memory, and the `read`
     /// practice's screens.
-    public var learnsFromHistory: Bool { isParseFromMemory || kind == .read }
+    public var learnsFromHistory: Bool { traits?.learnsFromHistory ?? false }
+
+    /// What the cell's parsers build; `nil` for ``notTimed`` and names this build does not know.
+    public var workload: Workload? { traits?.workload }
+
+    /// The table the cell is shown in; `nil` for ``notTimed`` and names this build does not know.
+    public var table: ScenarioTraits.Table? { traits?.table }
 
     /// The scenario names of the cells that learn from history, as runs record them.
     public static let historyNames: [String] =

@@ -178,10 +178,12 @@ public struct CellSummary: Codable, Sendable, Equatable {
         return "no parse was measured" + (outcome.map { " (\($0))" } ?? "")
     }
 
-    /// Throughput from the headline time, in MB/s (10⁶ bytes a second).
+    /// Throughput from the headline time, in MB/s (10⁶ bytes a second): every parse of an
+    /// iteration's (N for `concurrent-N`).
     public var megabytesPerSecond: Double? {
         guard let median = time, median > 0 else { return nil }
-        return Double(cell.feedBytes) / (median / 1e9) / 1e6
+        let parses = ConcurrentFigures.threads(of: cell.scenario) ?? 1
+        return Double(cell.feedBytes * parses) / (median / 1e9) / 1e6
     }
 
     /// Summarises samples of one cell: failed samples count in ``failed`` only, samples that lost

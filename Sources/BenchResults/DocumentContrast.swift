@@ -25,7 +25,7 @@ public struct DocumentContrast: Sendable, Equatable, Codable {
         var order: [String] = []
         var ends: [String: [End]] = [:]
         var references: [String: String] = [:]
-        for cell in cells where cell.cell.scenario.kind == .document {
+        for cell in cells where cell.cell.scenario.workload == .document {
             guard let relative = cell.relative, let low = relative.low, let high = relative.high,
                 relative.reference != cell.cell.parser
             else { continue }

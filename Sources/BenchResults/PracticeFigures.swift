@@ -75,7 +75,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
             return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
         case .read:
             return ReadPairs.describe(rest).map { ("read", $0.words, $0.order) }
-        case .parse, .download, .conditional, .document:
+        case .parse, .download, .conditional, .document, .concurrent:
             return nil
         }
     }

@@ -23,6 +23,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// How the rounds stopped, for a run with a ``RunSettings/stopping`` rule; `nil` for a run of
     /// fixed rounds.
     public var stopped: StoppingOutcome?
+    /// The `concurrent` scenario's figures (throughput and scaling per parser and thread count);
+    /// `nil` for a run without it.
+    public var concurrent: [ConcurrentFigures]?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],
@@ -36,5 +39,7 @@ public struct RunResult: Codable, Sendable, Equatable {
         self.noise = noise
         self.documents = documents
         self.betweenDocuments = documents == nil ? nil : DocumentContrast.find(cells)
+        let concurrent = ConcurrentFigures.of(cells)
+        self.concurrent = concurrent.isEmpty ? nil : concurrent
     }
 }

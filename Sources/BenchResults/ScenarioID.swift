@@ -1,4 +1,7 @@
 /// The scenarios the suite measures: what one iteration of a cell does (see the engine's scenario types).
+///
+/// Each case says once what reports and the runner need to know of it (``traits``) and what it does
+/// (``summary``, which `bench run --help` lists); nothing else tests which scenario a cell is.
 public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     /// The feed's bytes are in memory; a fresh parser consumes them in chunks.
     case parse
@@ -23,7 +26,115 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     /// Any XML document's bytes in memory, walked by a fresh parser (in chunks) into the canonical
     /// event sink: the document workload.
     case document
+    /// N parses of the same feed from memory at once, on N threads of one worker (`concurrent-N`).
+    case concurrent
+
+    /// What reports and the runner know of the scenario: its table, whether it is ranked, learns
+    /// from history, counts allocations or instructions, its workload.
+    public var traits: ScenarioTraits {
+        switch self {
+        case .parse:
+            return ScenarioTraits(
+                table: .parse, timesParseFromMemory: true, countsAllocations: true, inDefaultRun: true)
+        case .document:
+            return ScenarioTraits(
+                table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
+        case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
+        case .conditional: return ScenarioTraits(table: .download)
+        case .paged, .fields, .gzip, .queue, .cancel: return ScenarioTraits(table: .practice, needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice)
+        case .read: return ScenarioTraits(table: .practice, learnsFromHistory: true, countsAllocations: true)
+        case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
+        }
+    }
+
+    /// What one iteration does, in a line (`bench run --help` lists them).
+    public var summary: String {
+        switch self {
+        case .parse: return "bytes in memory"
+        case .download: return "over HTTP, parsing as bytes arrive"
+        case .conditional: return "a 200 then a 304"
+        case .paged: return "follow next links, one cell per --page-size"
+        case .fields: return "the whole feed and the same with only the song fields (?fields=)"
+        case .gzip: return "identity and gzip bodies"
+        case .queue:
+            return "every page (--queue-page-size songs each) through a bounded queue of each --max-concurrent width, "
+                + "and a cancel once the first page is in"
+        case .cancel: return "the queue's cancel cells alone"
+        case .store:
+            return "the songs written to SQLite, one transaction per song or one per batch, in index order or shuffled"
+        case .read:
+            return "the songs stored once, then read by an app's screens (a shared connection with a cache or one per "
+                + "screen, a screen in one query or by faults, SQLite's page cache at its default or holding the "
+                + "table), for one parser"
+        case .document: return "any XML document walked into the canonical event sink (the document workload)"
+        case .concurrent:
+            return "--threads parses of the feed from memory at once, one per thread, in one worker (default 1,2,4): "
+                + "throughput and its scaling, each thread's songs checked; not in the default set"
+        }
+    }
+
+    /// Whether, after the timed rounds, one worker per cell of the scenario counts allocations.
+    public var countsAllocations: Bool { traits.countsAllocations }
 
     /// What the scenario's parsers build: songs, or a document's events.
-    public var workload: Workload { self == .document ? .document : .songs }
+    public var workload: Workload { traits.workload }
+
+    /// The scenario that times a parse from memory of `workload` (`parse`, `document`): a sweep's.
+    public static func parseFromMemory(_ workload: Workload) -> ScenarioID {
+        allCases.first { $0.traits.timesParseFromMemory && $0.workload == workload } ?? .parse
+    }
+}
+
+/// What reports and the runner need to know of a scenario, said once by its ``ScenarioID``: reports
+/// read it instead of testing which scenario a cell is.
+public struct ScenarioTraits: Sendable, Equatable {
+    /// The table a scenario's cells are shown in.
+    public enum Table: Sendable, Equatable {
+        /// A parse of bytes in memory: one row per parser, ranked (× fastest), with binding taxes,
+        /// allocation and instruction counts.
+        case parse
+        /// A download (and its revalidation): download, parse and total times.
+        case download
+        /// A practice around the parse: one row per choice (``PracticeFigures``).
+        case practice
+        /// Parses at once on several threads: throughput and its scaling (``ConcurrentFigures``).
+        case concurrent
+    }
+
+    public var table: Table
+    /// Whether its cells time a parse of bytes in memory, the same way in every run: the cells with
+    /// relative speeds (× fastest), binding taxes, the noise verdict, allocation and instruction counts.
+    public var timesParseFromMemory: Bool
+    /// Whether its cells run in every round, `--iterations` parses a worker (the others run in the
+    /// rounds ``RunSettings/runsDownloads(inRound:)`` picks, their own iterations a worker).
+    public var runsEveryRound: Bool
+    /// Whether the host's earlier runs of its cells widen their next-run interval (``RunHistory``).
+    public var learnsFromHistory: Bool
+    /// Whether, after the timed rounds, one worker per cell counts its allocations.
+    public var countsAllocations: Bool
+    /// Whether `--counter instructions` counts its cells.
+    public var countsInstructions: Bool
+    /// What its parsers build.
+    public var workload: Workload
+    /// Whether `bench run` measures it when no `--scenario` is given.
+    public var inDefaultRun: Bool
+    /// Whether its cells are measured against the embedded server, which pages and compresses (not a `--url`).
+    public var needsEmbeddedServer: Bool
+
+    public init(
+        table: Table, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
+        countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
+    ) {
+        self.table = table
+        self.timesParseFromMemory = timesParseFromMemory
+        self.runsEveryRound = runsEveryRound ?? timesParseFromMemory
+        self.learnsFromHistory = learnsFromHistory ?? timesParseFromMemory
+        self.countsAllocations = countsAllocations
+        self.countsInstructions = countsInstructions ?? timesParseFromMemory
+        self.workload = workload
+        self.inDefaultRun = inDefaultRun
+        self.needsEmbeddedServer = needsEmbeddedServer
+    }
 }

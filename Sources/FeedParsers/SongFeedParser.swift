@@ -46,6 +46,10 @@ public protocol SongFeedParser: ChunkConsumer {
     /// its answer confirms no other parser's. Default: none.
     static var contractGaps: Set<ContractGap> { get }
 
+    /// Whether instances may parse on several threads at once (the `concurrent` scenario runs only
+    /// those that may). Default: ``ParserConcurrency/independentInstances``.
+    static var concurrency: ParserConcurrency { get }
+
     /// Makes a parser for one document.
     ///
     /// - Parameter onSong: called with each song as its `item` ends, in document order.
@@ -75,6 +79,8 @@ extension SongFeedParser {
     public static var cReference: String? { nil }
 
     public static var contractGaps: Set<ContractGap> { [] }
+
+    public static var concurrency: ParserConcurrency { .independentInstances }
 
     /// Whether it meets the whole contract on `document`: no gap of its applies there.
     package static func meetsContract(on document: [UInt8]) -> Bool {
@@ -150,4 +156,16 @@ func forEachCPiece(
         try body((base + offset).assumingMemoryBound(to: CChar.self), Int32(count))
         offset += count
     }
+}
+
+/// Whether a parser's instances may parse on several threads at once, as an app that parses feeds
+/// on an operation queue would use them.
+public enum ParserConcurrency: Sendable, Equatable {
+    /// Each instance keeps its own state; what the library shares process-wide is set up once,
+    /// before any thread parses (the worker parses once on one thread first: for libxml2, that is
+    /// `xmlInitParser`), or is per thread. The `concurrent` scenario runs it on N threads at once.
+    case independentInstances
+    /// It must not parse on two threads at once, for `reason` (process-wide state it changes while
+    /// parsing): the `concurrent` scenario does not run it and says why.
+    case oneThreadAtATime(reason: String)
 }

@@ -24,6 +24,8 @@ public enum WorkerJob: Codable, Sendable, Equatable {
     case measure(MeasureJob)
     /// Download a feed with a parser, and for `conditional` revalidate it: ``DownloadWorker``.
     case download(DownloadJob)
+    /// Parses at once on several threads: ``ConcurrentWorker``.
+    case concurrent(ConcurrentJob)
     /// One practice cell: ``PracticeWorker``.
     case practice(PracticeJob)
     /// Parse a feed with each chunk size and report the songs: ``VerifyWorker``.
@@ -48,6 +50,7 @@ public enum WorkerJob: Codable, Sendable, Equatable {
         switch self {
         case .measure(let job): try output.report(MeasureWorker.run(job))
         case .download(let job): try output.report(DownloadWorker.run(job))
+        case .concurrent(let job): try output.report(ConcurrentWorker.run(job))
         case .practice(let job): try output.report(PracticeWorker.run(job))
         case .verify(let job): try output.report(VerifyWorker.run(job))
         case .conformance(let job): try ConformanceWorker.run(job, report: output.write)

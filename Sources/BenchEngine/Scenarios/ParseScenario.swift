@@ -24,10 +24,6 @@ struct ParseScenario: BenchScenario {
 
     var fetchesFeed: Bool { false }
 
-    var runsEveryRound: Bool { true }
-
-    var countsAllocations: Bool { true }
-
     /// The worker's job: round 0 counts allocations; a plan with an instruction counter counts instructions.
     func job(_ cell: CellKey, in context: CellContext) -> MeasureJob {
         let settings = context.settings

@@ -16,8 +16,6 @@ struct ReadScenario: PracticeScenario {
 
     var fetchesFeed: Bool { false }
 
-    var countsAllocations: Bool { true }
-
     /// One parser builds the songs the screens read: libxml2 when it agreed, else the first that
     /// builds songs.
     func parsers(_ candidates: [String]) -> [String] {

@@ -24,13 +24,6 @@ protocol BenchScenario: Sendable {
     /// Whether its cells fetch the feed from the embedded server (or a `--url`).
     var fetchesFeed: Bool { get }
 
-    /// Whether its cells run in every round; the others run in the rounds
-    /// ``RunSettings/runsDownloads(inRound:)`` picks.
-    var runsEveryRound: Bool { get }
-
-    /// Whether, after the timed rounds, one worker per cell counts its allocations (round 0).
-    var countsAllocations: Bool { get }
-
     /// The parsers its cells run for, of the baseline and the parsers that agreed (all of them,
     /// unless what a cell measures does not depend on the parser).
     func parsers(_ candidates: [String]) -> [String]
@@ -48,8 +41,6 @@ extension BenchScenario {
     func startsWorker(_ cell: CellScenario) -> Bool { true }
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { [0] }
     var fetchesFeed: Bool { true }
-    var runsEveryRound: Bool { false }
-    var countsAllocations: Bool { false }
     func parsers(_ candidates: [String]) -> [String] { candidates }
 }
 
@@ -68,14 +59,9 @@ extension ScenarioID {
         case .store: return StoreScenario()
         case .read: return ReadScenario()
         case .document: return ParseScenario(workload: .document)
+        case .concurrent: return ConcurrentScenario()
         }
     }
-}
-
-extension ScenarioID {
-    /// Whether, after the timed rounds, one worker per cell of the scenario counts allocations
-    /// (`parse`, `document`, `read`).
-    public var countsAllocations: Bool { engine.countsAllocations }
 }
 
 extension CellKey {
@@ -113,7 +99,7 @@ struct CellContext {
     /// Why a worker's songs (or a document's events) are not the agreed ones, if they are not (the
     /// baseline and the floor build none).
     func disagreement(_ cell: CellKey, digest: String?) -> String? {
-        let document = cell.scenario.kind == .document
+        let document = cell.scenario.workload == .document
         let compared =
             document
             ? ParserRegistry.documentParser(named: cell.parser)?.reportsEvents ?? false

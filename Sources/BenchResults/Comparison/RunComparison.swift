@@ -135,7 +135,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
         guard !now.isEmpty || !before.isEmpty else { return nil }
         var found: [DocumentProfile] = []
         var seen = Set<String>()
-        for cell in cells where cell.key.scenario.kind == .document {
+        for cell in cells where cell.key.scenario.workload == .document {
             for (side, profiles, isBaseline) in [(cell.current, now, false), (cell.baseline, before, true)] {
                 guard let sha = side?.feedSHA256, seen.insert("\(cell.key.feed)|\(sha)").inserted,
                     var profile = profiles.first(where: {

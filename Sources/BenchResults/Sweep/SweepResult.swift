@@ -47,7 +47,7 @@ public struct SweepResult: Codable, Sendable {
         parsers: [String]
     ) -> SweepResult {
         var points: [SweepPoint] = []
-        let scenario: ScenarioID = plan.workload == .document ? .document : .parse
+        let scenario = ScenarioID.parseFromMemory(plan.workload)
         var elements: [String: Int] = [:]
         for profile in timed.documents ?? [] { elements[profile.document] = profile.elements }
         func point(_ sweep: String, parser: String, feed: String, size: Int, chunkSize: Int) -> SweepPoint {

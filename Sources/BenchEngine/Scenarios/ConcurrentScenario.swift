@@ -1,0 +1,282 @@
+import BenchResults
+import FeedParsers
+import Foundation
+import SongFeed
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `concurrent`: N parses of the same feed from memory at once, on N threads of one worker
+/// (`concurrent-1`, `concurrent-2`, `concurrent-4`; `bench run --threads`).
+///
+/// The question an app that parses feeds on an operation queue asks: may this parser run on
+/// several threads at once, and does it go faster? libxml2 keeps process-wide state (set up by
+/// `xmlInitParser`, which the worker's first parse, on one thread, calls before any thread starts)
+/// and per-thread state; Foundation's `XMLParser` sits on it. Only parsers whose adapter says its
+/// instances are independent (``ParserConcurrency/independentInstances``, the registry's trait)
+/// run; another is reported as not run, with its reason.
+///
+/// An iteration: N threads are started and wait at a gate; the clocks start, the gate opens, each
+/// thread parses the feed with a fresh parser (chunks of the plan's chunk size) and the clocks stop
+/// when the last one has finished. Nothing inside that region prints, logs or allocates for the
+/// harness. Then each thread's songs are checked against the worker's single-thread answer (its
+/// first parse, untimed), which the engine checks against the agreed songs: a wrong answer is a
+/// failed iteration, a crash or a hang (the worker's time limit) a failed worker, never averaged in.
+///
+/// Figures (``ConcurrentFigures``): the batch's wall time, parses per second of all threads
+/// together, and that throughput over the same parser's with one thread.
+struct ConcurrentScenario: BenchScenario {
+    func cells(in plan: RunPlan) -> [CellScenario] { plan.threadCounts.map { ConcurrentFigures.cell(threads: $0) } }
+
+    func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
+
+    var fetchesFeed: Bool { false }
+
+    func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {
+        guard let threads = ConcurrentFigures.threads(of: cell.scenario) else {
+            return [context.failed(cell, "\(cell.scenario) is not a cell of the concurrent scenario")]
+        }
+        if case .oneThreadAtATime(let reason) = ParserRegistry.parser(named: cell.parser)?.concurrency {
+            return [context.failed(cell, ConcurrentFigures.notRunPrefix + reason)]
+        }
+        let settings = context.settings
+        let job = ConcurrentJob(
+            parse: MeasureJob(
+                parser: cell.parser, feed: cell.feedPath, iterations: settings.iterations, warmup: settings.warmup,
+                chunkSize: cell.chunkSize),
+            threads: threads)
+        let report: ConcurrentWorkerReport
+        switch context.runWorker(
+            ConcurrentWorkerReport.self,
+            WorkerCommand(executable: context.plan.executable, job: .concurrent(job)),
+            timeout: settings.workerLimit(
+                iterations: job.parse.iterations, warmup: job.parse.warmup + 1, requestsPerIteration: threads),
+            progress: context.iterations)
+        {
+        case .success(let decoded): report = decoded
+        case .failure(let failure): return [context.failed(cell, failure.message)]
+        }
+        let disagreement = context.disagreement(cell, digest: report.digest)
+        let samples = report.iterations.enumerated().map { offset, iteration in
+            Sample(
+                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1,
+                wallNs: iteration.wallNs, cpuNs: iteration.cpuNs, firstSongNs: nil,
+                peakResidentBytes: report.peakResidentBytes, error: iteration.error ?? disagreement,
+                debug: context.plan.debugBuild)
+        }
+        return [
+            CellRun(
+                cell: cell, round: context.round, samples: samples, peakResidentBytes: report.peakResidentBytes,
+                outcome: disagreement)
+        ]
+    }
+}
+
+/// ``WorkerJob/concurrent(_:)``: `threads` parses of a feed in memory at once.
+public struct ConcurrentJob: Codable, Sendable, Equatable {
+    /// What each thread parses, how many batches and in which chunks (its counting and slowdown
+    /// fields are not used).
+    public var parse: MeasureJob
+    /// Parses at once, one per thread.
+    public var threads: Int
+}
+
+/// What a concurrent worker reports: one entry per measured batch of parses.
+public struct ConcurrentWorkerReport: Codable, Sendable {
+    /// One measured batch: `threads` parses at once.
+    public struct Iteration: Codable, Sendable, Equatable {
+        /// From the gate's opening to the last thread's end.
+        public var wallNs: Int
+        /// The process's CPU time over the same span, every thread's.
+        public var cpuNs: Int
+        /// The songs of one parse (every thread's, when they agree).
+        public var songs: Int
+        /// The first thread that failed or built other songs than the single-thread answer.
+        public var error: String?
+    }
+
+    public var parser: String
+    public var threads: Int
+    /// `SongDigest` of the worker's single-thread answer (its first parse, untimed).
+    public var digest: String?
+    public var iterations: [Iteration]
+    /// The worker's peak resident set over its life, bytes.
+    public var peakResidentBytes: Int?
+}
+
+/// The concurrent worker: the single-thread answer, then `warmup` + `iterations` batches of parses
+/// at once (see ``ConcurrentScenario``).
+public enum ConcurrentWorker {
+    /// Runs `job`.
+    ///
+    /// - Throws: ``VerifyWorkerError`` for an unknown parser or one that may not run on several
+    ///   threads, ``FeedFileError`` for an unreadable feed, the single-thread parse's error.
+    public static func run(_ job: ConcurrentJob) throws -> ConcurrentWorkerReport {
+        let parse = job.parse
+        let parserType = try ParserRegistry.worker(parse.parser)
+        if case .oneThreadAtATime(let reason) = parserType.concurrency {
+            throw VerifyWorkerError(description: "\(parse.parser) may not parse on several threads at once: \(reason)")
+        }
+        let feed = try FeedFile(path: parse.feed)
+        let threads = max(1, job.threads)
+        let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        let measured = try measure(
+            parserType, bytes: feed.bytes, threads: threads, iterations: parse.iterations, warmup: parse.warmup,
+            chunkSize: parse.chunkSize, progressDescriptor: progress)
+        return ConcurrentWorkerReport(
+            parser: parse.parser, threads: threads, digest: measured.digest, iterations: measured.iterations,
+            peakResidentBytes: PeakMemory.currentProcessPeakBytes())
+    }
+
+    /// The single-thread answer's digest, then `warmup` + `iterations` batches of `threads` parses
+    /// of `bytes` at once, the measured ones reported.
+    ///
+    /// When `progressDescriptor` is open, one byte is written to it after each measured batch.
+    ///
+    /// - Throws: the single-thread parse's error.
+    static func measure(
+        _ parserType: any SongFeedParser.Type, bytes: [UInt8], threads: Int, iterations: Int, warmup: Int,
+        chunkSize: Int, progressDescriptor: Int32? = nil
+    ) throws -> (digest: String, iterations: [ConcurrentWorkerReport.Iteration]) {
+        let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
+        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
+        defer { aligned.deallocate() }
+        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
+        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
+        // The answer every thread must give, from one parse on this thread before any other starts:
+        // libxml2's process-wide set-up (xmlInitParser) happens here, as an app's first parse does it.
+        var first = try parserType.init(onSong: nil)
+        try first.consume(all, inChunksOf: step)
+        let answer = try first.finish()
+        let digest = SongDigest.sha256(of: answer)
+        var results: [ConcurrentWorkerReport.Iteration] = []
+        results.reserveCapacity(max(0, iterations))
+        var tick: UInt8 = 0x2E
+        for index in 0..<(max(0, warmup) + max(0, iterations)) {
+            let batch = Batch(parserType, all, step: step, threads: max(1, threads))
+            let iteration = batch.run(expecting: digest, songs: answer.count)
+            if index >= max(0, warmup) {
+                results.append(iteration)
+                if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+            }
+        }
+        return (digest, results)
+    }
+
+    /// One batch: its threads, started and waiting at the gate before the clocks start.
+    private struct Batch {
+        let lanes: [Lane]
+        let gate: Gate
+
+        init(_ parserType: any SongFeedParser.Type, _ all: UnsafeRawBufferPointer, step: Int, threads: Int) {
+            gate = Gate()
+            lanes = (0..<threads).map { _ in Lane(parserType, all, step: step) }
+        }
+
+        /// Starts the threads, times them from the gate's opening to the last one's end, then checks
+        /// each thread's songs.
+        func run(expecting digest: String, songs: Int) -> ConcurrentWorkerReport.Iteration {
+            let gate = gate
+            for lane in lanes {
+                let thread = Thread {
+                    gate.arrive()
+                    lane.parse()
+                    gate.leave()
+                }
+                thread.stackSize = 1 << 23
+                thread.start()
+            }
+            gate.waitForArrivals(lanes.count)
+            // ---- timed region ----
+            let cpuStart = processCPUNanoseconds()
+            let wallStart = monotonicNanoseconds()
+            gate.open()
+            gate.waitForDepartures(lanes.count)
+            let wallEnd = monotonicNanoseconds()
+            let cpuEnd = processCPUNanoseconds()
+            // ---- end of timed region ----
+            var error: String?
+            for (index, lane) in lanes.enumerated() where error == nil {
+                let which = "thread \(index + 1) of \(lanes.count)"
+                if let failure = lane.failure {
+                    error = "\(which): \(failure)"
+                } else if SongDigest.sha256(of: lane.songs) != digest {
+                    error =
+                        "\(which): \(lane.songs.count) songs that differ from the single-thread answer's \(songs) "
+                        + "(digest \(SongDigest.sha256(of: lane.songs).prefix(12))…, expected \(digest.prefix(12))…)"
+                }
+            }
+            blackHole(lanes.map(\.songs))
+            return ConcurrentWorkerReport.Iteration(
+                wallNs: Int(wallEnd - wallStart), cpuNs: Int(cpuEnd &- cpuStart), songs: songs, error: error)
+        }
+    }
+
+    /// One thread's parse and what it gave; written by its thread only, read after the gate says it ended.
+    private final class Lane: @unchecked Sendable {
+        let parserType: any SongFeedParser.Type
+        let all: UnsafeRawBufferPointer
+        let step: Int
+        var songs: [Song] = []
+        var failure: (any Error)?
+
+        init(_ parserType: any SongFeedParser.Type, _ all: UnsafeRawBufferPointer, step: Int) {
+            self.parserType = parserType
+            self.all = all
+            self.step = step
+        }
+
+        func parse() {
+            do {
+                var parser = try parserType.init(onSong: nil)
+                try parser.consume(all, inChunksOf: step)
+                songs = try parser.finish()
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    /// Where a batch's threads wait to start together, and the main thread for them to end.
+    private final class Gate: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var arrived = 0
+        private var departed = 0
+        private var isOpen = false
+
+        /// A thread is ready: waits for the gate to open.
+        func arrive() {
+            update { $0.arrived += 1 }
+            wait { $0.isOpen }
+        }
+
+        /// A thread has ended its parse.
+        func leave() { update { $0.departed += 1 } }
+
+        func waitForArrivals(_ count: Int) { wait { $0.arrived >= count } }
+
+        func open() { update { $0.isOpen = true } }
+
+        func waitForDepartures(_ count: Int) { wait { $0.departed >= count } }
+
+        /// Changes the gate's state and wakes every thread that waits on it (closures that do not
+        /// escape: nothing is allocated).
+        private func update(_ change: (Gate) -> Void) {
+            condition.lock()
+            change(self)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        private func wait(until done: (Gate) -> Bool) {
+            condition.lock()
+            while !done(self) { condition.wait() }
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import BenchResults
+import Foundation
+import Testing
+
+/// What reports and the runner know of a scenario comes from its traits, and the concurrent
+/// scenario's figures from its cells.
+@Suite("Scenario traits and concurrent figures")
+struct ScenarioTraitsTests {
+    @Test func aCellReadsItsScenariosTraits() {
+        #expect(CellScenario.parse.isParseFromMemory && CellScenario(.document).isParseFromMemory)
+        #expect(!CellScenario.download.isParseFromMemory && !CellScenario(.concurrent, choice: "2").isParseFromMemory)
+        #expect(
+            CellScenario(.read, choice: "shared").learnsFromHistory
+                && !CellScenario(.store, choice: "x").learnsFromHistory)
+        #expect(CellScenario.notTimed.traits == nil && CellScenario(name: "replay-events").table == nil)
+        #expect(ScenarioID.allCases.filter(\.traits.inDefaultRun) == [.parse, .download])
+        #expect(ScenarioID.parseFromMemory(.document) == .document && ScenarioID.parseFromMemory(.songs) == .parse)
+        // Every scenario says what it does (bench run --help lists them).
+        #expect(ScenarioID.allCases.allSatisfy { !$0.summary.isEmpty })
+    }
+
+    static func summary(_ parser: String, threads: Int, batchNs: [Int], error: String? = nil) -> CellSummary {
+        let cell = CellKey(
+            parser: parser, scenario: ConcurrentFigures.cell(threads: threads), feedPath: "f.xml", feedSHA256: "s",
+            feedBytes: 1_000, chunkSize: 16_384)
+        let samples = batchNs.enumerated().map { index, ns in
+            Sample(
+                cell: cell, songs: 3, round: 1, iteration: index + 1, wallNs: ns, cpuNs: ns * threads, firstSongNs: nil,
+                peakResidentBytes: nil, error: error, debug: false)
+        }
+        return CellSummary.summarise(
+            cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: error)
+    }
+
+    /// Parses per second are the threads over the batch's time, and the scaling is over the same
+    /// parser's one-thread figure; a failed cell has neither.
+    @Test func throughputAndScalingComeFromTheBatchTimes() throws {
+        let figures = ConcurrentFigures.of([
+            Self.summary("expat", threads: 2, batchNs: [5_000_000, 5_000_000, 5_000_000]),
+            Self.summary("libxml2", threads: 1, batchNs: [2_000_000, 2_000_000]),
+            Self.summary("expat", threads: 1, batchNs: [4_000_000, 4_000_000, 4_000_000]),
+            Self.summary("libxml2", threads: 2, batchNs: [1], error: "worker signal 11"),
+        ])
+        #expect(figures.map { "\($0.parser)-\($0.threads)" } == ["expat-1", "expat-2", "libxml2-1", "libxml2-2"])
+        let expat2 = figures[1]
+        #expect(expat2.parsesPerSecond.map { abs($0 - 400) < 1e-6 } == true)
+        #expect(expat2.scaling.map { abs($0 - 1.6) < 1e-9 } == true)
+        #expect(figures[0].scaling == 1)
+        #expect(figures[3].parsesPerSecond == nil && figures[3].scaling == nil && figures[3].failed == 1)
+        #expect(ConcurrentFigures.threads(of: .parse) == nil)
+        #expect(ConcurrentFigures.threads(of: CellScenario(name: "concurrent-x")) == nil)
+        // Throughput in MB/s counts every thread's parse.
+        let cell = Self.summary("expat", threads: 2, batchNs: [5_000_000])
+        #expect(cell.megabytesPerSecond.map { abs($0 - 0.4) < 1e-9 } == true)
+    }
+}
