@@ -50,23 +50,34 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// that measured it recorded it (`nil`: not a document cell, or stored before shapes were kept).
     public var document: DocumentProfile?
 
+    /// What a row gathers: one machine's cell (scenario, feed, chunk size, network profile, parser),
+    /// counted or timed.
+    private struct GroupKey: Hashable {
+        var scenario: CellScenario
+        var feedSHA256, network, parser: String
+        var chunkSize: Int
+        var counted: Bool
+        var machine: Machine?
+
+        init(_ cell: CellKey, counted: Bool, machine: Machine?) {
+            scenario = cell.scenario
+            feedSHA256 = cell.feedSHA256
+            network = cell.network
+            parser = cell.parser
+            chunkSize = cell.chunkSize
+            self.counted = counted
+            self.machine = machine
+        }
+    }
+
     /// Groups stored samples by machine, scenario, feed, chunk size, network profile, counter and
     /// parser, in first-seen order.
     public static func aggregate(_ stored: [StoredSample]) -> [HistoryRow] {
-        struct Key: Hashable {
-            var scenario: CellScenario
-            var feedSHA256, network, parser: String
-            var chunkSize: Int
-            var counted: Bool
-            var machine: Machine?
-        }
-        var order: [Key] = []
-        var groups: [Key: [StoredSample]] = [:]
+        var order: [GroupKey] = []
+        var groups: [GroupKey: [StoredSample]] = [:]
         for item in stored {
             let cell = item.sample.cell
-            let key = Key(
-                scenario: cell.scenario, feedSHA256: cell.feedSHA256, network: cell.network, parser: cell.parser,
-                chunkSize: cell.chunkSize, counted: item.sample.instructions != nil, machine: item.machine)
+            let key = GroupKey(cell, counted: item.sample.instructions != nil, machine: item.machine)
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(item)
         }
@@ -114,26 +125,17 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// cell's counted values), not over every pooled parse; its interval is the interval of the
     /// median run's figure. Peaks are the median of every worker's, as from samples.
     public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
-        struct Key: Hashable {
-            var scenario: CellScenario
-            var feedSHA256, network, parser: String
-            var chunkSize: Int
-            var counted: Bool
-            var machine: Machine?
-        }
         // A run's cell is counted when its run counted instructions in it.
         var counted: Set<String> = []
         for item in stored where item.summary.metric == .instructions {
             counted.insert(item.runID + "\u{0}" + Self.cellText(item.cell))
         }
-        var order: [Key] = []
-        var groups: [Key: [StoredMetricSummary]] = [:]
+        var order: [GroupKey] = []
+        var groups: [GroupKey: [StoredMetricSummary]] = [:]
         for item in stored {
             let cell = item.cell
-            let key = Key(
-                scenario: cell.scenario, feedSHA256: cell.feedSHA256, network: cell.network, parser: cell.parser,
-                chunkSize: cell.chunkSize, counted: counted.contains(item.runID + "\u{0}" + Self.cellText(cell)),
-                machine: item.machine)
+            let key = GroupKey(
+                cell, counted: counted.contains(item.runID + "\u{0}" + Self.cellText(cell)), machine: item.machine)
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(item)
         }

@@ -63,11 +63,6 @@ public struct RunSeries: Sendable, Codable, Equatable {
     ///   - parsers: the parsers whose series to give; empty for all.
     /// - Returns: the series, in the order their cells first appear.
     public static func series(_ stored: [StoredSample], metric: Metric, parsers: Set<String> = []) -> [RunSeries] {
-        struct Key: Hashable {
-            var host, parser, feedSHA256, network: String
-            var scenario: CellScenario
-            var chunkSize: Int
-        }
         struct Run {
             var startedAt: String
             var commit: String?
@@ -75,14 +70,12 @@ public struct RunSeries: Sendable, Codable, Equatable {
         }
         let calibrated = metric == .calibratedTime
         let runCalibration = calibrated ? Self.runCalibrations(stored) : [:]
-        var order: [Key] = []
-        var groups: [Key: (feedPath: String, runs: [String: Run])] = [:]
+        var order: [SeriesKey] = []
+        var groups: [SeriesKey: (feedPath: String, runs: [String: Run])] = [:]
         for item in stored {
             let cell = item.sample.cell
             guard cell.scenario != .notTimed, parsers.isEmpty || parsers.contains(cell.parser) else { continue }
-            let key = Key(
-                host: item.machine?.host ?? "", parser: cell.parser, feedSHA256: cell.feedSHA256, network: cell.network,
-                scenario: cell.scenario, chunkSize: cell.chunkSize)
+            let key = SeriesKey(cell, host: item.machine?.host ?? "")
             if groups[key] == nil {
                 order.append(key)
                 groups[key] = (cell.feedPath, [:])
@@ -132,11 +125,6 @@ public struct RunSeries: Sendable, Codable, Equatable {
     public static func series(
         summaries stored: [StoredMetricSummary], metric: Metric, parsers: Set<String> = []
     ) -> [RunSeries] {
-        struct Key: Hashable {
-            var host, parser, feedSHA256, network: String
-            var scenario: CellScenario
-            var chunkSize: Int
-        }
         let calibrated = metric == .calibratedTime
         var calibrations: [String: [Double]] = [:]
         if calibrated {
@@ -146,14 +134,12 @@ public struct RunSeries: Sendable, Codable, Equatable {
             }
         }
         let figure: Metric = calibrated ? .wallNs : metric
-        var order: [Key] = []
-        var groups: [Key: (feedPath: String, points: [Point])] = [:]
+        var order: [SeriesKey] = []
+        var groups: [SeriesKey: (feedPath: String, points: [Point])] = [:]
         for item in stored where item.summary.metric == figure {
             let cell = item.cell
             guard cell.scenario != .notTimed, parsers.isEmpty || parsers.contains(cell.parser) else { continue }
-            let key = Key(
-                host: item.machine?.host ?? "", parser: cell.parser, feedSHA256: cell.feedSHA256, network: cell.network,
-                scenario: cell.scenario, chunkSize: cell.chunkSize)
+            let key = SeriesKey(cell, host: item.machine?.host ?? "")
             if groups[key] == nil {
                 order.append(key)
                 groups[key] = (cell.feedPath, [])
@@ -187,6 +173,22 @@ public struct RunSeries: Sendable, Codable, Equatable {
             figures[calibrationKey(item.runID, cell.feedSHA256, cell.scenario), default: []].append(Double(calibration))
         }
         return figures.mapValues { Statistics.percentile(sorted: $0.sorted(), 0.5) }
+    }
+
+    /// What a series follows: one host's cell (parser, feed, network profile, scenario, chunk size).
+    private struct SeriesKey: Hashable {
+        var host, parser, feedSHA256, network: String
+        var scenario: CellScenario
+        var chunkSize: Int
+
+        init(_ cell: CellKey, host: String) {
+            self.host = host
+            parser = cell.parser
+            feedSHA256 = cell.feedSHA256
+            network = cell.network
+            scenario = cell.scenario
+            chunkSize = cell.chunkSize
+        }
     }
 
     private static func calibrationKey(_ runID: String, _ feedSHA256: String, _ scenario: CellScenario) -> String {
