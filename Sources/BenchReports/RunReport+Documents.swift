@@ -79,7 +79,7 @@ extension RunReport {
     /// What the sink alone costs on the document of `group`, against the reference parser's figure.
     ///
     /// Instructions when counted, else the median times; `nil` without a `sink` cell. `timedSink`
-    /// (``RunSettings/timedSink``) names the sink the times include: the checksum sink, or (`nil`, runs
+    /// (`RunSettings.timedSink`) names the sink the times include: the checksum sink, or (`nil`, runs
     /// that did not record it) the canonical one.
     static func sinkNote(_ group: [CellSummary], timedSink: String? = nil) -> String? {
         let parsers = group.filter { $0.kind != "baseline" && $0.kind != "floor" }

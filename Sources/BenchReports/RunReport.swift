@@ -56,7 +56,7 @@ public enum RunReport {
     /// workers (`CellSummary.estimate`: the interval the next run's figure should fall in); `n`, `mean_ms`, `sd_ms`, `min_ms`, `max_ms` and `p90_ms`
     /// describe every clean iteration.
     /// `noise` fills the column `noisy` (the run's verdict, on every row): 1, 0, or empty when
-    /// not assessed. `timedSink` (``RunSettings/timedSink``) fills `timed_sink` on document cells: the
+    /// not assessed. `timedSink` (`RunSettings.timedSink`) fills `timed_sink` on document cells: the
     /// event sink their times include.
     public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil, timedSink: String? = nil)
         -> String
@@ -308,7 +308,7 @@ public enum RunReport {
     ///     (the legend names them); `nil`: one line each.
     ///   - key: a short key of the parse and download tables instead of their whole legends (the
     ///     terminal's default; the Markdown and HTML always have the legends).
-    ///   - timedSink: the event sink the document cells' times include (``RunSettings/timedSink``),
+    ///   - timedSink: the event sink the document cells' times include (`RunSettings.timedSink`),
     ///     named in their titles and sink notes; `nil`: not recorded.
     /// - Returns: the tables, their notes and their legends.
     public static func table(
