@@ -268,7 +268,7 @@ public struct BenchSession: Sendable {
 
     /// The timed cells' summaries, ranked against `reference` and with their parsers' kinds: the one
     /// function that makes a run's summary, for the run itself, its store and a run read back from
-    /// its samples (``RunResult/summarising(_:environment:settings:noise:documents:notTimed:)``).
+    /// its samples (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`).
     public static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
         -> [CellSummary]
     {

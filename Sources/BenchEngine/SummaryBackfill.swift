@@ -26,7 +26,7 @@ public enum SummaryBackfill {
         }
     }
 
-    /// What a store keeps of a run read back from its samples (``RunResult/summarising(_:environment:settings:noise:documents:notTimed:)``).
+    /// What a store keeps of a run read back from its samples (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`).
     public static func records(of run: RunResult) -> [CellRecord] {
         CellRecord.of(run.cells, samples: run.samples)
     }

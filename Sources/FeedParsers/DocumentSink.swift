@@ -11,11 +11,11 @@ import CReferenceParsers
 /// digest (the same for every parser that reports the same events) and, when asked, records them
 /// (the canonical form, the first difference between two parsers).
 ///
-/// Two sinks in one (``Mode``): the canonical sink, and the checksum sink that the document
+/// Two sinks in one (`Mode`): the canonical sink, and the checksum sink that the document
 /// workload times. The checksum sink only reads every event's bytes into a running checksum, counts
 /// the events and checks their nesting (no copy, no sort, no allocation): what any consumer of the
 /// events must do, so that a timed walk is the parser's. The canonical sink computes the same
-/// ``checksum`` besides its ``digest``, which ties the timed walks to a verified one.
+/// `checksum` besides its `digest`, which ties the timed walks to a verified one.
 ///
 /// The sink is C (the target `CReferenceParsers`), so that the C reference walks report to the
 /// very same code as the Swift adapters; this class owns it. The suite makes it and hands it to

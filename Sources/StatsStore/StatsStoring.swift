@@ -29,7 +29,7 @@ public protocol StatsStoring: RunRecorder {
     /// The measured shape of each document the store's runs measured, by its SHA-256 (hex): the
     /// newest run's, for documents of the document workload (`DocumentProfile`).
     func documentShapes() throws -> [String: DocumentProfile]
-    /// What a run concluded per cell, as it recorded it (``CellRecord``: the cell's summary and its
+    /// What a run concluded per cell, as it recorded it (`CellRecord`: the cell's summary and its
     /// metrics), in the run's order; `nil` when the store has no summaries of the run (no run of
     /// that ID, or one stored before summaries were kept and not yet summarised).
     func cellRecords(of runID: String) throws -> [CellRecord]?

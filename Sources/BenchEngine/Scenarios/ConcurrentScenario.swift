@@ -110,7 +110,7 @@ public struct ConcurrentWorkerReport: Codable, Sendable {
 }
 
 /// The concurrent worker: the single-thread answer, then `warmup` + `iterations` batches of parses
-/// at once (see ``ConcurrentScenario``).
+/// at once (see `ConcurrentScenario`).
 public enum ConcurrentWorker {
     /// Runs `job`.
     ///

@@ -30,7 +30,7 @@ import SongFeed
 /// ``PeakMemory/Window``: its peak above the resident set just before it is the parse's own memory.
 ///
 /// **Documents.** A document parse reports its events to the checksum sink
-/// (``DocumentSink/Mode/checksum``: every event's bytes read into a checksum, nothing kept), so that
+/// (`DocumentSink.Mode.checksum`: every event's bytes read into a checksum, nothing kept), so that
 /// its time is the parser's, not the canonical sink's (which costs half of the fastest walk on
 /// event-dense documents). Untimed, the same parser walks the document once into the canonical sink:
 /// its digest is the one compared with the agreed events, and its checksum must be the timed parses'
@@ -97,7 +97,7 @@ public enum MeasureWorker {
         case document(any DocumentParser.Type)
     }
 
-    /// The sink a document parse reports to while it is timed (``DocumentSink/Mode/checksum``): what
+    /// The sink a document parse reports to while it is timed (`DocumentSink.Mode.checksum`): what
     /// a run records as its timed sink.
     public static let timedDocumentSink = DocumentSink.Mode.checksum.rawValue
 
