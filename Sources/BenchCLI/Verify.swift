@@ -195,12 +195,23 @@ enum VerifyReport {
         let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
         let count = verification.workload == .document ? "events" : "songs"
         lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
+        // A problem said by several parsers in the same words is written out once, at the first of
+        // them: on a document that is not a feed, ten parsers say "no songs: …" alike.
+        var firstToSay: [String: String] = [:]
         func row(_ verdict: ParserVerdict) -> String {
             let songs = verdict.songCount.map(String.init) ?? "-"
             let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
+            var result = describe(verdict.status)
+            if verdict.status.isProblem {
+                if let first = firstToSay[result], let colon = result.firstIndex(of: ":") {
+                    result = "\(result[..<colon]): the same as \(first)"
+                } else {
+                    firstToSay[result] = verdict.parser
+                }
+            }
             return Format.hanging(
                 "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  ",
-                describe(verdict.status), width: width)
+                result, width: width)
         }
         lines += verification.verdicts.map(row)
         if !verification.confirmers.isEmpty {
