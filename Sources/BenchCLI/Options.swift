@@ -4,8 +4,6 @@ import BenchEngine
 import BenchReports
 import BenchResults
 import StatsStore
-import FeedParsers
-import FeedTransport
 
 /// Lists on the command line: every list option takes comma-separated values, repeated options,
 /// or both (`--parsers libxml2,expat` = `--parsers libxml2 --parsers expat`).
