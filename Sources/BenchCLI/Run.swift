@@ -500,8 +500,7 @@ struct Run: ParsableCommand {
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
-        case .jmh, .githubActionBenchmark, .bmf, .influx:
-            guard let export = format.export else { break }
+        case .export(let export):
             let absent = ExportPoint.absences(result)
             print(try export.write(ExportPoint.points(result), absent: absent), terminator: "")
             // No figure takes a missing one's place; say which are missing and why.
