@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the feeds or documents a run asks for cannot be had (``FeedResolver``, ``DocumentCorpus``,
-/// ``GeneratedFeed``).
+/// `GeneratedFeed`).
 public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A feed named that does not exist.
     case feedNotFound(String)

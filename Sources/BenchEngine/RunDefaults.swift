@@ -1,5 +1,5 @@
 /// What a run measures when its options do not say: `bench run`'s rounds, warm-ups, iterations,
-/// chunk size, timeout and stopping rule, and `bench sweep`'s own (``sweep``).
+/// chunk size, timeout and stopping rule, and `bench sweep`'s own (``Sweep``).
 public enum RunDefaults {
     /// Rounds (workers per parser and cell): many short workers.
     ///
