@@ -128,7 +128,8 @@ let package = Package(
         .target(
             name: "BenchCLI",
             dependencies: [
-                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedParsers", "FeedTransport", "SongFeed",
+                // No parser module: the parsers, feeds and the feed server reach it through the engine.
+                "BenchEngine", "BenchResults", "StatsStore", "BenchReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside the executable.
                 .product(name: "FrozenClock", package: "FrozenClock"),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BenchEngine
 import BenchReports
-import FeedParsers
 import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.

@@ -1,5 +1,4 @@
 import BenchEngine
-import FeedParsers
 import Foundation
 
 /// The whole `bench` tool, as a package runs it: the suite's `bench` executable, or the executable
@@ -41,7 +40,8 @@ public enum BenchTool {
     /// binary was built with on the second (one line was 117 characters wide).
     static var versionLine: String {
         "\(commandName) \(version) (xml-parser-bench, \(EnvironmentProbe.buildConfiguration) build)\n"
-            + "\(EnvironmentProbe.swiftVersion()); libxml2 \(LibXML2FeedParser.version), expat \(ExpatFeedParser.version)"
+            + "\(EnvironmentProbe.swiftVersion()); libxml2 \(EnvironmentProbe.libraryVersions.libxml2), "
+            + "expat \(EnvironmentProbe.libraryVersions.expat)"
     }
 
     /// The command's name in its help and usage: the executable's file name ("bench", or the

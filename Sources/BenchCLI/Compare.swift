@@ -111,12 +111,9 @@ struct Compare: ParsableCommand {
         switch format.report {
         case .table: print(CompareReport.table(comparison, width: Terminal(quiet: true).width), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
-        case .githubActionBenchmark, .bmf, .influx:
-            if let export = format.report.export {
-                print(try export.write(ExportPoint.points(comparison)), terminator: "")
-            }
-        // CompareFormat has no csv, html nor jmh.
-        case .json, .csv, .html, .jmh: print(try CompareReport.json(comparison), terminator: "")
+        case .export(let export): print(try export.write(ExportPoint.points(comparison)), terminator: "")
+        // CompareFormat has no csv nor html.
+        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")
         }
         if let markdown {
             do {

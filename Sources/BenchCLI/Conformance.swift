@@ -2,7 +2,6 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
 import Foundation
 
 /// `bench conformance`: what each parser does with the W3C XML Conformance Test Suite.
@@ -90,7 +89,9 @@ struct Conformance: ParsableCommand {
         terminal.clearProgress()
         let table = ConformanceTable(
             date: started, suite: directory, rules: ConformanceRunner.rules, method: options.method,
-            libraries: ["libxml2": LibXML2FeedParser.version, "expat": ExpatFeedParser.version], cases: cases,
+            libraries: [
+                "libxml2": EnvironmentProbe.libraryVersions.libxml2, "expat": EnvironmentProbe.libraryVersions.expat,
+            ], cases: cases,
             parsers: results, elapsedSeconds: Date().timeIntervalSince(started))
         print(ConformanceReport.text(table, width: terminal.width), terminator: "")
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
 import Foundation
 
 /// `bench hostile`: the hostile corpus against each song parser, in worker processes.

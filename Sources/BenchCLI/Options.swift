@@ -4,8 +4,6 @@ import BenchEngine
 import BenchReports
 import BenchResults
 import StatsStore
-import FeedParsers
-import FeedTransport
 
 /// Lists on the command line: every list option takes comma-separated values, repeated options,
 /// or both (`--parsers libxml2,expat` = `--parsers libxml2 --parsers expat`).
@@ -239,14 +237,27 @@ struct OutputOptions: ParsableArguments {
     var quiet = false
 }
 
-/// `bench compare --format`: the formats a comparison is written in (its `--help` lists these only).
-enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, markdown, json
-    case githubActionBenchmark = "github-action-benchmark"
-    case bmf, influx
-
+/// `bench compare --format`: the formats a comparison is written in (its `--help` lists these only):
+/// table, Markdown and JSON, then the formats other tools read that hold a ratio (not JMH's).
+struct CompareFormat: RawRepresentable, Hashable, CaseIterable, ExpressibleByArgument {
     /// The same format among every command's.
-    var report: ReportFormat { ReportFormat(rawValue: rawValue) ?? .table }
+    var report: ReportFormat
+
+    static let table = CompareFormat(report: .table)
+
+    static var allCases: [CompareFormat] {
+        ([.table, .markdown, .json] + ExportFormat.allCases.filter { $0 != .jmh }.map(ReportFormat.export))
+            .map(CompareFormat.init(report:))
+    }
+
+    init(report: ReportFormat) { self.report = report }
+
+    init?(rawValue: String) {
+        guard let format = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = format
+    }
+
+    var rawValue: String { report.rawValue }
 }
 
 /// `bench history --format`: the formats a change-point report is written in.
@@ -254,11 +265,12 @@ enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
     case table, markdown, json
 }
 
-/// `--format`: what a command prints.
+/// `--format`: what a command prints: the suite's own formats, then every format other tools
+/// read (``ExportFormat``, whose cases are the list).
 ///
 /// `bench run` and `bench report` write every format;
 /// `bench compare` table, Markdown and JSON.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+enum ReportFormat: RawRepresentable, Hashable, CaseIterable, ExpressibleByArgument {
     /// Aligned tables for a terminal.
     case table
     /// The summary CSV (one row per cell), as written to <run-id>-summary.csv.
@@ -269,15 +281,32 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case markdown
     /// A self-contained HTML page with charts, as written to <run-id>.html.
     case html
-    /// JMH's result JSON (package-benchmark's `jmh` export).
-    case jmh
-    /// github-action-benchmark's `customSmallerIsBetter` JSON.
-    case githubActionBenchmark = "github-action-benchmark"
-    /// Bencher Metric Format JSON.
-    case bmf
-    /// InfluxDB line protocol.
-    case influx
+    /// A format other tools read (JMH, github-action-benchmark, Bencher, InfluxDB).
+    case export(ExportFormat)
+
+    static var allCases: [ReportFormat] {
+        [.table, .csv, .json, .markdown, .html] + ExportFormat.allCases.map(ReportFormat.export)
+    }
+
+    init?(rawValue: String) {
+        guard let format = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = format
+    }
+
+    var rawValue: String {
+        switch self {
+        case .table: "table"
+        case .csv: "csv"
+        case .json: "json"
+        case .markdown: "markdown"
+        case .html: "html"
+        case .export(let format): format.rawValue
+        }
+    }
 
     /// The format other tools read, for those formats.
-    var export: ExportFormat? { ExportFormat(rawValue: rawValue) }
+    var export: ExportFormat? {
+        guard case .export(let format) = self else { return nil }
+        return format
+    }
 }

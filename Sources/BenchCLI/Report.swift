@@ -1,7 +1,7 @@
 import ArgumentParser
+import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
 import Foundation
 import StatsStore
 
@@ -68,8 +68,9 @@ struct Report: ParsableCommand {
     var excludeIncomplete = false
 
     @Option(
-        help:
-            "table, csv, json, markdown, html (a self-contained page with charts, history included), or for other tools jmh, github-action-benchmark, bmf, influx."
+        help: ArgumentHelp(
+            "table, csv, json, markdown, html (a self-contained page with charts, history included), or for other tools "
+                + "\(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     )
     var format: ReportFormat = .table
 
@@ -130,8 +131,7 @@ struct Report: ParsableCommand {
             newest.lastRuns = min(last ?? window, window)
             let history = try database.samples(matching: newest)
             print(HTMLReport.store(rows, history: history, historyWindow: window), terminator: "")
-        case .jmh, .githubActionBenchmark, .bmf, .influx:
-            if let export = format.export { print(try export.write(ExportPoint.points(rows)), terminator: "") }
+        case .export(let export): print(try export.write(ExportPoint.points(rows)), terminator: "")
         }
     }
 }

@@ -2,10 +2,7 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
-import FeedTransport
 import Foundation
-import SongFeed
 import StatsStore
 
 /// `bench run`: measure every parser, record the run, report it.
@@ -51,7 +48,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("download-rounds"),
         help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
-    var downloadRounds: Int = 5
+    var downloadRounds: Int = RunDefaults.downloadRounds
 
     @Option(
         help:
@@ -108,22 +105,13 @@ struct Run: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    // The measuring options, with bench run's defaults.
-    var rounds: Int {
-        measuring.rounds ?? (stopping && !documentPrecisionByDefault ? Self.stoppingMaxRounds : Self.defaultRounds)
-    }
-    /// Whether the rounds stop on --precision or --max-time (or the document workload's default
-    /// precision) rather than after --rounds.
-    var stopping: Bool { precision != nil || maxTime != nil || documentPrecisionByDefault }
-    /// Whether this is a timed document run with none of --rounds, --precision and --max-time: it
-    /// stops at ``defaultDocumentPrecision``, after at most ``defaultRounds`` rounds.
-    var documentPrecisionByDefault: Bool {
-        workload == .document && measuring.rounds == nil && precision == nil && maxTime == nil && counter == .time
-    }
+    // The measuring options, with bench run's defaults (``RunDefaults``, applied by ``RunRequest``).
+    var rounds: Int { settings().rounds }
     var iterations: Int? { measuring.iterations }
-    var warmup: Int { measuring.warmup ?? Self.defaultWarmup }
-    var chunkSize: Int { measuring.chunkSize ?? 16_384 }
-    var timeout: Double { measuring.timeout ?? 30 }
+    var warmup: Int { settings().warmup }
+    var chunkSize: Int { settings().chunkSize }
+    static var defaultIterations: (parse: Int, download: Int) { RunDefaults.iterations }
+    static var defaultDownloadWarmup: Int { RunDefaults.downloadWarmup }
 
     @Option(
         name: .customLong("scenario"), parsing: .singleValue,
@@ -171,10 +159,10 @@ struct Run: ParsableCommand {
             "Stop the rounds once every relative interval (× fastest, vs C) is this narrow: a half-width such as 2% or 0.02.",
             discussion: """
                 Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
-                runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(Self.stoppingMaxRounds)) \
-                or --max-time (default \(Int(Self.stoppingMaxSeconds)) s), and the run says which ended them. The document workload \
-                with none of --rounds, --precision and --max-time stops at \(Int(Self.defaultDocumentPrecision * 100))%, after \
-                \(Self.documentFloorRounds) to \(Self.defaultRounds) rounds, with no time limit.
+                runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(RunDefaults.stoppingMaxRounds)) \
+                or --max-time (default \(Int(RunDefaults.stoppingMaxSeconds)) s), and the run says which ended them. The document workload \
+                with none of --rounds, --precision and --max-time stops at \(Int(RunDefaults.documentPrecision * 100))%, after \
+                \(RunDefaults.documentFloorRounds) to \(RunDefaults.rounds) rounds, with no time limit.
                 """, valueName: "half-width"),
         transform: Precision.parse)
     var precision: Precision?
@@ -182,22 +170,9 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("max-time"),
         help:
-            "Seconds of measuring rounds not to pass: a round starts only when the rounds so far say it ends in time (default with --precision: \(Int(Self.stoppingMaxSeconds)); alone: rounds until the time is spent, at most --rounds, default \(Self.stoppingMaxRounds))."
+            "Seconds of measuring rounds not to pass: a round starts only when the rounds so far say it ends in time (default with --precision: \(Int(RunDefaults.stoppingMaxSeconds)); alone: rounds until the time is spent, at most --rounds, default \(RunDefaults.stoppingMaxRounds))."
     )
     var maxTime: Double?
-
-    /// The most rounds of a run with --precision or --max-time and no --rounds.
-    static let stoppingMaxRounds = 100
-    /// The time limit of a run with --precision and no --max-time.
-    static let stoppingMaxSeconds: Double = 300
-    /// The precision of a document run with none of --rounds, --precision and --max-time: ±2%, the
-    /// half-width of the ratios' intervals in the default corpus's table after 40 rounds (for example
-    /// 1.04 (1.02–1.06)); it stops as soon as every ratio is that precise, at most after the 40 rounds
-    /// it always ran (docs/documents.md, "How long a document run takes").
-    static let defaultDocumentPrecision = 0.02
-    /// The fewest rounds of a document run stopped by ``defaultDocumentPrecision``: 10 workers give a
-    /// next-run interval its 95% coverage.
-    static let documentFloorRounds = 10
 
     /// Adds this percentage of extra parse work to every timed parse (to validate the regression
     /// gate: see scripts/validate-gate.sh).
@@ -209,26 +184,6 @@ struct Run: ParsableCommand {
     enum CounterOption: String, ExpressibleByArgument, CaseIterable {
         case time, instructions
     }
-
-    /// Rounds (workers per parser and cell), unless --rounds: many short workers.
-    ///
-    /// The noise between processes is most of a ratio's noise here, so more workers narrow it more per
-    /// second than more parses in each (docs/figures.md, "What narrows a ratio here"): 40 workers of 2
-    /// parses after 2 warm-ups moved a ratio between runs about half as much as 20 of 5 after 1, for
-    /// 1.7 times the time, and their 95% intervals held the next run's ratios 118 times in 120 on a
-    /// quiet machine (20 of 5: 95 and 88).
-    static let defaultRounds = 40
-
-    /// Untimed warm-ups per worker, unless --warmup: two, as Foundation's second parse in a process is
-    /// 27% slower than the ones after it (a median of 2 parses would take it in; a median of 5 dropped it).
-    static let defaultWarmup = 2
-
-    /// Untimed warm-ups per download and practice worker, unless --warmup (which sets both): one, as
-    /// the second warm-up is a parse effect, and a download's costs a quarter of a second.
-    static let defaultDownloadWarmup = 1
-
-    /// Timed iterations per worker in parse cells, and in download cells, unless --iterations.
-    static let defaultIterations = (parse: 2, download: 3)
 
     /// The scenarios --scenario names (an unknown name left out: ``validate()`` refuses it).
     var namedScenarios: [ScenarioID] { ListArgument.split(scenarios).compactMap(ScenarioID.init(rawValue:)) }
@@ -292,7 +247,7 @@ struct Run: ParsableCommand {
         if let songs, songs < 1 { throw ValidationError("--songs must be at least 1") }
         _ = try tableColumns()
         if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
-        if stopping, counter == .instructions {
+        if request.stopping, counter == .instructions {
             throw ValidationError(
                 "--precision and --max-time stop timed rounds; instruction counts are exact, so --rounds is enough")
         }
@@ -379,21 +334,12 @@ struct Run: ParsableCommand {
             progress: { terminal.progress(progressLine($0)) }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
         var result = outcome.result
-        result.hostState = hostState(of: result, in: database)
-        includeRunToRun(in: &result, from: database)
-        // The HTML report shows this run with the store's newest runs (debug builds left out), for
-        // the parsers and scenarios this run measured: what a run reads from the store is bounded by
-        // the history it uses, however many runs and cells the store holds.
+        RunAssessment.assess(&result, history: database)
+        // This run with the store's newest runs, for the parsers and scenarios it measured.
         let window = HTMLReport.runHistoryWindow
-        let cells = result.cells.map(\.cell).filter { $0.scenario != .notTimed }
-        let history =
-            cells.isEmpty
-            ? []
-            : (try? database?.samples(
-                matching: SampleFilter(
-                    parsers: Array(Set(cells.map(\.parser))).sorted(),
-                    scenarios: Array(Set(cells.map(\.scenario.name))).sorted(), lastRuns: window))) ?? []
-        let html = HTMLReport.run(result, history: history, historyWindow: window)
+        let html = HTMLReport.run(
+            result, history: RunAssessment.pageHistory(of: result, from: database, lastRuns: window),
+            historyWindow: window)
         // The files, then the table whatever became of them: a full disk loses no figure on the
         // terminal (and RunFiles leaves no `latest` copy that names an earlier run).
         var written: [String] = []
@@ -474,81 +420,36 @@ struct Run: ParsableCommand {
         lines.forEach(printError)
     }
 
-    /// The host's state against its earlier runs in the store (``HostState``).
-    private func hostState(of result: RunResult, in database: (any StatsStoring)?) -> HostState {
-        let host = result.environment.host
-        guard let database else { return .unknown(host: host, because: "--no-store, so no history was read") }
-        do {
-            let history = try database.calibrations(
-                host: host, excluding: result.environment.runID, lastRuns: HostState.historyRuns)
-            return HostState.assess(result, history: history)
-        } catch {
-            return .unknown(host: host, because: "the store's history could not be read (\(error))")
-        }
-    }
-
-    /// The run-to-run noise learnt from the host's earlier runs in the store, added to the next-run
-    /// intervals (``RunHistory``).
-    private func includeRunToRun(in result: inout RunResult, from database: (any StatsStoring)?) {
-        guard let database else {
-            result.runToRun = .withinRunOnly(because: "--no-store, so no earlier run was read")
-            return
-        }
-        do {
-            let feeds = Set(result.cells.map(\.cell.feedSHA256)).sorted()
-            let history = try database.parseHistory(
-                host: result.environment.host, excluding: result.environment.runID, lastRuns: RunHistory.lastRuns,
-                feeds: feeds)
-            RunHistory.include(history, in: &result)
-        } catch {
-            result.runToRun = .withinRunOnly(because: "the store's history could not be read (\(error))")
-        }
-    }
-
-    /// The document workload's default reference: c-libxml2 when it runs, so that every document's
-    /// ratios are against the same parser and compare across documents.
-    private var documentReference: String? {
-        let parsers = parserOptions.names(default: ParserRegistry.defaultNames)
-        return workload == .document && parsers.contains(CLibXML2ReferenceParser.name)
-            ? CLibXML2ReferenceParser.name : nil
+    /// What the options ask for, for the engine (which applies ``RunDefaults``).
+    var request: RunRequest {
+        var request = RunRequest(
+            parsers: parserOptions.names(default: ParserRegistry.defaultNames), scenarios: selectedScenarios,
+            workload: workload)
+        (request.rounds, request.warmup) = (measuring.rounds, measuring.warmup)
+        (request.iterations, request.chunkSize) = (measuring.iterations, measuring.chunkSize)
+        request.timeoutSeconds = measuring.timeout
+        (request.precision, request.maxSeconds) = (precision?.fraction, maxTime)
+        request.countsInstructions = counter == .instructions
+        (request.reference, request.downloadRounds) = (reference, downloadRounds)
+        (request.keepPreempted, request.countPreempted) = (keepPreempted, countPreempted)
+        (request.countsAllocations, request.slowdownPercent) = (!noAllocationCounts, injectSlowdown)
+        return request
     }
 
     /// The measuring settings the options say.
-    func settings() -> RunSettings {
-        var settings = RunSettings(
-            iterations: iterations ?? Self.defaultIterations.parse, warmup: warmup, rounds: rounds,
-            chunkSize: chunkSize,
-            timeoutSeconds: timeout, counter: counter == .instructions ? RunSettings.instructionCounter : nil,
-            slowdownPercent: injectSlowdown > 0 ? injectSlowdown : nil, reference: reference ?? documentReference,
-            retryPreempted: counter == .time && !keepPreempted && !countPreempted,
-            downloadIterations: iterations ?? Self.defaultIterations.download,
-            downloadRounds: downloadRounds, downloadWarmup: measuring.warmup ?? Self.defaultDownloadWarmup)
-        if countPreempted { settings.countsPreempted = true }
-        settings.countsAllocations =
-            counter == .time && !noAllocationCounts && selectedScenarios.contains(where: \.countsAllocations)
-        if stopping {
-            settings.stopping = StoppingRule(
-                precision: precision?.fraction ?? (documentPrecisionByDefault ? Self.defaultDocumentPrecision : nil),
-                maxSeconds: maxTime ?? (precision == nil ? nil : Self.stoppingMaxSeconds),
-                maxRounds: rounds)
-            if documentPrecisionByDefault { settings.stopping?.floorRounds = Self.documentFloorRounds }
-        }
-        return settings
-    }
+    func settings() -> RunSettings { request.settings }
 
     /// The plan the options say: parsers, feeds (a --url fetched once), scenarios and their choices.
     private func plan(instructionCounter: InstructionCounter?) throws -> RunPlan {
-        var feedPaths = try self.feedPaths()
-        var remoteURLs: [String: URL] = [:]
-        if let url, let remote = URL(string: url) {
-            let path = try fetchRemoteFeed(remote)
-            feedPaths = [path]
-            remoteURLs[path] = remote
-        }
+        let request = self.request
+        var feeds = FeedResolver(outputDirectory: output.outputDirectory)
+        (feeds.feeds, feeds.songs, feeds.url) = (ListArgument.split(self.feeds), songs, url.flatMap(URL.init(string:)))
+        feeds.documents = workload == .document ? documentOptions.documentCorpus : nil
+        feeds.timeoutSeconds = request.settings.timeoutSeconds
+        let (paths, remoteURLs) = try feeds.resolve(warn: printError)
         var plan = RunPlan(
-            parsers: parserOptions.names(default: ParserRegistry.defaultNames), feeds: feedPaths,
-            settings: settings(), executable: WorkerProcess.currentExecutable(),
-            debugBuild: EnvironmentProbe.isDebugBuild,
+            parsers: request.parsers, feeds: paths, settings: request.settings,
+            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild,
             scenarios: selectedScenarios, network: profile ?? .wifi, remoteURLs: remoteURLs,
             instructionCounter: instructionCounter)
         if let sizes = try Self.positiveList(pageSizes, option: "--page-size") { plan.pageSizes = sizes }
@@ -564,7 +465,7 @@ struct Run: ParsableCommand {
         var line =
             "cell \(step.cellIndex) of \(step.cellCount): \(step.parser) on \(Format.feedName(step.feed))"
             + (step.round == 0
-                ? ", counting allocations" : ", round \(step.round) of \(stopping ? "at most " : "")\(rounds)")
+                ? ", counting allocations" : ", round \(step.round) of \(request.stopping ? "at most " : "")\(rounds)")
         if step.iteration > 0 {
             line +=
                 step.iteration <= warmup
@@ -599,8 +500,7 @@ struct Run: ParsableCommand {
         case .json: print(try RunReport.json(result), terminator: "")
         case .markdown: print(RunReport.markdown(result))
         case .html: print(html, terminator: "")
-        case .jmh, .githubActionBenchmark, .bmf, .influx:
-            guard let export = format.export else { break }
+        case .export(let export):
             let absent = ExportPoint.absences(result)
             print(try export.write(ExportPoint.points(result), absent: absent), terminator: "")
             // No figure takes a missing one's place; say which are missing and why.
@@ -632,51 +532,6 @@ struct Run: ParsableCommand {
                     + outcome.problems.map { "  " + Format.wrap("    " + $0.description, width: width).dropFirst(4) }
                     .joined(separator: "\n"))
         }
-    }
-
-    /// The feeds to measure: --feed paths, a generated --songs feed, or Data/top300.rss.xml; for the
-    /// document workload, the documents (``DocumentOptions/paths()``), those --feed paths too.
-    private func feedPaths() throws -> [String] {
-        var paths: [String] = []
-        if workload == .document {
-            paths = try documentOptions.paths(defaultCorpus: ListArgument.split(feeds).isEmpty)
-        }
-        for path in ListArgument.split(feeds) {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure(description: "feed not found: \(path)")
-            }
-            paths.append(path)
-        }
-        if let songs { paths.append(try GeneratedFeed.path(songs: songs, outputDirectory: output.outputDirectory)) }
-        if paths.isEmpty {
-            // With no document asked and no ../shared/data, the document workload measures the feed.
-            let path = "Data/top300.rss.xml"
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure(
-                    description: "feed not found: \(path) (run from the package directory, or pass --feed PATH)")
-            }
-            paths.append(path)
-        }
-        return paths
-    }
-
-    /// Downloads a remote feed once into <output-dir>/feeds/, for the agreement check and its identity.
-    private func fetchRemoteFeed(_ url: URL) throws -> String {
-        let directory = (output.outputDirectory as NSString).appendingPathComponent("feeds")
-        let name =
-            "remote-"
-            + String(url.absoluteString.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" }.prefix(120))
-        let path = (directory as NSString).appendingPathComponent(name.hasSuffix(".xml") ? name : name + ".xml")
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let body = try FeedDownloader(timeout: timeout).fetch(url, parser: nil, keepBody: true).body
-            guard FileManager.default.createFile(atPath: path, contents: Data(body)) else {
-                throw CommandFailure(description: "cannot write \(path)")
-            }
-        } catch let error as DownloadError {
-            throw CommandFailure(description: "cannot download \(url.absoluteString): \(error)")
-        }
-        return path
     }
 }
 

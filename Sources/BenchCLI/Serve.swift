@@ -1,6 +1,5 @@
 import ArgumentParser
 import BenchEngine
-import FeedTransport
 import Foundation
 
 /// `bench serve`: the embedded feed server, on its own.

@@ -2,9 +2,7 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
 import Foundation
-import SongFeed
 import StatsStore
 
 /// `bench sweep`: how cost grows with the feed's (or a shaped document's) size, and with the chunk size.
@@ -85,22 +83,19 @@ struct Sweep: ParsableCommand {
     var countPreempted = false
 
     // The measuring options, with bench sweep's defaults; --chunk-size is the scale sweep's.
-    var rounds: Int { measuring.rounds ?? 5 }
-    var iterations: Int { measuring.iterations ?? 3 }
-    var warmup: Int { measuring.warmup ?? 1 }
-    var chunkSize: Int { measuring.chunkSize ?? 16_384 }
-    var timeout: Double { measuring.timeout ?? 120 }
-
-    static let defaultSongs = [300, 3_000, 30_000]
-    static let defaultBytes = [100_000, 1_000_000, 10_000_000]
-    static let defaultChunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
+    var rounds: Int { measuring.rounds ?? RunDefaults.Sweep.rounds }
+    var iterations: Int { measuring.iterations ?? RunDefaults.Sweep.iterations }
+    var warmup: Int { measuring.warmup ?? RunDefaults.Sweep.warmup }
+    var chunkSize: Int { measuring.chunkSize ?? RunDefaults.Sweep.chunkSize }
+    var timeout: Double { measuring.timeout ?? RunDefaults.Sweep.timeoutSeconds }
 
     /// The scale sweep's sizes: songs per feed, or with --shape bytes per document.
     var sizes: [Int] {
         get throws {
             let (option, given, defaults, what) =
                 shape == nil
-                ? ("--songs", songs, Self.defaultSongs, "song count") : ("--bytes", bytes, Self.defaultBytes, "size")
+                ? ("--songs", songs, RunDefaults.Sweep.songs, "song count")
+                : ("--bytes", bytes, RunDefaults.Sweep.bytes, "size")
             if given.isEmpty { return defaults }
             return try ListArgument.split(given).map { text in
                 guard let value = Int(text), value >= 1 else {
@@ -116,7 +111,7 @@ struct Sweep: ParsableCommand {
     var chunkSizeList: [Int] {
         get throws {
             let values = ListArgument.split(chunkSizes)
-            if chunkSizes.isEmpty { return Self.defaultChunkSizes }
+            if chunkSizes.isEmpty { return RunDefaults.Sweep.chunkSizes }
             if values == ["none"] { return [] }
             return try values.map { text in
                 guard let value = Int(text), value >= 0 else {
@@ -163,7 +158,7 @@ struct Sweep: ParsableCommand {
         let sweep = try session(terminal)
         let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try sweep.run(
-            recorder: database, environment: EnvironmentProbe.newRun,
+            recorder: database, history: database, environment: EnvironmentProbe.newRun,
             checking: { label, feeds in
                 terminal.progress("\(label): checking that the parsers agree on \(feeds) feed(s)…")
             },

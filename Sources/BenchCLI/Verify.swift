@@ -2,9 +2,7 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-import FeedParsers
 import Foundation
-import SongFeed
 
 /// `bench verify`: checks that all parsers build the same songs.
 struct Verify: ParsableCommand {

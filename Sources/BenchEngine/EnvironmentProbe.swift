@@ -15,6 +15,11 @@ public enum EnvironmentProbe {
 
     public static var isDebugBuild: Bool { buildConfiguration == "debug" }
 
+    /// The versions of the C libraries the parsers use, as every run records them.
+    public static var libraryVersions: (libxml2: String, expat: String) {
+        (LibXML2FeedParser.version, ExpatFeedParser.version)
+    }
+
     public static func environment(runID: String, startedAt: String, commandLine: String) -> RunEnvironment {
         RunEnvironment(
             runID: runID, startedAt: startedAt, commandLine: commandLine, buildConfiguration: buildConfiguration,

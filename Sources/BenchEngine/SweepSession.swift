@@ -86,14 +86,17 @@ public struct SweepSession: Sendable {
     /// - Parameters:
     ///   - recorder: where both runs are recorded, if anywhere (a recorder that fails in the timing
     ///     run is not asked again).
+    ///   - history: the host's earlier runs, which each run is assessed against as `bench run`'s are
+    ///     (``RunAssessment``: the host state, the run-to-run noise in the timing run's intervals);
+    ///     `nil`: not read (each run says so).
     ///   - environment: makes each run's environment (its ID, start time).
     ///   - checking: called with "timing" or "instructions" before each run's agreement check.
     ///   - progress: called with the run's label before each worker.
     /// - Returns: both runs and the analysis.
     /// - Throws: what a run throws when it begins.
     public func run(
-        recorder: (any RunRecorder)?, environment: () -> RunEnvironment, checking: (String, Int) -> Void = { _, _ in },
-        progress: (String, RunProgress) -> Void = { _, _ in }
+        recorder: (any RunRecorder)?, history: (any RunHistorySource)? = nil, environment: () -> RunEnvironment,
+        checking: (String, Int) -> Void = { _, _ in }, progress: (String, RunProgress) -> Void = { _, _ in }
     ) throws -> Outcome {
         let (feeds, chunkSizesByFeed) = feeds()
         var settings = RunSettings(
@@ -105,9 +108,10 @@ public struct SweepSession: Sendable {
             parsers: parsers, feeds: feeds, settings: settings, executable: executable, debugBuild: debugBuild,
             scenarios: [scenario])
         timingPlan.chunkSizesByFeed = chunkSizesByFeed
-        let timed = try BenchSession(plan: timingPlan).run(
+        var timed = try BenchSession(plan: timingPlan).run(
             environment: environment(), recorder: recorder, checking: { checking("timing", feeds.count) },
             progress: { progress("timing", $0) })
+        RunAssessment.assess(&timed.result, history: history)
         var counted: BenchSession.Outcome?
         var unavailable: String?
         do {
@@ -117,6 +121,10 @@ public struct SweepSession: Sendable {
                 environment: environment, checking: checking, progress: progress)
         } catch let error as InstructionCounter.Unavailable {
             unavailable = "\(error)"
+        }
+        if var run = counted {
+            RunAssessment.assess(&run.result, history: history)
+            counted = run
         }
         let result = SweepResult.analyse(
             plan: plan, timed: timed.result, counted: counted?.result, scaleFeeds: scaleFeeds, chunkFeed: chunkFeed,

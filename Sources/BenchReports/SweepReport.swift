@@ -152,7 +152,8 @@ public enum SweepReport {
             text += "; instructions counted by callgrind up to \(result.plan.describe(result.plan.instructionsUpTo))"
             if let id = result.instructionRunID { text += " (run \(id))" }
         }
-        text += "\n" + noiseLines(result.noise).joined(separator: "\n") + "\n"
+        let host = [result.hostState?.message, result.runToRun?.message].compactMap { $0 }
+        text += "\n" + (noiseLines(result.noise) + host).joined(separator: "\n") + "\n"
         return text
     }
 

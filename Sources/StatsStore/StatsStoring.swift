@@ -10,22 +10,16 @@ import Foundation
 /// let store = try StatsStores.open("postgres://bench@db.example:5432/bench")
 /// let samples = try store.samples(matching: SampleFilter(hosts: ["ci-x86"]))
 /// ```
-public protocol StatsStoring: RunRecorder {
+///
+/// The history a run learns from (its host's calibrations, the run-to-run noise, its page's
+/// history) is read through `RunHistorySource`, the engine's view of the store.
+public protocol StatsStoring: RunRecorder, RunHistorySource {
     /// Where the store is, for messages: a path, or a URL without any password.
     var location: String { get }
     /// The runs, newest first.
     func runs() throws -> [RunEnvironment]
     /// The samples that match `filter`, with their run and its machine, oldest run first.
     func samples(matching filter: SampleFilter) throws -> [StoredSample]
-    /// The calibration figures of `host`'s newest `lastRuns` runs (not `runID`, not debug builds
-    /// nor the gate's injected slowdowns), by run and document: the host's usual state (`HostState`).
-    func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration]
-    /// The samples of the cells that learn from history (`parse`, `document` and `read` cells:
-    /// `CellScenario.learnsFromHistory`; debug builds left out) of `host`'s newest
-    /// `lastRuns` runs of its usual work (as ``calibrations(host:excluding:lastRuns:)`` chooses
-    /// them) on the documents of digests `feeds`, oldest run first: the history from which a run
-    /// learns its run-to-run noise (`RunHistory`).
-    func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws -> [StoredSample]
     /// The measured shape of each document the store's runs measured, by its SHA-256 (hex): the
     /// newest run's, for documents of the document workload (`DocumentProfile`).
     func documentShapes() throws -> [String: DocumentProfile]
@@ -82,6 +76,12 @@ extension StatsStoring {
     /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
     public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
         try storedRun(runID).map { ($0.settings, $0.noise) }
+    }
+
+    /// The samples of `parsers` in `scenarios` of the newest `lastRuns` runs, debug builds left out
+    /// (``samples(matching:)``): the history a run's page shows.
+    public func recentSamples(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [StoredSample] {
+        try samples(matching: SampleFilter(parsers: parsers, scenarios: scenarios, lastRuns: lastRuns))
     }
 }
 

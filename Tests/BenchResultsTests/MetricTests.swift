@@ -1,16 +1,23 @@
 import BenchResults
+import Foundation
 import Testing
 
 @Suite("Metric: the one table of the figures")
 struct MetricTests {
-    /// `bench compare --metric` names exactly the metrics the table marks as judged, each its own.
-    @Test func everyComparedMetricIsInTheTable() {
+    /// `bench compare --metric` names exactly the metrics the table marks as judged, each by its
+    /// own name, read back from that name and from its JSON; a metric not judged has none.
+    @Test func everyComparedMetricIsInTheTable() throws {
+        let judged = Metric.allCases.filter { $0.traits.comparedAs != nil }
+        #expect(ComparisonMetric.allCases.map(\.metric) == judged)
+        #expect(Set(ComparisonMetric.allCases.map(\.rawValue)).count == judged.count)
         for compared in ComparisonMetric.allCases {
-            #expect(compared.metric.traits.comparedAs == compared.rawValue)
+            #expect(ComparisonMetric(rawValue: compared.rawValue) == compared)
+            let json = try JSONEncoder().encode([compared])
+            #expect(String(decoding: json, as: UTF8.self) == "[\"\(compared.rawValue)\"]")
+            #expect(try JSONDecoder().decode([ComparisonMetric].self, from: json) == [compared])
         }
-        let judged = Metric.allCases.compactMap(\.traits.comparedAs)
-        #expect(Set(judged) == Set(ComparisonMetric.allCases.map(\.rawValue)))
-        #expect(judged.count == ComparisonMetric.allCases.count)
+        #expect(ComparisonMetric(.firstSongNs) == nil && ComparisonMetric(rawValue: "first-song") == nil)
+        #expect(ComparisonMetric.peakMemory.rawValue == "peak-memory" && ComparisonMetric.calibrated.isTime)
     }
 
     /// A stored metric reads and writes its own field; names never collide.

@@ -15,6 +15,10 @@ public struct SweepResult: Codable, Sendable {
     /// The instruction-counting run, if instructions were counted.
     public var instructionRunID: String?
     public var noise: NoiseReport?
+    /// The timing run's host state against its history (`nil` in a sweep made before sweeps had it).
+    public var hostState: HostState?
+    /// What the timing run's next-run intervals hold (`nil` in a sweep made before sweeps had it).
+    public var runToRun: RunToRunNote?
     public var points: [SweepPoint]
     public var slopes: [SweepSlope]
 
@@ -75,10 +79,12 @@ public struct SweepResult: Codable, Sendable {
                 }
             }
         }
-        return SweepResult(
+        var result = SweepResult(
             plan: plan, environment: timed.environment, settings: timed.settings,
             instructionRunID: counted?.environment.runID, noise: timed.noise, points: points,
             slopes: slopes(points, per: plan.item))
+        (result.hostState, result.runToRun) = (timed.hostState, timed.runToRun)
+        return result
     }
 
     static func point(

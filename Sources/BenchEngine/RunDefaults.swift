@@ -1,0 +1,60 @@
+/// What a run measures when its options do not say: `bench run`'s rounds, warm-ups, iterations,
+/// chunk size, timeout and stopping rule, and `bench sweep`'s own (``Sweep``).
+public enum RunDefaults {
+    /// Rounds (workers per parser and cell): many short workers.
+    ///
+    /// The noise between processes is most of a ratio's noise here, so more workers narrow it more per
+    /// second than more parses in each (docs/figures.md, "What narrows a ratio here"): 40 workers of 2
+    /// parses after 2 warm-ups moved a ratio between runs about half as much as 20 of 5 after 1, for
+    /// 1.7 times the time, and their 95% intervals held the next run's ratios 118 times in 120 on a
+    /// quiet machine (20 of 5: 95 and 88).
+    public static let rounds = 40
+
+    /// Untimed warm-ups per worker: two, as Foundation's second parse in a process is 27% slower
+    /// than the ones after it (a median of 2 parses would take it in; a median of 5 dropped it).
+    public static let warmup = 2
+
+    /// Untimed warm-ups per download and practice worker (a warm-up asked for sets both): one, as
+    /// the second warm-up is a parse effect, and a download's costs a quarter of a second.
+    public static let downloadWarmup = 1
+
+    /// Timed iterations per worker in parse cells, and in download cells.
+    public static let iterations = (parse: 2, download: 3)
+
+    /// Bytes pushed into a parser at a time.
+    public static let chunkSize = 16_384
+
+    /// Seconds one timed parse may take.
+    public static let timeoutSeconds: Double = 30
+
+    /// Worker processes per parser in download cells, spread evenly over the rounds.
+    public static let downloadRounds = 5
+
+    /// The most rounds of a run with a precision or a time limit and no rounds given.
+    public static let stoppingMaxRounds = 100
+    /// The time limit of a run with a precision and no time limit given.
+    public static let stoppingMaxSeconds: Double = 300
+    /// The precision of a document run given none of rounds, precision and time limit: ±2%, the
+    /// half-width of the ratios' intervals in the default corpus's table after 40 rounds (for example
+    /// 1.04 (1.02–1.06)); it stops as soon as every ratio is that precise, at most after the 40 rounds
+    /// it always ran (docs/documents.md, "How long a document run takes").
+    public static let documentPrecision = 0.02
+    /// The fewest rounds of a document run stopped by ``documentPrecision``: 10 workers give a
+    /// next-run interval its 95% coverage.
+    public static let documentFloorRounds = 10
+
+    /// `bench sweep`'s: fewer, longer workers (a sweep's sizes reach 30,000 songs and 10 MB).
+    public enum Sweep {
+        public static let rounds = 5
+        public static let iterations = 3
+        public static let warmup = 1
+        public static let chunkSize = RunDefaults.chunkSize
+        /// Seconds one timed parse may take (the largest documents take seconds in a debug build).
+        public static let timeoutSeconds: Double = 120
+        /// The scale sweep's feeds, in songs, and its shaped documents, in bytes.
+        public static let songs = [300, 3_000, 30_000]
+        public static let bytes = [100_000, 1_000_000, 10_000_000]
+        /// The chunk-size sweep's chunk sizes in bytes; 0 is the whole document at once.
+        public static let chunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
+    }
+}

@@ -1,0 +1,88 @@
+import BenchResults
+import FeedParsers
+
+/// What a run is asked to measure, as its options give it (`nil`: not given), and the settings
+/// that makes with ``RunDefaults``.
+///
+/// ```swift
+/// var request = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse])
+/// request.precision = 0.02
+/// let settings = request.settings  // stops at ±2%, after at most 100 rounds or 300 s
+/// ```
+public struct RunRequest: Sendable {
+    public var parsers: [String]
+    public var scenarios: [ScenarioID]
+    /// What the parsers build.
+    public var workload: Workload
+    public var rounds: Int?
+    public var warmup: Int?
+    public var iterations: Int?
+    public var chunkSize: Int?
+    public var timeoutSeconds: Double?
+    /// Stop the rounds once every relative interval is this narrow (a half-width, 0.02 for ±2%).
+    public var precision: Double?
+    /// Seconds of measuring rounds not to pass.
+    public var maxSeconds: Double?
+    /// Count instructions (callgrind) instead of timing.
+    public var countsInstructions = false
+    /// The parser the others' speed is given against; `nil`: ``documentReference``, else the
+    /// fastest of each table.
+    public var reference: String?
+    public var downloadRounds = RunDefaults.downloadRounds
+    /// Do not measure again a parse that lost the CPU (it is still flagged and left out).
+    public var keepPreempted = false
+    /// Count parses that lost the CPU in the figures (the tool's own tests; never for measuring).
+    public var countPreempted = false
+    /// Run the worker per parse cell that counts allocations.
+    public var countsAllocations = true
+    /// Extra parse work per timed parse, in percent (the regression gate's test); 0 for none.
+    public var slowdownPercent = 0
+
+    public init(parsers: [String], scenarios: [ScenarioID], workload: Workload = .songs) {
+        self.parsers = parsers
+        self.scenarios = scenarios
+        self.workload = workload
+    }
+
+    /// Whether this is a timed document run given none of rounds, precision and time limit: it
+    /// stops at ``RunDefaults/documentPrecision``, after at most ``RunDefaults/rounds`` rounds.
+    public var documentPrecisionByDefault: Bool {
+        workload == .document && rounds == nil && precision == nil && maxSeconds == nil && !countsInstructions
+    }
+
+    /// Whether the rounds stop on a precision or a time limit (or the document workload's default
+    /// precision) rather than after a number of rounds.
+    public var stopping: Bool { precision != nil || maxSeconds != nil || documentPrecisionByDefault }
+
+    /// The document workload's default reference: c-libxml2 when it runs, so that every document's
+    /// ratios are against the same parser and compare across documents.
+    public var documentReference: String? {
+        workload == .document && parsers.contains(CLibXML2ReferenceParser.name) ? CLibXML2ReferenceParser.name : nil
+    }
+
+    /// The measuring settings the request makes.
+    public var settings: RunSettings {
+        let stoppingRounds = stopping && !documentPrecisionByDefault
+        let rounds = self.rounds ?? (stoppingRounds ? RunDefaults.stoppingMaxRounds : RunDefaults.rounds)
+        var settings = RunSettings(
+            iterations: iterations ?? RunDefaults.iterations.parse, warmup: warmup ?? RunDefaults.warmup,
+            rounds: rounds, chunkSize: chunkSize ?? RunDefaults.chunkSize,
+            timeoutSeconds: timeoutSeconds ?? RunDefaults.timeoutSeconds,
+            counter: countsInstructions ? RunSettings.instructionCounter : nil,
+            slowdownPercent: slowdownPercent > 0 ? slowdownPercent : nil, reference: reference ?? documentReference,
+            retryPreempted: !countsInstructions && !keepPreempted && !countPreempted,
+            downloadIterations: iterations ?? RunDefaults.iterations.download,
+            downloadRounds: downloadRounds, downloadWarmup: warmup ?? RunDefaults.downloadWarmup)
+        if countPreempted { settings.countsPreempted = true }
+        settings.countsAllocations =
+            !countsInstructions && countsAllocations && scenarios.contains(where: \.countsAllocations)
+        if stopping {
+            settings.stopping = StoppingRule(
+                precision: precision ?? (documentPrecisionByDefault ? RunDefaults.documentPrecision : nil),
+                maxSeconds: maxSeconds ?? (precision == nil ? nil : RunDefaults.stoppingMaxSeconds),
+                maxRounds: rounds)
+            if documentPrecisionByDefault { settings.stopping?.floorRounds = RunDefaults.documentFloorRounds }
+        }
+        return settings
+    }
+}

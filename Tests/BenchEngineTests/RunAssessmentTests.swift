@@ -1,0 +1,140 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+@testable import BenchEngine
+
+/// What a run learns from its history once it has run (`RunAssessment`), and what its options
+/// make of the defaults (`RunRequest`) and of its feeds (`FeedResolver`): the engine's, for
+/// `bench run` and `bench sweep` alike.
+@Suite("A run's assessment, settings and feeds")
+struct RunAssessmentTests {
+    /// A store's history made of runs in memory; it records what it was asked.
+    final class History: RunHistorySource, @unchecked Sendable {
+        var runs: [RunResult]
+        var failure: (any Error)?
+        var asked: [(parsers: [String], scenarios: [String], lastRuns: Int)] = []
+
+        init(_ runs: [RunResult], failure: (any Error)? = nil) {
+            self.runs = runs
+            self.failure = failure
+        }
+
+        func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
+            if let failure { throw failure }
+            return runs.filter { $0.environment.runID != runID }.map { run in
+                RunCalibration(
+                    runID: run.environment.runID, startedAt: run.environment.startedAt, feedSHA256: "feedsha",
+                    calibrationNs: run.samples.compactMap(\.calibrationNs))
+            }
+        }
+
+        func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws
+            -> [StoredSample]
+        {
+            if let failure { throw failure }
+            return runs.filter { $0.environment.runID != runID }.flatMap { run in
+                run.samples.map {
+                    StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
+                }
+            }
+        }
+
+        func recentSamples(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [StoredSample] {
+            asked.append((parsers, scenarios, lastRuns))
+            return try parseHistory(host: "test", excluding: nil, lastRuns: lastRuns, feeds: [])
+        }
+    }
+
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String { "disk I/O error" }
+    }
+
+    static func run(_ index: Int, calibration: Int) -> RunResult {
+        SyntheticRuns.run(
+            id: "run-\(index)", started: "2026-11-2\(index)T10:00:00Z",
+            rounds: ["expat": [1_000_000, 1_010_000, 990_000], "libxml2": [2_000_000, 2_020_000, 1_980_000]],
+            calibrationNs: calibration)
+    }
+
+    @Test func aRunIsComparedWithItsHostsEarlierRunsAndItsIntervalsWidened() throws {
+        let earlier = (1...6).map { Self.run($0, calibration: 1_000 + $0) }
+        var run = Self.run(7, calibration: 1_500)
+        let before = try #require(run.cells.first { $0.cell.parser == "expat" }?.estimate)
+        RunAssessment.assess(&run, history: History(earlier))
+        let state = try #require(run.hostState)
+        #expect(state.historyRuns == 6 && state.moved, "\(state.message)")
+        let note = try #require(run.runToRun)
+        #expect(note.earlierRuns == 6 && note.whole, "\(note.message)")
+        let after = try #require(run.cells.first { $0.cell.parser == "expat" }?.estimate)
+        #expect(after.value == before.value)
+        #expect(after.low <= before.low && after.high >= before.high)
+    }
+
+    @Test func withNoStoreOrAnUnreadableOneTheRunSaysWhy() {
+        var alone = Self.run(1, calibration: 1_000)
+        RunAssessment.assess(&alone, history: nil)
+        #expect(alone.hostState?.message == "Host state not compared: --no-store, so no history was read.")
+        #expect(
+            alone.runToRun?.message
+                == "Next-run intervals cover within-run noise only: --no-store, so no earlier run was read.")
+        var failed = Self.run(1, calibration: 1_000)
+        RunAssessment.assess(&failed, history: History([], failure: Unreadable()))
+        #expect(failed.hostState?.message.contains("could not be read (disk I/O error)") == true)
+        #expect(failed.runToRun?.message.contains("could not be read (disk I/O error)") == true)
+    }
+
+    @Test func thePageHistoryIsReadForTheRunsParsersAndScenariosOnly() {
+        let history = History([Self.run(1, calibration: 1_000)])
+        let run = Self.run(2, calibration: 1_000)
+        let samples = RunAssessment.pageHistory(of: run, from: history, lastRuns: 30)
+        #expect(samples.count == Self.run(1, calibration: 1_000).samples.count)
+        #expect(history.asked.count == 1)
+        #expect(history.asked.first?.parsers == ["expat", "libxml2"] && history.asked.first?.scenarios == ["parse"])
+        #expect(history.asked.first?.lastRuns == 30)
+        var empty = run
+        empty.cells = []
+        #expect(RunAssessment.pageHistory(of: empty, from: history, lastRuns: 30).isEmpty)
+        #expect(history.asked.count == 1)
+    }
+
+    @Test func theRequestMakesTheSettingsFromTheDefaults() {
+        let plain = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download]).settings
+        #expect(plain.rounds == RunDefaults.rounds && plain.warmup == RunDefaults.warmup)
+        #expect(plain.iterations == RunDefaults.iterations.parse && plain.downloadIterationsPerWorker == 3)
+        #expect(plain.downloadWarmupPerWorker == RunDefaults.downloadWarmup && plain.stopping == nil)
+        #expect(plain.countsAllocations == true && plain.retryPreempted == true && plain.reference == nil)
+
+        var precise = RunRequest(parsers: ["expat"], scenarios: [.parse])
+        precise.precision = 0.02
+        #expect(precise.settings.rounds == RunDefaults.stoppingMaxRounds)
+        #expect(precise.settings.stopping?.maxSeconds == RunDefaults.stoppingMaxSeconds)
+
+        let document = RunRequest(
+            parsers: ["expat", "c-libxml2"], scenarios: [.parseFromMemory(.document)], workload: .document)
+        #expect(document.documentPrecisionByDefault && document.settings.rounds == RunDefaults.rounds)
+        #expect(document.settings.stopping?.precision == RunDefaults.documentPrecision)
+        #expect(document.settings.stopping?.floorRounds == RunDefaults.documentFloorRounds)
+        #expect(document.settings.reference == "c-libxml2")
+
+        var counted = RunRequest(parsers: ["expat"], scenarios: [.parse])
+        counted.countsInstructions = true
+        #expect(counted.settings.counter == RunSettings.instructionCounter)
+        #expect(counted.settings.countsAllocations == false && counted.settings.retryPreempted == false)
+    }
+
+    @Test func theFeedsAreTheNamedOnesOrTheDefaultAndAMissingOneIsNamed() throws {
+        let directory = try TemporaryDirectory()
+        var resolver = FeedResolver(outputDirectory: directory.url.path)
+        resolver.feeds = [directory.path("missing.xml")]
+        #expect(throws: FeedResolutionError.feedNotFound(directory.path("missing.xml"))) { try resolver.resolve() }
+        resolver.feeds = []
+        resolver.songs = 3
+        let generated = try resolver.resolve().feeds
+        #expect(generated == [directory.path("feeds/songs-3-seed-\(FeedGenerator.defaultSeed).rss.xml")])
+        #expect(FileManager.default.fileExists(atPath: generated[0]))
+        resolver.documents = DocumentCorpus(directory: directory.path("nowhere"))
+        #expect(throws: FeedResolutionError.corpusNotFound(directory.path("nowhere"))) { try resolver.resolve() }
+    }
+}
