@@ -31,7 +31,7 @@ struct History: ParsableCommand {
     @Option(name: .customLong("host"), parsing: .singleValue, help: "Only runs of these hosts.")
     var hosts: [String] = []
 
-    @Option(help: "The figure: wall, cpu, calibrated, instructions, peak-memory, allocations.")
+    @Option(help: "The figure: \(ComparisonMetric.allCases.map(\.rawValue).joined(separator: ", ")).")
     var metric: ComparisonMetric = .calibrated
 
     @Option(help: "The p-value below which a shift is kept.")
