@@ -12,7 +12,7 @@ public enum HistoryReport {
         "expat_version", "commits", "runs_before_preemption_rule", "document_bytes", "document_elements",
         "document_attributes", "document_text_bytes", "document_max_depth", "document_namespaces",
         "document_references",
-    ]
+    ] + Metric.keptByMetric.map { $0.column + "_median" }
 
     static func row(_ row: HistoryRow) -> [String] {
         let figures: [String] = [
@@ -37,6 +37,7 @@ public enum HistoryReport {
             ]
         }
         return figures + (shape?.map { String($0) } ?? Array(repeating: "", count: 7))
+            + Metric.keptByMetric.map { Format.number(row.figures?[$0]?.median, decimals: 0) }
     }
 
     public static func csv(_ rows: [HistoryRow]) -> String {
