@@ -120,9 +120,10 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     }
 
     /// The metrics ``aggregate(summaries:)`` reads.
-    public static let summarisedMetrics: [Metric] = [
-        .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
-    ] + Metric.keptByMetric
+    public static let summarisedMetrics: [Metric] =
+        [
+            .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
+        ] + Metric.keptByMetric
 
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///

@@ -2,6 +2,7 @@ import Foundation
 
 /// Counts the instructions of each parse with valgrind's callgrind, for `bench run --counter
 /// instructions`: a figure that repeats exactly, where wall time on a shared machine moves by 15%.
+///
 /// Its cache simulation (``cacheSimulation``) gives each parse's estimated cycles beside
 /// (``estimatedCycles(_:)``), as exact.
 ///
@@ -244,9 +245,10 @@ public struct InstructionCounter: Sendable {
         return ParseCounts(instructions: instructions, estimatedCycles: estimatedCycles(events))
     }
 
-    /// The cycles a parse would take by Itamar Turner-Trauring's model of a CPU with two levels of
-    /// cache: an access that hits L1 costs 1 cycle, one that hits the last level 5, one that goes to
-    /// RAM 35 ("CI for performance: Reliable benchmarking in noisy environments",
+    /// The cycles a parse would take by Itamar Turner-Trauring's model of a CPU with two levels of cache.
+    ///
+    /// An access that hits L1 costs 1 cycle, one that hits the last level 5, one that goes to RAM 35
+    /// ("CI for performance: Reliable benchmarking in noisy environments",
     /// https://pythonspeed.com/articles/consistent-benchmarking-in-ci/). It is the "estimated cycles"
     /// of iai-callgrind (now Gungraun) and of the `calliper` crate, and the figure CodSpeed's CPU
     /// simulation reports.
