@@ -205,6 +205,11 @@ public struct InstructionCounter: Sendable {
         "--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64",
     ]
 
+    /// How many times a timed worker's time limit a counted worker gets: the cache simulation makes
+    /// callgrind about 1.5 times slower (a release run of expat: 18.5 s of CPU with it, 12.8 s
+    /// without), and a debug build's counted libxml2 worker overran 120 s on a busy machine.
+    static let timeLimitFactor = 2.0
+
     /// What callgrind counted in one parse: its instructions and its estimated cycles.
     public struct ParseCounts: Sendable, Equatable {
         public var instructions: Int

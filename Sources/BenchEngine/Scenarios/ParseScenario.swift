@@ -63,7 +63,8 @@ struct ParseScenario: BenchScenario {
         switch context.runWorker(
             MeasureWorkerReport.self, command,
             timeout: context.settings.workerLimit(
-                iterations: job.iterations * attempts, warmup: job.warmup, requestsPerIteration: 1),
+                iterations: job.iterations * attempts, warmup: job.warmup, requestsPerIteration: 1)
+                * (plan.instructionCounter == nil ? 1 : InstructionCounter.timeLimitFactor),
             progress: context.iterations)
         {
         case .success(let decoded): report = decoded
