@@ -72,7 +72,8 @@ struct Compare: ParsableCommand {
     /// Where a metric's figures come from, for the error of a side that has none.
     static func source(of metric: ComparisonMetric) -> String {
         switch metric {
-        case .instructions: return " (instruction counts come from `bench run --counter instructions`)"
+        case .instructions, .cycles:
+            return " (instruction counts and estimated cycles come from `bench run --counter instructions`)"
         case .allocations:
             return " (allocation counts come from `bench run`'s allocation workers, in runs made since they were added)"
         default: return ""

@@ -149,8 +149,8 @@ struct Run: ParsableCommand {
     @Option(
         help: """
             What to measure in parse cells: time (wall and CPU time, first song, peak memory) or instructions \
-            (callgrind's count of each parse, repeatable exactly: needs valgrind and binutils; \
-            parse scenario only).
+            (callgrind's count of each parse and its estimated cycles from callgrind's cache simulation, both \
+            repeatable exactly: needs valgrind and binutils; parse scenario only).
             """)
     var counter: CounterOption = .time
 

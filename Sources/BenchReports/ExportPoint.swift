@@ -200,7 +200,7 @@ extension ExportPoint {
                 let traits = metric.traits
                 if metric == .totalNs && cell.totalEstimate != nil { continue }
                 switch traits.cellFigure {
-                case .medianOfClean, .medianOfSuccessful, .maximum:
+                case .medianOfClean, .medianOfSuccessful, .maximum, .statistics:
                     let what =
                         traits.cellFigure == .maximum
                         ? "the largest over the iterations" : "median over the iterations"
@@ -339,6 +339,9 @@ extension ExportPoint {
             point(Metric.downloadNs.name, .nanoseconds, row.download, meaning: "median " + pooled)
             point(Metric.totalNs.name, .nanoseconds, row.total, meaning: "median " + pooled)
             point(Metric.instructions.name, .count, row.instructions, meaning: "median " + pooled)
+            for metric in Metric.keptByMetric {
+                point(metric.name, metric.traits.unit, row.figures?[metric], meaning: "median " + pooled)
+            }
             for (metric, value) in [
                 (Metric.peakResidentBytes, row.peakResidentMedianBytes), (.parsePeakBytes, row.parsePeakMedianBytes),
             ] {

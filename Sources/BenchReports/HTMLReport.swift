@@ -106,7 +106,8 @@ public enum HTMLReport {
                 "This run has an injected slowdown of \(percent)% (a test of the regression gate, not a measurement).")
         }
         if result.settings.counter == RunSettings.instructionCounter {
-            warnings.append("This run counted instructions under valgrind: it has no times. See its table.")
+            warnings.append(
+                "This run counted instructions and estimated cycles under valgrind: it has no times. See its table.")
         }
         let wrong = result.cells.filter { $0.cell.scenario == RunReport.notTimed }
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }

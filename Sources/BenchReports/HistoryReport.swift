@@ -3,16 +3,17 @@ import Foundation
 
 /// `bench report`: the stored runs' averages per parser, for each scenario, feed and network profile.
 public enum HistoryReport {
-    static let header = [
-        "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
-        "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
-        "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs",
-        "parse_peak_mb",
-        "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version",
-        "expat_version", "commits", "runs_before_preemption_rule", "document_bytes", "document_elements",
-        "document_attributes", "document_text_bytes", "document_max_depth", "document_namespaces",
-        "document_references",
-    ]
+    static let header =
+        [
+            "scenario", "feed", "network", "parser", "runs", "samples", "failed", "mean_ms", "median_ms", "cpu_mean_ms",
+            "cpu_median_ms", "first_song_mean_ms", "first_song_median_ms", "download_mean_ms", "download_median_ms",
+            "total_mean_ms", "total_median_ms", "peak_rss_mb", "chunk_size", "noisy_runs", "incomplete_runs",
+            "parse_peak_mb",
+            "instructions_median", "kind", "host", "cpu_model", "cores", "swift_version", "libxml2_version",
+            "expat_version", "commits", "runs_before_preemption_rule", "document_bytes", "document_elements",
+            "document_attributes", "document_text_bytes", "document_max_depth", "document_namespaces",
+            "document_references",
+        ] + Metric.keptByMetric.map { $0.column + "_median" }
 
     static func row(_ row: HistoryRow) -> [String] {
         let figures: [String] = [
@@ -37,6 +38,7 @@ public enum HistoryReport {
             ]
         }
         return figures + (shape?.map { String($0) } ?? Array(repeating: "", count: 7))
+            + Metric.keptByMetric.map { Format.number(row.figures?[$0]?.median, decimals: 0) }
     }
 
     public static func csv(_ rows: [HistoryRow]) -> String {

@@ -67,7 +67,8 @@ extension RunReport {
             return (kept.map { downloadHeader[$0] }, rows.map { row in kept.map { row[$0] } })
         default:
             if group.contains(where: { $0.instructions != nil }) {
-                return (instructionsHeader, group.map(instructionsRow))
+                let kept = countedColumns(group)
+                return (instructionsHeader(kept), group.map { instructionsRow($0, kept: kept) })
             }
             return (
                 tableHeader(reference: reference, columns: columns),

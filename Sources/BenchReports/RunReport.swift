@@ -4,17 +4,101 @@ import Foundation
 /// The reports of one run: a table per scenario and feed, the summary and samples CSV, JSON, Markdown.
 public enum RunReport {
     /// The columns of `<run-id>-summary.csv`, in order.
-    public static let summaryColumns = [
-        "parser", "scenario", "feed", "feed_bytes", "songs", "chunk_size", "network", "n", "mean_ms", "median_ms",
-        "sd_ms", "min_ms", "max_ms", "p90_ms", "ci95_low_ms", "ci95_high_ms", "mbps", "cpu_median_ms", "first_song_ms",
-        "peak_rss_mb", "peak_over_baseline_mb", "failed", "feed_sha256", "ci95_coverage", "outcome", "download_ms",
-        "total_ms", "overlap", "bytes", "http_status", "instructions_median", "instructions_min", "instructions_max",
-        "workers", "worker_spread", "relative_to", "relative", "relative_ci95_low", "relative_ci95_high",
-        "parse_peak_mb",
-        "preempted", "noisy", "allocations", "allocations_min", "allocations_max", "allocated_bytes", "kept_bytes",
-        "kind", "c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high", "floor", "floor_multiple",
-        "floor_multiple_ci95_low", "floor_multiple_ci95_high", "timed_sink",
-    ]
+    public static let summaryColumns = summaryFields.map(\.name)
+
+    /// What a summary row's columns may read besides the cell: the run's noise verdict and its timed sink.
+    struct SummaryContext {
+        var noise: NoiseReport?
+        var timedSink: String?
+    }
+
+    /// A column of the summary CSV and its value: the one list of its columns, each named beside
+    /// the code that fills it (a new column goes at the end).
+    struct SummaryField: Sendable {
+        var name: String
+        var value: @Sendable (CellSummary, SummaryContext) -> String
+    }
+
+    static let summaryFields: [SummaryField] = {
+        func text(_ name: String, _ value: @escaping @Sendable (CellSummary) -> String) -> SummaryField {
+            SummaryField(name: name) { cell, _ in value(cell) }
+        }
+        func ms(_ name: String, _ value: @escaping @Sendable (CellSummary) -> Double?) -> SummaryField {
+            text(name) { Format.ms(value($0)) }
+        }
+        func number(_ name: String, _ decimals: Int, _ value: @escaping @Sendable (CellSummary) -> Double?)
+            -> SummaryField
+        {
+            text(name) { Format.number(value($0), decimals: decimals) }
+        }
+        func mib(_ name: String, _ value: @escaping @Sendable (CellSummary) -> Int?) -> SummaryField {
+            text(name) { Format.mib(value($0).map(Double.init), decimals: 2) }
+        }
+        /// A count's median, minimum and maximum, under these three names.
+        func counts(_ names: [String], _ value: @escaping @Sendable (CellSummary) -> Statistics?) -> [SummaryField] {
+            zip(names, [\Statistics.median, \.min, \.max]).map { name, figure in
+                number(name, 0) { value($0)?[keyPath: figure] }
+            }
+        }
+        /// A ratio's four columns: against which parser, the estimate, the interval.
+        func ratio(_ names: [String], _ value: @escaping @Sendable (CellSummary) -> RelativeSpeed?) -> [SummaryField] {
+            [
+                text(names[0]) { value($0)?.reference ?? "" }, number(names[1], 4) { value($0)?.ratio },
+                number(names[2], 4) { value($0)?.low }, number(names[3], 4) { value($0)?.high },
+            ]
+        }
+        let identity = [
+            text("parser") { $0.cell.parser }, text("scenario") { $0.cell.scenario.name },
+            text("feed") { $0.cell.feedPath }, text("feed_bytes") { String($0.cell.feedBytes) },
+            text("songs") { String($0.songs) }, text("chunk_size") { String($0.cell.chunkSize) },
+            text("network") { $0.cell.network },
+        ]
+        let wall = [
+            text("n") { String($0.wall?.count ?? 0) }, ms("mean_ms") { $0.wall?.mean }, ms("median_ms") { $0.time },
+            ms("sd_ms") { $0.wall?.standardDeviation }, ms("min_ms") { $0.wall?.min }, ms("max_ms") { $0.wall?.max },
+            ms("p90_ms") { $0.wall?.p90 }, ms("ci95_low_ms") { $0.estimate?.low ?? $0.wall?.medianLow },
+            ms("ci95_high_ms") { $0.estimate?.high ?? $0.wall?.medianHigh },
+            number("mbps", 2) { $0.megabytesPerSecond }, ms("cpu_median_ms") { $0.cpuMedianNs },
+            ms("first_song_ms") { $0.firstSongMedianNs }, mib("peak_rss_mb") { $0.peakResidentBytes },
+            mib("peak_over_baseline_mb") { $0.peakOverBaselineBytes }, text("failed") { String($0.failed) },
+            text("feed_sha256") { $0.cell.feedSHA256 },
+            number("ci95_coverage", 4) { $0.estimate?.coverage ?? $0.wall?.medianCoverage },
+            text("outcome") { $0.outcome ?? $0.lostTheCPUNote ?? "" },
+        ]
+        let download = [
+            ms("download_ms") { $0.downloadMedianNs }, ms("total_ms") { $0.totalMedianNs },
+            number("overlap", 3) { $0.overlap }, number("bytes", 0) { $0.bytesMedian },
+            text("http_status") { $0.httpStatus.map(String.init) ?? "" },
+        ]
+        let workers = [
+            text("workers") { $0.estimate.map { String($0.workers) } ?? "" },
+            number("worker_spread", 4) { $0.workerSpread },
+        ]
+        let memory = [
+            mib("parse_peak_mb") { $0.parsePeakBytes }, text("preempted") { $0.preempted.map(String.init) ?? "" },
+            SummaryField(name: "noisy") { _, context in context.noise.map { $0.noisy ? "1" : "0" } ?? "" },
+        ]
+        let allocations =
+            counts(["allocations", "allocations_min", "allocations_max"]) { $0.allocations }
+            + [number("allocated_bytes", 0) { $0.allocatedBytes }, number("kept_bytes", 0) { $0.keptBytes }]
+        let sink = SummaryField(name: "timed_sink") { cell, context in
+            cell.cell.scenario.kind == .document ? context.timedSink ?? "" : ""
+        }
+        var fields = identity + wall + download
+        fields += counts(["instructions_median", "instructions_min", "instructions_max"]) { $0.instructions }
+        fields += workers
+        fields += ratio(["relative_to", "relative", "relative_ci95_low", "relative_ci95_high"]) { $0.relative }
+        fields += memory + allocations + [text("kind") { $0.kind ?? "" }]
+        fields += ratio(["c_reference", "c_tax", "c_tax_ci95_low", "c_tax_ci95_high"]) { $0.bindingTax }
+        fields += ratio(["floor", "floor_multiple", "floor_multiple_ci95_low", "floor_multiple_ci95_high"]) {
+            $0.floorMultiple
+        }
+        fields.append(sink)
+        for metric in Metric.keptByMetric {
+            fields += counts(["median", "min", "max"].map { metric.column + "_" + $0 }) { $0.statistics(metric) }
+        }
+        return fields
+    }()
 
     /// The columns of `<run-id>-samples.csv`, in order: the cell and the iteration, then every
     /// stored `Metric` in its order, with `error` and `debug` after the peak and `preempted` after
@@ -61,51 +145,9 @@ public enum RunReport {
     public static func summaryCSV(_ cells: [CellSummary], noise: NoiseReport? = nil, timedSink: String? = nil)
         -> String
     {
-        CSV.document(
-            header: summaryColumns,
-            rows: cells.map { cell in
-                let wall = cell.wall
-                let workers = cell.estimate
-                let relative = cell.relative
-                return [
-                    cell.cell.parser, cell.cell.scenario.name, cell.cell.feedPath, String(cell.cell.feedBytes),
-                    String(cell.songs),
-                    String(cell.cell.chunkSize), cell.cell.network, String(wall?.count ?? 0), Format.ms(wall?.mean),
-                    Format.ms(cell.time), Format.ms(wall?.standardDeviation), Format.ms(wall?.min),
-                    Format.ms(wall?.max),
-                    Format.ms(wall?.p90), Format.ms(workers?.low ?? wall?.medianLow),
-                    Format.ms(workers?.high ?? wall?.medianHigh),
-                    Format.number(cell.megabytesPerSecond, decimals: 2), Format.ms(cell.cpuMedianNs),
-                    Format.ms(cell.firstSongMedianNs), Format.mib(cell.peakResidentBytes.map(Double.init), decimals: 2),
-                    Format.mib(cell.peakOverBaselineBytes.map(Double.init), decimals: 2), String(cell.failed),
-                    cell.cell.feedSHA256, Format.number(workers?.coverage ?? wall?.medianCoverage, decimals: 4),
-                    cell.outcome ?? cell.lostTheCPUNote ?? "", Format.ms(cell.downloadMedianNs),
-                    Format.ms(cell.totalMedianNs),
-                    Format.number(cell.overlap, decimals: 3), Format.number(cell.bytesMedian, decimals: 0),
-                    cell.httpStatus.map(String.init) ?? "", Format.number(cell.instructions?.median, decimals: 0),
-                    Format.number(cell.instructions?.min, decimals: 0),
-                    Format.number(cell.instructions?.max, decimals: 0),
-                    workers.map { String($0.workers) } ?? "", Format.number(cell.workerSpread, decimals: 4),
-                    relative?.reference ?? "", Format.number(relative?.ratio, decimals: 4),
-                    Format.number(relative?.low, decimals: 4),
-                    Format.number(relative?.high, decimals: 4),
-                    Format.mib(cell.parsePeakBytes.map(Double.init), decimals: 2),
-                    cell.preempted.map(String.init) ?? "", noise.map { $0.noisy ? "1" : "0" } ?? "",
-                    Format.number(cell.allocations?.median, decimals: 0),
-                    Format.number(cell.allocations?.min, decimals: 0),
-                    Format.number(cell.allocations?.max, decimals: 0), Format.number(cell.allocatedBytes, decimals: 0),
-                    Format.number(cell.keptBytes, decimals: 0), cell.kind ?? "",
-                ] + ratioColumns(cell.bindingTax) + ratioColumns(cell.floorMultiple)
-                    + [cell.cell.scenario.kind == .document ? timedSink ?? "" : ""]
-            })
-    }
-
-    /// A ratio's four columns: against which parser, the estimate, the interval.
-    static func ratioColumns(_ ratio: RelativeSpeed?) -> [String] {
-        [
-            ratio?.reference ?? "", Format.number(ratio?.ratio, decimals: 4), Format.number(ratio?.low, decimals: 4),
-            Format.number(ratio?.high, decimals: 4),
-        ]
+        let context = SummaryContext(noise: noise, timedSink: timedSink)
+        return CSV.document(
+            header: summaryColumns, rows: cells.map { cell in summaryFields.map { $0.value(cell, context) } })
     }
 
     /// A ratio and its interval in one cell of a table: "1.04 (1.02–1.06)", or "1.04" when the
@@ -160,19 +202,34 @@ public enum RunReport {
         }.map(\.element)
     }
 
-    static let instructionsHeader = [
-        "parser", "kind", "n", "instructions (median)", "min", "max", "per byte", "× floor", "vs C", "songs", "failed",
-    ]
+    /// The counted table's header: the instructions, then a column per metric kept by metric that
+    /// the table's cells have (`kept`: ``countedColumns(_:)``).
+    static func instructionsHeader(_ kept: [Metric]) -> [String] {
+        ["parser", "kind", "n", "instructions (median)", "min", "max", "per byte"]
+            + kept.map { $0.traits.heading ?? $0.name } + ["× floor", "vs C", "songs", "failed"]
+    }
 
-    static func instructionsRow(_ cell: CellSummary) -> [String] {
+    static func instructionsRow(_ cell: CellSummary, kept: [Metric]) -> [String] {
         let counts = cell.instructions
         return [
             cell.cell.parser, cell.kind ?? "", String(counts?.count ?? 0), Format.number(counts?.median, decimals: 0),
             Format.number(counts?.min, decimals: 0), Format.number(counts?.max, decimals: 0),
             Format.number(counts.map { $0.median / Double(max(1, cell.cell.feedBytes)) }, decimals: 1),
-            ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), String(cell.songs),
-            String(cell.failed),
-        ]
+        ] + kept.map { Format.number(cell.statistics($0)?.median, decimals: 0) }
+            + [
+                ratioWithInterval(cell.floorMultiple), ratioWithInterval(cell.bindingTax), String(cell.songs),
+                String(cell.failed),
+            ]
+    }
+
+    /// The metrics kept by metric that any of `cells` has: the counted table's extra columns.
+    static func countedColumns(_ cells: [CellSummary]) -> [Metric] {
+        Metric.keptByMetric.filter { metric in cells.contains { $0.statistics(metric) != nil } }
+    }
+
+    /// The counted tables' legend, with the meaning of each extra column `cells` have.
+    static func instructionsLegend(_ cells: [CellSummary]) -> String {
+        ([instructionsLegend] + countedColumns(cells).compactMap(\.traits.meaning)).joined(separator: " ")
     }
 
     static let instructionsLegend = """
@@ -393,7 +450,7 @@ public enum RunReport {
         let downloads = cells.contains { $0.cell.scenario.table == .download }
         var legends =
             counted
-            ? [instructionsLegend]
+            ? [instructionsLegend(cells)]
             : parses ? [key ? ParseColumn.key(columns, download: downloads) : ParseColumn.legend(columns)] : []
         if downloads && !(key && parses && !counted) {
             legends.append(
@@ -478,7 +535,7 @@ public enum RunReport {
         }
         return text + "\n\n"
             + (cells.contains { $0.instructions != nil }
-                ? instructionsLegend : ParseColumn.legend(ParseColumn.allCases))
+                ? instructionsLegend(cells) : ParseColumn.legend(ParseColumn.allCases))
             + "\n"
     }
 }

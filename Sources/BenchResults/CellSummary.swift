@@ -47,6 +47,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
     public var httpStatus: Int?
     /// Statistics of the instructions per parse (`--counter instructions`).
     public var instructions: Statistics?
+    /// The statistics of the metrics kept by metric (``Metric/keptByMetric``: estimated cycles), over
+    /// the successful samples; `nil` when the cell has none.
+    public var figures: [Metric: Statistics]?
     /// The headline time from the workers' medians, ns, with the interval the next run's figure
     /// should fall in (``RunEstimate``).
     public var estimate: RunEstimate?
@@ -119,6 +122,16 @@ public struct CellSummary: Codable, Sendable, Equatable {
         self.peakOverBaselineBytes = peakOverBaselineBytes
         self.failed = failed
         self.outcome = outcome
+    }
+
+    /// The statistics of a count per parse: a metric kept by metric (``figures``), instructions
+    /// or allocations; `nil` for any other, or when the cell has none.
+    public func statistics(_ metric: Metric) -> Statistics? {
+        switch metric {
+        case .instructions: instructions
+        case .allocations: allocations
+        default: figures?[metric]
+        }
     }
 
     /// How much of the parse time was hidden under the download: the median over the iterations of
@@ -207,6 +220,10 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.overlap = Statistics(clean.compactMap(CellSummary.overlap))?.median
         summary.httpStatus = good.compactMap(\.httpStatus).first
         summary.instructions = Statistics(good.compactMap { $0.instructions.map(Double.init) })
+        let kept = Metric.keptByMetric.compactMap { metric in
+            Statistics(good.compactMap { metric.value($0) }).map { (metric, $0) }
+        }
+        summary.figures = kept.isEmpty ? nil : Dictionary(uniqueKeysWithValues: kept)
         let perWorker = WorkerValues.medians(samples) { $0.wallNs.map(Double.init) }
         summary.estimate = RunEstimate(workerMedians: Array(perWorker.values))
         summary.parsePeakBytes = WorkerValues.perWorker(samples, \.parsePeakBytes).map { values in

@@ -46,6 +46,9 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var feedBytes: Int?
     /// Statistics of the instructions per parse (runs with `--counter instructions`).
     public var instructions: Statistics?
+    /// Statistics of the metrics kept by metric (``Metric/keptByMetric``: estimated cycles), as
+    /// ``instructions``; `nil` when the row has none.
+    public var figures: [Metric: Statistics]?
     /// The document's measured shape, for cells of the document workload, as the newest stored run
     /// that measured it recorded it (`nil`: not a document cell, or stored before shapes were kept).
     public var document: DocumentProfile?
@@ -96,7 +99,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             }
             var runs: [String: StoredSample] = [:]
             for item in items { runs[item.runID] = item }
-            return HistoryRow(
+            var row = HistoryRow(
                 scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
                 network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
                 runs: runs.count,
@@ -111,13 +114,16 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
                 parsePeakMedianBytes: Statistics(parsePeaks.values.map(Double.init))?.median,
                 feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
+            row.figures = keyed { metric in stats(good.map { $0[metric] }) }
+            return row
         }
     }
 
     /// The metrics ``aggregate(summaries:)`` reads.
-    public static let summarisedMetrics: [Metric] = [
-        .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
-    ]
+    public static let summarisedMetrics: [Metric] =
+        [
+            .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
+        ] + Metric.keptByMetric
 
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///
@@ -151,7 +157,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             var runs: [String: StoredMetricSummary] = [:]
             for item in items { runs[item.runID] = item }
             let timed = figures(.wallNs).map(\.statistics.count).reduce(0, +)
-            return HistoryRow(
+            var row = HistoryRow(
                 scenario: key.scenario, feedPath: items.last?.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
                 network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
                 runs: runs.count,
@@ -164,7 +170,15 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
                 peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
                 feedBytes: items.last?.cell.feedBytes, instructions: perRun(.instructions))
+            row.figures = keyed(perRun)
+            return row
         }
+    }
+
+    /// The figures of the metrics kept by metric, each from `statistics`; `nil` when there are none.
+    private static func keyed(_ statistics: (Metric) -> Statistics?) -> [Metric: Statistics]? {
+        let figures = Metric.keptByMetric.compactMap { metric in statistics(metric).map { (metric, $0) } }
+        return figures.isEmpty ? nil : Dictionary(uniqueKeysWithValues: figures)
     }
 
     private static func cellText(_ cell: CellKey) -> String {

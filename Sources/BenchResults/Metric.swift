@@ -11,6 +11,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     case parsePeakBytes, calibrationNs, allocations, allocatedBytes, keptBytes, requests, wireBytes, storeNs
     case afterCancelBytes, afterCancelParseNs, startedAfterCancel
     case visits, pagesRead
+    /// Estimated cycles of a counted parse (``Sample/estimatedCycles``).
+    case estimatedCycles
     /// Wall time over the calibration workload's (``Sample/calibratedTime``): derived, not stored.
     case calibratedTime
 
@@ -40,6 +42,10 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         case perWorker
         /// Summed up by the cell apart (its headline statistics, or a label).
         case apart
+        /// The statistics over the successful samples (an exact count: its median, minimum and
+        /// maximum), kept by metric (``CellSummary/statistics(_:)``): every report lists such a
+        /// metric from this table, with no code of its own.
+        case statistics
     }
 
     /// A metric's entry in the table.
@@ -58,6 +64,10 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         public var comparedAs: String? = nil
         /// The samples CSV's name, where it differs from ``column``.
         public var csvColumn: String? = nil
+        /// Its column's heading in the tables that show it (a figure kept by ``CellFigure/statistics``).
+        public var heading: String? = nil
+        /// What it means, for the legend under those tables.
+        public var meaning: String? = nil
     }
 
     /// The table: one entry per metric.
@@ -145,6 +155,13 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
             Traits(
                 field: \.pagesRead, column: "pages_read", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
+        case .estimatedCycles:
+            Traits(
+                field: \.estimatedCycles, column: "estimated_cycles", unit: .count, polarity: .lowerIsBetter,
+                cellFigure: .statistics, exact: true, comparedAs: "cycles", heading: "est. cycles",
+                meaning: "est. cycles: the median of L1 hits + 5 × last-level hits + 35 × RAM hits in callgrind's "
+                    + "cache simulation (Itamar Turner-Trauring's model, as iai-callgrind and CodSpeed report it): "
+                    + "exact too, it counts what the caches cost.")
         case .calibratedTime:
             Traits(
                 field: nil, column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
@@ -154,6 +171,10 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     /// The metrics a sample stores (every one but the derived), in the samples CSV's order.
     public static let stored = allCases.filter { $0.traits.field != nil }
+
+    /// The metrics a cell keeps by metric (``CellFigure/statistics``), in the table's order: the
+    /// reports' columns for them follow this list.
+    public static let keptByMetric = allCases.filter { $0.traits.cellFigure == .statistics }
 
     /// Whether it is a time: a sample that lost the CPU has it inflated by the other work (left out
     /// of every figure), and times of runs made apart on a noisy machine are not judged.
@@ -188,12 +209,15 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         func values(_ chosen: [Sample]) -> [Double] { chosen.compactMap { value($0) } }
         switch traits.cellFigure {
         case .medianOfClean: return Statistics(values(samples.filter(\.isClean)))?.median
-        case .medianOfSuccessful: return Statistics(values(samples.filter { $0.error == nil }))?.median
+        case .medianOfSuccessful, .statistics: return Statistics(values(samples.filter { $0.error == nil }))?.median
         case .maximum: return values(samples.filter { $0.error == nil }).max()
         case .perWorker, .apart: return nil
         }
     }
 }
+
+/// Dictionaries keyed by metric encode as objects keyed by the metric's name (``CellSummary/figures``).
+extension Metric: CodingKeyRepresentable {}
 
 extension Sample {
     /// The value of a stored metric; a derived one (``Metric/calibratedTime``) reads `nil` and

@@ -78,6 +78,12 @@ public struct Sample: Codable, Sendable, Equatable {
     /// Bytes the parse allocated and had not freed when it returned: its songs (and any cache its
     /// library keeps).
     public var keptBytes: Int?
+    /// The parse's estimated cycles (`bench run --counter instructions`): L1 hits + 5 × last-level
+    /// hits + 35 × RAM hits in callgrind's cache simulation (Itamar Turner-Trauring's model, the
+    /// figure of iai-callgrind and CodSpeed; see the engine's `InstructionCounter.estimatedCycles`).
+    ///
+    /// Exact, as ``instructions``: the same binary and feed count the same.
+    public var estimatedCycles: Int?
 
     /// The parse's time in units of the calibration workload's: wall ÷ calibration.
     ///

@@ -239,5 +239,10 @@ extension StoreMigration {
                     pruned_at TEXT NOT NULL, samples BIGINT NOT NULL)
                 """
             ]),
+        // Each counted parse's estimated cycles (callgrind's cache simulation).
+        StoreMigration(
+            "metric: estimated_cycles",
+            sqlite: [#"ALTER TABLE "samples" ADD COLUMN "estimated_cycles" INTEGER"#],
+            postgres: ["ALTER TABLE samples ADD COLUMN estimated_cycles BIGINT"]),
     ]
 }

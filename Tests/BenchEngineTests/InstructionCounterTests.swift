@@ -12,10 +12,7 @@ struct InstructionCounterTests {
     @Test func parallelCellsGetTheSameJobThroughOneLink() throws {
         let directory = try TemporaryDirectory()
         let feed = try directory.write("feed.xml", "<rss/>")
-        let counter = InstructionCounter(
-            valgrind: "/usr/bin/valgrind", setarch: nil, frozenClockLibrary: "/nowhere/libFrozenClock.so",
-            executable: "/nowhere/bench", symbol: "region", directory: directory.path("counter"))
-        try FileManager.default.createDirectory(atPath: counter.directory, withIntermediateDirectories: true)
+        let counter = try Self.counter(in: directory)
         let job = MeasureJob(parser: "libxml2", feed: feed, iterations: 2, warmup: 1, chunkSize: 16384)
         let inputs = Results()
         for round in 0..<20 {
@@ -78,6 +75,46 @@ struct InstructionCounterTests {
             let tools = ["valgrind", "objcopy", "nm"].allSatisfy { InstructionCounter.findExecutable($0) != nil }
             #expect(!tools || error.description.contains("libFrozenClock.so beside \(executable)"), "\(error)")
         }
+    }
+
+    /// A dump's counts come from its `events:` and `totals:` lines, by the events' names; the
+    /// estimated cycles follow the model (L1 hits + 5 × last-level hits + 35 × RAM hits).
+    @Test func aDumpGivesItsInstructionsAndEstimatedCycles() {
+        let events = "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+        // 1,500 accesses, 35 L1 misses of which 6 went to RAM: 1,465 + 5 × 29 + 35 × 6.
+        let full = InstructionCounter.parseCounts(
+            dump: "version: 1\n" + events + "totals: 1000 300 200 10 20 5 2 3 1\n")
+        #expect(full == InstructionCounter.ParseCounts(instructions: 1000, estimatedCycles: 1820))
+        // callgrind leaves out trailing zeros: no RAM hits here.
+        let short = InstructionCounter.parseCounts(dump: events + "totals: 1000 300 200 10 20 5\n")
+        #expect(short == InstructionCounter.ParseCounts(instructions: 1000, estimatedCycles: 1465 + 5 * 35))
+        // Without the cache simulation: the instructions alone.
+        let plain = InstructionCounter.parseCounts(dump: "events: Ir\ntotals: 1234\n")
+        #expect(plain == InstructionCounter.ParseCounts(instructions: 1234, estimatedCycles: nil))
+        #expect(InstructionCounter.parseCounts(dump: events) == nil)
+        #expect(InstructionCounter.parseCounts(dump: events + "totals: 12x\n") == nil)
+    }
+
+    /// The counted worker runs callgrind with its cache simulation and a fixed geometry (the
+    /// same misses on any host).
+    @Test func theCountedWorkerSimulatesFixedCaches() throws {
+        let directory = try TemporaryDirectory()
+        let feed = try directory.write("feed.xml", "<rss/>")
+        let counter = try Self.counter(in: directory)
+        let job = MeasureJob(parser: "expat", feed: feed, iterations: 1, warmup: 1, chunkSize: 16384)
+        let arguments = try counter.command(job, outputPrefix: "out").arguments
+        for option in ["--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"] {
+            #expect(arguments.contains(option))
+        }
+    }
+
+    /// A counter with its directory in `directory` and tools that are never run.
+    static func counter(in directory: TemporaryDirectory) throws -> InstructionCounter {
+        let counter = InstructionCounter(
+            valgrind: "/usr/bin/valgrind", setarch: nil, frozenClockLibrary: "/nowhere/libFrozenClock.so",
+            executable: "/nowhere/bench", symbol: "region", directory: directory.path("counter"))
+        try FileManager.default.createDirectory(atPath: counter.directory, withIntermediateDirectories: true)
+        return counter
     }
 
     /// What the parallel calls returned.

@@ -105,10 +105,19 @@ struct CompareAndHTMLReportTests {
         let markdown = RunReport.markdown(run)
         #expect(checkMarkdownTables(markdown) == 1)
         let counted = SyntheticRuns.run(
-            id: "c", started: "2026-11-22T10:00:00Z", rounds: ["expat": [4e7]], iterations: 4, instructions: true)
+            id: "c", started: "2026-11-22T10:00:00Z", rounds: ["expat": [4e7]], iterations: 4, instructions: true,
+            cyclesPerInstruction: 1.5)
         let countedMarkdown = RunReport.markdown(counted)
         #expect(checkMarkdownTables(countedMarkdown) == 1)
         #expect(countedMarkdown.contains("instructions (median)"))
+        // The estimated cycles beside them: 1.5 × the median count, in the table, the CSV and the JSON.
+        let cycles = counted.cells.first?.statistics(.estimatedCycles)?.median ?? 0
+        #expect(abs(cycles - 60_000_000) <= 1)
+        #expect(countedMarkdown.contains("est. cycles") && countedMarkdown.contains(Format.number(cycles, decimals: 0)))
+        let csv = RunReport.summaryCSV(counted.cells).split(whereSeparator: \.isNewline)
+        #expect(csv.first?.hasSuffix("estimated_cycles_median,estimated_cycles_min,estimated_cycles_max") == true)
+        #expect(csv.dropFirst().first?.contains(Format.number(cycles, decimals: 0)) == true)
+        #expect((try? RunReport.json(counted))?.contains("\"estimatedCycles\" : {") == true)
     }
 
     static func parse(_ html: String) throws -> ElementCollector {

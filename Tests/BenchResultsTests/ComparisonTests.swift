@@ -426,6 +426,29 @@ struct ComparisonTests {
         #expect(RunComparison.compare(baseline: [a], current: [slower], metric: .wall, threshold: 0.05).cells.isEmpty)
     }
 
+    /// Estimated cycles are judged as instructions are (exact counts, 1%), and apart from them: the
+    /// same instructions with more cache misses are more cycles.
+    @Test func estimatedCyclesAreJudgedApartFromInstructions() {
+        func run(_ id: String, cyclesPerInstruction: Double) -> RunResult {
+            SyntheticRuns.run(
+                id: id, started: "2026-11-22T10:0\(id.count):00Z", rounds: ["libxml2": [31_770_825]], iterations: 4,
+                spread: 0.001, instructions: true, cyclesPerInstruction: cyclesPerInstruction)
+        }
+        let a = run("a", cyclesPerInstruction: 1.4)
+        let missing = run("bb", cyclesPerInstruction: 1.45)
+        #expect(ComparisonMetric.cycles.isExact && ComparisonMetric.cycles.defaultThreshold == 0.01)
+        #expect(ComparisonMetric(rawValue: "cycles") == .cycles)
+        #expect(
+            RunComparison.compare(baseline: [a], current: [missing], metric: .instructions, threshold: 0.01).cells[0]
+                .verdict == .unchanged)
+        let cycles = RunComparison.compare(baseline: [a], current: [missing], metric: .cycles, threshold: 0.01)
+        #expect(cycles.cells[0].verdict == .slower)
+        #expect(abs((cycles.cells[0].ratio ?? 0) - 1.45 / 1.4) < 0.001)
+        #expect(
+            RunComparison.compare(baseline: [a], current: [a], metric: .cycles, threshold: 0.01).cells[0].verdict
+                == .unchanged)
+    }
+
     @Test func peakMemoryComparesOneValuePerWorker() {
         let a = SyntheticRuns.run(
             id: "a", started: "2026-11-22T10:00:00Z", rounds: ["expat": Array(repeating: 1e7, count: 6)],

@@ -20,12 +20,13 @@ public enum SyntheticRuns {
     /// `iterations` values spread ±`spread` around it (so the worker's median is exactly its value).
     ///
     /// `metric` says which sample field holds the values; peak memory is `peak` bytes per worker;
-    /// every timed sample's calibration figure is `calibrationNs` when given.
+    /// every timed sample's calibration figure is `calibrationNs` when given. A counted run's
+    /// samples have `cyclesPerInstruction` × their instructions as estimated cycles, when given.
     public static func run(
         id: String, started: String, rounds: [String: [Double]], iterations: Int = 5, spread: Double = 0.002,
         feedSHA256: String = "feedsha", feedPath: String = "Data/top300.rss.xml", debug: Bool = false,
         libxml2: String = "2.9.14", instructions: Bool = false, peak: [String: [Int]] = [:],
-        calibrationNs: Int? = nil
+        calibrationNs: Int? = nil, cyclesPerInstruction: Double? = nil
     ) -> RunResult {
         var samples: [Sample] = []
         var cells: [CellSummary] = []
@@ -44,7 +45,10 @@ public enum SyntheticRuns {
                         iteration: index * iterations + k + 1,
                         wallNs: instructions ? nil : number, cpuNs: instructions ? nil : number, firstSongNs: nil,
                         peakResidentBytes: instructions ? nil : workerPeak, error: nil, debug: debug)
-                    if instructions { sample.instructions = number }
+                    if instructions {
+                        sample.instructions = number
+                        sample.estimatedCycles = cyclesPerInstruction.map { Int((Double(number) * $0).rounded()) }
+                    }
                     if !instructions { sample.calibrationNs = calibrationNs }
                     cellSamples.append(sample)
                 }

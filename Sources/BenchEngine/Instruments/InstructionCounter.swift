@@ -3,6 +3,9 @@ import Foundation
 /// Counts the instructions of each parse with valgrind's callgrind, for `bench run --counter
 /// instructions`: a figure that repeats exactly, where wall time on a shared machine moves by 15%.
 ///
+/// Its cache simulation (``cacheSimulation``) gives each parse's estimated cycles beside
+/// (``estimatedCycles(_:)``), as exact.
+///
 /// A measuring worker runs under callgrind with collection off at the start and toggled on and off
 /// around ``MeasureWorker`` 's parse function (`--toggle-collect`), and a dump after each call of it
 /// (`--dump-after`), so that dump *k* holds exactly the instructions of the *k*-th parse: the
@@ -140,12 +143,14 @@ public struct InstructionCounter: Sendable {
     public func command(_ job: MeasureJob, outputPrefix: String) throws -> WorkerCommand {
         var job = job
         job.feed = try feedLink(job.feed)
-        let callgrind = [
-            valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(Self.togglePattern)",
-            "--dump-after=\(symbol)",
-            "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
-            WorkerCommand.workerArgument,
-        ]
+        let callgrind =
+            [
+                valgrind, "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(Self.togglePattern)",
+                "--dump-after=\(symbol)",
+            ] + Self.cacheSimulation + [
+                "--callgrind-out-file=\(outputPrefix)", "--dump-instr=no", "--compress-strings=no", executable,
+                WorkerCommand.workerArgument,
+            ]
         let environment = [
             "SWIFT_DETERMINISTIC_HASHING": "1",
             "LD_PRELOAD": AllocationCounter.plainPreload(before: [frozenClockLibrary]),
@@ -191,23 +196,82 @@ public struct InstructionCounter: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The instructions of each parse, in order, from the dumps `outputPrefix`.1 to `outputPrefix`.`count`.
+    /// callgrind's cache simulation, with the caches' geometry fixed rather than read from the host's
+    /// CPU: the I1 and D1 caches 32 KiB, 8-way, the last level 8 MiB, 16-way, lines of 64 bytes (the
+    /// geometry CodSpeed's simulation uses), so that two machines count the same misses.
+    ///
+    /// The simulation adds events (``ParseCounts``) and changes no instruction count (`Ir`).
+    static let cacheSimulation = [
+        "--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64",
+    ]
+
+    /// How many times a timed worker's time limit a counted worker gets: the cache simulation makes
+    /// callgrind about 1.5 times slower (a release run of expat: 18.5 s of CPU with it, 12.8 s
+    /// without), and a debug build's counted libxml2 worker overran 120 s on a busy machine.
+    static let timeLimitFactor = 2.0
+
+    /// What callgrind counted in one parse: its instructions and its estimated cycles.
+    public struct ParseCounts: Sendable, Equatable {
+        public var instructions: Int
+        /// ``estimatedCycles(_:)`` of the parse's events; `nil` when the dump has no cache events.
+        public var estimatedCycles: Int?
+    }
+
+    /// The instructions and estimated cycles of each parse, in order, from the dumps
+    /// `outputPrefix`.1 to `outputPrefix`.`count`.
     ///
     /// The dumps are removed once read.
-    public static func counts(outputPrefix: String, count: Int) throws -> [Int] {
+    public static func counts(outputPrefix: String, count: Int) throws -> [ParseCounts] {
         try (1...max(1, count)).map { index in
             let path = "\(outputPrefix).\(index)"
             defer { try? FileManager.default.removeItem(atPath: path) }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw Unavailable(description: "callgrind wrote no dump \(index) of \(count) (\(path))")
             }
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                let value = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-            else {
+            guard let counts = parseCounts(dump: text) else {
                 throw Unavailable(description: "callgrind's dump \(path) has no totals line")
             }
-            return value
+            return counts
         }
+    }
+
+    /// One dump's counts, from its `events:` line (the events' names) and its `totals:` line (their
+    /// values, in that order; callgrind leaves out trailing zeros); `nil` without a count of `Ir`.
+    static func parseCounts(dump text: String) -> ParseCounts? {
+        let lines = text.split(separator: "\n")
+        func fields(_ prefix: String) -> [Substring]? {
+            lines.first { $0.hasPrefix(prefix) }.map { Array($0.split(separator: " ").dropFirst()) }
+        }
+        guard let totals = fields("totals:")?.map({ Int($0) }), !totals.contains(nil) else { return nil }
+        let names = fields("events:") ?? ["Ir"]
+        var events: [String: Int] = [:]
+        for (offset, name) in names.enumerated() { events[String(name)] = offset < totals.count ? totals[offset] : 0 }
+        guard let instructions = events["Ir"] else { return nil }
+        return ParseCounts(instructions: instructions, estimatedCycles: estimatedCycles(events))
+    }
+
+    /// The cycles a parse would take by Itamar Turner-Trauring's model of a CPU with two levels of cache.
+    ///
+    /// An access that hits L1 costs 1 cycle, one that hits the last level 5, one that goes to RAM 35
+    /// ("CI for performance: Reliable benchmarking in noisy environments",
+    /// https://pythonspeed.com/articles/consistent-benchmarking-in-ci/). It is the "estimated cycles"
+    /// of iai-callgrind (now Gungraun) and of the `calliper` crate, and the figure CodSpeed's CPU
+    /// simulation reports.
+    ///
+    /// From callgrind's cache events: accesses = Ir + Dr + Dw; L1 misses = I1mr + D1mr + D1mw; RAM
+    /// hits (last-level misses) = ILmr + DLmr + DLmw; L1 hits = accesses − L1 misses; last-level
+    /// hits = L1 misses − RAM hits; cycles = L1 hits + 5 × last-level hits + 35 × RAM hits.
+    /// `nil` when an event is missing (callgrind ran without `--cache-sim=yes`).
+    public static func estimatedCycles(_ events: [String: Int]) -> Int? {
+        let names = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
+        let values = names.compactMap { events[$0] }
+        guard values.count == names.count else { return nil }
+        let accesses = values[0] + values[1] + values[2]
+        let l1Misses = values[3] + values[4] + values[5]
+        let ramHits = values[6] + values[7] + values[8]
+        let l1Hits = accesses - l1Misses
+        let lastLevelHits = l1Misses - ramHits
+        return l1Hits + 5 * lastLevelHits + 35 * ramHits
     }
 
     /// Removes the copy and any dump left.

@@ -63,14 +63,15 @@ struct ParseScenario: BenchScenario {
         switch context.runWorker(
             MeasureWorkerReport.self, command,
             timeout: context.settings.workerLimit(
-                iterations: job.iterations * attempts, warmup: job.warmup, requestsPerIteration: 1),
+                iterations: job.iterations * attempts, warmup: job.warmup, requestsPerIteration: 1)
+                * (plan.instructionCounter == nil ? 1 : InstructionCounter.timeLimitFactor),
             progress: context.iterations)
         {
         case .success(let decoded): report = decoded
         case .failure(let failure): return [context.failed(cell, failure.message)]
         }
         // Under callgrind, times and memory mean nothing: keep only the counts of the measured parses.
-        var counts: [Int]?
+        var counts: [InstructionCounter.ParseCounts]?
         if let dumps {
             do {
                 let measured = report.iterations.count
@@ -83,9 +84,10 @@ struct ParseScenario: BenchScenario {
         return [run(cell, report: report, counts: counts, countingAllocations: job.countAllocations, in: context)]
     }
 
-    /// The worker's report as samples: times, or instruction counts, or allocation counts.
+    /// The worker's report as samples: times, or instruction counts and estimated cycles, or allocation counts.
     func run(
-        _ cell: CellKey, report: MeasureWorkerReport, counts: [Int]?, countingAllocations: Bool,
+        _ cell: CellKey, report: MeasureWorkerReport, counts: [InstructionCounter.ParseCounts]?,
+        countingAllocations: Bool,
         in context: CellContext
     ) -> CellRun {
         let peak = counts == nil && !countingAllocations ? report.peakResidentBytes : nil
@@ -97,7 +99,10 @@ struct ParseScenario: BenchScenario {
                 wallNs: timed ? iteration.wallNs : nil, cpuNs: timed ? iteration.cpuNs : nil,
                 firstSongNs: timed ? iteration.firstSongNs : nil,
                 peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: context.plan.debugBuild)
-            if let counts, offset < counts.count { sample.instructions = counts[offset] }
+            if let counts, offset < counts.count {
+                sample.instructions = counts[offset].instructions
+                sample.estimatedCycles = counts[offset].estimatedCycles
+            }
             if let allocations = iteration.allocations {
                 // The interposer changes times and memory: keep only the counts.
                 sample.wallNs = nil

@@ -64,6 +64,8 @@ public struct ComparisonMetric: RawRepresentable, CaseIterable, Hashable, Codabl
     public static let peakMemory = ComparisonMetric(compared: .peakResidentBytes)
     /// `malloc`-family calls of the parse (``Sample/allocations``, from a run's allocation workers).
     public static let allocations = ComparisonMetric(compared: .allocations)
+    /// Estimated cycles of the parse (``Sample/estimatedCycles``, `bench run --counter instructions`).
+    public static let cycles = ComparisonMetric(compared: .estimatedCycles)
 
     /// Whether the same binary and feed give the same value every time (a count, not a measurement).
     public var isExact: Bool { metric.traits.exact }
