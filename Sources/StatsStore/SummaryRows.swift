@@ -118,7 +118,7 @@ enum SummaryRows {
     }
 
     /// The cell of a row of either table.
-    static func cell(_ row: Row) -> CellKey {
+    static func cell(_ row: NamedRow) -> CellKey {
         CellKey(
             parser: row["parser"], scenario: CellScenario(name: row["scenario"]), feedPath: row["feed_path"],
             feedSHA256: row["feed_sha256"], feedBytes: row["feed_bytes"], chunkSize: row["chunk_size"],
@@ -126,7 +126,7 @@ enum SummaryRows {
     }
 
     /// A row of `metric_summaries` (`nil`: a metric this bench does not know).
-    static func metric(_ row: Row) throws -> MetricSummary? {
+    static func metric(_ row: NamedRow) throws -> MetricSummary? {
         let column: String = row["metric"]
         guard let metric = Metric.stored.first(where: { $0.column == column }) else { return nil }
         guard var statistics = Statistics([0]) else { return nil }
@@ -167,12 +167,12 @@ enum SummaryRows {
     /// The records of one run from its rows of both tables, in the run's order.
     static func records(cells: [Row], metrics: [Row]) throws -> [CellRecord] {
         var byCell: [CellKey: [MetricSummary]] = [:]
-        for row in metrics {
+        for row in metrics.map(NamedRow.init) {
             if let metric = try metric(row) { byCell[cell(row), default: []].append(metric) }
         }
         let order = Dictionary(uniqueKeysWithValues: Metric.stored.enumerated().map { ($1, $0) })
         return try cells.map { row in
-            let metrics = (byCell[cell(row)] ?? []).sorted {
+            let metrics = (byCell[cell(NamedRow(row))] ?? []).sorted {
                 order[$0.metric, default: 0] < order[$1.metric, default: 0]
             }
             return CellRecord(summary: try value(CellSummary.self, row["summary"]), metrics: metrics)
