@@ -151,8 +151,23 @@ enum SummaryRows {
         medians.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 
-    /// Worker medians read back from ``workerText(_:)``.
+    /// Worker medians read back from ``workerText(_:)``, or from the JSON object by round that the
+    /// bench wrote for a few hours before it (`{"1":3951.5,…}`, same migration: stores written then
+    /// hold it).
     static func workers(_ text: String) throws -> [Int: Double] {
+        if text.hasPrefix("{") {
+            guard let byRound = try? value([String: Double].self, text) else {
+                throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+            }
+            var medians: [Int: Double] = [:]
+            for (round, median) in byRound {
+                guard let round = Int(round) else {
+                    throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+                }
+                medians[round] = median
+            }
+            return medians
+        }
         var medians: [Int: Double] = [:]
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1)

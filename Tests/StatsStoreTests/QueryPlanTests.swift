@@ -95,4 +95,20 @@ struct QueryPlanTests {
         #expect(Set(try read(page: 1, SampleFilter(lastRuns: 2)).map(\.runID)).count == 2)
         #expect(try store.metricSummaries(matching: SampleFilter(), metrics: [.wallNs, .cpuNs]) == whole)
     }
+
+}
+
+/// Worker medians as the stores keep them: "round=median" text, and the JSON object by round that
+/// the bench wrote for a few hours before (stores written then are read, not refused).
+@Suite("Stats store: worker medians as stored")
+struct WorkerMedianTextTests {
+    @Test func theTextAndTheEarlierJSONReadTheSame() throws {
+        let medians: [Int: Double] = [1: 3_951.5, 2: 1_498.5, 10: 1_936]
+        #expect(try SummaryRows.workers(SummaryRows.workerText(medians)) == medians)
+        #expect(try SummaryRows.workers(#"{"1":3951.5,"10":1936,"2":1498.5}"#) == medians)
+        #expect(try SummaryRows.workers("") == [:])
+        for unreadable in ["1=x", #"{"one":1}"#, "{", "1:2"] {
+            #expect(throws: StatsStoreError.self) { try SummaryRows.workers(unreadable) }
+        }
+    }
 }
