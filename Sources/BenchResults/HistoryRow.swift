@@ -179,8 +179,10 @@ extension HistoryRow {
 
         /// Adds a summary to its group, given the cells counted in its run.
         fileprivate mutating func add(_ item: StoredMetricSummary, counted: Set<String>) {
+            // (A key made only when some cell was counted: most runs count none.)
             let key = GroupKey(
-                item.cell, counted: counted.contains(item.runID + "\u{0}" + HistoryRow.cellText(item.cell)),
+                item.cell,
+                counted: !counted.isEmpty && counted.contains(item.runID + "\u{0}" + HistoryRow.cellText(item.cell)),
                 machine: item.machine)
             if groups[key] == nil {
                 order.append(key)

@@ -61,15 +61,14 @@ struct MetricSummaryQuery {
             let query = MetricSummaryQuery(
                 filter, metrics: metrics, runs: Array(ids[start..<min(start + page, ids.count)]),
                 placeholder: placeholder)
-            for row in try fetch(query.sql, query.arguments) {
+            for row in NamedRow.rows(try fetch(query.sql, query.arguments)) {
                 if let item = try stored(row) { try body(item) }
             }
         }
     }
 
     /// A row of the query (`nil`: a metric this bench does not know).
-    static func stored(_ row: Row) throws -> StoredMetricSummary? {
-        let row = NamedRow(row)
+    static func stored(_ row: NamedRow) throws -> StoredMetricSummary? {
         guard let summary = try SummaryRows.metric(row) else { return nil }
         var stored = StoredMetricSummary(
             runID: row["run_id"], runStartedAt: row["run_started_at"], cell: SummaryRows.cell(row), summary: summary)

@@ -262,7 +262,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
 
     public func samples(matching filter: SampleFilter) throws -> [StoredSample] {
         let query = SampleQuery(filter, placeholder: { "$\($0)" })
-        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+        return try NamedRow.rows(try connection.execute(query.sql, query.arguments)).map(SampleQuery.stored)
     }
 
     public func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
@@ -275,7 +275,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     {
         let query = SampleQuery(
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { "$\($0)" })
-        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+        return try NamedRow.rows(try connection.execute(query.sql, query.arguments)).map(SampleQuery.stored)
     }
 
     public func documentShapes() throws -> [String: DocumentProfile] {
@@ -356,7 +356,8 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = $1", [runID.databaseValue]
         ).first.map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
         return StoredRun(
-            record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) }, pruned: pruned)
+            record: try RunRecord(row: row), samples: try NamedRow.rows(samples).map { try SampleRecord(named: $0) },
+            pruned: pruned)
     }
 
     public func storedRuns(_ runIDs: [String]) throws -> [StoredRun] {
@@ -367,9 +368,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             let records = try connection.execute("SELECT * FROM runs WHERE run_id IN (\(marks))", ids).map {
                 try RunRecord(row: $0)
             }
-            let samples = try connection.execute(
-                "SELECT * FROM samples WHERE run_id IN (\(marks)) ORDER BY run_id, id", ids
-            ).map { try SampleRecord(row: $0) }
+            let samples = try NamedRow.rows(
+                try connection.execute("SELECT * FROM samples WHERE run_id IN (\(marks)) ORDER BY run_id, id", ids)
+            ).map { try SampleRecord(named: $0) }
             var pruned: [String: PrunedSamples] = [:]
             for row in try connection.execute(
                 "SELECT run_id, pruned_at, samples FROM pruned_runs WHERE run_id IN (\(marks))", ids)

@@ -138,8 +138,7 @@ struct SampleQuery {
     }
 
     /// A row of the query as a sample with its run and machine.
-    static func stored(_ row: Row) throws -> StoredSample {
-        let row = NamedRow(row)
+    static func stored(_ row: NamedRow) throws -> StoredSample {
         let record = try SampleRecord(named: row)
         var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
         stored.runNoisy = row["run_noisy"]

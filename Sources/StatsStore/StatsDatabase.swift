@@ -309,7 +309,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
     public func samples(matching filter: SampleFilter = SampleFilter()) throws -> [StoredSample] {
         let query = SampleQuery(filter, placeholder: { _ in "?" })
         return try read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+            try NamedRow.rows(try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments))).map(
+                SampleQuery.stored)
         }
     }
 
@@ -326,7 +327,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
         let query = SampleQuery(
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { _ in "?" })
         return try read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+            try NamedRow.rows(try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments))).map(
+                SampleQuery.stored)
         }
     }
 
@@ -403,9 +405,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
 
     static func storedRun(_ runID: String, _ db: Database) throws -> StoredRun? {
         guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
-        let samples = try Row.fetchAll(db, SampleRecord.filter(Column("run_id") == runID).order(Column("id"))).map {
-            try SampleRecord(named: NamedRow($0))
-        }
+        let samples = try NamedRow.rows(
+            try Row.fetchAll(db, SampleRecord.filter(Column("run_id") == runID).order(Column("id")))
+        ).map { try SampleRecord(named: $0) }
         let pruned = try Row.fetchOne(
             db, sql: "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = ?", arguments: [runID]
         ).map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
@@ -417,9 +419,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
         return try read { db in
             let records = try RunRecord.fetchAll(db, keys: runIDs)
             // Through the index on samples.run_id, in its order (the run, then the row's ID).
-            let samples = try Row.fetchAll(
-                db, SampleRecord.filter(runIDs.contains(Column("run_id"))).order(Column("run_id"), Column("id"))
-            ).map { try SampleRecord(named: NamedRow($0)) }
+            let rows = try Row.fetchAll(
+                db, SampleRecord.filter(runIDs.contains(Column("run_id"))).order(Column("run_id"), Column("id")))
+            let samples = try NamedRow.rows(rows).map { try SampleRecord(named: $0) }
             let marks = Array(repeating: "?", count: runIDs.count).joined(separator: ", ")
             var pruned: [String: PrunedSamples] = [:]
             for row in try Row.fetchAll(

@@ -168,13 +168,21 @@ enum SummaryRows {
             }
             return medians
         }
+        // Read over the bytes, without a string a pair: a report reads one of these a row.
         var medians: [Int: Double] = [:]
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let round = Int(parts[0]), let median = Double(parts[1]) else {
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")),
+                let round = Int(String(decoding: bytes[start..<equals], as: UTF8.self)),
+                let median = Double(String(decoding: bytes[(equals + 1)..<end], as: UTF8.self))
+            else {
                 throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
             }
             medians[round] = median
+            start = end + 1
         }
         return medians
     }

@@ -112,3 +112,22 @@ struct WorkerMedianTextTests {
         }
     }
 }
+
+/// Rows read by name with the positions of their columns found once per query: a row whose columns
+/// come in another order (every row of the PostgreSQL store has an order of its own) is read by
+/// its own.
+@Suite("Stats store: rows read by column name")
+struct NamedRowTests {
+    @Test func rowsOfAnyColumnOrderAreReadByName() throws {
+        let rows = try DatabaseQueue().read { db in
+            try Row.fetchAll(db, sql: "SELECT 1 AS a, 'x' AS b, 2.5 AS c")
+                + Row.fetchAll(db, sql: "SELECT 'y' AS b, 2 AS a, NULL AS c")
+                + Row.fetchAll(db, sql: "SELECT 3 AS a, 'z' AS b, 4.5 AS c")
+        }
+        let named = NamedRow.rows(rows)
+        #expect(named.map { $0["a"] as Int } == [1, 2, 3])
+        #expect(named.map { $0["b"] as String } == ["x", "y", "z"])
+        #expect(named.map { $0["c"] as Double? } == [2.5, nil, 4.5])
+        #expect(named.map { $0["missing"] as Int? } == [nil, nil, nil])
+    }
+}
