@@ -5,7 +5,7 @@
 # retention (`bench store prune`) cost on it — time and peak RSS (/usr/bin/time) — beside the
 # goals of issue 44, on SQLite and, with --postgres, on PostgreSQL.
 #
-#   scripts/store-scale.sh [--bench PATH] [--seed STORE] [--runs N] [--postgres URL]
+#   scripts/store-scale.sh [--bench PATH] [--seed STORE] [--runs N] [--grown STORE] [--postgres URL]
 #                          [--keep-runs K] [--work DIR] [--postgres-only]
 #
 # --bench    the bench to measure (default: the checkout's release build, built when needed:
@@ -13,6 +13,9 @@
 # --seed     an SQLite store holding at least one complete release run to copy (default: one
 #            default `bench run` made here first, its time shown).
 # --runs     how many runs the grown store holds (default 1000).
+# --grown    an SQLite store already grown (generate-store.py from the --seed store, which is
+#            needed too), measured instead of one grown here: it is copied into --work
+#            (cp --reflink=auto; never opened in place) and --runs is what it holds.
 # --postgres a PostgreSQL store (postgres://user@host:port/database; its password in PGPASSWORD or
 #            PGPASSFILE) to measure too: the seed is pushed there (`bench store push`) and the
 #            history generated in the database (generate-store.py through psql: a push takes about
@@ -54,6 +57,7 @@ runs=1000
 postgres=""
 keep_runs=30
 work=""
+grown=""
 sqlite=1
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -62,6 +66,7 @@ while [ $# -gt 0 ]; do
         --runs) runs=${2:?--runs needs a number}; shift 2 ;;
         --postgres) postgres=${2:?--postgres needs a URL}; shift 2 ;;
         --keep-runs) keep_runs=${2:?--keep-runs needs a number}; shift 2 ;;
+        --grown) grown=${2:?--grown needs a store}; shift 2 ;;
         --work) work=${2:?--work needs a directory}; shift 2 ;;
         --postgres-only) sqlite=0; shift ;;
         -h | --help) usage ;;
@@ -73,6 +78,14 @@ done
 [ -x /usr/bin/time ] || fail "needs GNU time at /usr/bin/time (Debian: apt-get install time)"
 if [ "$sqlite" -eq 0 ] && [ -z "$postgres" ]; then fail "--postgres-only needs --postgres URL"; fi
 if [ -n "$postgres" ]; then command -v psql >/dev/null || fail "--postgres needs psql (postgresql-client)"; fi
+if [ -n "$grown" ]; then
+    [ -f "$grown" ] || fail "no grown store at $grown"
+    [ -n "$seed" ] || fail "--grown needs --seed (the store it was grown from: the run against it is the baseline)"
+    runs=$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True).execute(
+    "SELECT count(*) FROM runs WHERE host LIKE ?", ("gen-host-%",)).fetchone()[0])' "$grown") ||
+        fail "cannot read the grown store $grown"
+fi
 
 if [ -z "$work" ]; then
     work=$(mktemp -d "${TMPDIR:-/tmp}/store-scale.XXXXXX")
@@ -237,11 +250,16 @@ measure_store() {
 if [ "$sqlite" -eq 1 ]; then
     cp "$seed" "$work/base.sqlite"
     measure_base sqlite "$work/base.sqlite"
-    log "sqlite: growing a store to $runs runs"
-    generated=$SECONDS
-    python3 "$root/scripts/generate-store.py" "$seed" "$work/big.sqlite" --runs "$runs" >"$work/generate.out" \
-        2>"$work/generate.err" || { tail -5 "$work/generate.err" >&2; fail "generate-store.py failed"; }
-    row "generate-store.py (SQLite)" "sqlite: $runs runs" "$((SECONDS - generated))" "" "-" "-"
+    if [ -n "$grown" ]; then
+        log "sqlite: copying the grown store $grown ($runs runs)"
+        cp --reflink=auto "$grown" "$work/big.sqlite" || fail "cannot copy $grown"
+    else
+        log "sqlite: growing a store to $runs runs"
+        generated=$SECONDS
+        python3 "$root/scripts/generate-store.py" "$seed" "$work/big.sqlite" --runs "$runs" >"$work/generate.out" \
+            2>"$work/generate.err" || { tail -5 "$work/generate.err" >&2; fail "generate-store.py failed"; }
+        row "generate-store.py (SQLite)" "sqlite: $runs runs" "$((SECONDS - generated))" "" "-" "-"
+    fi
     measure_store sqlite "$work/big.sqlite"
 fi
 

@@ -66,20 +66,24 @@ struct StoreOptions: ParsableArguments {
         let runs = try database.unsummarisedRuns()
         guard !runs.isEmpty else { return database }
         do {
+            var tenths = -1
             try SummaryBackfill.run(
                 runs,
-                read: { id in
-                    try database.storedRun(id).map {
+                read: { ids in
+                    try database.storedRuns(ids).map {
                         RunResult.summarising(
                             $0.samples, environment: $0.environment, settings: $0.settings, noise: $0.noise,
                             documents: $0.documents, notTimed: $0.notTimed)
                     }
                 },
-                record: { try database.recordSummaries($0, runID: $1) },
+                record: { try database.recordSummaries($0) },
                 progress: { done, total in
-                    // On a terminal one line that counts; elsewhere a line at the start, each tenth and the end.
+                    // On a terminal one line that counts; elsewhere a line at the start, as each
+                    // tenth is passed, and at the end.
                     let tty = isatty(STDERR_FILENO) == 1
-                    guard tty || done == 0 || done == total || done % max(1, total / 10) == 0 else { return }
+                    let tenth = done * 10 / total
+                    guard tty || tenth != tenths else { return }
+                    tenths = tenth
                     let line = "summarising \(total) stored runs… \(done)/\(total)"
                     FileHandle.standardError.write(
                         Data(((tty ? "\r" : "") + line + (tty && done < total ? "" : "\n")).utf8))

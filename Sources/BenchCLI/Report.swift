@@ -92,9 +92,13 @@ struct Report: ParsableCommand {
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
             excludeIncomplete: excludeIncomplete,
             hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
-        // The runs' stored summaries, not their samples (but for the HTML page's charts).
-        var rows = HistoryRow.aggregate(
-            summaries: try database.metricSummaries(matching: filter, metrics: HistoryRow.summarisedMetrics))
+        // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
+        // page of runs at a time: what the report holds is its rows' figures, a value a run.
+        var aggregator = HistoryRow.Aggregator()
+        try database.forEachMetricSummary(matching: filter, metrics: HistoryRow.summarisedMetrics) {
+            aggregator.add($0)
+        }
+        var rows = aggregator.rows()
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.contains(where: { $0.scenario.workload == .document }) {
             let shapes = try database.documentShapes()

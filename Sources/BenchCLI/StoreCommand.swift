@@ -210,7 +210,7 @@ struct StoreCopy {
         switch source {
         case .store(let store):
             return try store.runs().reversed().filter(selection.selects).map { environment in
-                RunCopy.Item(name: environment.runID) { try store.storedRun(environment.runID) }
+                RunCopy.Item.stored(environment.runID, in: store)
             }
         case .file(let path):
             return [

@@ -132,51 +132,14 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// median run's figure. Peaks are the median of every worker's, as from samples.
     public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
         // A run's cell is counted when its run counted instructions in it.
-        var counted: Set<String> = []
-        for item in stored where item.summary.metric == .instructions {
-            counted.insert(item.runID + "\u{0}" + Self.cellText(item.cell))
-        }
-        var order: [GroupKey] = []
-        var groups: [GroupKey: [StoredMetricSummary]] = [:]
-        for item in stored {
-            let cell = item.cell
-            let key = GroupKey(
-                cell, counted: counted.contains(item.runID + "\u{0}" + Self.cellText(cell)), machine: item.machine)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(item)
-        }
-        return order.map { key in
-            let items = groups[key] ?? []
-            func figures(_ metric: Metric) -> [MetricSummary] {
-                items.filter { $0.summary.metric == metric }.map(\.summary)
-            }
-            func perRun(_ metric: Metric) -> Statistics? { Statistics(figures(metric).map(\.statistics.median)) }
-            func workers(_ metric: Metric) -> Double? {
-                Statistics(figures(metric).flatMap { $0.workerMedians.values })?.median
-            }
-            var runs: [String: StoredMetricSummary] = [:]
-            for item in items { runs[item.runID] = item }
-            let timed = figures(.wallNs).map(\.statistics.count).reduce(0, +)
-            var row = HistoryRow(
-                scenario: key.scenario, feedPath: items.last?.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
-                network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
-                runs: runs.count,
-                noisyRuns: runs.values.filter { $0.runNoisy == true }.count,
-                incompleteRuns: runs.values.filter { $0.runComplete == false }.count,
-                commits: Set(runs.values.compactMap(\.runGitCommit)).count,
-                runsBeforePreemptionRule: runs.values.filter { $0.runRetriesPreempted == nil }.count,
-                samples: timed > 0 ? timed : figures(.instructions).map(\.statistics.count).reduce(0, +),
-                failed: runs.values.compactMap(\.cellFailed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
-                firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
-                peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
-                feedBytes: items.last?.cell.feedBytes, instructions: perRun(.instructions))
-            row.figures = keyed(perRun)
-            return row
-        }
+        let counted = countedCells(stored)
+        var aggregator = Aggregator()
+        for item in stored { aggregator.add(item, counted: counted) }
+        return aggregator.rows()
     }
 
     /// The figures of the metrics kept by metric, each from `statistics`; `nil` when there are none.
-    private static func keyed(_ statistics: (Metric) -> Statistics?) -> [Metric: Statistics]? {
+    fileprivate static func keyed(_ statistics: (Metric) -> Statistics?) -> [Metric: Statistics]? {
         let figures = Metric.keptByMetric.compactMap { metric in statistics(metric).map { (metric, $0) } }
         return figures.isEmpty ? nil : Dictionary(uniqueKeysWithValues: figures)
     }
@@ -184,5 +147,119 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     private static func cellText(_ cell: CellKey) -> String {
         [cell.parser, cell.scenario.name, cell.feedPath, cell.feedSHA256, "\(cell.chunkSize)", cell.network].joined(
             separator: "\u{0}")
+    }
+}
+
+extension HistoryRow {
+    /// ``aggregate(summaries:)`` fed one summary at a time, a run's together (the order
+    /// `StatsStoring.forEachMetricSummary` gives them in): what a report over many runs holds in
+    /// memory is each row's figures (a value a run), not every summary read.
+    ///
+    /// ```swift
+    /// var aggregator = HistoryRow.Aggregator()
+    /// try store.forEachMetricSummary(matching: filter, metrics: HistoryRow.summarisedMetrics) {
+    ///     aggregator.add($0)
+    /// }
+    /// let rows = aggregator.rows()
+    /// ```
+    public struct Aggregator: Sendable {
+        private var order: [GroupKey] = []
+        private var groups: [GroupKey: Group] = [:]
+        /// The summaries of the run being read: whether a cell was counted is known at its run's end.
+        private var pending: [StoredMetricSummary] = []
+
+        public init() {}
+
+        /// Adds a summary; a run's summaries come one after another.
+        public mutating func add(_ item: StoredMetricSummary) {
+            if let last = pending.last, last.runID != item.runID { flush() }
+            pending.append(item)
+        }
+
+        /// The rows, in the order their groups first came.
+        public mutating func rows() -> [HistoryRow] {
+            flush()
+            return order.compactMap { key in groups[key].map { $0.row(key) } }
+        }
+
+        /// Adds the pending run's summaries to their groups.
+        private mutating func flush() {
+            let counted = HistoryRow.countedCells(pending)
+            for item in pending { add(item, counted: counted) }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Adds a summary to its group, given the cells counted in its run.
+        fileprivate mutating func add(_ item: StoredMetricSummary, counted: Set<String>) {
+            // (A key made only when some cell was counted: most runs count none.)
+            let key = GroupKey(
+                item.cell,
+                counted: !counted.isEmpty && counted.contains(item.runID + "\u{0}" + HistoryRow.cellText(item.cell)),
+                machine: item.machine)
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = Group()
+            }
+            groups[key]?.add(item)
+        }
+    }
+
+    /// What a row keeps of its summaries: each metric's value a run, its counts, the workers'
+    /// peaks, each run's facts.
+    private struct Group: Sendable {
+        struct Run: Sendable {
+            var noisy: Bool?
+            var complete: Bool?
+            var commit: String?
+            var retriesPreempted: Bool?
+            var failed: Int?
+        }
+        var medians: [Metric: [Double]] = [:]
+        var workers: [Metric: [Double]] = [:]
+        var counts: [Metric: Int] = [:]
+        var runs: [String: Run] = [:]
+        var feedPath = ""
+        var feedBytes: Int?
+
+        mutating func add(_ item: StoredMetricSummary) {
+            let metric = item.summary.metric
+            medians[metric, default: []].append(item.summary.statistics.median)
+            workers[metric, default: []] += item.summary.workerMedians.values
+            counts[metric, default: 0] += item.summary.statistics.count
+            runs[item.runID] = Run(
+                noisy: item.runNoisy, complete: item.runComplete, commit: item.runGitCommit,
+                retriesPreempted: item.runRetriesPreempted, failed: item.cellFailed)
+            feedPath = item.cell.feedPath
+            feedBytes = item.cell.feedBytes
+        }
+
+        func row(_ key: GroupKey) -> HistoryRow {
+            func perRun(_ metric: Metric) -> Statistics? { Statistics(medians[metric] ?? []) }
+            func workers(_ metric: Metric) -> Double? { Statistics(self.workers[metric] ?? [])?.median }
+            let timed = counts[.wallNs] ?? 0
+            var row = HistoryRow(
+                scenario: key.scenario, feedPath: feedPath, feedSHA256: key.feedSHA256, network: key.network,
+                parser: key.parser, machine: key.machine, chunkSize: key.chunkSize, runs: runs.count,
+                noisyRuns: runs.values.filter { $0.noisy == true }.count,
+                incompleteRuns: runs.values.filter { $0.complete == false }.count,
+                commits: Set(runs.values.compactMap(\.commit)).count,
+                runsBeforePreemptionRule: runs.values.filter { $0.retriesPreempted == nil }.count,
+                samples: timed > 0 ? timed : counts[.instructions] ?? 0,
+                failed: runs.values.compactMap(\.failed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
+                firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
+                peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
+                feedBytes: feedBytes, instructions: perRun(.instructions))
+            row.figures = HistoryRow.keyed(perRun)
+            return row
+        }
+    }
+
+    /// The cells (by run) in which `stored`'s runs counted instructions.
+    fileprivate static func countedCells(_ stored: [StoredMetricSummary]) -> Set<String> {
+        var counted: Set<String> = []
+        for item in stored where item.summary.metric == .instructions {
+            counted.insert(item.runID + "\u{0}" + Self.cellText(item.cell))
+        }
+        return counted
     }
 }

@@ -20,7 +20,13 @@ public struct MetricSummary: Codable, Sendable, Equatable {
     /// The samples whose value of `metric` counts in a figure: the clean ones (succeeded, kept the
     /// CPU) for a time, the successful ones for anything else.
     public static func counted(_ samples: [Sample], _ metric: Metric) -> [Double] {
-        samples.filter { metric.isTime ? $0.isClean : $0.error == nil }.compactMap { metric.value($0) }
+        // One pass, no copy of the samples: the backfill calls it for every metric of every cell.
+        let time = metric.isTime
+        var values: [Double] = []
+        for sample in samples where time ? sample.isClean : sample.error == nil {
+            if let value = metric.value(sample) { values.append(value) }
+        }
+        return values
     }
 
     /// The summaries of every stored metric that one cell's samples have a value of, in

@@ -262,7 +262,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
 
     public func samples(matching filter: SampleFilter) throws -> [StoredSample] {
         let query = SampleQuery(filter, placeholder: { "$\($0)" })
-        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+        return try NamedRow.rows(try connection.execute(query.sql, query.arguments)).map(SampleQuery.stored)
     }
 
     public func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
@@ -275,7 +275,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     {
         let query = SampleQuery(
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { "$\($0)" })
-        return try connection.execute(query.sql, query.arguments).map(SampleQuery.stored)
+        return try NamedRow.rows(try connection.execute(query.sql, query.arguments)).map(SampleQuery.stored)
     }
 
     public func documentShapes() throws -> [String: DocumentProfile] {
@@ -297,22 +297,35 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try connection.execute(SummaryRows.unsummarised).compactMap { $0["run_id"] }
     }
 
-    public func recordSummaries(_ cells: [CellRecord], runID: String) throws {
-        let statements = try SummaryRows.replacing(cells, runID: runID, replacingAll: true, placeholder: { "$\($0)" })
+    public func recordSummaries(_ runs: [(runID: String, cells: [CellRecord])]) throws {
+        let statements = try runs.map { run in
+            (
+                run.runID,
+                try SummaryRows.replacing(run.cells, runID: run.runID, replacingAll: true, placeholder: { "$\($0)" })
+            )
+        }
         try writing {
-            let id = runID.databaseValue
-            // The run's row, locked: a run removed meanwhile is not summarised.
-            guard !(try connection.execute("SELECT run_id FROM runs WHERE run_id = $1 FOR UPDATE", [id])).isEmpty
-            else { return }
-            try execute(statements)
-            try connection.execute(
-                "INSERT INTO summarised_runs (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING", [id])
+            for (runID, statements) in statements {
+                let id = runID.databaseValue
+                // The run's row, locked: a run removed meanwhile is not summarised.
+                guard !(try connection.execute("SELECT run_id FROM runs WHERE run_id = $1 FOR UPDATE", [id])).isEmpty
+                else { continue }
+                try execute(statements)
+                try connection.execute(
+                    "INSERT INTO summarised_runs (run_id) VALUES ($1) ON CONFLICT (run_id) DO NOTHING", [id])
+            }
         }
     }
 
-    public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
-        let query = MetricSummaryQuery(filter, metrics: metrics, placeholder: { "$\($0)" })
-        return try connection.execute(query.sql, query.arguments).compactMap(MetricSummaryQuery.stored)
+    public func forEachMetricSummary(
+        matching filter: SampleFilter, metrics: [Metric], _ body: (StoredMetricSummary) throws -> Void
+    ) throws {
+        // One transaction (repeatable read): the pages see one state of the store.
+        try connection.transaction {
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try MetricSummaryQuery.forEach(
+                filter, metrics: metrics, placeholder: { "$\($0)" }, fetch: { try connection.execute($0, $1) }, body)
+        }
     }
 
     /// Marks a run summarised when its recorder gives its summaries with its cells (`cells` not empty).
@@ -343,7 +356,29 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = $1", [runID.databaseValue]
         ).first.map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
         return StoredRun(
-            record: try RunRecord(row: row), samples: try samples.map { try SampleRecord(row: $0) }, pruned: pruned)
+            record: try RunRecord(row: row), samples: try NamedRow.rows(samples).map { try SampleRecord(named: $0) },
+            pruned: pruned)
+    }
+
+    public func storedRuns(_ runIDs: [String]) throws -> [StoredRun] {
+        guard !runIDs.isEmpty else { return [] }
+        let ids = runIDs.map(\.databaseValue)
+        let marks = runIDs.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        return try connection.transaction {
+            let records = try connection.execute("SELECT * FROM runs WHERE run_id IN (\(marks))", ids).map {
+                try RunRecord(row: $0)
+            }
+            let samples = try NamedRow.rows(
+                try connection.execute("SELECT * FROM samples WHERE run_id IN (\(marks)) ORDER BY run_id, id", ids)
+            ).map { try SampleRecord(named: $0) }
+            var pruned: [String: PrunedSamples] = [:]
+            for row in try connection.execute(
+                "SELECT run_id, pruned_at, samples FROM pruned_runs WHERE run_id IN (\(marks))", ids)
+            {
+                pruned[row["run_id"]] = PrunedSamples(prunedAt: row["pruned_at"], samples: row["samples"])
+            }
+            return StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+        }
     }
 
     // MARK: Copying runs in

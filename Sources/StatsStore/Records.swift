@@ -174,6 +174,10 @@ struct SampleRecord: FetchableRecord, PersistableRecord {
     }
 
     init(row: Row) throws {
+        try self.init(named: NamedRow(row))
+    }
+
+    init(named row: NamedRow) throws {
         id = row["id"]
         runID = row["run_id"]
         sample = Sample(

@@ -42,11 +42,11 @@ struct SampleQuery {
         }
         sql = """
             SELECT \(Self.columns)
-            FROM samples s JOIN runs r ON r.run_id = s.run_id
-            WHERE s.run_id IN (\(CalibrationQuery.hostRuns(placeholder: placeholder))) AND s.debug = FALSE
-                AND s.wall_ns IS NOT NULL AND s.scenario IN (\(scenarios))
+            FROM \(CalibrationQuery.hostRunsThenSamples(placeholder: placeholder))
+                JOIN runs r ON r.run_id = s.run_id
+            WHERE s.run_id = h.run_id AND s.debug = FALSE AND s.wall_ns IS NOT NULL AND s.scenario IN (\(scenarios))
                 AND s.feed_sha256 IN (\(feedList.isEmpty ? "''" : feedList.joined(separator: ", ")))
-            ORDER BY r.started_at, s.run_id, s.id
+            ORDER BY h.started_at, s.run_id, s.id
             """
     }
 
@@ -68,6 +68,8 @@ struct SampleQuery {
         let placeholder: (Int) -> String
         /// What leaves out debug builds' rows.
         var notDebug = "s.debug = FALSE"
+        /// The column of a row's run, which `--last` chooses by.
+        var runID = "s.run_id"
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
 
@@ -130,14 +132,14 @@ struct SampleQuery {
             }
             if let last = filter.lastRuns {
                 conditions.append(
-                    "s.run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT \(parameter(last)))")
+                    "\(runID) IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT \(parameter(last)))")
             }
         }
     }
 
     /// A row of the query as a sample with its run and machine.
-    static func stored(_ row: Row) throws -> StoredSample {
-        let record = try SampleRecord(row: row)
+    static func stored(_ row: NamedRow) throws -> StoredSample {
+        let record = try SampleRecord(named: row)
         var stored = StoredSample(runID: record.runID, runStartedAt: row["run_started_at"], sample: record.sample)
         stored.runNoisy = row["run_noisy"]
         stored.runComplete = row["run_complete"]
@@ -148,7 +150,7 @@ struct SampleQuery {
     }
 
     /// The machine of a row's run (``runColumns``).
-    static func machine(_ row: Row) -> Machine {
+    static func machine(_ row: NamedRow) -> Machine {
         Machine(
             host: row["run_host"], cpuModel: row["run_cpu_model"], cores: row["run_cores"],
             swiftVersion: row["run_swift_version"], libxml2Version: row["run_libxml2_version"],

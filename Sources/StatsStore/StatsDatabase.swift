@@ -309,7 +309,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
     public func samples(matching filter: SampleFilter = SampleFilter()) throws -> [StoredSample] {
         let query = SampleQuery(filter, placeholder: { _ in "?" })
         return try read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+            try NamedRow.rows(try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments))).map(
+                SampleQuery.stored)
         }
     }
 
@@ -326,7 +327,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
         let query = SampleQuery(
             parseHistoryOf: host, excluding: runID, lastRuns: lastRuns, feeds: feeds, placeholder: { _ in "?" })
         return try read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).map(SampleQuery.stored)
+            try NamedRow.rows(try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments))).map(
+                SampleQuery.stored)
         }
     }
 
@@ -350,24 +352,31 @@ public struct StatsDatabase: StatsStoring, Sendable {
         try read { db in try String.fetchAll(db, sql: SummaryRows.unsummarised) }
     }
 
-    public func recordSummaries(_ cells: [CellRecord], runID: String) throws {
+    public func recordSummaries(_ runs: [(runID: String, cells: [CellRecord])]) throws {
         try write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM runs WHERE run_id = ?", arguments: [runID]) == true else {
-                return
+            for run in runs {
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM runs WHERE run_id = ?", arguments: [run.runID]) == true
+                else { continue }
+                try Self.execute(
+                    SummaryRows.replacing(run.cells, runID: run.runID, replacingAll: true, placeholder: { _ in "?" }),
+                    db)
+                try db.cachedStatement(
+                    sql: "INSERT INTO summarised_runs (run_id) VALUES (?) ON CONFLICT (run_id) DO NOTHING"
+                ).execute(arguments: [run.runID])
             }
-            try Self.execute(
-                SummaryRows.replacing(cells, runID: runID, replacingAll: true, placeholder: { _ in "?" }), db)
-            try db.execute(
-                sql: "INSERT INTO summarised_runs (run_id) VALUES (?) ON CONFLICT (run_id) DO NOTHING",
-                arguments: [runID])
         }
     }
 
-    public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
-        let query = MetricSummaryQuery(filter, metrics: metrics, placeholder: { _ in "?" })
-        return try read { db in
-            try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments)).compactMap(
-                MetricSummaryQuery.stored)
+    public func forEachMetricSummary(
+        matching filter: SampleFilter, metrics: [Metric], _ body: (StoredMetricSummary) throws -> Void
+    ) throws {
+        // One read transaction: the pages see one state of the store.
+        try read { db in
+            try MetricSummaryQuery.forEach(
+                filter, metrics: metrics, placeholder: { _ in "?" },
+                fetch: { try Row.fetchAll(db, sql: $0, arguments: StatementArguments($1)) }, body)
         }
     }
 
@@ -381,9 +390,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
             sql: "INSERT INTO summarised_runs (run_id) VALUES (?) ON CONFLICT (run_id) DO NOTHING", arguments: [runID])
     }
 
+    /// Runs `statements`, each prepared once per connection (the same run's shape repeats: a run's
+    /// cells, a backfill's runs).
     static func execute(_ statements: [SummaryRows.Statement], _ db: Database) throws {
         for statement in statements {
-            try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+            try db.cachedStatement(sql: statement.sql).execute(arguments: StatementArguments(statement.arguments))
         }
     }
 
@@ -394,11 +405,33 @@ public struct StatsDatabase: StatsStoring, Sendable {
 
     static func storedRun(_ runID: String, _ db: Database) throws -> StoredRun? {
         guard let record = try RunRecord.fetchOne(db, key: runID) else { return nil }
-        let samples = try SampleRecord.filter(Column("run_id") == runID).order(Column("id")).fetchAll(db)
+        let samples = try NamedRow.rows(
+            try Row.fetchAll(db, SampleRecord.filter(Column("run_id") == runID).order(Column("id")))
+        ).map { try SampleRecord(named: $0) }
         let pruned = try Row.fetchOne(
             db, sql: "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = ?", arguments: [runID]
         ).map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
         return StoredRun(record: record, samples: samples, pruned: pruned)
+    }
+
+    public func storedRuns(_ runIDs: [String]) throws -> [StoredRun] {
+        guard !runIDs.isEmpty else { return [] }
+        return try read { db in
+            let records = try RunRecord.fetchAll(db, keys: runIDs)
+            // Through the index on samples.run_id, in its order (the run, then the row's ID).
+            let rows = try Row.fetchAll(
+                db, SampleRecord.filter(runIDs.contains(Column("run_id"))).order(Column("run_id"), Column("id")))
+            let samples = try NamedRow.rows(rows).map { try SampleRecord(named: $0) }
+            let marks = Array(repeating: "?", count: runIDs.count).joined(separator: ", ")
+            var pruned: [String: PrunedSamples] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT run_id, pruned_at, samples FROM pruned_runs WHERE run_id IN (\(marks))",
+                arguments: StatementArguments(runIDs))
+            {
+                pruned[row["run_id"]] = PrunedSamples(prunedAt: row["pruned_at"], samples: row["samples"])
+            }
+            return StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+        }
     }
 
     /// Copies a run from another store, in one transaction.

@@ -30,14 +30,21 @@ public protocol StatsStoring: RunRecorder, RunHistorySource {
     /// The runs stored without their summaries (before the store kept them, or copied in), oldest
     /// first: a writer summarises them from their samples once (`SummaryBackfill`).
     func unsummarisedRuns() throws -> [String]
-    /// Records a run's summaries made from its samples, replacing any it had, and marks it
-    /// summarised, in one transaction (nothing when the store has no such run).
-    func recordSummaries(_ cells: [CellRecord], runID: String) throws
+    /// Records the summaries of several runs made from their samples, each replacing any its run
+    /// had, and marks them summarised, all in one transaction (a run the store no longer holds is
+    /// skipped).
+    func recordSummaries(_ runs: [(runID: String, cells: [CellRecord])]) throws
     /// The metric summaries of `metrics` in the runs and cells `filter` chooses, with their run and
-    /// machine, oldest run first.
-    func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary]
+    /// machine, oldest run first (a run's together), given to `body` one at a time: the runs chosen
+    /// first, then their summaries a page of runs a query, by index lookups; what the store holds
+    /// in memory at once is a page of runs, however long its history.
+    func forEachMetricSummary(
+        matching filter: SampleFilter, metrics: [Metric], _ body: (StoredMetricSummary) throws -> Void) throws
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
+    /// Several runs with all their samples, in one read (a query for the runs, one for their
+    /// samples): those of `runIDs` the store holds, in the order asked.
+    func storedRuns(_ runIDs: [String]) throws -> [StoredRun]
     /// Copies a run from another store into this one, in one transaction (see `StoredRun.merge(into:)`).
     ///
     /// A run this store got from an earlier copy with the same content is found by its content
@@ -73,6 +80,20 @@ public protocol StatsStoring: RunRecorder, RunHistorySource {
 }
 
 extension StatsStoring {
+    /// Records a run's summaries made from its samples, replacing any it had, and marks it
+    /// summarised, in one transaction (nothing when the store has no such run).
+    public func recordSummaries(_ cells: [CellRecord], runID: String) throws {
+        try recordSummaries([(runID, cells)])
+    }
+
+    /// The metric summaries of `metrics` in the runs and cells `filter` chooses, with their run and
+    /// machine, oldest run first (``forEachMetricSummary(matching:metrics:_:)``, all at once).
+    public func metricSummaries(matching filter: SampleFilter, metrics: [Metric]) throws -> [StoredMetricSummary] {
+        var summaries: [StoredMetricSummary] = []
+        try forEachMetricSummary(matching: filter, metrics: metrics) { summaries.append($0) }
+        return summaries
+    }
+
     /// A stored run's settings and noise report (`nil` for runs stored before they were kept).
     public func details(of runID: String) throws -> (settings: RunSettings?, noise: NoiseReport?)? {
         try storedRun(runID).map { ($0.settings, $0.noise) }

@@ -15,6 +15,18 @@ public struct StoredRun: Sendable {
         self.prunedSamples = pruned
     }
 
+    /// The runs of `runIDs` that `records` hold, in that order, each with its samples (any order
+    /// of runs, each run's in order) and what retention removed of them.
+    static func assemble(
+        _ runIDs: [String], records: [RunRecord], samples: [SampleRecord], pruned: [String: PrunedSamples]
+    ) -> [StoredRun] {
+        let byID = Dictionary(records.map { ($0.runID, $0) }, uniquingKeysWith: { first, _ in first })
+        let samplesByRun = Dictionary(grouping: samples, by: \.runID)
+        return runIDs.compactMap { id in
+            byID[id].map { StoredRun(record: $0, samples: samplesByRun[id] ?? [], pruned: pruned[id]) }
+        }
+    }
+
     /// A run from a run file (`<run-id>.json`): what `bench run` wrote when the store failed.
     public init(_ result: RunResult) {
         record = RunRecord(result.environment, settings: result.settings)

@@ -118,7 +118,7 @@ enum SummaryRows {
     }
 
     /// The cell of a row of either table.
-    static func cell(_ row: Row) -> CellKey {
+    static func cell(_ row: NamedRow) -> CellKey {
         CellKey(
             parser: row["parser"], scenario: CellScenario(name: row["scenario"]), feedPath: row["feed_path"],
             feedSHA256: row["feed_sha256"], feedBytes: row["feed_bytes"], chunkSize: row["chunk_size"],
@@ -126,7 +126,7 @@ enum SummaryRows {
     }
 
     /// A row of `metric_summaries` (`nil`: a metric this bench does not know).
-    static func metric(_ row: Row) throws -> MetricSummary? {
+    static func metric(_ row: NamedRow) throws -> MetricSummary? {
         let column: String = row["metric"]
         guard let metric = Metric.stored.first(where: { $0.column == column }) else { return nil }
         guard var statistics = Statistics([0]) else { return nil }
@@ -151,15 +151,38 @@ enum SummaryRows {
         medians.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 
-    /// Worker medians read back from ``workerText(_:)``.
+    /// Worker medians read back from ``workerText(_:)``, or from the JSON object by round that the
+    /// bench wrote for a few hours before it (`{"1":3951.5,…}`, same migration: stores written then
+    /// hold it).
     static func workers(_ text: String) throws -> [Int: Double] {
+        if text.hasPrefix("{") {
+            guard let byRound = try? value([String: Double].self, text) else {
+                throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+            }
+            var medians: [Int: Double] = [:]
+            for (round, median) in byRound {
+                guard let round = Int(round) else {
+                    throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+                }
+                medians[round] = median
+            }
+            return medians
+        }
+        // Read over the bytes, without a string a pair: a report reads one of these a row.
         var medians: [Int: Double] = [:]
-        for pair in text.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let round = Int(parts[0]), let median = Double(parts[1]) else {
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")),
+                let round = Int(String(decoding: bytes[start..<equals], as: UTF8.self)),
+                let median = Double(String(decoding: bytes[(equals + 1)..<end], as: UTF8.self))
+            else {
                 throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
             }
             medians[round] = median
+            start = end + 1
         }
         return medians
     }
@@ -167,12 +190,12 @@ enum SummaryRows {
     /// The records of one run from its rows of both tables, in the run's order.
     static func records(cells: [Row], metrics: [Row]) throws -> [CellRecord] {
         var byCell: [CellKey: [MetricSummary]] = [:]
-        for row in metrics {
+        for row in metrics.map(NamedRow.init) {
             if let metric = try metric(row) { byCell[cell(row), default: []].append(metric) }
         }
         let order = Dictionary(uniqueKeysWithValues: Metric.stored.enumerated().map { ($1, $0) })
         return try cells.map { row in
-            let metrics = (byCell[cell(row)] ?? []).sorted {
+            let metrics = (byCell[cell(NamedRow(row))] ?? []).sorted {
                 order[$0.metric, default: 0] < order[$1.metric, default: 0]
             }
             return CellRecord(summary: try value(CellSummary.self, row["summary"]), metrics: metrics)

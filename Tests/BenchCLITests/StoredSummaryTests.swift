@@ -102,7 +102,7 @@ enum StoredSummaryContract {
             back.samples, environment: back.environment, settings: back.settings, noise: back.noise,
             documents: back.documents, notTimed: back.notTimed)
         try SummaryBackfill.run(
-            try copy.unsummarisedRuns(), read: { _ in read }, record: { try copy.recordSummaries($0, runID: $1) },
+            try copy.unsummarisedRuns(), read: { _ in [read] }, record: { try copy.recordSummaries($0) },
             progress: { _, _ in })
         let own = BenchSession.summarise(runs, cells: cells, samples: samples, reference: nil) + notTimed
         #expect(try copy.cellRecords(of: environment.runID)?.map(\.summary) == own)

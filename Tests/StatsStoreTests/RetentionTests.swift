@@ -128,6 +128,30 @@ enum RetentionContract {
         #expect(try copy.importRun(try #require(try store.storedRun(a0.runID))) == .alreadyThere)
     }
 
+    /// A copy (`bench store push`, `pull`) carries a complete run's summaries: the target does not
+    /// summarise it again, and a run whose samples retention removed keeps what it concluded; an
+    /// incomplete run is summarised there from its samples, as before.
+    static func copiesCarryTheirSummaries(
+        _ store: any StatsStoring, other: any StatsStoring, copy: any StatsStoring
+    ) throws {
+        try fill(store, other: other)
+        let when = try #require(ISO8601DateFormatter().date(from: "2026-11-26T12:00:00Z"))
+        _ = try store.prune(try store.retentionPlan(RetentionPolicy(keepNewestRuns: 3)).pruned, at: when) { _ in }
+        #expect(try store.storedRun(a0.runID)?.prunedSamples != nil)
+        let runs = [a0, a1, a2].map(\.runID)
+        let items = runs.map { RunCopy.Item.stored($0, in: store) }
+        #expect(try RunCopy(to: copy).copy(items).added == 3)
+        for run in [a0, a2] {
+            let summaries = try #require(try store.cellRecords(of: run.runID))
+            #expect(try copy.cellRecords(of: run.runID) == summaries)
+        }
+        #expect(try copy.unsummarisedRuns() == [a1.runID])
+        // Again: every run already there, nothing changed.
+        #expect(try RunCopy(to: copy).copy(items).alreadyThere == 3)
+        #expect(try copy.cellRecords(of: a0.runID) == store.cellRecords(of: a0.runID))
+        #expect(try copy.unsummarisedRuns() == [a1.runID])
+    }
+
     /// The space a store says it takes, and a vacuum after a prune.
     static func saysItsSpace(_ store: any StatsStoring, other: any StatsStoring) throws {
         try fill(store, other: other)
@@ -152,6 +176,13 @@ struct SQLiteRetentionTests {
     @Test func aPrunedRunIsCopiedAsPruned() throws {
         let directory = try TemporaryDirectory()
         try RetentionContract.aPrunedRunIsCopiedAsPruned(
+            try StatsStores.open(directory.path("a.sqlite")), other: try StatsStores.open(directory.path("b.sqlite")),
+            copy: try StatsStores.open(directory.path("c.sqlite")))
+    }
+
+    @Test func copiesCarryTheirSummaries() throws {
+        let directory = try TemporaryDirectory()
+        try RetentionContract.copiesCarryTheirSummaries(
             try StatsStores.open(directory.path("a.sqlite")), other: try StatsStores.open(directory.path("b.sqlite")),
             copy: try StatsStores.open(directory.path("c.sqlite")))
     }
@@ -183,6 +214,14 @@ struct PostgresRetentionTests {
         try RetentionContract.aPrunedRunIsCopiedAsPruned(
             try StatsStores.open(database.url), other: try StatsStores.open(directory.path("b.sqlite")),
             copy: try StatsStores.open(directory.path("c.sqlite")))
+    }
+
+    @Test func copiesCarryTheirSummaries() throws {
+        let database = try PostgresTestServer.Database()
+        let directory = try TemporaryDirectory()
+        try RetentionContract.copiesCarryTheirSummaries(
+            try StatsStores.open(directory.path("a.sqlite")), other: try StatsStores.open(directory.path("b.sqlite")),
+            copy: try StatsStores.open(database.url))
     }
 
     @Test func saysItsSpace() throws {

@@ -142,6 +142,43 @@ enum StoreContract {
         #expect(try store.parseHistory(host: "beta", excluding: nil, lastRuns: 30, feeds: ["sha"]).count == 1)
     }
 
+    /// Runs read back several at once (the backfill's batches) are the runs read one by one, in
+    /// the order asked, without the IDs the store does not hold; summaries recorded for several
+    /// runs in one transaction are each run's, and a run the store no longer holds is skipped.
+    static func readsAndSummarisesRunsInBatches(_ store: any StatsStoring) throws {
+        let ids = ["20261122T100000Z-000a", "20261122T100100Z-000b", "20261122T100200Z-000c"]
+        for (minute, id) in ids.enumerated() {
+            try store.beginRun(environment(id, minute: minute), settings: settings)
+            try store.record(
+                samples("expat", walls: [3, 1, 2].map { $0 * (minute + 1) }) + samples("libxml2", walls: [7, 8]),
+                runID: id)
+        }
+        let asked = [ids[2], "no-such-run", ids[0]]
+        let batch = try store.storedRuns(asked)
+        #expect(batch.map(\.runID) == [ids[2], ids[0]])
+        for run in batch {
+            let alone = try #require(try store.storedRun(run.runID))
+            #expect(run.samples == alone.samples && run.environment == alone.environment)
+            #expect(run.samples.count == 5)
+        }
+        #expect(try store.storedRuns([]).isEmpty)
+        func cells(_ run: StoredRun) -> [CellRecord] {
+            let keys = Dictionary(grouping: run.samples, by: \.cell).keys.sorted { $0.parser < $1.parser }
+            let summaries = keys.map { cell in
+                CellSummary.summarise(
+                    cell, samples: run.samples.filter { $0.cell == cell }, peakResidentBytes: nil,
+                    baselinePeakBytes: nil, outcome: nil)
+            }
+            return CellRecord.of(summaries, samples: run.samples)
+        }
+        try store.recordSummaries(batch.map { ($0.runID, cells($0)) } + [("no-such-run", cells(batch[0]))])
+        for run in batch {
+            #expect(try store.cellRecords(of: run.runID)?.map(\.summary) == cells(run).map(\.summary))
+        }
+        #expect(try store.cellRecords(of: "no-such-run") == nil)
+        #expect(try store.unsummarisedRuns() == [ids[1]])
+    }
+
     /// A document-workload run's shapes are kept with the run, read back by document (the newest
     /// run's), and travel with a copy of the run.
     static func keepsDocumentShapes(_ store: any StatsStoring, copy: any StatsStoring) throws {
@@ -334,6 +371,11 @@ struct SQLiteStoreContractTests {
         try StoreContract.calibrationsOfAHost(try StatsStores.open(directory.path("stats.sqlite")))
     }
 
+    @Test func readsAndSummarisesRunsInBatches() throws {
+        let directory = try TemporaryDirectory()
+        try StoreContract.readsAndSummarisesRunsInBatches(try StatsStores.open(directory.path("stats.sqlite")))
+    }
+
     @Test func keepsDocumentShapes() throws {
         let directory = try TemporaryDirectory()
         try StoreContract.keepsDocumentShapes(
@@ -420,6 +462,11 @@ struct PostgresStoreContractTests {
     @Test func calibrationsOfAHost() throws {
         let database = try PostgresTestServer.Database()
         try StoreContract.calibrationsOfAHost(try StatsStores.open(database.url))
+    }
+
+    @Test func readsAndSummarisesRunsInBatches() throws {
+        let database = try PostgresTestServer.Database()
+        try StoreContract.readsAndSummarisesRunsInBatches(try StatsStores.open(database.url))
     }
 
     @Test func keepsDocumentShapes() throws {

@@ -1,0 +1,72 @@
+import BenchResults
+import Testing
+
+/// `bench report` over a long history reads the runs' summaries a run at a time
+/// (``HistoryRow/Aggregator``): its rows are those of every summary read at once.
+@Suite("Report rows from summaries read a run at a time")
+struct HistoryRowAggregatorTests {
+    static func summary(
+        run: Int, parser: String, metric: Metric, median: Double, counted: Bool = false, host: String = "alpha"
+    ) -> StoredMetricSummary? {
+        let cell = CellKey(
+            parser: parser, scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440,
+            chunkSize: 16_384)
+        guard var statistics = Statistics([median, median * 1.1, median * 0.9]) else { return nil }
+        statistics.count = counted ? 5 : 12
+        var item = StoredMetricSummary(
+            runID: String(format: "run-%03d", run), runStartedAt: String(format: "2026-11-22T10:%02d:00Z", run),
+            cell: cell,
+            summary: MetricSummary(
+                metric: metric, statistics: statistics,
+                workerMedians: [1: median, 2: median * 1.05]))
+        item.runNoisy = run % 3 == 0
+        item.runComplete = run != 4
+        item.runGitCommit = "commit-\(run / 2)"
+        item.runRetriesPreempted = run == 0 ? nil : true
+        item.machine = Machine(
+            host: host, cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
+        item.cellFailed = run == 2 ? 1 : 0
+        return item
+    }
+
+    /// Runs oldest first, a run's summaries together, as the stores read them: two parsers timed,
+    /// one run that counted instructions, two machines.
+    static let stored: [StoredMetricSummary] = (0..<6).flatMap { run -> [StoredMetricSummary] in
+        let host = run == 5 ? "beta" : "alpha"
+        var items = ["expat", "libxml2"].flatMap { parser in
+            [Metric.wallNs, .cpuNs, .peakResidentBytes, .parsePeakBytes].compactMap { metric in
+                summary(
+                    run: run, parser: parser, metric: metric, median: Double(1_000 * (run + 1) + parser.count),
+                    host: host)
+            }
+        }
+        if run == 3 {
+            items = [
+                summary(run: run, parser: "expat", metric: .instructions, median: 61_000_000, counted: true),
+                summary(run: run, parser: "expat", metric: .peakResidentBytes, median: 30_000_000, counted: true),
+            ].compactMap { $0 }
+        }
+        return items
+    }
+
+    @Test func aRunAtATimeMakesTheRowsOfEverySummaryAtOnce() {
+        #expect(Self.stored.count == 5 * 8 + 2)
+        var aggregator = HistoryRow.Aggregator()
+        for item in Self.stored { aggregator.add(item) }
+        let rows = aggregator.rows()
+        #expect(rows == HistoryRow.aggregate(summaries: Self.stored))
+        // expat and libxml2 timed on alpha, expat counted on alpha, both timed on beta.
+        #expect(rows.count == 5)
+        let timed = rows.first { $0.parser == "expat" && $0.machine?.host == "alpha" && $0.wall != nil }
+        #expect(timed?.runs == 4 && timed?.incompleteRuns == 1 && timed?.noisyRuns == 1)
+        #expect(timed?.samples == 48 && timed?.failed == 1 && timed?.commits == 3)
+        #expect(timed?.runsBeforePreemptionRule == 1)
+        #expect(rows.contains { $0.parser == "expat" && $0.instructions != nil && $0.runs == 1 && $0.samples == 5 })
+    }
+
+    @Test func noSummaryNoRow() {
+        var aggregator = HistoryRow.Aggregator()
+        #expect(aggregator.rows().isEmpty)
+    }
+}
