@@ -37,6 +37,13 @@ struct History: ParsableCommand {
     @Option(help: "The p-value below which a shift is kept.")
     var significance: Double = 0.01
 
+    @Option(
+        name: .customLong("newest-runs"),
+        help:
+            "Search each series' newest runs only (the search's time grows with the square of a series' length; the report says when a series is longer)."
+    )
+    var newestRuns: Int = ChangePoints.defaultNewestRuns
+
     @Flag(
         name: .customLong("include-gate-tests"),
         help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
@@ -51,6 +58,10 @@ struct History: ParsableCommand {
         guard significance > 0 && significance < 0.5 else {
             throw ValidationError("--significance is a p-value between 0 and 0.5 (e.g. 0.01)")
         }
+        let fewest = 2 * ChangePoints().minimumSegment
+        guard newestRuns >= fewest else {
+            throw ValidationError("--newest-runs must be at least \(fewest) (a change needs runs on either side)")
+        }
     }
 
     func run() throws {
@@ -60,7 +71,7 @@ struct History: ParsableCommand {
         let filter = SampleFilter(
             parsers: calibrated ? [] : parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
             includeGateTests: includeGateTests, hosts: ListArgument.split(hosts))
-        let method = ChangePoints(significance: significance)
+        let method = ChangePoints(significance: significance, newestRuns: newestRuns)
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]
         let series = RunSeries.series(

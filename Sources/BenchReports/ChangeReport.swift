@@ -51,11 +51,11 @@ public enum ChangeReport {
                 let note =
                     item.points.count < 2 * method.minimumSegment
                     ? "too few runs to tell (\(item.points.count); \(2 * method.minimumSegment) needed)"
-                    : "no change in \(item.points.count) runs"
+                    : "no change in \(searched(item))"
                 lines.append("\(name(item))\(place): \(note)")
                 continue
             }
-            lines.append("\(name(item))\(place): \(item.shifts.count) change(s) in \(item.points.count) runs")
+            lines.append("\(name(item))\(place): \(item.shifts.count) change(s) in \(searched(item))")
             for shift in item.shifts {
                 lines.append(
                     "  at run \(shift.index + 1), \(shift.runID) (commit \(commit(shift.commit)); the run before: "
@@ -71,6 +71,12 @@ public enum ChangeReport {
         return width.map { Format.wrap(text, width: $0) } ?? text
     }
 
+    /// The runs a series was searched over: "12 runs", or "the newest 200 of 3,333 runs".
+    static func searched(_ series: RunSeries) -> String {
+        guard let from = series.searchedFrom else { return "\(series.points.count) runs" }
+        return "the newest \(series.points.count - from) of \(series.points.count) runs"
+    }
+
     /// A Markdown table of the shifts (and a line for the series without).
     public static func markdown(_ series: [RunSeries], method: ChangePoints) -> String {
         var text = "| series | host | runs | change at run | commit | shift (95% interval) | p |\n"
@@ -78,7 +84,8 @@ public enum ChangeReport {
         for item in series {
             let escaped = name(item).replacingOccurrences(of: "|", with: "\\|")
             if item.shifts.isEmpty {
-                text += "| \(escaped) | \(item.host) | \(item.points.count) | none |  |  |  |\n"
+                let runs = item.searchedFrom == nil ? "\(item.points.count)" : searched(item)
+                text += "| \(escaped) | \(item.host) | \(runs) | none |  |  |  |\n"
             }
             for shift in item.shifts {
                 text +=
@@ -96,13 +103,14 @@ public enum ChangeReport {
             var significance: Double
             var permutations: Int
             var minimumSegment: Int
+            var newestRuns: Int
             var series: [RunSeries]
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(
             method: "e-divisive-means", significance: method.significance, permutations: method.permutations,
-            minimumSegment: method.minimumSegment, series: series)
+            minimumSegment: method.minimumSegment, newestRuns: method.newestRuns, series: series)
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
     }
 }

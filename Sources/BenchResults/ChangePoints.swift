@@ -21,14 +21,26 @@ public struct ChangePoints: Sendable {
     public var minimumSegment: Int
     /// The generator's seed.
     public var seed: UInt64
+    /// The newest runs of a series that ``RunSeries/findingShifts(_:)`` searches.
+    ///
+    /// Each test costs the square of its segment's length for every permutation: a series of 3,333
+    /// runs (10,000 runs of three hosts) did not finish in five minutes, where 200 runs take well under
+    /// a second. A series longer than this is searched over its newest runs, and reports say so.
+    public var newestRuns: Int
+
+    /// The newest runs searched when none are asked for: 200 runs, a year of a nightly job or
+    /// months of CI, and a second for a report of dozens of series.
+    public static let defaultNewestRuns = 200
 
     public init(
-        significance: Double = 0.01, permutations: Int = 499, minimumSegment: Int = 4, seed: UInt64 = 20_140_101
+        significance: Double = 0.01, permutations: Int = 499, minimumSegment: Int = 4, seed: UInt64 = 20_140_101,
+        newestRuns: Int = ChangePoints.defaultNewestRuns
     ) {
         self.significance = significance
         self.permutations = permutations
         self.minimumSegment = max(2, minimumSegment)
         self.seed = seed
+        self.newestRuns = max(2 * self.minimumSegment, newestRuns)
     }
 
     /// A change found: the first index of the new level, and the test's p-value.

@@ -52,6 +52,9 @@ public struct RunSeries: Sendable, Codable, Equatable {
     public var metric: Metric
     public var points: [Point]
     public var shifts: [Shift] = []
+    /// The index of the first point searched for shifts, when the series is longer than the runs
+    /// searched (``ChangePoints/newestRuns``); `nil` when every point was.
+    public var searchedFrom: Int?
 
     /// The series of `metric` in `stored`, oldest run first: one per host and cell with at least one
     /// run that has the metric.
@@ -199,8 +202,13 @@ public struct RunSeries: Sendable, Codable, Equatable {
     public func findingShifts(_ method: ChangePoints = ChangePoints()) -> RunSeries {
         var result = self
         let logs = points.map { Foundation.log($0.value) }
-        let changes = method.changes(logs)
-        let bounds = [0] + changes.map(\.index) + [points.count]
+        // The newest runs only: the search's cost grows with the square of the series' length.
+        let from = max(0, points.count - method.newestRuns)
+        result.searchedFrom = from > 0 ? from : nil
+        let changes = method.changes(Array(logs[from...])).map {
+            ChangePoints.Change(index: $0.index + from, pValue: $0.pValue)
+        }
+        let bounds = [from] + changes.map(\.index) + [points.count]
         result.shifts = changes.enumerated().compactMap { position, change in
             let before = Array(logs[bounds[position]..<change.index])
             let after = Array(logs[change.index..<bounds[position + 2]])

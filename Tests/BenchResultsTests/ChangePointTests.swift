@@ -93,5 +93,16 @@ struct ChangePointTests {
         #expect(found.shifts.count == 1)
         #expect(abs(shift.index - 20) <= 1 && shift.commit == "slow" && shift.previousCommit == "fast")
         #expect(shift.low < 1.05 && 1.05 < shift.high && shift.low > 1.02, "\(shift) in \(found.points.map(\.value))")
+        #expect(found.searchedFrom == nil)
+
+        // Searched over its newest 16 runs (from run 14): the shift at run 20 is found where it is,
+        // with the runs before it counted from the first searched.
+        let newest = try #require(series.first?.findingShifts(ChangePoints(newestRuns: 16)))
+        #expect(newest.searchedFrom == 14 && newest.points.count == 30)
+        let late = try #require(newest.shifts.first)
+        #expect(abs(late.index - 20) <= 1 && late.runsBefore == late.index - 14, "\(newest.shifts)")
+        // Over its newest 8 (from run 22), the level never moves: no change.
+        let after = try #require(series.first?.findingShifts(ChangePoints(newestRuns: 8)))
+        #expect(after.searchedFrom == 22 && after.shifts.isEmpty, "\(after.shifts)")
     }
 }
