@@ -16,11 +16,13 @@
 //
 // Two sinks in one: the canonical sink above, and the checksum sink (doc_sink_reset_checksum), the
 // one the document workload times. The checksum sink does only what any consumer of the events must:
-// it reads every byte of every event into a running checksum (bytes summed; the markup events folded
-// in order; a tag's attributes and a run of text summed, so that neither their order nor how the
-// parser splits the text matters), counts the events and checks their nesting. No copy, no sort, no
-// allocation. The canonical sink computes the same checksum besides its digest, so a timed walk is
-// tied to a verified one: same checksum, same events (as far as a checksum tells).
+// it reads every byte of every event into a running checksum (a run of text's bytes summed, so that
+// how the parser splits it does not matter; names, attribute values and a PI's strings, which come
+// whole, hashed with every byte in its place; the markup events folded in order; a tag's attributes
+// summed, so that their order does not matter), counts the events and checks their nesting. No copy,
+// no sort, no allocation, no call (its events are inline, at the end of this header). The canonical
+// sink computes the same checksum besides its digest, so a timed walk is tied to a verified one:
+// same checksum, same events (as far as a checksum tells).
 
 #include <stddef.h>
 #include <stdint.h>
