@@ -122,8 +122,29 @@ public final class DocumentSink {
 
     /// A recorded event log and the size of its document, which ``SinkReplayParser`` replays.
     struct ReplayLog {
-        var events: [UInt8]
+        /// The log (`DocumentSink.log`'s bytes); whether it replays whole is checked again whenever it changes.
+        var events: [UInt8] {
+            didSet { isWhole = Self.replaysWhole(events) }
+        }
         var documentBytes: Int
+        /// `events` replays whole in the checked replay (`doc_sink_replay`: every length within the
+        /// log, every event taken, the document ended): the timed replay may then skip the checks
+        /// (`doc_sink_replay_whole`), which are the reading of the log, not the sink.
+        private(set) var isWhole: Bool
+
+        init(events: [UInt8], documentBytes: Int) {
+            self.events = events
+            self.documentBytes = documentBytes
+            isWhole = Self.replaysWhole(events)
+        }
+
+        private static func replaysWhole(_ events: [UInt8]) -> Bool {
+            guard let sink = doc_sink_create() else { return false }
+            defer { doc_sink_free(sink) }
+            doc_sink_reset_checksum(sink)
+            let status = events.withUnsafeBufferPointer { doc_sink_replay(sink, $0.baseAddress, $0.count) }
+            return status == DOC_STATUS_OK && doc_sink_depth(sink) == 0 && doc_sink_finish(sink) == DOC_STATUS_OK
+        }
     }
 
     /// The log ``SinkReplayParser`` replays (kept across ``reset(recording:)``).

@@ -16,14 +16,17 @@
 //
 // Two sinks in one: the canonical sink above, and the checksum sink (doc_sink_reset_checksum), the
 // one the document workload times. The checksum sink does only what any consumer of the events must:
-// it reads every byte of every event into a running checksum (bytes summed; the markup events folded
-// in order; a tag's attributes and a run of text summed, so that neither their order nor how the
-// parser splits the text matters), counts the events and checks their nesting. No copy, no sort, no
-// allocation. The canonical sink computes the same checksum besides its digest, so a timed walk is
-// tied to a verified one: same checksum, same events (as far as a checksum tells).
+// it reads every byte of every event into a running checksum (a run of text's bytes summed, so that
+// how the parser splits it does not matter; names, attribute values and a PI's strings, which come
+// whole, hashed with every byte in its place; the markup events folded in order; a tag's attributes
+// summed, so that their order does not matter), counts the events and checks their nesting. No copy,
+// no sort, no allocation, no call (its events are inline, at the end of this header). The canonical
+// sink computes the same checksum besides its digest, so a timed walk is tied to a verified one:
+// same checksum, same events (as far as a checksum tells).
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct DocSink DocSink;
 
@@ -61,12 +64,13 @@ int doc_sink_is_canonical(const DocSink *sink);
 
 /// Opens a start tag. Attributes and namespace declarations may come before it (expat reports the
 /// declarations first) or after it; doc_sink_start_done closes the tag.
-DocStatus doc_sink_start(DocSink *sink, const char *uri, size_t uri_length, const char *local, size_t local_length,
-                         const char *prefix, size_t prefix_length);
+static inline DocStatus doc_sink_start(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                       size_t local_length, const char *prefix, size_t prefix_length);
 
 /// An attribute of the tag being opened; its value as the parser normalised it.
-DocStatus doc_sink_attribute(DocSink *sink, const char *uri, size_t uri_length, const char *local, size_t local_length,
-                             const char *prefix, size_t prefix_length, const char *value, size_t value_length);
+static inline DocStatus doc_sink_attribute(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                           size_t local_length, const char *prefix, size_t prefix_length,
+                                           const char *value, size_t value_length);
 
 /// A namespace declaration of the tag being opened (`xmlns="uri"` for an empty prefix), reported as
 /// an attribute in the xmlns namespace, as the W3C's canonical form writes it.
@@ -74,12 +78,12 @@ DocStatus doc_sink_namespace(DocSink *sink, const char *prefix, size_t prefix_le
                              size_t uri_length);
 
 /// Closes the start tag: sorts its attributes by name as written and reports it.
-DocStatus doc_sink_start_done(DocSink *sink);
+static inline DocStatus doc_sink_start_done(DocSink *sink);
 
-DocStatus doc_sink_end(DocSink *sink);
+static inline DocStatus doc_sink_end(DocSink *sink);
 
 /// Character data (text, CDATA, whitespace), any piece of it.
-DocStatus doc_sink_text(DocSink *sink, const char *bytes, size_t length);
+static inline DocStatus doc_sink_text(DocSink *sink, const char *bytes, size_t length);
 
 DocStatus doc_sink_pi(DocSink *sink, const char *target, size_t target_length, const char *data, size_t data_length);
 
@@ -106,5 +110,228 @@ const unsigned char *doc_sink_log(const DocSink *sink, size_t *length);
 /// sink alone costs (the document workload's `sink` baseline). DOC_STATUS_MISUSE for a log cut short
 /// or not a log.
 DocStatus doc_sink_replay(DocSink *sink, const unsigned char *log, size_t length);
+
+/// doc_sink_replay with no length checked against the log's end: only for a log that
+/// doc_sink_replay took whole (DOC_STATUS_OK, every event reported, the sink finished cleanly), as
+/// the `sink` baseline replays it, so that its time is the sink's more than the reading of its log.
+DocStatus doc_sink_replay_whole(DocSink *sink, const unsigned char *log, size_t length);
+
+// MARK: The events, inline
+//
+// Every event of the checksum sink is a few instructions, and a call and its set-up would cost as
+// much again: the events are inline here, so that a parser (C or Swift: Swift inlines a header's
+// static inline functions) reports each with no call. What they need of the sink is its first
+// member, DocSinkCore. The canonical sink, and every event out of the usual order (an attribute
+// before its start tag, an event after the document ended, an end tag with no element open), go
+// to the general functions (doc_sink_*_general, in docsink.c), which do everything and check
+// everything. Either way the checksum is the same, computed by the same lines.
+
+/// Inline wherever called, however large the caller: an event is a few instructions.
+#define DOC_SINK_INLINE __attribute__((always_inline)) static inline
+
+/// The state every event updates, at the start of every DocSink: for the inline functions only.
+typedef struct {
+    /// The checksum: the markup events folded in order; the tag being opened, its strings hashed
+    /// and summed; the text since the last markup, summed (0 when there is none: a run of text sums
+    /// to 0 only when it is a multiple of 2^24 NUL bytes, which no XML text has).
+    uint64_t check, check_tag, check_text;
+    /// The events reported, the elements open.
+    size_t events, depth;
+    /// DOC_SINK_* flags.
+    unsigned flags;
+} DocSinkCore;
+
+enum {
+    /// The canonical sink: every event takes the general functions.
+    DOC_SINK_CANONICAL = 1,
+    /// doc_sink_finish was called: every event is a misuse.
+    DOC_SINK_FINISHED = 2,
+    /// A start tag is open (its name or an attribute came, doc_sink_start_done not yet).
+    DOC_SINK_TAG_PENDING = 4,
+    /// The open tag has its name.
+    DOC_SINK_HAS_NAME = 8
+};
+
+DocStatus doc_sink_start_general(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                 size_t local_length, const char *prefix, size_t prefix_length);
+DocStatus doc_sink_attribute_general(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                     size_t local_length, const char *prefix, size_t prefix_length, const char *value,
+                                     size_t value_length);
+DocStatus doc_sink_start_done_general(DocSink *sink);
+DocStatus doc_sink_end_general(DocSink *sink);
+DocStatus doc_sink_text_general(DocSink *sink, const char *bytes, size_t length);
+
+/// The sum of the bytes of a string of 16 bytes or more (docsink.c: vector instructions).
+uint64_t doc_sink_sum_long(const unsigned char *bytes, size_t length);
+
+/// doc_sink_hash of a string of more than 16 bytes (docsink.c).
+uint64_t doc_sink_hash_long(const unsigned char *bytes, size_t length);
+
+#define DOC_SINK_PRIME1 0x9E3779B185EBCA87ULL
+#define DOC_SINK_PRIME2 0xC2B2AE3D27D4EB4FULL
+#define DOC_SINK_PRIME3 0x165667B19E3779F9ULL
+
+DOC_SINK_INLINE uint64_t doc_sink_rotate(uint64_t value, int bits) { return (value << bits) | (value >> (64 - bits)); }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/// A word's 8 bytes added in pairs: four 16-bit lanes, at most 510 each.
+DOC_SINK_INLINE uint64_t doc_sink_pairs(uint64_t word) {
+    const uint64_t low = 0x00FF00FF00FF00FFULL;
+    return (word & low) + ((word >> 8) & low);
+}
+
+/// The sum of four 16-bit lanes whose sum is under 65,536: the lanes added into the top one by a
+/// multiplication (no lane carries into the next).
+DOC_SINK_INLINE uint64_t doc_sink_sum_lanes(uint64_t lanes) { return (lanes * 0x0001000100010001ULL) >> 48; }
+
+/// The sum of a word's 8 bytes.
+DOC_SINK_INLINE uint64_t doc_sink_sum_word(uint64_t word) { return doc_sink_sum_lanes(doc_sink_pairs(word)); }
+
+DOC_SINK_INLINE uint64_t doc_sink_load64(const unsigned char *at) {
+    uint64_t word;
+    memcpy(&word, at, 8);
+    return word;
+}
+
+DOC_SINK_INLINE uint64_t doc_sink_load32(const unsigned char *at) {
+    uint32_t word;
+    memcpy(&word, at, 4);
+    return word;
+}
+#endif
+
+/// A string's bytes summed, with its length above them: every split of a run of text sums the same.
+/// No loop for a string under 16 bytes (names, most attribute values, the whitespace between
+/// tags): one or two loads of the string's own bytes, the bytes read twice masked off.
+DOC_SINK_INLINE uint64_t doc_sink_touch(const char *bytes, size_t length) {
+    const unsigned char *at = (const unsigned char *)bytes;
+    uint64_t sum = (uint64_t)length << 40;
+    if (length >= 16) return sum + doc_sink_sum_long(at, length);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (length >= 8) {
+        // The last 8 bytes, those the first word read too (the low ones) masked off.
+        uint64_t last = doc_sink_load64(at + length - 8) & (~0ULL << ((16 - length) * 8 - 1) << 1);
+        return sum + doc_sink_sum_lanes(doc_sink_pairs(doc_sink_load64(at)) + doc_sink_pairs(last));
+    }
+    if (length >= 4) {
+        uint64_t last = doc_sink_load32(at + length - 4) & (0xFFFFFFFFULL << ((8 - length) * 8));
+        return sum + doc_sink_sum_word(doc_sink_load32(at) | last << 32);
+    }
+    if (length > 0) {
+        sum += at[0];
+        if (length > 1) sum += at[length - 1];
+        if (length > 2) sum += at[1];
+    }
+#else
+    for (size_t i = 0; i < length; i++) sum += at[i];
+#endif
+    return sum;
+}
+
+/// A whole string (a name, an attribute value, a processing instruction's target or data) as one
+/// number: every byte, in order, and the length; 0 for the empty string. Text is summed instead
+/// (doc_sink_touch), as a parser may split it anywhere; the other strings come whole, so their
+/// bytes' order counts too, and a string under 17 bytes is one or two loads and a multiplication.
+DOC_SINK_INLINE uint64_t doc_sink_hash(const char *bytes, size_t length) {
+    const unsigned char *at = (const unsigned char *)bytes;
+    uint64_t word;
+    if (length > 16) return doc_sink_hash_long(at, length);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (length > 8) {
+        // Two words, overlapping when under 16 bytes (every byte in one at least).
+        word = doc_sink_load64(at) * DOC_SINK_PRIME2 + doc_sink_rotate(doc_sink_load64(at + length - 8), 32);
+    } else if (length >= 4) {
+        word = doc_sink_load32(at) | doc_sink_load32(at + length - 4) << 32;
+    } else if (length > 0) {
+        // The first, middle and last bytes: all of them.
+        word = at[0] | (uint64_t)at[length >> 1] << 8 | (uint64_t)at[length - 1] << 16;
+    } else {
+        return 0;
+    }
+#else
+    if (length == 0) return 0;
+    word = 0;
+    for (size_t i = 0; i < length; i++) word = word * 257 + at[i];
+#endif
+    return (word * DOC_SINK_PRIME1) ^ length;
+}
+
+/// A name (URI, local name, prefix) as one number.
+DOC_SINK_INLINE uint64_t doc_sink_touch_name(const char *uri, size_t uri_length, const char *local, size_t local_length,
+                                             const char *prefix, size_t prefix_length) {
+    uint64_t name = doc_sink_rotate(doc_sink_hash(local, local_length), 21);
+    // No namespace (most names of most documents): an empty string hashes to 0.
+    if ((uri_length | prefix_length) == 0) return name;
+    return doc_sink_hash(uri, uri_length) + name + doc_sink_rotate(doc_sink_hash(prefix, prefix_length), 42);
+}
+
+/// Folds one markup event into the checksum, in order.
+DOC_SINK_INLINE void doc_sink_check_event(DocSinkCore *core, unsigned char kind, uint64_t value) {
+    core->check = doc_sink_rotate(core->check, 7) + (value ^ ((uint64_t)kind << 56));
+}
+
+/// Before markup: the text since the last markup is an event (the checksum's part of it).
+DOC_SINK_INLINE void doc_sink_check_text(DocSinkCore *core) {
+    if (core->check_text != 0) {
+        doc_sink_check_event(core, DOC_EVENT_TEXT, core->check_text);
+        core->check_text = 0;
+        core->events += 1;
+    }
+}
+
+DOC_SINK_INLINE DocStatus doc_sink_start(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                       size_t local_length, const char *prefix, size_t prefix_length) {
+    DocSinkCore *core = (DocSinkCore *)sink;
+    if (core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING))
+        return doc_sink_start_general(sink, uri, uri_length, local, local_length, prefix, prefix_length);
+    doc_sink_check_text(core);
+    core->check_tag = doc_sink_touch_name(uri, uri_length, local, local_length, prefix, prefix_length) * DOC_SINK_PRIME2;
+    core->flags |= DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME;
+    return DOC_STATUS_OK;
+}
+
+DOC_SINK_INLINE DocStatus doc_sink_attribute(DocSink *sink, const char *uri, size_t uri_length, const char *local,
+                                           size_t local_length, const char *prefix, size_t prefix_length,
+                                           const char *value, size_t value_length) {
+    DocSinkCore *core = (DocSinkCore *)sink;
+    if ((core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING)) != DOC_SINK_TAG_PENDING)
+        return doc_sink_attribute_general(sink, uri, uri_length, local, local_length, prefix, prefix_length, value,
+                                          value_length);
+    // Summed: the attributes' order, which the canonical sink sorts away, does not matter.
+    core->check_tag += doc_sink_touch_name(uri, uri_length, local, local_length, prefix, prefix_length) ^
+                       doc_sink_rotate(doc_sink_hash(value, value_length), 11);
+    return DOC_STATUS_OK;
+}
+
+DOC_SINK_INLINE DocStatus doc_sink_start_done(DocSink *sink) {
+    DocSinkCore *core = (DocSinkCore *)sink;
+    if ((core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME)) !=
+        (DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME))
+        return doc_sink_start_done_general(sink);
+    doc_sink_check_event(core, DOC_EVENT_START, core->check_tag);
+    core->flags &= ~(unsigned)(DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME);
+    core->depth += 1;
+    core->events += 1;
+    return DOC_STATUS_OK;
+}
+
+DOC_SINK_INLINE DocStatus doc_sink_end(DocSink *sink) {
+    DocSinkCore *core = (DocSinkCore *)sink;
+    if ((core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING)) || core->depth == 0)
+        return doc_sink_end_general(sink);
+    doc_sink_check_text(core);
+    doc_sink_check_event(core, DOC_EVENT_END, 0);
+    core->depth -= 1;
+    core->events += 1;
+    return DOC_STATUS_OK;
+}
+
+DOC_SINK_INLINE DocStatus doc_sink_text(DocSink *sink, const char *bytes, size_t length) {
+    DocSinkCore *core = (DocSinkCore *)sink;
+    if (core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING))
+        return doc_sink_text_general(sink, bytes, length);
+    core->check_text += doc_sink_touch(bytes, length);
+    return DOC_STATUS_OK;
+}
 
 #endif
