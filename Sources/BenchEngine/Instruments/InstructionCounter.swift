@@ -3,7 +3,7 @@ import Foundation
 /// Counts the instructions of each parse with valgrind's callgrind, for `bench run --counter
 /// instructions`: a figure that repeats exactly, where wall time on a shared machine moves by 15%.
 ///
-/// Its cache simulation (``cacheSimulation``) gives each parse's estimated cycles beside
+/// Its cache simulation (`cacheSimulation`) gives each parse's estimated cycles beside
 /// (``estimatedCycles(_:)``), as exact.
 ///
 /// A measuring worker runs under callgrind with collection off at the start and toggled on and off
