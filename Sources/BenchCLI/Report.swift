@@ -95,7 +95,7 @@ struct Report: ParsableCommand {
         // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
         // page of runs at a time: what the report holds is its rows' figures, a value a run.
         var aggregator = HistoryRow.Aggregator()
-        try database.forEachMetricSummary(matching: filter, metrics: HistoryRow.summarisedMetrics) {
+        try database.forEachRunFigures(matching: filter, metrics: HistoryRow.summarisedMetrics) {
             aggregator.add($0)
         }
         var rows = aggregator.rows()

@@ -328,6 +328,23 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         }
     }
 
+    public func forEachRunFigures(
+        matching filter: SampleFilter, metrics: [Metric], _ body: (RunFigures) throws -> Void
+    ) throws {
+        // One transaction (repeatable read): the pages see one state of the store.
+        try connection.transaction {
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try RunFigureQuery.forEach(
+                filter, metrics: metrics, placeholder: { "$\($0)" },
+                fetchRuns: { statement in
+                    var runs: [RunFigures] = []
+                    try connection.forEachRow(statement.sql, statement.arguments) { runs.append(RunFigureQuery.run($0)) }
+                    return runs
+                },
+                fetchFigures: { try connection.forEachRow($0.sql, $0.arguments, $1) }, body)
+        }
+    }
+
     /// Marks a run summarised when its recorder gives its summaries with its cells (`cells` not empty).
     ///
     /// Such a run never needs summarising from its samples; a recorder that gives none leaves it to

@@ -187,6 +187,24 @@ enum SummaryRows {
         return medians
     }
 
+    /// The worker medians of a ``workerText(_:)`` (or its JSON predecessor), in the order of their
+    /// rounds, without their rounds: what a report over many runs takes the median of.
+    static func workerValues(_ text: String) throws -> [Double] {
+        if text.hasPrefix("{") { return try workers(text).sorted { $0.key < $1.key }.map(\.value) }
+        var values: [Double] = []
+        // ``workerText(_:)`` writes the rounds in order.
+        for pair in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) where !pair.isEmpty {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")),
+                Int(Substring(pair[pair.startIndex..<equals])) != nil,
+                let median = Double(Substring(pair[pair.index(after: equals)...]))
+            else {
+                throw StatsStoreError(description: "an unreadable worker_medians value in the stats store: \(text)")
+            }
+            values.append(median)
+        }
+        return values
+    }
+
     /// The records of one run from its rows of both tables, in the run's order.
     static func records(cells: [Row], metrics: [Row]) throws -> [CellRecord] {
         var byCell: [CellKey: [MetricSummary]] = [:]
