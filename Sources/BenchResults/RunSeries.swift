@@ -144,7 +144,8 @@ public struct RunSeries: Sendable, Codable, Equatable {
             if calibrated {
                 for cell in run.cells {
                     for item in cell.figures where item.metric == .calibrationNs {
-                        calibrations[calibrationKey(run.runID, cell.cell.feedSHA256, cell.cell.scenario), default: []] +=
+                        calibrations[
+                            calibrationKey(run.runID, cell.cell.feedSHA256, cell.cell.scenario), default: []] +=
                             item.workerMedians.filter { $0 > 0 }
                     }
                 }

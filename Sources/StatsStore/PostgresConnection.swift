@@ -321,9 +321,11 @@ struct PostgresColumns: ResultColumns {
 
     func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) != 0 }
 
-    func text(_ column: Int32) -> String {
-        guard let pointer = PQgetvalue(result, row, column) else { return "" }
-        return String(cString: pointer)
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = PQgetvalue(result, row, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(
+            start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+            count: Int(PQgetlength(result, row, column)))
     }
 
     func integer(_ column: Int32) -> Int {

@@ -338,7 +338,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
                 filter, metrics: metrics, placeholder: { "$\($0)" },
                 fetchRuns: { statement in
                     var runs: [RunFigures] = []
-                    try connection.forEachRow(statement.sql, statement.arguments) { runs.append(RunFigureQuery.run($0)) }
+                    try connection.forEachRow(statement.sql, statement.arguments) {
+                        runs.append(RunFigureQuery.run($0))
+                    }
                     return runs
                 },
                 fetchFigures: { try connection.forEachRow($0.sql, $0.arguments, $1) }, body)

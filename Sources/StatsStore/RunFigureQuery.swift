@@ -6,14 +6,16 @@ import GRDB
 /// report reads hundreds of thousands of rows.
 protocol ResultColumns {
     func isNull(_ column: Int32) -> Bool
-    /// A column's text (an empty text for NULL).
-    func text(_ column: Int32) -> String
+    /// A column's text as the database holds it (empty for NULL): valid until the next row.
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>
     func integer(_ column: Int32) -> Int
     func real(_ column: Int32) -> Double
     func boolean(_ column: Int32) -> Bool
 }
 
 extension ResultColumns {
+    /// A column's text (an empty text for NULL).
+    func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
     func optionalInteger(_ column: Int32) -> Int? { isNull(column) ? nil : integer(column) }
     func optionalBoolean(_ column: Int32) -> Bool? { isNull(column) ? nil : boolean(column) }
@@ -69,36 +71,40 @@ struct RunFigureQuery {
         private(set) var done: [RunFigures] = []
         /// The page's runs by ID, with no cells yet.
         private let runs: [String: RunFigures]
-        private let metrics: [String: Metric]
+        /// The metrics asked for, by their column's bytes (a few: found by a look along them).
+        private let metrics: [(column: [UInt8], metric: Metric)]
         private var current: RunFigures?
+        /// The bytes of the current run's ID: a row of the same run is known without a string.
+        private var currentID: [UInt8] = []
         private var position = -1
 
         init(runs: [RunFigures], metrics: [Metric]) {
             var byID: [String: RunFigures] = [:]
             for run in runs { byID[run.runID] = run }
             self.runs = byID
-            var byColumn: [String: Metric] = [:]
-            for metric in metrics { byColumn[metric.column] = metric }
-            self.metrics = byColumn
+            self.metrics = metrics.map { (Array($0.column.utf8), $0) }
         }
 
         /// Reads a row.
         mutating func read(_ row: some ResultColumns) throws {
-            let runID = row.text(0)
             let position = row.integer(1)
-            if current?.runID != runID {
+            let id = row.bytes(0)
+            if current == nil || !id.elementsEqual(currentID) {
                 finish()
+                let runID = String(decoding: id, as: UTF8.self)
                 guard let run = runs[runID] else {
                     throw StatsStoreError(description: "a summary of run \(runID), which the store's runs do not hold")
                 }
                 current = run
+                currentID = Array(id)
                 self.position = -1
             }
             // A metric this bench does not know (a newer bench's) is left out, as it always was.
-            guard let metric = metrics[row.text(2)] else { return }
+            let column = row.bytes(2)
+            guard let metric = metrics.first(where: { $0.column.elementsEqual(column) })?.metric else { return }
             let figure = RunFigures.Figure(
                 metric: metric, count: row.integer(3), median: row.real(4),
-                workerMedians: try SummaryRows.workerValues(row.text(5)))
+                workerMedians: try SummaryRows.workerValues(row.bytes(5)))
             if position != self.position {
                 self.position = position
                 let cell = CellKey(

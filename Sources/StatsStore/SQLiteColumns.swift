@@ -8,10 +8,11 @@ struct SQLiteColumns: ResultColumns {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
-    func text(_ column: Int32) -> String {
-        guard let text = sqlite3_column_text(statement, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let text = sqlite3_column_text(statement, column) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     func integer(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }

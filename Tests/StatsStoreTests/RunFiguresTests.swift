@@ -72,7 +72,8 @@ enum RunFiguresContract {
                 #expect(aggregator.rows() == HistoryRow.aggregate(summaries: whole), "\(filter) \(metrics)")
                 for metric in [Metric.wallNs, .calibratedTime] {
                     #expect(
-                        RunSeries.series(runs: runs, metric: metric) == RunSeries.series(summaries: whole, metric: metric))
+                        RunSeries.series(runs: runs, metric: metric)
+                            == RunSeries.series(summaries: whole, metric: metric))
                 }
             }
         }
