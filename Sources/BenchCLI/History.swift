@@ -75,7 +75,9 @@ struct History: ParsableCommand {
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]
         var runs: [RunFigures] = []
-        try database.forEachRunFigures(matching: filter, metrics: metrics) { runs.append($0) }
+        try database.forEachRunFigures(
+            matching: filter, metrics: metrics, workerMedians: RunSeries.workerMetrics(metric.metric)
+        ) { runs.append($0) }
         let series = RunSeries.series(runs: runs, metric: metric.metric, parsers: Set(parserOptions.names)).map {
             $0.findingShifts(method)
         }

@@ -125,6 +125,10 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
         ] + Metric.keptByMetric
 
+    /// The metrics of ``summarisedMetrics`` whose workers' medians a row takes (its peaks): the
+    /// others' figures are their runs' medians.
+    public static let workerMetrics: Set<Metric> = [.peakResidentBytes, .parsePeakBytes]
+
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///
     /// No sample is read: each figure is over the runs, one value a run (its median of the
@@ -158,7 +162,9 @@ extension HistoryRow {
     ///
     /// ```swift
     /// var aggregator = HistoryRow.Aggregator()
-    /// try store.forEachRunFigures(matching: filter, metrics: HistoryRow.summarisedMetrics) {
+    /// try store.forEachRunFigures(
+    ///     matching: filter, metrics: HistoryRow.summarisedMetrics, workerMedians: HistoryRow.workerMetrics
+    /// ) {
     ///     aggregator.add($0)
     /// }
     /// let rows = aggregator.rows()

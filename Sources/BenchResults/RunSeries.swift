@@ -131,8 +131,15 @@ public struct RunSeries: Sendable, Codable, Equatable {
         series(runs: RunFigures.runs(stored), metric: metric, parsers: parsers)
     }
 
+    /// The metrics whose workers' medians ``series(runs:metric:parsers:)`` takes for `metric`'s
+    /// series: calibration's, for calibrated time.
+    public static func workerMetrics(_ metric: Metric) -> Set<Metric> {
+        metric == .calibratedTime ? [.calibrationNs] : []
+    }
+
     /// The series of `metric` from the runs' figures (``RunFigures``, as a store reads them for a
-    /// report), as ``series(summaries:metric:parsers:)`` makes them.
+    /// report), as ``series(summaries:metric:parsers:)`` makes them (the workers' medians it reads
+    /// are those of ``workerMetrics(_:)``).
     public static func series(runs: [RunFigures], metric: Metric, parsers: Set<String> = []) -> [RunSeries] {
         let calibrated = metric == .calibratedTime
         let figure: Metric = calibrated ? .wallNs : metric

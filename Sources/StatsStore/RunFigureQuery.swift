@@ -21,7 +21,7 @@ extension ResultColumns {
     func optionalBoolean(_ column: Int32) -> Bool? { isNull(column) ? nil : boolean(column) }
 }
 
-/// The queries behind ``StatsStoring/forEachRunFigures(matching:metrics:_:)``, in the SQL that
+/// The queries behind ``StatsStoring/forEachRunFigures(matching:metrics:workerMedians:_:)``, in the SQL that
 /// SQLite and PostgreSQL share: the runs a filter chooses, each read once from `runs`, then their
 /// rows of `metric_summaries` a page of runs at a time (as ``MetricSummaryQuery`` reads them), of
 /// each row only the columns a report uses, a cell's columns read once a cell.
@@ -71,18 +71,19 @@ struct RunFigureQuery {
         private(set) var done: [RunFigures] = []
         /// The page's runs by ID, with no cells yet.
         private let runs: [String: RunFigures]
-        /// The metrics asked for, by their column's bytes (a few: found by a look along them).
-        private let metrics: [(column: [UInt8], metric: Metric)]
+        /// The metrics asked for, by their column's bytes (a few: found by a look along them), and
+        /// whether their workers' medians are read.
+        private let metrics: [(column: [UInt8], metric: Metric, workers: Bool)]
         private var current: RunFigures?
         /// The bytes of the current run's ID: a row of the same run is known without a string.
         private var currentID: [UInt8] = []
         private var position = -1
 
-        init(runs: [RunFigures], metrics: [Metric]) {
+        init(runs: [RunFigures], metrics: [Metric], workerMedians: Set<Metric>) {
             var byID: [String: RunFigures] = [:]
             for run in runs { byID[run.runID] = run }
             self.runs = byID
-            self.metrics = metrics.map { (Array($0.column.utf8), $0) }
+            self.metrics = metrics.map { (Array($0.column.utf8), $0, workerMedians.contains($0)) }
         }
 
         /// Reads a row.
@@ -101,10 +102,10 @@ struct RunFigureQuery {
             }
             // A metric this bench does not know (a newer bench's) is left out, as it always was.
             let column = row.bytes(2)
-            guard let metric = metrics.first(where: { $0.column.elementsEqual(column) })?.metric else { return }
+            guard let metric = metrics.first(where: { $0.column.elementsEqual(column) }) else { return }
             let figure = RunFigures.Figure(
-                metric: metric, count: row.integer(3), median: row.real(4),
-                workerMedians: try SummaryRows.workerValues(row.bytes(5)))
+                metric: metric.metric, count: row.integer(3), median: row.real(4),
+                workerMedians: metric.workers ? try SummaryRows.workerValues(row.bytes(5)) : [])
             if position != self.position {
                 self.position = position
                 let cell = CellKey(
@@ -126,7 +127,7 @@ struct RunFigureQuery {
     /// Reads the figures `page` runs at a time: `fetchRuns` reads the runs' rows of a statement,
     /// `fetchFigures` hands each row of a statement to its closure.
     static func forEach<Columns: ResultColumns>(
-        _ filter: SampleFilter, metrics: [Metric], placeholder: @escaping (Int) -> String,
+        _ filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>, placeholder: @escaping (Int) -> String,
         page: Int = MetricSummaryQuery.page,
         fetchRuns: (SummaryRows.Statement) throws -> [RunFigures],
         fetchFigures: (SummaryRows.Statement, (Columns) throws -> Void) throws -> Void,
@@ -136,7 +137,7 @@ struct RunFigureQuery {
         let runs = try fetchRuns(Self.runs(filter, placeholder: placeholder))
         for start in stride(from: 0, to: runs.count, by: page) {
             let slice = Array(runs[start..<min(start + page, runs.count)])
-            var reader = Reader(runs: slice, metrics: metrics)
+            var reader = Reader(runs: slice, metrics: metrics, workerMedians: workerMedians)
             try fetchFigures(
                 figures(filter, metrics: metrics, runs: slice.map(\.runID), placeholder: placeholder)
             ) { try reader.read($0) }

@@ -381,12 +381,13 @@ public struct StatsDatabase: StatsStoring, Sendable {
     }
 
     public func forEachRunFigures(
-        matching filter: SampleFilter, metrics: [Metric], _ body: (RunFigures) throws -> Void
+        matching filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>,
+        _ body: (RunFigures) throws -> Void
     ) throws {
         // One read transaction: the pages see one state of the store.
         try read { db in
             try RunFigureQuery.forEach(
-                filter, metrics: metrics, placeholder: { _ in "?" },
+                filter, metrics: metrics, workerMedians: workerMedians, placeholder: { _ in "?" },
                 fetchRuns: { statement in
                     var runs: [RunFigures] = []
                     try SQLiteColumns.forEachRow(statement, db) { runs.append(RunFigureQuery.run($0)) }

@@ -24,6 +24,12 @@ enum RunFiguresContract {
                         parser, walls: [3, 1, 2].map { $0 * (minute + 1) * (number + 2) + round }, round: round)
                 }
             }
+            // Every worker timed its calibration (calibrated time's divisor).
+            samples = samples.map { sample in
+                var calibrated = sample
+                calibrated.calibrationNs = 900 + 10 * sample.round + sample.iteration + minute
+                return calibrated
+            }
             if minute == 3 {
                 samples = samples.map { sample in
                     var counted = sample
@@ -33,29 +39,23 @@ enum RunFiguresContract {
                     return counted
                 }
             }
-            let cells = Dictionary(grouping: samples, by: \.cell).keys.sorted { $0.parser < $1.parser }.map { cell in
-                CellSummary.summarise(
-                    cell, samples: samples.filter { $0.cell == cell }, peakResidentBytes: nil, baselinePeakBytes: nil,
-                    outcome: nil)
-            }
-            try store.beginRun(environment, settings: StoreContract.settings)
-            try store.record(samples, cells: CellRecord.of(cells, samples: samples), runID: environment.runID)
-            if minute != 4 {
-                try store.finishRun(
-                    environment.runID, endedAt: environment.startedAt, noise: nil, rounds: nil,
-                    cells: CellRecord.of(cells, samples: samples))
-            }
+            try RetentionContract.record(environment, samples: samples, in: store, finish: minute != 4)
         }
     }
 
-    static func figures(_ store: any StatsStoring, _ filter: SampleFilter, _ metrics: [Metric]) throws -> [RunFigures] {
+    static func figures(
+        _ store: any StatsStoring, _ filter: SampleFilter, _ metrics: [Metric], workerMedians: Set<Metric>? = nil
+    ) throws -> [RunFigures] {
         var runs: [RunFigures] = []
-        try store.forEachRunFigures(matching: filter, metrics: metrics) { runs.append($0) }
+        try store.forEachRunFigures(matching: filter, metrics: metrics, workerMedians: workerMedians ?? Set(metrics)) {
+            runs.append($0)
+        }
         return runs
     }
 
     /// The figures are the summaries' (read whole), run by run; the report's rows and the
-    /// history's series made from them are those made from the summaries.
+    /// history's series made from them (their workers' medians read of the metrics they use
+    /// only) are those made from the summaries.
     static func readsTheSummariesFigures(_ store: any StatsStoring) throws {
         try fill(store)
         let filters = [
@@ -65,18 +65,30 @@ enum RunFiguresContract {
         for filter in filters {
             for metrics in [HistoryRow.summarisedMetrics, [.wallNs], [.wallNs, .calibrationNs]] {
                 let whole = try store.metricSummaries(matching: filter, metrics: metrics)
-                let runs = try figures(store, filter, metrics)
-                #expect(runs == RunFigures.runs(whole), "\(filter) \(metrics)")
+                #expect(try figures(store, filter, metrics) == RunFigures.runs(whole), "\(filter) \(metrics)")
                 var aggregator = HistoryRow.Aggregator()
-                runs.forEach { aggregator.add($0) }
+                try figures(store, filter, metrics, workerMedians: HistoryRow.workerMetrics).forEach {
+                    aggregator.add($0)
+                }
                 #expect(aggregator.rows() == HistoryRow.aggregate(summaries: whole), "\(filter) \(metrics)")
                 for metric in [Metric.wallNs, .calibratedTime] {
+                    let runs = try figures(store, filter, metrics, workerMedians: RunSeries.workerMetrics(metric))
                     #expect(
                         RunSeries.series(runs: runs, metric: metric)
                             == RunSeries.series(summaries: whole, metric: metric))
                 }
             }
         }
+        #expect(
+            !RunSeries.series(
+                runs: try figures(store, SampleFilter(), [.wallNs, .calibrationNs]), metric: .calibratedTime
+            ).isEmpty)
+        // Workers' medians of the metrics asked for only.
+        let peaks = try figures(store, SampleFilter(), HistoryRow.summarisedMetrics, workerMedians: [.wallNs])
+        #expect(
+            peaks.allSatisfy {
+                $0.cells.allSatisfy { $0.figures.allSatisfy { ($0.metric == .wallNs) == !$0.workerMedians.isEmpty } }
+            })
         let runs = try figures(store, SampleFilter(), HistoryRow.summarisedMetrics)
         // Six release runs (the debug build left out), oldest first, each with its facts once.
         #expect(runs.map(\.runID) == (0..<6).map { String(format: "20261122T10%02d00Z-r%03d", $0, $0) })
@@ -113,7 +125,8 @@ struct RunFiguresTests {
             var runs: [RunFigures] = []
             try store.read { db in
                 try RunFigureQuery.forEach(
-                    SampleFilter(), metrics: [.wallNs, .cpuNs], placeholder: { _ in "?" }, page: page,
+                    SampleFilter(), metrics: [.wallNs, .cpuNs], workerMedians: [.wallNs], placeholder: { _ in "?" },
+                    page: page,
                     fetchRuns: { statement in
                         var runs: [RunFigures] = []
                         try SQLiteColumns.forEachRow(statement, db) { runs.append(RunFigureQuery.run($0)) }
