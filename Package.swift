@@ -108,6 +108,8 @@ let package = Package(
             name: "StatsStore",
             dependencies: [
                 "BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                // GRDB's shim of the system SQLite: a report's rows read by column, as SQLite gives them.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // SHA-256 of a stored run's content (a re-push recognises a run without reading it).
                 "SongFeed",
             ]

@@ -74,10 +74,13 @@ struct History: ParsableCommand {
         let method = ChangePoints(significance: significance, newestRuns: newestRuns)
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]
-        let series = RunSeries.series(
-            summaries: try database.metricSummaries(matching: filter, metrics: metrics), metric: metric.metric,
-            parsers: Set(parserOptions.names)
-        ).map { $0.findingShifts(method) }
+        var runs: [RunFigures] = []
+        try database.forEachRunFigures(
+            matching: filter, metrics: metrics, workerMedians: RunSeries.workerMetrics(metric.metric)
+        ) { runs.append($0) }
+        let series = RunSeries.series(runs: runs, metric: metric.metric, parsers: Set(parserOptions.names)).map {
+            $0.findingShifts(method)
+        }
         if series.isEmpty {
             throw CommandFailure(
                 description: "no stored runs with \(metric.rawValue) figures match"

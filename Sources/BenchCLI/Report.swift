@@ -95,9 +95,9 @@ struct Report: ParsableCommand {
         // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
         // page of runs at a time: what the report holds is its rows' figures, a value a run.
         var aggregator = HistoryRow.Aggregator()
-        try database.forEachMetricSummary(matching: filter, metrics: HistoryRow.summarisedMetrics) {
-            aggregator.add($0)
-        }
+        try database.forEachRunFigures(
+            matching: filter, metrics: HistoryRow.summarisedMetrics, workerMedians: HistoryRow.workerMetrics
+        ) { aggregator.add($0) }
         var rows = aggregator.rows()
         for index in rows.indices { rows[index].kind = ParserRegistry.kind(of: rows[index].parser)?.rawValue }
         if rows.contains(where: { $0.scenario.workload == .document }) {

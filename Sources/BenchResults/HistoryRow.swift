@@ -125,16 +125,25 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
         ] + Metric.keptByMetric
 
+    /// The metrics of ``summarisedMetrics`` whose workers' medians a row takes (its peaks): the
+    /// others' figures are their runs' medians.
+    public static let workerMetrics: Set<Metric> = [.peakResidentBytes, .parsePeakBytes]
+
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///
     /// No sample is read: each figure is over the runs, one value a run (its median of the
     /// cell's counted values), not over every pooled parse; its interval is the interval of the
     /// median run's figure. Peaks are the median of every worker's, as from samples.
     public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
-        // A run's cell is counted when its run counted instructions in it.
-        let counted = countedCells(stored)
+        // Each run's summaries together, the runs in the order they first come.
+        var order: [String] = []
+        var byRun: [String: [StoredMetricSummary]] = [:]
+        for item in stored {
+            if byRun[item.runID] == nil { order.append(item.runID) }
+            byRun[item.runID, default: []].append(item)
+        }
         var aggregator = Aggregator()
-        for item in stored { aggregator.add(item, counted: counted) }
+        for runID in order { RunFigures.runs(byRun[runID] ?? []).forEach { aggregator.add($0) } }
         return aggregator.rows()
     }
 
@@ -143,21 +152,19 @@ public struct HistoryRow: Codable, Sendable, Equatable {
         let figures = Metric.keptByMetric.compactMap { metric in statistics(metric).map { (metric, $0) } }
         return figures.isEmpty ? nil : Dictionary(uniqueKeysWithValues: figures)
     }
-
-    private static func cellText(_ cell: CellKey) -> String {
-        [cell.parser, cell.scenario.name, cell.feedPath, cell.feedSHA256, "\(cell.chunkSize)", cell.network].joined(
-            separator: "\u{0}")
-    }
 }
 
 extension HistoryRow {
-    /// ``aggregate(summaries:)`` fed one summary at a time, a run's together (the order
-    /// `StatsStoring.forEachMetricSummary` gives them in): what a report over many runs holds in
-    /// memory is each row's figures (a value a run), not every summary read.
+    /// ``aggregate(summaries:)`` fed a run at a time (``add(_:)-(RunFigures)``, as
+    /// `StatsStoring.forEachRunFigures` gives them), or one summary at a time, a run's together (the
+    /// order `StatsStoring.forEachMetricSummary` gives them in): what a report over many runs holds
+    /// in memory is each row's figures (a value a run), not every summary read.
     ///
     /// ```swift
     /// var aggregator = HistoryRow.Aggregator()
-    /// try store.forEachMetricSummary(matching: filter, metrics: HistoryRow.summarisedMetrics) {
+    /// try store.forEachRunFigures(
+    ///     matching: filter, metrics: HistoryRow.summarisedMetrics, workerMedians: HistoryRow.workerMetrics
+    /// ) {
     ///     aggregator.add($0)
     /// }
     /// let rows = aggregator.rows()
@@ -165,7 +172,10 @@ extension HistoryRow {
     public struct Aggregator: Sendable {
         private var order: [GroupKey] = []
         private var groups: [GroupKey: Group] = [:]
-        /// The summaries of the run being read: whether a cell was counted is known at its run's end.
+        /// The runs added so far: a group knows a run by its number.
+        private var runsAdded = 0
+        /// The summaries of the run being read one at a time: whether a cell was counted is known
+        /// at its run's end.
         private var pending: [StoredMetricSummary] = []
 
         public init() {}
@@ -176,6 +186,27 @@ extension HistoryRow {
             pending.append(item)
         }
 
+        /// Adds a run's figures (a run is added once).
+        public mutating func add(_ run: RunFigures) {
+            flush()
+            runsAdded += 1
+            let facts = Group.Run(
+                number: runsAdded, noisy: run.noisy, complete: run.complete, commit: run.gitCommit,
+                retriesPreempted: run.retriesPreempted, failed: nil)
+            for cell in run.cells where !cell.figures.isEmpty {
+                // A run's cell is counted when its run counted instructions in it.
+                let key = GroupKey(
+                    cell.cell, counted: cell.figures.contains { $0.metric == .instructions }, machine: run.machine)
+                if groups[key] == nil {
+                    order.append(key)
+                    groups[key] = Group()
+                }
+                var cellFacts = facts
+                cellFacts.failed = cell.failed
+                groups[key]?.add(cell, run: cellFacts)
+            }
+        }
+
         /// The rows, in the order their groups first came.
         public mutating func rows() -> [HistoryRow] {
             flush()
@@ -184,30 +215,19 @@ extension HistoryRow {
 
         /// Adds the pending run's summaries to their groups.
         private mutating func flush() {
-            let counted = HistoryRow.countedCells(pending)
-            for item in pending { add(item, counted: counted) }
+            guard !pending.isEmpty else { return }
+            let runs = RunFigures.runs(pending)
             pending.removeAll(keepingCapacity: true)
-        }
-
-        /// Adds a summary to its group, given the cells counted in its run.
-        fileprivate mutating func add(_ item: StoredMetricSummary, counted: Set<String>) {
-            // (A key made only when some cell was counted: most runs count none.)
-            let key = GroupKey(
-                item.cell,
-                counted: !counted.isEmpty && counted.contains(item.runID + "\u{0}" + HistoryRow.cellText(item.cell)),
-                machine: item.machine)
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = Group()
-            }
-            groups[key]?.add(item)
+            for run in runs { add(run) }
         }
     }
 
-    /// What a row keeps of its summaries: each metric's value a run, its counts, the workers'
+    /// What a row keeps of its runs' cells: each metric's value a run, its counts, the workers'
     /// peaks, each run's facts.
     private struct Group: Sendable {
         struct Run: Sendable {
+            /// The run's number in the order runs were added.
+            var number: Int
             var noisy: Bool?
             var complete: Bool?
             var commit: String?
@@ -217,20 +237,24 @@ extension HistoryRow {
         var medians: [Metric: [Double]] = [:]
         var workers: [Metric: [Double]] = [:]
         var counts: [Metric: Int] = [:]
-        var runs: [String: Run] = [:]
+        /// One entry a run (a run's later cell in the same group takes its place).
+        var runs: [Run] = []
         var feedPath = ""
         var feedBytes: Int?
 
-        mutating func add(_ item: StoredMetricSummary) {
-            let metric = item.summary.metric
-            medians[metric, default: []].append(item.summary.statistics.median)
-            workers[metric, default: []] += item.summary.workerMedians.values
-            counts[metric, default: 0] += item.summary.statistics.count
-            runs[item.runID] = Run(
-                noisy: item.runNoisy, complete: item.runComplete, commit: item.runGitCommit,
-                retriesPreempted: item.runRetriesPreempted, failed: item.cellFailed)
-            feedPath = item.cell.feedPath
-            feedBytes = item.cell.feedBytes
+        mutating func add(_ cell: RunFigures.Cell, run: Run) {
+            for figure in cell.figures {
+                medians[figure.metric, default: []].append(figure.median)
+                workers[figure.metric, default: []] += figure.workerMedians
+                counts[figure.metric, default: 0] += figure.count
+            }
+            if runs.last?.number == run.number {
+                runs[runs.count - 1] = run
+            } else {
+                runs.append(run)
+            }
+            feedPath = cell.cell.feedPath
+            feedBytes = cell.cell.feedBytes
         }
 
         func row(_ key: GroupKey) -> HistoryRow {
@@ -240,26 +264,17 @@ extension HistoryRow {
             var row = HistoryRow(
                 scenario: key.scenario, feedPath: feedPath, feedSHA256: key.feedSHA256, network: key.network,
                 parser: key.parser, machine: key.machine, chunkSize: key.chunkSize, runs: runs.count,
-                noisyRuns: runs.values.filter { $0.noisy == true }.count,
-                incompleteRuns: runs.values.filter { $0.complete == false }.count,
-                commits: Set(runs.values.compactMap(\.commit)).count,
-                runsBeforePreemptionRule: runs.values.filter { $0.retriesPreempted == nil }.count,
+                noisyRuns: runs.filter { $0.noisy == true }.count,
+                incompleteRuns: runs.filter { $0.complete == false }.count,
+                commits: Set(runs.compactMap(\.commit)).count,
+                runsBeforePreemptionRule: runs.filter { $0.retriesPreempted == nil }.count,
                 samples: timed > 0 ? timed : counts[.instructions] ?? 0,
-                failed: runs.values.compactMap(\.failed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
+                failed: runs.compactMap(\.failed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
                 firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
                 peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
                 feedBytes: feedBytes, instructions: perRun(.instructions))
             row.figures = HistoryRow.keyed(perRun)
             return row
         }
-    }
-
-    /// The cells (by run) in which `stored`'s runs counted instructions.
-    fileprivate static func countedCells(_ stored: [StoredMetricSummary]) -> Set<String> {
-        var counted: Set<String> = []
-        for item in stored where item.summary.metric == .instructions {
-            counted.insert(item.runID + "\u{0}" + Self.cellText(item.cell))
-        }
-        return counted
     }
 }

@@ -128,34 +128,55 @@ public struct RunSeries: Sendable, Codable, Equatable {
     public static func series(
         summaries stored: [StoredMetricSummary], metric: Metric, parsers: Set<String> = []
     ) -> [RunSeries] {
+        series(runs: RunFigures.runs(stored), metric: metric, parsers: parsers)
+    }
+
+    /// The metrics whose workers' medians ``series(runs:metric:parsers:)`` takes for `metric`'s
+    /// series: calibration's, for calibrated time.
+    public static func workerMetrics(_ metric: Metric) -> Set<Metric> {
+        metric == .calibratedTime ? [.calibrationNs] : []
+    }
+
+    /// The series of `metric` from the runs' figures (``RunFigures``, as a store reads them for a
+    /// report), as ``series(summaries:metric:parsers:)`` makes them (the workers' medians it reads
+    /// are those of ``workerMetrics(_:)``).
+    public static func series(runs: [RunFigures], metric: Metric, parsers: Set<String> = []) -> [RunSeries] {
         let calibrated = metric == .calibratedTime
-        var calibrations: [String: [Double]] = [:]
-        if calibrated {
-            for item in stored where item.summary.metric == .calibrationNs {
-                let key = calibrationKey(item.runID, item.cell.feedSHA256, item.cell.scenario)
-                calibrations[key, default: []] += item.summary.workerMedians.values.filter { $0 > 0 }
-            }
-        }
         let figure: Metric = calibrated ? .wallNs : metric
         var order: [SeriesKey] = []
         var groups: [SeriesKey: (feedPath: String, points: [Point])] = [:]
-        for item in stored where item.summary.metric == figure {
-            let cell = item.cell
-            guard cell.scenario != .notTimed, parsers.isEmpty || parsers.contains(cell.parser) else { continue }
-            let key = SeriesKey(cell, host: item.machine?.host ?? "")
-            if groups[key] == nil {
-                order.append(key)
-                groups[key] = (cell.feedPath, [])
-            }
-            var value = item.summary.statistics.median
+        for run in runs {
+            // The run's calibration medians by document and scenario, of every parser.
+            var calibrations: [String: [Double]] = [:]
             if calibrated {
-                let divisors = calibrations[calibrationKey(item.runID, cell.feedSHA256, cell.scenario)] ?? []
-                guard !divisors.isEmpty else { continue }
-                value /= Statistics.percentile(sorted: divisors.sorted(), 0.5)
+                for cell in run.cells {
+                    for item in cell.figures where item.metric == .calibrationNs {
+                        calibrations[
+                            calibrationKey(run.runID, cell.cell.feedSHA256, cell.cell.scenario), default: []] +=
+                            item.workerMedians.filter { $0 > 0 }
+                    }
+                }
             }
-            guard value > 0 else { continue }
-            groups[key]?.points.append(
-                Point(runID: item.runID, startedAt: item.runStartedAt, commit: item.runGitCommit, value: value))
+            for cell in run.cells {
+                let key = cell.cell
+                guard key.scenario != .notTimed, parsers.isEmpty || parsers.contains(key.parser) else { continue }
+                for item in cell.figures where item.metric == figure {
+                    let seriesKey = SeriesKey(key, host: run.machine?.host ?? "")
+                    if groups[seriesKey] == nil {
+                        order.append(seriesKey)
+                        groups[seriesKey] = (key.feedPath, [])
+                    }
+                    var value = item.median
+                    if calibrated {
+                        let divisors = calibrations[calibrationKey(run.runID, key.feedSHA256, key.scenario)] ?? []
+                        guard !divisors.isEmpty else { continue }
+                        value /= Statistics.percentile(sorted: divisors.sorted(), 0.5)
+                    }
+                    guard value > 0 else { continue }
+                    groups[seriesKey]?.points.append(
+                        Point(runID: run.runID, startedAt: run.startedAt, commit: run.gitCommit, value: value))
+                }
+            }
         }
         return order.compactMap { key in
             guard let group = groups[key], !group.points.isEmpty else { return nil }

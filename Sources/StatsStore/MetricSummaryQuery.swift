@@ -21,13 +21,16 @@ struct MetricSummaryQuery {
     ///
     /// Written as a `CROSS JOIN` from the runs, which SQLite never reorders (it might otherwise go
     /// through every run's rows of a metric by the index on metrics).
-    init(_ filter: SampleFilter, metrics: [Metric], runs: [String], placeholder: @escaping (Int) -> String) {
+    init(
+        _ filter: SampleFilter, metrics: [Metric], runs: [String], columns: String = Self.columns,
+        placeholder: @escaping (Int) -> String
+    ) {
         var selection = SampleQuery.Conditions(placeholder: placeholder)
         selection.addIn("r.run_id", runs)
         selection.addIn("s.metric", metrics.map(\.column))
         selection.addSampleConditions(filter)
         sql = """
-            SELECT s.*, c.failed AS cell_failed, \(SampleQuery.runColumns)
+            SELECT \(columns)
             FROM runs r CROSS JOIN metric_summaries s
                 LEFT JOIN cell_summaries c ON c.run_id = s.run_id AND c.position = s.position
             WHERE \((["s.run_id = r.run_id"] + selection.conditions).joined(separator: " AND "))
@@ -36,8 +39,14 @@ struct MetricSummaryQuery {
         arguments = selection.arguments
     }
 
-    /// The runs whose summaries `filter` may choose (by its run conditions), oldest first.
-    static func runs(_ filter: SampleFilter, placeholder: @escaping (Int) -> String) -> SummaryRows.Statement {
+    /// A row's columns: the summary's, its cell's failures, its run's.
+    static let columns = "s.*, c.failed AS cell_failed, " + SampleQuery.runColumns
+
+    /// The runs whose summaries `filter` may choose (by its run conditions), oldest first: `columns`
+    /// of `runs r`.
+    static func runs(
+        _ filter: SampleFilter, columns: String = "r.run_id", placeholder: @escaping (Int) -> String
+    ) -> SummaryRows.Statement {
         var selection = SampleQuery.Conditions(placeholder: placeholder)
         selection.notDebug = "r.build_configuration <> 'debug'"
         selection.runID = "r.run_id"
@@ -45,7 +54,7 @@ struct MetricSummaryQuery {
         let conditions = selection.conditions
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return SummaryRows.Statement(
-            sql: "SELECT r.run_id FROM runs r \(whereClause) ORDER BY r.started_at, r.run_id",
+            sql: "SELECT \(columns) FROM runs r \(whereClause) ORDER BY r.started_at, r.run_id",
             arguments: selection.arguments)
     }
 

@@ -122,6 +122,29 @@ final class PostgresConnection: @unchecked Sendable {
     ///   the network went, or no answer came within ``queryTimeout``.
     @discardableResult
     func execute(_ sql: String, _ parameters: [DatabaseValue] = []) throws -> [Row] {
+        var rows: [Row] = []
+        try run(sql, parameters) { rows = Self.rows($0) }
+        return rows
+    }
+
+    /// Runs one statement and hands each row of its answer to `body`, read where libpq holds it
+    /// (``PostgresColumns``: valid during the call only), with no `Row` made.
+    ///
+    /// - Throws: what ``execute(_:_:)`` throws, and what `body` throws (once the answer is read).
+    func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresColumns) throws -> Void) throws {
+        try run(sql, parameters) { result in
+            let columns = PostgresColumns(result: result)
+            for row in 0..<PQntuples(result) {
+                var current = columns
+                current.row = row
+                try body(current)
+            }
+        }
+    }
+
+    /// Sends a statement and gives each result with rows (or a command's) to `take`; the first
+    /// error `take` throws is thrown once every result is read.
+    private func run(_ sql: String, _ parameters: [DatabaseValue], _ take: (OpaquePointer) throws -> Void) throws {
         lock.lock()
         defer { lock.unlock() }
         guard let connection else {
@@ -138,12 +161,15 @@ final class PostgresConnection: @unchecked Sendable {
         guard sent == 1 else { throw lost(Self.message(PQerrorMessage(connection))) }
         try awaitAnswer(connection)
         // Every result of the statement; the last one tells how it went.
-        var rows: [Row] = []
-        var failure: StatsStoreError?
+        var failure: (any Error)?
         while let result = PQgetResult(connection) {
             let status = PQresultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
-                rows = Self.rows(result)
+                do {
+                    try take(result)
+                } catch {
+                    if failure == nil { failure = error }
+                }
             } else if failure == nil {
                 let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
                 let message = Self.message(PQresultErrorMessage(result))
@@ -161,7 +187,6 @@ final class PostgresConnection: @unchecked Sendable {
         }
         if PQstatus(connection) != CONNECTION_OK { throw lost(Self.message(PQerrorMessage(connection))) }
         if let failure { throw failure }
-        return rows
     }
 
     /// Waits for the whole answer to the statement just sent, at most ``queryTimeout`` seconds.
@@ -281,4 +306,34 @@ final class PostgresConnection: @unchecked Sendable {
         defer { copies.forEach { free($0) } }
         return body(copies.map { $0.map { UnsafePointer($0) } })
     }
+}
+
+/// A row of a PostgreSQL result, its columns read by position from libpq's text, as
+/// ``PostgresConnection`` turns them into values for a `Row` (booleans `t`/`f`, numbers in
+/// PostgreSQL's output).
+struct PostgresColumns: ResultColumns {
+    let result: OpaquePointer
+    var row: Int32 = 0
+
+    init(result: OpaquePointer) {
+        self.result = result
+    }
+
+    func isNull(_ column: Int32) -> Bool { PQgetisnull(result, row, column) != 0 }
+
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let pointer = PQgetvalue(result, row, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(
+            start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+            count: Int(PQgetlength(result, row, column)))
+    }
+
+    func integer(_ column: Int32) -> Int {
+        guard let pointer = PQgetvalue(result, row, column) else { return 0 }
+        return strtol(pointer, nil, 10)
+    }
+
+    func real(_ column: Int32) -> Double { Double(text(column)) ?? .nan }
+
+    func boolean(_ column: Int32) -> Bool { PQgetvalue(result, row, column)?.pointee == CChar(UInt8(ascii: "t")) }
 }

@@ -320,11 +320,36 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     public func forEachMetricSummary(
         matching filter: SampleFilter, metrics: [Metric], _ body: (StoredMetricSummary) throws -> Void
     ) throws {
-        // One transaction (repeatable read): the pages see one state of the store.
-        try connection.transaction {
-            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try readingOneState {
             try MetricSummaryQuery.forEach(
                 filter, metrics: metrics, placeholder: { "$\($0)" }, fetch: { try connection.execute($0, $1) }, body)
+        }
+    }
+
+    public func forEachRunFigures(
+        matching filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>,
+        _ body: (RunFigures) throws -> Void
+    ) throws {
+        try readingOneState {
+            try RunFigureQuery.forEach(
+                filter, metrics: metrics, workerMedians: workerMedians, placeholder: { "$\($0)" },
+                fetchRuns: { statement in
+                    var runs: [RunFigures] = []
+                    try connection.forEachRow(statement.sql, statement.arguments) {
+                        runs.append(RunFigureQuery.run($0))
+                    }
+                    return runs
+                },
+                fetchFigures: { try connection.forEachRow($0.sql, $0.arguments, $1) }, body)
+        }
+    }
+
+    /// Runs `body`'s reads in one transaction (repeatable read, read only): pages read one after
+    /// another see one state of the store.
+    private func readingOneState(_ body: () throws -> Void) throws {
+        try connection.transaction {
+            try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            try body()
         }
     }
 

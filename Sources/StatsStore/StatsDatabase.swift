@@ -380,6 +380,23 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    public func forEachRunFigures(
+        matching filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>,
+        _ body: (RunFigures) throws -> Void
+    ) throws {
+        // One read transaction: the pages see one state of the store.
+        try read { db in
+            try RunFigureQuery.forEach(
+                filter, metrics: metrics, workerMedians: workerMedians, placeholder: { _ in "?" },
+                fetchRuns: { statement in
+                    var runs: [RunFigures] = []
+                    try SQLiteColumns.forEachRow(statement, db) { runs.append(RunFigureQuery.run($0)) }
+                    return runs
+                },
+                fetchFigures: { try SQLiteColumns.forEachRow($0, db, $1) }, body)
+        }
+    }
+
     /// Marks a run summarised when its recorder gives its summaries with its cells (`cells` not empty).
     ///
     /// Such a run never needs summarising from its samples; a recorder that gives none leaves it to

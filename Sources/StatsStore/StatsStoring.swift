@@ -40,6 +40,16 @@ public protocol StatsStoring: RunRecorder, RunHistorySource {
     /// in memory at once is a page of runs, however long its history.
     func forEachMetricSummary(
         matching filter: SampleFilter, metrics: [Metric], _ body: (StoredMetricSummary) throws -> Void) throws
+    /// The runs `filter` chooses with their cells' figures of `metrics` (what a report over many
+    /// runs uses of each summary: count, median, workers' medians), oldest run first, given to
+    /// `body` a run at a time: each run's facts read once from `runs`, then its summaries, a page of
+    /// runs a query as ``forEachMetricSummary(matching:metrics:_:)`` reads them, each row's columns
+    /// read where the database gives them. A run with no such figure is not given; the workers'
+    /// medians are read of the metrics of `workerMedians` only (the others' are left empty: a
+    /// report takes the workers' peaks, and most of a row's reading was its workers' numbers).
+    func forEachRunFigures(
+        matching filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>,
+        _ body: (RunFigures) throws -> Void) throws
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
     /// Several runs with all their samples, in one read (a query for the runs, one for their

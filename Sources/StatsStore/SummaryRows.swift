@@ -187,6 +187,45 @@ enum SummaryRows {
         return medians
     }
 
+    /// The worker medians of a ``workerText(_:)`` (or its JSON predecessor), in the order of their
+    /// rounds, without their rounds: what a report over many runs takes the median of.
+    static func workerValues(_ text: String) throws -> [Double] {
+        var copy = text
+        return try copy.withUTF8 { try workerValues($0) }
+    }
+
+    /// ``workerValues(_:)`` of the text's bytes, read where the database holds them: each number
+    /// read as `Double(String)` reads it, with no array of parts made.
+    static func workerValues(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [Double] {
+        func unreadable() -> StatsStoreError {
+            StatsStoreError(
+                description: "an unreadable worker_medians value in the stats store: "
+                    + String(decoding: bytes, as: UTF8.self))
+        }
+        if bytes.first == UInt8(ascii: "{") {
+            return try workers(String(decoding: bytes, as: UTF8.self)).sorted { $0.key < $1.key }.map(\.value)
+        }
+        var values: [Double] = []
+        var start = 0
+        // ``workerText(_:)`` writes the rounds in order: "round=median,…".
+        while start < bytes.count {
+            var equals = start
+            while equals < bytes.count && bytes[equals] >= UInt8(ascii: "0") && bytes[equals] <= UInt8(ascii: "9") {
+                equals += 1
+            }
+            guard equals > start, equals < bytes.count, bytes[equals] == UInt8(ascii: "=") else { throw unreadable() }
+            var end = equals + 1
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            guard
+                let median = Double(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), as: UTF8.self))
+            else { throw unreadable() }
+            values.append(median)
+            start = end + 1
+        }
+        return values
+    }
+
     /// The records of one run from its rows of both tables, in the run's order.
     static func records(cells: [Row], metrics: [Row]) throws -> [CellRecord] {
         var byCell: [CellKey: [MetricSummary]] = [:]

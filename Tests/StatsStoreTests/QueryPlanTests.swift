@@ -71,6 +71,20 @@ struct QueryPlanTests {
         #expect(!plan.contains { $0.contains("metric_summaries_on_metric") || $0.hasPrefix("SCAN") }, "\(plan)")
     }
 
+    /// The report's figures: the runs with their facts (the runs table alone), then a page of
+    /// runs' rows through the index on `metric_summaries.run_id`, as the summaries are read.
+    @Test func aReportsFiguresAreReadAPageOfRunsAtATime() throws {
+        let filter = SampleFilter(parsers: ["libxml2"], scenarios: ["parse"], feed: "top300", hosts: ["alpha"])
+        let runs = RunFigureQuery.runs(filter, placeholder: { _ in "?" })
+        let runsPlan = try Self.plan(runs.sql, runs.arguments)
+        #expect(!runsPlan.contains { $0.contains("summaries") || $0.contains("samples") }, "\(runsPlan)")
+        let page = RunFigureQuery.figures(
+            filter, metrics: HistoryRow.summarisedMetrics, runs: ["a", "b", "c"], placeholder: { _ in "?" })
+        let plan = try Self.plan(page.sql, page.arguments)
+        #expect(plan.contains { $0.contains("metric_summaries_on_run_id") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("metric_summaries_on_metric") || $0.hasPrefix("SCAN") }, "\(plan)")
+    }
+
     /// Pages of any size read the same summaries in the same order: the runs' order, oldest first.
     @Test func pagesOfAnySizeReadTheSameSummaries() throws {
         let store = try StatsDatabase(writer: DatabaseQueue())

@@ -16,8 +16,17 @@ enum RetentionContract {
     /// The samples of a run (two cells, three iterations each) and the summaries `bench run`
     /// records with them.
     static func record(_ environment: RunEnvironment, in store: any StatsStoring, finish: Bool = true) throws {
-        let samples =
-            StoreContract.samples("expat", walls: [3, 1, 2]) + StoreContract.samples("libxml2", walls: [6, 5, 4])
+        try record(
+            environment,
+            samples: StoreContract.samples("expat", walls: [3, 1, 2])
+                + StoreContract.samples("libxml2", walls: [6, 5, 4]),
+            in: store, finish: finish)
+    }
+
+    /// Records a run of `samples` with the summaries `bench run` records with them, a cell a parser.
+    static func record(
+        _ environment: RunEnvironment, samples: [Sample], in store: any StatsStoring, finish: Bool = true
+    ) throws {
         let cells = Dictionary(grouping: samples, by: \.cell).keys.sorted { $0.parser < $1.parser }.map { cell in
             CellSummary.summarise(
                 cell, samples: samples.filter { $0.cell == cell }, peakResidentBytes: nil, baselinePeakBytes: nil,

@@ -1,0 +1,98 @@
+/// One stored run as `bench report` reads it: the run's facts once, and for each of its cells the
+/// figures its summaries keep (``MetricSummary``) that a report over many runs uses: each metric's
+/// count, the run's median, and its workers' medians.
+///
+/// What ``StoredMetricSummary`` repeats on every row (the run, its machine, the cell) is here once
+/// a run and once a cell, and the statistics a report does not use are not read at all: a store of
+/// 10,000 runs holds over 400,000 such rows.
+public struct RunFigures: Sendable, Equatable {
+    public var runID: String
+    public var startedAt: String
+    /// Whether the run was found noisy (`nil`: not known, or the run has not ended).
+    public var noisy: Bool?
+    /// Whether the run finished.
+    public var complete: Bool?
+    /// The commit the run's build was made from.
+    public var gitCommit: String?
+    /// Whether the run measured again the parses that lost the CPU (`nil`: not known).
+    public var retriesPreempted: Bool?
+    /// The machine the run ran on.
+    public var machine: Machine?
+    /// Its cells with at least one figure, in the run's order.
+    public var cells: [Cell]
+
+    public init(
+        runID: String, startedAt: String, noisy: Bool? = nil, complete: Bool? = nil, gitCommit: String? = nil,
+        retriesPreempted: Bool? = nil, machine: Machine? = nil, cells: [Cell] = []
+    ) {
+        self.runID = runID
+        self.startedAt = startedAt
+        self.noisy = noisy
+        self.complete = complete
+        self.gitCommit = gitCommit
+        self.retriesPreempted = retriesPreempted
+        self.machine = machine
+        self.cells = cells
+    }
+
+    /// One cell of the run and its figures.
+    public struct Cell: Sendable, Equatable {
+        public var cell: CellKey
+        /// The iterations of the cell that failed (`nil`: not known).
+        public var failed: Int?
+        public var figures: [Figure]
+
+        public init(cell: CellKey, failed: Int?, figures: [Figure]) {
+            self.cell = cell
+            self.failed = failed
+            self.figures = figures
+        }
+    }
+
+    /// What a report uses of one ``MetricSummary``.
+    public struct Figure: Sendable, Equatable {
+        public var metric: Metric
+        /// The values behind the run's figure (``Statistics/count``).
+        public var count: Int
+        /// The run's figure: its median of the cell's counted values.
+        public var median: Double
+        /// Each worker's median, in the order of their rounds.
+        public var workerMedians: [Double]
+
+        public init(metric: Metric, count: Int, median: Double, workerMedians: [Double]) {
+            self.metric = metric
+            self.count = count
+            self.median = median
+            self.workerMedians = workerMedians
+        }
+
+        public init(_ summary: MetricSummary) {
+            self.init(
+                metric: summary.metric, count: summary.statistics.count, median: summary.statistics.median,
+                workerMedians: summary.workerMedians.sorted { $0.key < $1.key }.map(\.value))
+        }
+    }
+
+    /// The runs of `stored` (one run's summaries one after another, as a store gives them), each
+    /// cell with every summary of the run that names it.
+    public static func runs(_ stored: [StoredMetricSummary]) -> [RunFigures] {
+        var runs: [RunFigures] = []
+        for item in stored {
+            if runs.last?.runID != item.runID {
+                runs.append(
+                    RunFigures(
+                        runID: item.runID, startedAt: item.runStartedAt, noisy: item.runNoisy,
+                        complete: item.runComplete, gitCommit: item.runGitCommit,
+                        retriesPreempted: item.runRetriesPreempted, machine: item.machine))
+            }
+            let last = runs.count - 1
+            // A run has a few cells: found by a look along them.
+            if let index = runs[last].cells.lastIndex(where: { $0.cell == item.cell }) {
+                runs[last].cells[index].figures.append(Figure(item.summary))
+            } else {
+                runs[last].cells.append(Cell(cell: item.cell, failed: item.cellFailed, figures: [Figure(item.summary)]))
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,162 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import GRDB
+@testable import StatsStore
+import Testing
+
+/// `bench report` and `bench history` read a run's figures (``RunFigures``: its facts once, each
+/// cell's count, median and workers' medians), not every summary with its run: the same runs,
+/// cells and figures as the summaries read whole, so the same report rows and history series.
+enum RunFiguresContract {
+    /// Two hosts, runs of two timed parsers over two rounds, one run that also counted
+    /// instructions, one run still recording, one debug build.
+    static func fill(_ store: any StatsStoring) throws {
+        for minute in 0..<7 {
+            let host = minute % 3 == 2 ? "beta" : "alpha"
+            var environment = StoreContract.environment(
+                String(format: "20261122T10%02d00Z-r%03d", minute, minute), host: host, minute: minute)
+            if minute == 6 { environment.buildConfiguration = "debug" }
+            var samples: [Sample] = []
+            for (number, parser) in ["expat", "libxml2"].enumerated() {
+                for round in 1...2 {
+                    samples += StoreContract.samples(
+                        parser, walls: [3, 1, 2].map { $0 * (minute + 1) * (number + 2) + round }, round: round)
+                }
+            }
+            // Every worker timed its calibration (calibrated time's divisor).
+            samples = samples.map { sample in
+                var calibrated = sample
+                calibrated.calibrationNs = 900 + 10 * sample.round + sample.iteration + minute
+                return calibrated
+            }
+            if minute == 3 {
+                samples = samples.map { sample in
+                    var counted = sample
+                    counted.instructions = 61_000_000 + sample.iteration
+                    counted.wallNs = nil
+                    counted.cpuNs = nil
+                    return counted
+                }
+            }
+            try RetentionContract.record(environment, samples: samples, in: store, finish: minute != 4)
+        }
+    }
+
+    static func figures(
+        _ store: any StatsStoring, _ filter: SampleFilter, _ metrics: [Metric], workerMedians: Set<Metric>? = nil
+    ) throws -> [RunFigures] {
+        var runs: [RunFigures] = []
+        try store.forEachRunFigures(matching: filter, metrics: metrics, workerMedians: workerMedians ?? Set(metrics)) {
+            runs.append($0)
+        }
+        return runs
+    }
+
+    /// The figures are the summaries' (read whole), run by run; the report's rows and the
+    /// history's series made from them (their workers' medians read of the metrics they use
+    /// only) are those made from the summaries.
+    static func readsTheSummariesFigures(_ store: any StatsStoring) throws {
+        try fill(store)
+        let filters = [
+            SampleFilter(), SampleFilter(parsers: ["libxml2"]), SampleFilter(lastRuns: 2),
+            SampleFilter(includeDebug: true, hosts: ["beta"]), SampleFilter(parsers: ["none"]),
+        ]
+        for filter in filters {
+            for metrics in [HistoryRow.summarisedMetrics, [.wallNs], [.wallNs, .calibrationNs]] {
+                let whole = try store.metricSummaries(matching: filter, metrics: metrics)
+                #expect(try figures(store, filter, metrics) == RunFigures.runs(whole), "\(filter) \(metrics)")
+                var aggregator = HistoryRow.Aggregator()
+                try figures(store, filter, metrics, workerMedians: HistoryRow.workerMetrics).forEach {
+                    aggregator.add($0)
+                }
+                #expect(aggregator.rows() == HistoryRow.aggregate(summaries: whole), "\(filter) \(metrics)")
+                for metric in [Metric.wallNs, .calibratedTime] {
+                    let runs = try figures(store, filter, metrics, workerMedians: RunSeries.workerMetrics(metric))
+                    #expect(
+                        RunSeries.series(runs: runs, metric: metric)
+                            == RunSeries.series(summaries: whole, metric: metric))
+                }
+            }
+        }
+        #expect(
+            !RunSeries.series(
+                runs: try figures(store, SampleFilter(), [.wallNs, .calibrationNs]), metric: .calibratedTime
+            ).isEmpty)
+        // Workers' medians of the metrics asked for only.
+        let peaks = try figures(store, SampleFilter(), HistoryRow.summarisedMetrics, workerMedians: [.wallNs])
+        #expect(
+            peaks.allSatisfy {
+                $0.cells.allSatisfy { $0.figures.allSatisfy { ($0.metric == .wallNs) == !$0.workerMedians.isEmpty } }
+            })
+        let runs = try figures(store, SampleFilter(), HistoryRow.summarisedMetrics)
+        // Six release runs (the debug build left out), oldest first, each with its facts once.
+        #expect(runs.map(\.runID) == (0..<6).map { String(format: "20261122T10%02d00Z-r%03d", $0, $0) })
+        #expect(runs.map { $0.machine?.host } == ["alpha", "alpha", "beta", "alpha", "alpha", "beta"])
+        #expect(runs.map(\.complete) == [true, true, true, true, false, true])
+        #expect(runs.allSatisfy { $0.gitCommit == "abc" && $0.cells.map(\.cell.parser) == ["expat", "libxml2"] })
+        // Worker medians in the order of their rounds; the counted run has instructions, no time.
+        let wall = runs[0].cells[0].figures.first { $0.metric == .wallNs }
+        #expect(wall?.workerMedians == [5, 6] && wall?.count == 6 && wall?.median == 5.5)
+        #expect(runs[3].cells[0].figures.contains { $0.metric == .instructions })
+        #expect(!runs[3].cells[0].figures.contains { $0.metric == .wallNs })
+        let rows = try { () throws -> [HistoryRow] in
+            var aggregator = HistoryRow.Aggregator()
+            runs.forEach { aggregator.add($0) }
+            return aggregator.rows()
+        }()
+        let expat = rows.first { $0.parser == "expat" && $0.machine?.host == "alpha" && $0.wall != nil }
+        #expect(expat?.runs == 3 && expat?.incompleteRuns == 1 && expat?.samples == 18)
+        #expect(rows.contains { $0.parser == "expat" && $0.instructions != nil && $0.runs == 1 })
+    }
+}
+
+@Suite("Stats store: a run's figures as a report reads them (SQLite)")
+struct RunFiguresTests {
+    @Test func readsTheSummariesFigures() throws {
+        try RunFiguresContract.readsTheSummariesFigures(try StatsDatabase(writer: DatabaseQueue()))
+    }
+
+    /// Pages of any size give the same runs.
+    @Test func pagesOfAnySizeGiveTheSameRuns() throws {
+        let store = try StatsDatabase(writer: DatabaseQueue())
+        try RunFiguresContract.fill(store)
+        func read(page: Int) throws -> [RunFigures] {
+            var runs: [RunFigures] = []
+            try store.read { db in
+                try RunFigureQuery.forEach(
+                    SampleFilter(), metrics: [.wallNs, .cpuNs], workerMedians: [.wallNs], placeholder: { _ in "?" },
+                    page: page,
+                    fetchRuns: { statement in
+                        var runs: [RunFigures] = []
+                        try SQLiteColumns.forEachRow(statement, db) { runs.append(RunFigureQuery.run($0)) }
+                        return runs
+                    },
+                    fetchFigures: { try SQLiteColumns.forEachRow($0, db, $1) }, { runs.append($0) })
+            }
+            return runs
+        }
+        let whole = try read(page: 250)
+        #expect(whole.count == 5)
+        for page in [1, 2, 4] { #expect(try read(page: page) == whole) }
+    }
+
+    @Test func workerValuesAreTheMediansInTheirRoundsOrder() throws {
+        #expect(try SummaryRows.workerValues("1=3951.5,2=1498.5,10=1936.0") == [3_951.5, 1_498.5, 1_936])
+        #expect(try SummaryRows.workerValues(#"{"1":3951.5,"10":1936,"2":1498.5}"#) == [3_951.5, 1_498.5, 1_936])
+        #expect(try SummaryRows.workerValues("") == [])
+        for unreadable in ["1=x", "x=1", #"{"one":1}"#, "1:2"] {
+            #expect(throws: StatsStoreError.self) { try SummaryRows.workerValues(unreadable) }
+        }
+    }
+}
+
+@Suite(
+    "Stats store: a run's figures as a report reads them (PostgreSQL)", .serialized,
+    .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+struct PostgresRunFiguresTests {
+    @Test func readsTheSummariesFigures() throws {
+        let database = try PostgresTestServer.Database()
+        try RunFiguresContract.readsTheSummariesFigures(try StatsStores.open(database.url))
+    }
+}
