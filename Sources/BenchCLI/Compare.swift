@@ -159,9 +159,11 @@ struct Compare: ParsableCommand {
                             + "samples; its summaries are kept (bench history, bench report). Compare runs that "
                             + "retention kept, or the runs' files (<run-id>.json)")
                 }
-                return RunResult.summarising(
-                    run.samples, environment: run.environment, settings: run.settings, noise: run.noise,
-                    documents: run.documents, notTimed: run.notTimed)
+                // The run's own summaries as it recorded them; the samples for each worker's values.
+                return RunResult.readBack(
+                    run.samples, summaries: try store.cellRecords(of: id)?.map(\.summary),
+                    environment: run.environment, settings: run.settings, noise: run.noise, documents: run.documents,
+                    notTimed: run.notTimed)
             }
         }
         let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]

@@ -41,19 +41,4 @@ struct DocumentOptions: ParsableArguments {
             throw ValidationError("--document and --corpus are documents for --workload document, not songs")
         }
     }
-
-    /// Checks that every parser named can walk a document.
-    func validate(parsers: [String], workload: Workload) throws {
-        guard workload == .document else { return }
-        try Self.requireDocumentParsers(parsers)
-    }
-
-    /// Checks that every parser of `parsers` can walk `what` ("a document", "a deep document"),
-    /// else names the first that cannot and why.
-    static func requireDocumentParsers(_ parsers: [String], walking what: String = "a document") throws {
-        for parser in parsers where ParserRegistry.documentParser(named: parser) == nil {
-            let reason = ParserRegistry.documentNotApplicable[parser] ?? "it is not a document parser"
-            throw ValidationError("\(parser) has no document workload, so it cannot walk \(what): \(reason)")
-        }
-    }
 }

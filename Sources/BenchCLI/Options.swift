@@ -111,8 +111,19 @@ struct StoreOptions: ParsableArguments {
 
 /// `--network`, `--bandwidth-kbps`, `--rtt-ms`: the embedded server's network profile.
 struct NetworkOptions: ParsableArguments {
-    enum Name: String, ExpressibleByArgument, CaseIterable {
-        case loopback, wifi, lte, threeG = "3g", edge, custom
+    /// `--network`'s values: the names of ``NetworkProfile/named``, then `custom`.
+    struct Name: RawRepresentable, ExpressibleByArgument, CaseIterable, Hashable {
+        var rawValue: String
+
+        init?(rawValue: String) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(name: String) { rawValue = name }
+
+        static let custom = Name(name: "custom")
+        static let allCases = NetworkProfile.named.map { Name(name: $0.name) } + [custom]
     }
 
     @Option(
@@ -138,8 +149,8 @@ struct NetworkOptions: ParsableArguments {
     }
 
     /// The profile chosen, or `fallback` when none was.
-    func profile(default fallback: Name) -> NetworkProfile? {
-        NetworkProfile(name: (network ?? fallback).rawValue, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
+    func profile(default fallback: NetworkProfile) -> NetworkProfile? {
+        NetworkProfile(name: network?.rawValue ?? fallback.name, bandwidthKbps: bandwidthKbps, rttMs: rttMs)
     }
 }
 

@@ -130,8 +130,12 @@ struct Sweep: ParsableCommand {
             throw ValidationError("--bytes sizes the documents of a --shape sweep; song feeds are sized by --songs")
         }
         if let shape {
-            try DocumentOptions.requireDocumentParsers(
-                parserOptions.names(default: ParserRegistry.classicNames), walking: "a \(shape.rawValue) document")
+            do throws(RunRequest.Problem) {
+                try RunRequest.requireDocumentParsers(
+                    parserOptions.names(default: ParserRegistry.classicNames), walking: "a \(shape.rawValue) document")
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         guard chunkBytes >= 1 else { throw ValidationError("--chunk-bytes must be at least 1") }
         let sizes = try self.sizes

@@ -38,3 +38,8 @@ struct Terminal {
         colourEnabled ? "\u{1B}[1;31m\(text)\u{1B}[0m" : text
     }
 }
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

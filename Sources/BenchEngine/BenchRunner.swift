@@ -210,8 +210,10 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    /// Summarises the runs of every cell (all rounds together), with peak memory above the baseline.
-    public static func summarise(_ runs: [CellRun], cells: [CellKey]) -> [CellSummary] {
+    /// Summarises the runs of every cell (all rounds together), with peak memory above the baseline:
+    /// the first step of ``BenchSession/summarise(_:cells:samples:reference:)``, the one function
+    /// that makes a run's summary (which ranks and describes what this gives).
+    static func summarise(_ runs: [CellRun], cells: [CellKey]) -> [CellSummary] {
         let byCell = Dictionary(grouping: runs, by: \.cell)
         func peak(_ cell: CellKey) -> Int? { byCell[cell]?.compactMap(\.peakResidentBytes).max() }
         return cells.map { cell in

@@ -266,9 +266,14 @@ public struct BenchSession: Sendable {
         Self.summarise(runs, cells: cells, samples: samples, reference: plan.settings.reference)
     }
 
-    /// The timed cells' summaries, ranked against `reference` and with their parsers' kinds: the one
-    /// function that makes a run's summary, for the run itself, its store and a run read back from
-    /// its samples (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`).
+    /// The timed cells' summaries, ranked against `reference` and with their parsers' kinds.
+    ///
+    /// The one function that makes a run's summary, for the run itself (its table, files and every format),
+    /// its store (the `CellRecord`s it records, which `bench compare` reads back whole with
+    /// `RunResult.readBack`) and a run read back from its samples
+    /// (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`, a writer's
+    /// backfill). Each figure is over the values ``Metric/counted(_:)`` counts, as are the
+    /// summaries kept by metric that `bench report` and `bench history` read.
     public static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
         -> [CellSummary]
     {

@@ -37,6 +37,25 @@ public struct RunRequest: Sendable {
     public var countsAllocations = true
     /// Extra parse work per timed parse, in percent (the regression gate's test); 0 for none.
     public var slowdownPercent = 0
+    /// The feeds named (none: ``FeedResolver/defaultFeed``).
+    public var feeds: [String] = []
+    /// Also a generated feed of this many songs.
+    public var songs: Int?
+    /// A remote feed to download instead of the embedded server's (an http or https URL).
+    public var url: String?
+    /// The documents of the document workload (`nil` or empty: the default corpus).
+    public var documents: DocumentCorpus?
+    /// The paged scenario's page sizes, the queue's widths, the concurrent scenario's thread
+    /// counts (`nil`: ``RunPlan``'s defaults).
+    public var pageSizes: [Int]?
+    public var queueWidths: [Int]?
+    public var threadCounts: [Int]?
+    /// Songs per page in the queue scenario.
+    public var queuePageSize = 25
+    /// Parsers to time even when no other parser confirms their answer.
+    public var allowUnverified: Set<String> = []
+    /// The embedded server's network profile.
+    public var network: NetworkProfile = .wifi
 
     public init(parsers: [String], scenarios: [ScenarioID], workload: Workload = .songs) {
         self.parsers = parsers

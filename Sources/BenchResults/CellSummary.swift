@@ -200,7 +200,8 @@ public struct CellSummary: Codable, Sendable, Equatable {
     }
 
     /// Summarises samples of one cell: failed samples count in ``failed`` only, samples that lost
-    /// the CPU in ``preempted`` only.
+    /// the CPU in ``preempted`` only; each figure is over the values that count (``Metric/counted(_:)``,
+    /// the rule of the summaries a store keeps by metric too).
     public static func summarise(
         _ cell: CellKey, samples: [Sample], peakResidentBytes: Int?, baselinePeakBytes: Int?, outcome: String?
     ) -> CellSummary {
@@ -210,7 +211,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
         func count(_ metric: Metric) -> Int? { figure(metric).map { Int($0) } }
         var summary = CellSummary(
             cell: cell, songs: good.first?.songs ?? 0,
-            wall: Statistics(clean.compactMap { $0.wallNs.map(Double.init) }),
+            wall: Statistics(Metric.wallNs.counted(samples)),
             cpuMedianNs: figure(.cpuNs), firstSongMedianNs: figure(.firstSongNs),
             downloadMedianNs: figure(.downloadNs), totalMedianNs: figure(.totalNs),
             peakResidentBytes: peakResidentBytes,
@@ -219,9 +220,9 @@ public struct CellSummary: Codable, Sendable, Equatable {
         summary.bytesMedian = figure(.bytes)
         summary.overlap = Statistics(clean.compactMap(CellSummary.overlap))?.median
         summary.httpStatus = good.compactMap(\.httpStatus).first
-        summary.instructions = Statistics(good.compactMap { $0.instructions.map(Double.init) })
+        summary.instructions = Statistics(Metric.instructions.counted(samples))
         let kept = Metric.keptByMetric.compactMap { metric in
-            Statistics(good.compactMap { metric.value($0) }).map { (metric, $0) }
+            Statistics(metric.counted(samples)).map { (metric, $0) }
         }
         summary.figures = kept.isEmpty ? nil : Dictionary(uniqueKeysWithValues: kept)
         let perWorker = WorkerValues.medians(samples) { $0.wallNs.map(Double.init) }
@@ -230,7 +231,7 @@ public struct CellSummary: Codable, Sendable, Equatable {
             Int(Statistics.percentile(sorted: values.sorted(), 0.5).rounded())
         }
         summary.preempted = good.filter { $0.preempted == true }.count
-        summary.allocations = Statistics(good.compactMap { $0.allocations.map(Double.init) })
+        summary.allocations = Statistics(Metric.allocations.counted(samples))
         summary.allocatedBytes = figure(.allocatedBytes)
         summary.keptBytes = figure(.keptBytes)
         summary.requestsMedian = figure(.requests)

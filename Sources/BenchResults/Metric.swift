@@ -206,13 +206,35 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     /// The cell's figure from its samples, for a metric summed up by ``Traits/cellFigure`` (else `nil`).
     public func cellFigure(_ samples: [Sample]) -> Double? {
-        func values(_ chosen: [Sample]) -> [Double] { chosen.compactMap { value($0) } }
         switch traits.cellFigure {
-        case .medianOfClean: return Statistics(values(samples.filter(\.isClean)))?.median
-        case .medianOfSuccessful, .statistics: return Statistics(values(samples.filter { $0.error == nil }))?.median
-        case .maximum: return values(samples.filter { $0.error == nil }).max()
+        case .medianOfClean, .medianOfSuccessful, .statistics: return Statistics(counted(samples))?.median
+        case .maximum: return counted(samples).max()
         case .perWorker, .apart: return nil
         }
+    }
+
+    /// Whether `sample`'s value counts in this metric's figures: a clean sample (succeeded, kept
+    /// the CPU) for a time or a figure of the clean parses, a successful one for anything else.
+    ///
+    /// The one rule of every figure of a run: its summary (``CellSummary/summarise(_:samples:peakResidentBytes:baselinePeakBytes:outcome:)``)
+    /// and the summaries a store keeps by metric (``MetricSummary/of(_:)``), which report and
+    /// history read, so that both give a run the same figure.
+    public func counts(_ sample: Sample) -> Bool {
+        switch traits.cellFigure {
+        case .medianOfClean: return sample.isClean
+        case .medianOfSuccessful, .statistics, .maximum, .perWorker: return sample.error == nil
+        case .apart: return isTime ? sample.isClean : sample.error == nil
+        }
+    }
+
+    /// The values of `samples` that count in this metric's figures (``counts(_:)``), in order.
+    public func counted(_ samples: [Sample]) -> [Double] {
+        // One pass, no copy of the samples: the backfill calls it for every metric of every cell.
+        var values: [Double] = []
+        for sample in samples where counts(sample) {
+            if let number = value(sample) { values.append(number) }
+        }
+        return values
     }
 }
 

@@ -1,6 +1,6 @@
 /// One metric of one cell of one run, as the stats store keeps it beside the run's samples: the
-/// statistics of the values that count (the clean samples for a time, the successful ones for
-/// anything else) and each worker's median, by round.
+/// statistics of the values that count (``Metric/counted(_:)``, the rule of the run's own
+/// summary) and each worker's median, by round.
 ///
 /// Kept by metric, one row per run, cell and metric, so that a metric added later needs no new
 /// column. History, report and the HTML history read these instead of every raw sample.
@@ -17,23 +17,11 @@ public struct MetricSummary: Codable, Sendable, Equatable {
         self.workerMedians = workerMedians
     }
 
-    /// The samples whose value of `metric` counts in a figure: the clean ones (succeeded, kept the
-    /// CPU) for a time, the successful ones for anything else.
-    public static func counted(_ samples: [Sample], _ metric: Metric) -> [Double] {
-        // One pass, no copy of the samples: the backfill calls it for every metric of every cell.
-        let time = metric.isTime
-        var values: [Double] = []
-        for sample in samples where time ? sample.isClean : sample.error == nil {
-            if let value = metric.value(sample) { values.append(value) }
-        }
-        return values
-    }
-
     /// The summaries of every stored metric that one cell's samples have a value of, in
     /// ``Metric/stored`` order.
     public static func of(_ samples: [Sample]) -> [MetricSummary] {
         Metric.stored.compactMap { metric in
-            guard let statistics = Statistics(counted(samples, metric)) else { return nil }
+            guard let statistics = Statistics(metric.counted(samples)) else { return nil }
             return MetricSummary(
                 metric: metric, statistics: statistics,
                 workerMedians: WorkerValues.medians(samples) { metric.value($0) })

@@ -1,3 +1,4 @@
+import enum BenchEngine.RunDefaults
 import BenchTestSupport
 import FeedParsers
 import Foundation
@@ -25,29 +26,33 @@ struct BenchCommandTests {
         // Parse only: running it here would write into the package's Results/.
         let command = try Bench.parseAsRoot([])
         #expect(command is Run)
-        let run = try #require(command as? Run)
+        let run = try #require(command as? Run).options
+        let settings = try run.settings()
         #expect(
-            run.iterations == nil && run.warmup == 2 && run.chunkSize == 16_384 && run.rounds == 40
-                && run.downloadRounds == 5)
-        #expect(Run.defaultIterations.parse == 2 && Run.defaultIterations.download == 3)
-        #expect(Run.defaultDownloadWarmup == 1)
+            run.measuring.iterations == nil && settings.warmup == 2 && settings.chunkSize == 16_384
+                && settings.rounds == 40 && run.downloadRounds == 5)
+        #expect(RunDefaults.iterations.parse == 2 && RunDefaults.iterations.download == 3)
+        #expect(RunDefaults.downloadWarmup == 1)
         // Parse workers warm up twice, download and practice workers once; --warmup sets both.
-        let settings = run.settings()
         #expect(settings.warmup == 2 && settings.downloadWarmupPerWorker == 1 && settings.iterations == 2)
-        let warmed = try #require(try Bench.parseAsRoot(["run", "--warmup", "3"]) as? Run).settings()
+        let warmed = try #require(try Bench.parseAsRoot(["run", "--warmup", "3"]) as? Run).options.settings()
         #expect(warmed.warmup == 3 && warmed.downloadWarmupPerWorker == 3)
         #expect(run.storeOptions.store == "Results/stats.sqlite" && run.output.outputDirectory == "Results")
-        #expect(run.selectedScenarios == [.parse, .download])
+        #expect(try run.selectedScenarios == [.parse, .download])
         // Lists: commas and repeated options alike.
         let listed = try #require(
             try Bench.parseAsRoot(["run", "--parsers", "libxml2,expat", "--parsers", "foundation"]) as? Run)
-        #expect(listed.parserOptions.names == ["libxml2", "expat", "foundation"])
+        #expect(listed.options.parserOptions.names == ["libxml2", "expat", "foundation"])
         let all = try #require(try Bench.parseAsRoot(["run", "--parsers", "all"]) as? Run)
-        #expect(all.parserOptions.names == ParserRegistry.names)
+        #expect(all.options.parserOptions.names == ParserRegistry.names)
         #expect(run.parserOptions.names(default: ParserRegistry.defaultNames) == ParserRegistry.defaultNames)
         #expect(throws: (any Error).self) { try Bench.parseAsRoot(["run", "--parsers", "libxml2,nope"]) }
         let scenarios = try #require(try Bench.parseAsRoot(["run", "--scenario", "download,parse"]) as? Run)
-        #expect(scenarios.selectedScenarios == [.parse, .download])
+        #expect(try scenarios.options.selectedScenarios == [.parse, .download])
+        // --network takes the profiles' own names, and custom.
+        #expect(NetworkOptions.Name.allValueStrings == ["loopback", "wifi", "lte", "3g", "edge", "custom"])
+        let lte = try #require(try Bench.parseAsRoot(["run", "--network", "3g"]) as? Run)
+        #expect(try lte.options.request().network == .threeG)
     }
 
     @Test func dumpWritesTheAgreedSongsAsJSON() throws {

@@ -29,7 +29,7 @@ struct DownloadScenarioTests {
             cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
             progress: { _ in },
             cellFinished: { _ in })
-        let summaries = BenchRunner.summarise(runs, cells: cells)
+        let summaries = BenchSession.summarise(runs, cells: cells, samples: runs.flatMap(\.samples), reference: nil)
         #expect(summaries.count == 12)
         for summary in summaries {
             #expect(summary.failed == 0, "\(summary.cell.scenario)/\(summary.cell.parser): \(summary.outcome ?? "")")
@@ -83,6 +83,9 @@ struct DownloadScenarioTests {
             #expect(run.samples.allSatisfy { $0.error?.contains("connection lost in the middle of the body") == true })
             #expect(run.samples.allSatisfy { $0.error?.contains("body bytes") == true }, "says at which byte")
         }
-        #expect(BenchRunner.summarise(runs, cells: cells).allSatisfy { $0.failed == 2 && $0.wall == nil })
+        #expect(
+            BenchSession.summarise(runs, cells: cells, samples: runs.flatMap(\.samples), reference: nil).allSatisfy {
+                $0.failed == 2 && $0.wall == nil
+            })
     }
 }

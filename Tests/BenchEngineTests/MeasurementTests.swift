@@ -105,7 +105,7 @@ struct MeasurementTests {
         #expect(order[4..<8] == ["2:foundation", "2:libxml2", "2:expat", "2:null"])
         #expect(order[8..<12] == ["3:libxml2", "3:expat", "3:null", "3:foundation"])
         #expect(stored == 4 * 3 * 2)
-        let summaries = BenchRunner.summarise(runs, cells: cells)
+        let summaries = BenchSession.summarise(runs, cells: cells, samples: runs.flatMap(\.samples), reference: nil)
         #expect(summaries.count == 4)
         for summary in summaries {
             // Parses that lost the CPU are flagged and left out of the figures.
@@ -136,7 +136,8 @@ struct MeasurementTests {
             #expect(runs[0].samples.count == 1)
             #expect(runs[0].samples[0].error?.hasPrefix("worker crashed with signal 11 (SIGSEGV)") == true)
             #expect(runs[0].outcome == runs[0].samples[0].error)
-            let summary = BenchRunner.summarise(runs, cells: [cell])[0]
+            let summary = BenchSession.summarise(runs, cells: [cell], samples: runs.flatMap(\.samples), reference: nil)[
+                0]
             #expect(summary.failed == 1 && summary.wall == nil)
         #endif
 
@@ -163,6 +164,8 @@ struct MeasurementTests {
             [cell], referenceDigests: [top.path: "not-the-digest"], progress: { _ in }, cellFinished: { _ in })
         #expect(runs[0].samples.count == 2)
         #expect(runs[0].samples.allSatisfy { $0.error?.hasPrefix("songs differ") == true })
-        #expect(BenchRunner.summarise(runs, cells: [cell])[0].wall == nil)
+        #expect(
+            BenchSession.summarise(runs, cells: [cell], samples: runs.flatMap(\.samples), reference: nil)[0].wall == nil
+        )
     }
 }

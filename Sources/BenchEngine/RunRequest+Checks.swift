@@ -1,0 +1,159 @@
+import BenchResults
+import FeedParsers
+import Foundation
+
+extension RunRequest {
+    /// What a run may not be asked, in the words `bench run` says it (its options' names).
+    public struct Problem: Error, CustomStringConvertible, Equatable, Sendable {
+        public var description: String
+
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The scenarios `--scenario` names (`names`, lists split), after checking each name and that
+    /// they go with the workload: `document` is the document workload, which measures it alone.
+    ///
+    /// - Parameters:
+    ///   - names: the scenarios named, in any order.
+    ///   - workload: the workload `--workload` asked for (`nil`: not asked).
+    ///   - implied: the workload with no scenario named (`--document` and `--corpus` imply documents).
+    /// - Returns: the scenarios named, and the workload they and the options make.
+    /// - Throws: ``Problem`` for an unknown scenario or one of another workload.
+    public static func scenarios(named names: [String], workload: Workload?, implied: Workload) throws(Problem)
+        -> (named: [ScenarioID], workload: Workload)
+    {
+        for name in names where ScenarioID(rawValue: name) == nil {
+            throw Problem(
+                "unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let named = names.compactMap(ScenarioID.init(rawValue:))
+        let chosen = Self.workload(named: named, implied: implied)
+        if chosen == .document, named.contains(where: { $0.workload != .document }) {
+            throw Problem(
+                "the document workload measures the document scenario only (a parse from memory into the event sink), not \(named.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        if workload == .songs, let document = named.first(where: { $0.workload == .document }) {
+            throw Problem("--scenario \(document.rawValue) is the document workload, not --workload songs")
+        }
+        return (named, chosen)
+    }
+
+    /// What the parsers build: a scenario of the document workload named makes it documents.
+    public static func workload(named: [ScenarioID], implied: Workload) -> Workload {
+        named.contains { $0.workload == .document } ? .document : implied
+    }
+
+    /// The scenarios a run measures: the document scenario for documents; those named, in the
+    /// list's order; with none named, the default run's (those that count instructions when it counts).
+    public static func selected(named: [ScenarioID], workload: Workload, countsInstructions: Bool) -> [ScenarioID] {
+        if workload == .document { return [.parseFromMemory(.document)] }
+        if named.isEmpty {
+            return ScenarioID.allCases.filter {
+                $0.traits.inDefaultRun && (!countsInstructions || $0.traits.countsInstructions)
+            }
+        }
+        return ScenarioID.allCases.filter { named.contains($0) }
+    }
+
+    /// A list of positive integers (`--page-size 25,100`, split), or `nil` when none were given.
+    ///
+    /// - Throws: ``Problem`` naming `option` for a value that is not a whole number from 1 to 100000.
+    public static func positiveList(_ values: [String], option: String) throws(Problem) -> [Int]? {
+        guard !values.isEmpty else { return nil }
+        var numbers: [Int] = []
+        for text in values {
+            guard let value = Int(text), value >= 1, value <= 100_000 else {
+                throw Problem("\(option): '\(text)' is not a whole number from 1 to 100000")
+            }
+            numbers.append(value)
+        }
+        return numbers
+    }
+
+    /// Checks that every parser of `parsers` can walk `what` ("a document", "a deep document"),
+    /// else names the first that cannot and why.
+    public static func requireDocumentParsers(_ parsers: [String], walking what: String = "a document")
+        throws(Problem)
+    {
+        for parser in parsers where ParserRegistry.documentParser(named: parser) == nil {
+            let reason = ParserRegistry.documentNotApplicable[parser] ?? "it is not a document parser"
+            throw Problem("\(parser) has no document workload, so it cannot walk \(what): \(reason)")
+        }
+    }
+
+    /// Checks what the options ask together, first problem first.
+    ///
+    /// - Throws: ``Problem`` for a request no run can make: parsers that cannot walk documents,
+    ///   feeds of the other workload, an unknown reference, counted scenarios that cannot be counted,
+    ///   a stopping rule on exact counts, the practices against a remote URL, values out of range.
+    public func check() throws(Problem) {
+        if workload == .document { try Self.requireDocumentParsers(parsers) }
+        if workload == .document, url != nil || songs != nil {
+            throw Problem("--url and --songs give feeds for the songs workload, not documents")
+        }
+        if let url {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
+                throw Problem("--url must be an http or https URL, not '\(url)'")
+            }
+        }
+        if let reference, ParserRegistry.parser(named: reference) == nil || reference == ParserRegistry.baseline.name {
+            throw Problem(
+                "--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"
+            )
+        }
+        guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
+        if countsInstructions, let uncounted = scenarios.first(where: { !$0.traits.countsInstructions }) {
+            throw Problem(
+                "--counter instructions counts the parse scenario only, not \(uncounted.rawValue) (a download under "
+                    + "valgrind measures valgrind)")
+        }
+        guard (0...1000).contains(slowdownPercent) else {
+            throw Problem("--inject-slowdown must be 0 to 1000 (percent)")
+        }
+        if let songs, songs < 1 { throw Problem("--songs must be at least 1") }
+        if let maxSeconds, !(maxSeconds > 0) { throw Problem("--max-time must be a positive number of seconds") }
+        if stopping, countsInstructions {
+            throw Problem(
+                "--precision and --max-time stop timed rounds; instruction counts are exact, so --rounds is enough")
+        }
+        guard queuePageSize >= 1 else { throw Problem("--queue-page-size must be at least 1") }
+        let practices = scenarios.filter(\.traits.needsEmbeddedServer)
+        if url != nil, !practices.isEmpty {
+            throw Problem(
+                "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"
+            )
+        }
+    }
+
+    /// The run's plan: its parsers, feeds (a ``url`` fetched once, ``songs`` generated under
+    /// `outputDirectory`, the documents), scenarios, settings and the practices' choices.
+    ///
+    /// - Parameters:
+    ///   - outputDirectory: where generated and downloaded feeds are kept.
+    ///   - executable: the workers' executable.
+    ///   - instructionCounter: the counter of a counted run (``countsInstructions``).
+    ///   - warn: told what the feeds' resolution leaves out, and why.
+    /// - Returns: the plan, for ``BenchSession``.
+    /// - Throws: `FeedResolutionError` for a feed that cannot be had.
+    public func plan(
+        outputDirectory: String, executable: String, instructionCounter: InstructionCounter?,
+        warn: (String) -> Void
+    ) throws -> RunPlan {
+        var resolver = FeedResolver(outputDirectory: outputDirectory)
+        (resolver.feeds, resolver.songs, resolver.url) = (feeds, songs, url.flatMap(URL.init(string:)))
+        resolver.documents = workload == .document ? documents : nil
+        resolver.timeoutSeconds = settings.timeoutSeconds
+        let (paths, remoteURLs) = try resolver.resolve(warn: warn)
+        var plan = RunPlan(
+            parsers: parsers, feeds: paths, settings: settings, executable: executable,
+            debugBuild: EnvironmentProbe.isDebugBuild, scenarios: scenarios, network: network,
+            remoteURLs: remoteURLs, instructionCounter: instructionCounter)
+        if let pageSizes { plan.pageSizes = pageSizes }
+        if let queueWidths { plan.queueWidths = queueWidths }
+        if let threadCounts { plan.threadCounts = threadCounts }
+        plan.queuePageSize = queuePageSize
+        plan.allowUnverified = allowUnverified
+        return plan
+    }
+}

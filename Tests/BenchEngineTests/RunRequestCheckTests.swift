@@ -1,0 +1,132 @@
+import BenchResults
+import BenchTestSupport
+import Foundation
+import Testing
+
+@testable import BenchEngine
+
+/// What the engine makes of a run's options before anything runs (`RunRequest`): the scenarios
+/// chosen, the checks that span several options, and the plan, for `bench run` to parse and print.
+@Suite("A run's request: scenarios, checks and plan")
+struct RunRequestCheckTests {
+    typealias Problem = RunRequest.Problem
+
+    @Test func theScenariosAreTheNamedOnesOrTheDefaultRunsAndAnUnknownOneIsRefused() throws {
+        let none = try RunRequest.scenarios(named: [], workload: nil, implied: .songs)
+        #expect(none.named.isEmpty && none.workload == .songs)
+        #expect(RunRequest.selected(named: [], workload: .songs, countsInstructions: false) == [.parse, .download])
+        #expect(RunRequest.selected(named: [], workload: .songs, countsInstructions: true) == [.parse])
+        // In the list's order, whatever the order named.
+        let named = try RunRequest.scenarios(named: ["download", "parse"], workload: nil, implied: .songs)
+        #expect(
+            RunRequest.selected(named: named.named, workload: .songs, countsInstructions: false) == [.parse, .download])
+        #expect(
+            throws: Problem(
+                "unknown scenario 'upload'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", "))")
+        ) {
+            try RunRequest.scenarios(named: ["parse", "upload"], workload: nil, implied: .songs)
+        }
+    }
+
+    @Test func theDocumentScenarioIsTheDocumentWorkloadAlone() throws {
+        let document = try RunRequest.scenarios(named: ["document"], workload: nil, implied: .songs)
+        #expect(document.workload == .document)
+        #expect(
+            RunRequest.selected(named: document.named, workload: .document, countsInstructions: false) == [
+                .parseFromMemory(.document)
+            ])
+        // --document or --corpus imply documents with no scenario named.
+        #expect(try RunRequest.scenarios(named: [], workload: nil, implied: .document).workload == .document)
+        #expect(throws: Problem.self) {
+            try RunRequest.scenarios(named: ["document", "parse"], workload: nil, implied: .songs)
+        }
+        #expect(throws: Problem("--scenario document is the document workload, not --workload songs")) {
+            try RunRequest.scenarios(named: ["document"], workload: .songs, implied: .songs)
+        }
+    }
+
+    @Test func listsTakeWholeNumbersFromOneTo100000() throws {
+        #expect(try RunRequest.positiveList([], option: "--page-size") == nil)
+        #expect(try RunRequest.positiveList(["25", "100"], option: "--page-size") == [25, 100])
+        for bad in ["0", "-3", "x", "100001"] {
+            #expect(throws: Problem("--threads: '\(bad)' is not a whole number from 1 to 100000")) {
+                try RunRequest.positiveList(["2", bad], option: "--threads")
+            }
+        }
+    }
+
+    @Test func theChecksNameWhatNoRunCanDo() throws {
+        func problem(_ change: (inout RunRequest) -> Void) -> String? {
+            var request = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download])
+            change(&request)
+            do {
+                try request.check()
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(problem { _ in } == nil)
+        #expect(
+            problem { $0.url = "ftp://example.com/feed.xml" }
+                == "--url must be an http or https URL, not 'ftp://example.com/feed.xml'")
+        #expect(problem { $0.reference = "null" }?.hasPrefix("--reference: unknown parser 'null'") == true)
+        #expect(problem { $0.downloadRounds = 0 } == "--download-rounds must be at least 1")
+        #expect(
+            problem { $0.countsInstructions = true }?.hasPrefix(
+                "--counter instructions counts the parse scenario only, not download") == true)
+        #expect(problem { $0.slowdownPercent = 1001 } == "--inject-slowdown must be 0 to 1000 (percent)")
+        #expect(problem { $0.songs = 0 } == "--songs must be at least 1")
+        #expect(problem { $0.maxSeconds = 0 } == "--max-time must be a positive number of seconds")
+        #expect(problem { $0.queuePageSize = 0 } == "--queue-page-size must be at least 1")
+        #expect(
+            problem {
+                $0.scenarios = [.parse]
+                $0.countsInstructions = true
+                $0.precision = 0.02
+            }?.hasPrefix("--precision and --max-time stop timed rounds") == true)
+        #expect(
+            problem {
+                $0.scenarios = [.paged]
+                $0.url = "https://example.com/feed.xml"
+            }?.hasPrefix("--url: the practices (paged) are measured against the embedded server") == true)
+        #expect(
+            problem {
+                $0.workload = .document
+                $0.scenarios = [.parseFromMemory(.document)]
+                $0.songs = 3
+            } == "--url and --songs give feeds for the songs workload, not documents")
+        let walker = try #require(
+            ParserRegistry.names.first {
+                ParserRegistry.documentParser(named: $0) == nil && $0 != ParserRegistry.baseline.name
+            })
+        #expect(
+            problem {
+                $0.workload = .document
+                $0.scenarios = [.parseFromMemory(.document)]
+                $0.parsers = [walker]
+            }?.hasPrefix("\(walker) has no document workload, so it cannot walk a document") == true)
+    }
+
+    @Test func thePlanHasTheFeedsScenariosAndChoicesAsked() throws {
+        let directory = try TemporaryDirectory()
+        var request = RunRequest(parsers: ["expat"], scenarios: [.parse, .queue, .concurrent])
+        request.songs = 3
+        (request.pageSizes, request.queueWidths, request.threadCounts) = ([10], [3], [1, 2])
+        request.queuePageSize = 7
+        request.allowUnverified = ["expat"]
+        request.network = .lte
+        let plan = try request.plan(
+            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil, warn: { _ in })
+        #expect(plan.feeds == [directory.path("feeds/songs-3-seed-\(FeedGenerator.defaultSeed).rss.xml")])
+        #expect(plan.parsers == ["expat"] && plan.scenarios == [.parse, .queue, .concurrent])
+        #expect(plan.pageSizes == [10] && plan.queueWidths == [3] && plan.threadCounts == [1, 2])
+        #expect(plan.queuePageSize == 7 && plan.allowUnverified == ["expat"] && plan.network == .lte)
+        #expect(plan.settings == request.settings)
+        // What the request leaves unsaid keeps the plan's defaults.
+        let plain = try RunRequest(parsers: ["expat"], scenarios: [.parse]).plan(
+            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil, warn: { _ in })
+        #expect(
+            plain.pageSizes == [25, 100, 300] && plain.queueWidths == [1, 2, 4] && plain.threadCounts == [1, 2, 4])
+    }
+}
