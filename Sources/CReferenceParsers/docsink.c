@@ -301,7 +301,7 @@ DocStatus doc_sink_start_general(DocSink *sink, const char *uri, size_t uri_leng
                                  size_t local_length, const char *prefix, size_t prefix_length) {
     DocStatus status = open_tag(sink);
     if (status == DOC_STATUS_OK && (sink->core.flags & DOC_SINK_HAS_NAME)) status = DOC_STATUS_MISUSE;
-    sink->core.check_tag += touch_name(uri, uri_length, local, local_length, prefix, prefix_length) * PRIME2;
+    sink->core.check_tag += rotate(touch_name(uri, uri_length, local, local_length, prefix, prefix_length), 32);
     sink->core.flags |= DOC_SINK_HAS_NAME;
     if (!canonical(sink)) return status;
     if (status == DOC_STATUS_OK) status = keep(sink, uri, uri_length, &sink->uri);
@@ -425,7 +425,7 @@ DocStatus doc_sink_start_done_general(DocSink *sink) {
     DocStatus status = canonical(sink) ? emit_tag(sink) : DOC_STATUS_OK;
     sink->core.flags &= ~(unsigned)(DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME);
     sink->core.depth += 1;
-    sink->core.events += 1;
+    sink->core.events += 2;
     return status;
 }
 
@@ -437,7 +437,6 @@ DocStatus doc_sink_end_general(DocSink *sink) {
     unsigned char kind = DOC_EVENT_END;
     if (canonical(sink) && status == DOC_STATUS_OK) status = emit(sink, &kind, 1);
     sink->core.depth -= 1;
-    sink->core.events += 1;
     return status;
 }
 
@@ -473,11 +472,11 @@ DocStatus doc_sink_finish(DocSink *sink) {
 }
 
 uint64_t doc_sink_checksum(const DocSink *sink) {
-    uint64_t hash = sink->core.check ^ ((uint64_t)sink->core.events * PRIME3);
+    uint64_t hash = sink->core.check ^ ((uint64_t)doc_sink_event_count(sink) * PRIME3);
     return avalanche(hash);
 }
 
-size_t doc_sink_event_count(const DocSink *sink) { return sink->core.events; }
+size_t doc_sink_event_count(const DocSink *sink) { return sink->core.events - sink->core.depth; }
 
 size_t doc_sink_depth(const DocSink *sink) { return sink->core.depth; }
 
@@ -513,6 +512,20 @@ static inline int read_string(const unsigned char **at, const unsigned char *end
     return 1;
 }
 
+/// A processing instruction of the log at `at` (its kind read): where the log goes on, or NULL with
+/// the status (DOC_STATUS_MISUSE for any other kind). Out of the replay's loop, so that its three
+/// usual kinds are three comparisons, and its position stays in a register.
+__attribute__((noinline)) static const unsigned char *replay_rare(DocSink *sink, unsigned char kind,
+                                                                   const unsigned char *at, const unsigned char *end,
+                                                                   int checked, DocStatus *status) {
+    const char *a, *b;
+    size_t na, nb;
+    *status = DOC_STATUS_MISUSE;
+    if (kind != DOC_EVENT_PI || !read_string(&at, end, checked, &a, &na) || !read_string(&at, end, checked, &b, &nb))
+        return NULL;
+    return (*status = doc_sink_pi(sink, a, na, b, nb)) == DOC_STATUS_OK ? at : NULL;
+}
+
 /// The replay, with every length checked against the log's end, or none (`checked` 0: a log that
 /// the checked replay took whole; inlined into each of the two functions below, so that the
 /// unchecked one has no check left).
@@ -521,22 +534,25 @@ __attribute__((always_inline)) static inline DocStatus replay(DocSink *sink, con
     const char *a, *b, *c, *d;
     size_t na, nb, nc, nd;
     DocStatus status;
-    // The kinds by how often they come (text, end, start): no jump table, and a status tested only
-    // where an event can fail (the inline events' usual path cannot).
+    // The kinds by how often they come (text, end, start), each one comparison (a processing
+    // instruction out of line: with four kinds the compiler makes a jump table, which costs more
+    // than the comparisons), and a status tested only where an event can fail (the inline events'
+    // usual path cannot).
     while (at < end) {
         unsigned char kind = *at++;
-        if (kind == DOC_EVENT_TEXT) {
+        if (__builtin_expect(kind == DOC_EVENT_TEXT, 1)) {
             if (!read_string(&at, end, checked, &a, &na)) return DOC_STATUS_MISUSE;
             if ((status = doc_sink_text(sink, a, na)) != DOC_STATUS_OK) return status;
-        } else if (kind == DOC_EVENT_END) {
+        } else if (__builtin_expect(kind == DOC_EVENT_END, 1)) {
             if ((status = doc_sink_end(sink)) != DOC_STATUS_OK) return status;
-        } else if (kind == DOC_EVENT_START) {
+        } else if (__builtin_expect(kind == DOC_EVENT_START, 1)) {
             if (!read_string(&at, end, checked, &a, &na) || !read_string(&at, end, checked, &b, &nb) ||
-                !read_string(&at, end, checked, &c, &nc) || (checked && end - at < 4))
+                !read_string(&at, end, checked, &c, &nc))
                 return DOC_STATUS_MISUSE;
+            if ((status = doc_sink_start(sink, a, na, b, nb, c, nc)) != DOC_STATUS_OK) return status;
+            if (checked && end - at < 4) return DOC_STATUS_MISUSE;
             size_t count = read_count(at);
             at += 4;
-            if ((status = doc_sink_start(sink, a, na, b, nb, c, nc)) != DOC_STATUS_OK) return status;
             for (size_t i = 0; i < count; i++) {
                 if (!read_string(&at, end, checked, &a, &na) || !read_string(&at, end, checked, &b, &nb) ||
                     !read_string(&at, end, checked, &c, &nc) || !read_string(&at, end, checked, &d, &nd))
@@ -544,12 +560,9 @@ __attribute__((always_inline)) static inline DocStatus replay(DocSink *sink, con
                 if ((status = doc_sink_attribute(sink, a, na, b, nb, c, nc, d, nd)) != DOC_STATUS_OK) return status;
             }
             if ((status = doc_sink_start_done(sink)) != DOC_STATUS_OK) return status;
-        } else if (kind == DOC_EVENT_PI) {
-            if (!read_string(&at, end, checked, &a, &na) || !read_string(&at, end, checked, &b, &nb))
-                return DOC_STATUS_MISUSE;
-            if ((status = doc_sink_pi(sink, a, na, b, nb)) != DOC_STATUS_OK) return status;
         } else {
-            return DOC_STATUS_MISUSE;
+            DocStatus rare;
+            if ((at = replay_rare(sink, kind, at, end, checked, &rare)) == NULL) return rare;
         }
     }
     return DOC_STATUS_OK;

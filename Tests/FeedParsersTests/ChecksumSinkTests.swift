@@ -136,8 +136,50 @@ struct ChecksumSinkTests {
         for (change, events) in others {
             #expect(try Self.agreed(events) != checksum, "\(change)")
         }
+        #expect(try Self.checksum(reference).1 == reference.count, "every event counted once, end tags too")
         // The attributes' order is not an event's (the canonical sink sorts them).
         #expect(try Self.agreed(with([0: .start("r", [("lang", "en"), ("id", "ab12")])])) == checksum)
+    }
+
+    /// What a fold that dropped the place of a name's part, or the difference between a tag's name
+    /// and its attributes, could not tell apart.
+    @Test("A name's parts, a tag's name and its attributes' names and values exchanged give another checksum")
+    func exchangedParts() throws {
+        let pairs: [(String, [Event], [Event])] = [
+            ("local name and URI", [.start("x", uri: "urn:y"), .end], [.start("urn:y", uri: "x"), .end]),
+            (
+                "local name and prefix", [.start("x", uri: "u", prefix: "p"), .end],
+                [.start("p", uri: "u", prefix: "x"), .end]
+            ),
+            (
+                "URI and prefix", [.start("x", uri: "u", prefix: "p"), .end],
+                [.start("x", uri: "p", prefix: "u"), .end]
+            ),
+            ("a tag's name and its attribute's", [.start("a", [("b", "")]), .end], [.start("b", [("a", "")]), .end]),
+            (
+                "an attribute's name and value", [.start("r", [("id", "ab12")]), .end],
+                [.start("r", [("ab12", "id")]), .end]
+            ),
+        ]
+        for (change, one, other) in pairs {
+            #expect(try Self.agreed(one) != Self.agreed(other), "\(change) exchanged")
+        }
+    }
+
+    /// The kind of each markup event is folded with its value: the same value under two kinds folds
+    /// to two checksums, whichever the state before.
+    @Test("Each event kind folds the same value differently")
+    func kindsFold() {
+        let kinds = [DOC_EVENT_START, DOC_EVENT_END, DOC_EVENT_TEXT, DOC_EVENT_PI].map { UInt8($0) }
+        for (before, value) in [(UInt64(0), UInt64(0)), (0x9E37_79B1_85EB_CA87, 0x0000_0500_0000_01F4)] {
+            let folded = kinds.map { kind in
+                var core = DocSinkCore()
+                core.check = before
+                doc_sink_check_event(&core, kind, value)
+                return core.check
+            }
+            #expect(Set(folded).count == kinds.count, "\(folded)")
+        }
     }
 
     @Test("Events out of order are refused by the checksum sink as by the canonical one")

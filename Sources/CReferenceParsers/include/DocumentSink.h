@@ -135,7 +135,8 @@ typedef struct {
     /// and summed; the text since the last markup, summed (0 when there is none: a run of text sums
     /// to 0 only when it is a multiple of 2^24 NUL bytes, which no XML text has).
     uint64_t check, check_tag, check_text;
-    /// The events reported, the elements open.
+    /// The events reported, each element's end tag counted with its start tag (so that an end tag
+    /// only closes the element: doc_sink_event_count is `events - depth`), and the elements open.
     size_t events, depth;
     /// DOC_SINK_* flags.
     unsigned flags;
@@ -206,26 +207,29 @@ DOC_SINK_INLINE uint64_t doc_sink_load32(const unsigned char *at) {
 DOC_SINK_INLINE uint64_t doc_sink_touch(const char *bytes, size_t length) {
     const unsigned char *at = (const unsigned char *)bytes;
     uint64_t sum = (uint64_t)length << 40;
-    if (length >= 16) return sum + doc_sink_sum_long(at, length);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    // The shortest first: the whitespace between two tags is a byte or a few.
+    if (length < 4) {
+        if (length > 0) {
+            sum += at[0];
+            if (length > 1) sum += at[length - 1];
+            if (length > 2) sum += at[1];
+        }
+        return sum;
+    }
+    if (length >= 16) return sum + doc_sink_sum_long(at, length);
     if (length >= 8) {
         // The last 8 bytes, those the first word read too (the low ones) masked off.
         uint64_t last = doc_sink_load64(at + length - 8) & (~0ULL << ((16 - length) * 8 - 1) << 1);
         return sum + doc_sink_sum_lanes(doc_sink_pairs(doc_sink_load64(at)) + doc_sink_pairs(last));
     }
-    if (length >= 4) {
-        uint64_t last = doc_sink_load32(at + length - 4) & (0xFFFFFFFFULL << ((8 - length) * 8));
-        return sum + doc_sink_sum_word(doc_sink_load32(at) | last << 32);
-    }
-    if (length > 0) {
-        sum += at[0];
-        if (length > 1) sum += at[length - 1];
-        if (length > 2) sum += at[1];
-    }
+    uint64_t last = doc_sink_load32(at + length - 4) & (0xFFFFFFFFULL << ((8 - length) * 8));
+    return sum + doc_sink_sum_word(doc_sink_load32(at) | last << 32);
 #else
+    if (length >= 16) return sum + doc_sink_sum_long(at, length);
     for (size_t i = 0; i < length; i++) sum += at[i];
-#endif
     return sum;
+#endif
 }
 
 /// A whole string (a name, an attribute value, a processing instruction's target or data) as one
@@ -235,13 +239,15 @@ DOC_SINK_INLINE uint64_t doc_sink_touch(const char *bytes, size_t length) {
 DOC_SINK_INLINE uint64_t doc_sink_hash(const char *bytes, size_t length) {
     const unsigned char *at = (const unsigned char *)bytes;
     uint64_t word;
-    if (length > 16) return doc_sink_hash_long(at, length);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (length > 8) {
+    // 4 to 8 bytes first (most names, and many values): one comparison.
+    if (length - 4 <= 4) {
+        word = doc_sink_load32(at) | doc_sink_load32(at + length - 4) << 32;
+    } else if (length > 16) {
+        return doc_sink_hash_long(at, length);
+    } else if (length > 8) {
         // Two words, overlapping when under 16 bytes (every byte in one at least).
         word = doc_sink_load64(at) * DOC_SINK_PRIME2 + doc_sink_rotate(doc_sink_load64(at + length - 8), 32);
-    } else if (length >= 4) {
-        word = doc_sink_load32(at) | doc_sink_load32(at + length - 4) << 32;
     } else if (length > 0) {
         // The first, middle and last bytes: all of them.
         word = at[0] | (uint64_t)at[length >> 1] << 8 | (uint64_t)at[length - 1] << 16;
@@ -249,6 +255,7 @@ DOC_SINK_INLINE uint64_t doc_sink_hash(const char *bytes, size_t length) {
         return 0;
     }
 #else
+    if (length > 16) return doc_sink_hash_long(at, length);
     if (length == 0) return 0;
     word = 0;
     for (size_t i = 0; i < length; i++) word = word * 257 + at[i];
@@ -259,15 +266,18 @@ DOC_SINK_INLINE uint64_t doc_sink_hash(const char *bytes, size_t length) {
 /// A name (URI, local name, prefix) as one number.
 DOC_SINK_INLINE uint64_t doc_sink_touch_name(const char *uri, size_t uri_length, const char *local, size_t local_length,
                                              const char *prefix, size_t prefix_length) {
-    uint64_t name = doc_sink_rotate(doc_sink_hash(local, local_length), 21);
-    // No namespace (most names of most documents): an empty string hashes to 0.
+    uint64_t name = doc_sink_hash(local, local_length);
+    // No namespace (most names of most documents): an empty string hashes to 0, and the local name
+    // is the name's hash as it is.
     if ((uri_length | prefix_length) == 0) return name;
-    return doc_sink_hash(uri, uri_length) + name + doc_sink_rotate(doc_sink_hash(prefix, prefix_length), 42);
+    return doc_sink_rotate(doc_sink_hash(uri, uri_length), 21) + name +
+           doc_sink_rotate(doc_sink_hash(prefix, prefix_length), 42);
 }
 
-/// Folds one markup event into the checksum, in order.
+/// Folds one markup event into the checksum, in order: its kind (the kind's byte in each byte of
+/// a 32-bit constant, which an addition takes as it is) and its value.
 DOC_SINK_INLINE void doc_sink_check_event(DocSinkCore *core, unsigned char kind, uint64_t value) {
-    core->check = doc_sink_rotate(core->check, 7) + (value ^ ((uint64_t)kind << 56));
+    core->check = doc_sink_rotate(core->check, 7) + value + (uint64_t)kind * 0x01010101U;
 }
 
 /// Before markup: the text since the last markup is an event (the checksum's part of it).
@@ -285,7 +295,9 @@ DOC_SINK_INLINE DocStatus doc_sink_start(DocSink *sink, const char *uri, size_t 
     if (core->flags & (DOC_SINK_CANONICAL | DOC_SINK_FINISHED | DOC_SINK_TAG_PENDING))
         return doc_sink_start_general(sink, uri, uri_length, local, local_length, prefix, prefix_length);
     doc_sink_check_text(core);
-    core->check_tag = doc_sink_touch_name(uri, uri_length, local, local_length, prefix, prefix_length) * DOC_SINK_PRIME2;
+    // The tag's name turned half a word, so that it and an attribute's name are two numbers.
+    core->check_tag =
+        doc_sink_rotate(doc_sink_touch_name(uri, uri_length, local, local_length, prefix, prefix_length), 32);
     core->flags |= DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME;
     return DOC_STATUS_OK;
 }
@@ -311,7 +323,7 @@ DOC_SINK_INLINE DocStatus doc_sink_start_done(DocSink *sink) {
     doc_sink_check_event(core, DOC_EVENT_START, core->check_tag);
     core->flags &= ~(unsigned)(DOC_SINK_TAG_PENDING | DOC_SINK_HAS_NAME);
     core->depth += 1;
-    core->events += 1;
+    core->events += 2;
     return DOC_STATUS_OK;
 }
 
@@ -322,7 +334,6 @@ DOC_SINK_INLINE DocStatus doc_sink_end(DocSink *sink) {
     doc_sink_check_text(core);
     doc_sink_check_event(core, DOC_EVENT_END, 0);
     core->depth -= 1;
-    core->events += 1;
     return DOC_STATUS_OK;
 }
 
