@@ -272,7 +272,7 @@ public struct BenchSession: Sendable {
     /// its store (the `CellRecord`s it records, which `bench compare` reads back whole with
     /// `RunResult.readBack`) and a run read back from its samples
     /// (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`, a writer's
-    /// backfill). Each figure is over the values ``Metric/counted(_:)`` counts, as are the
+    /// backfill). Each figure is over the values `Metric.counted(_:)` counts, as are the
     /// summaries kept by metric that `bench report` and `bench history` read.
     public static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
         -> [CellSummary]
