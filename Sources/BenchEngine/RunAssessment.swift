@@ -49,17 +49,18 @@ public enum RunAssessment {
         }
     }
 
-    /// The stored history a run's page shows beside it: the store's newest `lastRuns` runs (debug
-    /// builds left out), for the parsers and scenarios this run measured, so that what a run reads
-    /// from the store is bounded by the history it uses, however many runs and cells the store
-    /// holds; none when the store cannot be read.
+    /// The stored history a run's page shows beside it: the stored figures (summaries, not
+    /// samples) of the store's newest `lastRuns` runs (debug builds left out), for the parsers and
+    /// scenarios this run measured, so that what a run reads from the store is a value a run and
+    /// cell of the history it uses, however many runs, cells and samples the store holds; none when
+    /// the store cannot be read.
     public static func pageHistory(
         of result: RunResult, from history: (any RunHistorySource)?, lastRuns: Int
-    ) -> [StoredSample] {
+    ) -> [RunFigures] {
         let cells = result.cells.map(\.cell).filter { $0.scenario != .notTimed }
         guard let history, !cells.isEmpty else { return [] }
         return
-            (try? history.recentSamples(
+            (try? history.recentFigures(
                 parsers: Array(Set(cells.map(\.parser))).sorted(),
                 scenarios: Array(Set(cells.map(\.scenario.name))).sorted(), lastRuns: lastRuns)) ?? []
     }

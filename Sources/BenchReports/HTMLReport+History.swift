@@ -2,35 +2,121 @@ import BenchResults
 import Foundation
 
 extension HTMLReport {
-    /// Time to the first song per network profile, from the samples (each profile its own group).
-    static func firstSongChart(_ samples: [StoredSample]) -> String? {
-        let good = samples.filter {
-            $0.sample.isClean && $0.sample.firstSongNs != nil && $0.sample.cell.parser != "null"
+    /// What a page's history figures draw: the practices (per machine when there are several), the
+    /// first song per network profile and each parser's history, with the runs they come from.
+    ///
+    /// A run's page makes them from the stored figures of the newest runs (``init(runs:practices:)``:
+    /// a value a run and cell); the store's page from the samples of its newest runs
+    /// (``init(samples:)``).
+    struct HistoryFigures {
+        /// The practice figures, a list per machine (`nil`: one machine, or not said).
+        var practices: [(machine: Machine?, figures: [PracticeFigures])]
+        var firstSong: String?
+        var history: String?
+        /// The runs the figures were drawn from.
+        var runs: Int
+        /// Whether the first song's bars are each parser's median of its runs' medians (a run's
+        /// page) rather than the median of every sample (the store's).
+        var firstSongOfRuns: Bool
+
+        /// The figures of stored samples (`bench report --format html`): each chart over every sample.
+        init(samples stored: [StoredSample]) {
+            let machines = Set(stored.compactMap(\.machine)).sorted()
+            practices =
+                machines.count > 1
+                ? machines.map { machine in
+                    (machine, PracticeFigures.of(samples: stored.filter { $0.machine == machine }.map(\.sample)))
+                } : [(nil, PracticeFigures.of(samples: stored.map(\.sample)))]
+            firstSong = HTMLReport.firstSongChart(stored)
+            history = HTMLReport.historyChart(stored)
+            runs = Set(stored.map(\.runID)).count
+            firstSongOfRuns = false
         }
-        let relevant = good.filter { $0.sample.cell.scenario.isParseFromMemory || $0.sample.cell.scenario == .download }
+
+        /// The figures of stored runs' figures (a run's page): the first song, each parser's median
+        /// of its runs' medians; the history, each run's median; the practices, `practices` (the
+        /// run's own: a run's page shows the practices it measured).
+        init(runs stored: [RunFigures], practices: [PracticeFigures]) {
+            self.practices = [(nil, practices)]
+            firstSong = HTMLReport.firstSongChart(runs: stored)
+            history = HTMLReport.historyChart(runs: stored)
+            runs = Set(stored.map(\.runID)).count
+            firstSongOfRuns = true
+        }
+    }
+
+    /// One value of the first-song chart: a sample's time to the first song, or a run's median of them.
+    struct FirstSongValue {
+        var network: String
+        var machine: Machine?
+        var parser: String
+        var value: Double
+    }
+
+    /// Whether a cell's first songs are drawn: the parse scenarios (in memory) and downloads, not
+    /// the `null` parser.
+    static func drawsFirstSong(_ cell: CellKey) -> Bool {
+        cell.parser != "null" && (cell.scenario.isParseFromMemory || cell.scenario == .download)
+    }
+
+    /// Time to the first song per network profile, from the samples (each profile its own group):
+    /// each bar the median of every clean sample.
+    static func firstSongChart(_ samples: [StoredSample]) -> String? {
+        let values = samples.compactMap { item -> FirstSongValue? in
+            guard item.sample.isClean, let first = item.sample.firstSongNs, drawsFirstSong(item.sample.cell) else {
+                return nil
+            }
+            return FirstSongValue(
+                network: item.sample.cell.network, machine: item.machine, parser: item.sample.cell.parser,
+                value: Double(first))
+        }
+        return firstSongChart(values) { "n = \($0)" }
+    }
+
+    /// Time to the first song per network profile, from the runs' stored figures: each bar the
+    /// median of the runs' medians (a run one value: the median of its cells' when it has several
+    /// of the parser on the profile).
+    static func firstSongChart(runs: [RunFigures]) -> String? {
+        let values = runs.flatMap { run in
+            var medians: [String: (network: String, parser: String, values: [Double])] = [:]
+            var order: [String] = []
+            for cell in run.cells where drawsFirstSong(cell.cell) {
+                guard let figure = cell.figures.first(where: { $0.metric == .firstSongNs }) else { continue }
+                let key = cell.cell.network + "\u{0}" + cell.cell.parser
+                if medians[key] == nil { order.append(key) }
+                medians[key, default: (cell.cell.network, cell.cell.parser, [])].values.append(figure.median)
+            }
+            return order.compactMap { key -> FirstSongValue? in
+                guard let group = medians[key], let median = Statistics(group.values)?.median else { return nil }
+                return FirstSongValue(network: group.network, machine: run.machine, parser: group.parser, value: median)
+            }
+        }
+        return firstSongChart(values) { "median of \($0) run\($0 == 1 ? "" : "s")" }
+    }
+
+    /// The first-song chart of `values`: a group per network profile (and machine, when there are
+    /// several), a bar per parser at the median of its values, `count` saying what they are.
+    static func firstSongChart(_ values: [FirstSongValue], count: (Int) -> String) -> String? {
         let order = ["", "loopback", "wifi", "lte", "3g", "edge", "custom", "remote"]
-        let networks = Set(relevant.map(\.sample.cell.network)).sorted {
+        let networks = Set(values.map(\.network)).sorted {
             (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
         }
         // Several machines: a group per profile and machine, never one bar over unlike machines.
-        let present = Set(relevant.map(\.machine))
+        let present = Set(values.map(\.machine))
         let machines: [Machine?] = present.count > 1 ? present.sorted { ($0?.label ?? "") < ($1?.label ?? "") } : [nil]
         let groups: [SVGChart.Group] = networks.flatMap { network in machines.map { machine in (network, machine) } }
             .compactMap { network, machine in
-                let inGroup = relevant.filter {
-                    $0.sample.cell.network == network && (machine == nil || $0.machine == machine)
-                }
+                let inGroup = values.filter { $0.network == network && (machine == nil || $0.machine == machine) }
                 guard !inGroup.isEmpty else { return nil }
-                let parsers = Array(Set(inGroup.map(\.sample.cell.parser))).sorted()
+                let parsers = Array(Set(inGroup.map(\.parser))).sorted()
                 let bars: [SVGChart.Bar] = parsers.compactMap { parser in
-                    let values = inGroup.filter { $0.sample.cell.parser == parser }.compactMap {
-                        $0.sample.firstSongNs.map(Double.init)
+                    guard let stats = Statistics(inGroup.filter { $0.parser == parser }.map(\.value)) else {
+                        return nil
                     }
-                    guard let stats = Statistics(values) else { return nil }
                     return .init(
                         label: parser, value: stats.median / 1e6, low: nil, high: nil,
                         text:
-                            "\(Format.ms(stats.median, decimals: stats.median >= 1e8 ? 0 : 2)) ms (n = \(stats.count))",
+                            "\(Format.ms(stats.median, decimals: stats.median >= 1e8 ? 0 : 2)) ms (\(count(stats.count)))",
                         key: parser)
                 }
                 let title = network.isEmpty ? "in memory (parse scenario)" : "network profile: \(network)"
@@ -43,21 +129,104 @@ extension HTMLReport {
             axisLabel: "milliseconds to the first song, median (shorter is better)")
     }
 
-    /// Each parser's median parse time per stored run, on the most measured feed.
+    /// One point of the history chart: a run's median parse time of one parser on one feed.
+    struct RunPoint {
+        var run: RunKey
+        var machine: Machine?
+        var parser: String
+        var feed: String
+        var median: Double
+        /// The values behind it (the feed drawn is the one with the most).
+        var count: Int
+    }
+
+    /// Whether a cell's parse times are drawn in the history: the parse scenarios (in memory), not
+    /// the `null` parser.
+    static func drawsHistory(_ cell: CellKey) -> Bool {
+        cell.scenario.isParseFromMemory && cell.parser != "null"
+    }
+
+    /// Each parser's median parse time per stored run, on the most measured feed, from the
+    /// samples: a run's point is the median of its clean samples.
     static func historyChart(_ samples: [StoredSample]) -> String? {
-        let parse = samples.filter {
-            $0.sample.cell.scenario.isParseFromMemory && $0.sample.isClean && $0.sample.wallNs != nil
-                && $0.sample.cell.parser != "null"
+        var groups: [String: (point: RunPoint, values: [Double])] = [:]
+        for item in samples where drawsHistory(item.sample.cell) && item.sample.isClean {
+            guard let wall = item.sample.wallNs else { continue }
+            let cell = item.sample.cell
+            let key = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
+            groups[
+                key,
+                default: (
+                    RunPoint(
+                        run: RunKey(id: item.runID, started: item.runStartedAt), machine: item.machine,
+                        parser: cell.parser, feed: cell.feedSHA256, median: 0, count: 0), []
+                )
+            ].values.append(Double(wall))
         }
-        let feeds = Dictionary(grouping: parse, by: \.sample.cell.feedSHA256)
-        guard let feed = feeds.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else { return nil }
-        let runs = Array(Set(feed.value.map { RunKey(id: $0.runID, started: $0.runStartedAt) })).sorted {
-            ($0.started, $0.id) < ($1.started, $1.id)
+        let points = groups.values.compactMap { group -> RunPoint? in
+            guard let stats = Statistics(group.values) else { return nil }
+            var point = group.point
+            point.median = stats.median
+            point.count = stats.count
+            return point
         }
+        return historyChart(points) { feed in
+            changePoints(
+                samples.filter { $0.sample.cell.scenario.isParseFromMemory && $0.sample.cell.feedSHA256 == feed })
+        }
+    }
+
+    /// Each parser's median parse time per stored run, on the most measured feed, from the runs'
+    /// stored figures: a run's point is its stored median (the median of the cell's clean
+    /// samples, ``Metric/counted(_:)``), the median of its cells' medians when it has several of
+    /// the parser on the feed (chunk sizes, parse scenarios).
+    static func historyChart(runs: [RunFigures]) -> String? {
+        let points = runs.flatMap { run in
+            var groups: [String: (point: RunPoint, medians: [Double])] = [:]
+            for cell in run.cells where drawsHistory(cell.cell) {
+                guard let figure = cell.figures.first(where: { $0.metric == .wallNs }) else { continue }
+                let key = cell.cell.parser + "\u{0}" + cell.cell.feedSHA256
+                groups[
+                    key,
+                    default: (
+                        RunPoint(
+                            run: RunKey(id: run.runID, started: run.startedAt), machine: run.machine,
+                            parser: cell.cell.parser, feed: cell.cell.feedSHA256, median: 0, count: 0), []
+                    )
+                ].medians.append(figure.median)
+                groups[key]?.point.count += figure.count
+            }
+            return groups.values.compactMap { group -> RunPoint? in
+                guard let median = Statistics(group.medians)?.median else { return nil }
+                var point = group.point
+                point.median = median
+                return point
+            }
+        }
+        return historyChart(points) { feed in
+            changePoints(
+                runs: runs.map { run in
+                    var run = run
+                    run.cells = run.cells.filter { $0.cell.scenario.isParseFromMemory && $0.cell.feedSHA256 == feed }
+                    return run
+                })
+        }
+    }
+
+    /// The history chart of `all` (a point a run, parser and feed), on the feed with the most
+    /// values, with the changes `shifts` finds on that feed (its digest) marked.
+    static func historyChart(
+        _ all: [RunPoint], shifts: (String) -> [(series: RunSeries, shift: RunSeries.Shift)]
+    ) -> String? {
+        var weights: [String: Int] = [:]
+        for point in all { weights[point.feed, default: 0] += point.count }
+        guard let feed = weights.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
+        let onFeed = all.filter { $0.feed == feed }
+        let runs = Array(Set(onFeed.map(\.run))).sorted { ($0.started, $0.id) < ($1.started, $1.id) }
         // One run is one dot a parser: no history yet.
         guard runs.count > 1 else { return nil }
         let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($1.id, $0) })
-        let parsers = Array(Set(feed.value.map(\.sample.cell.parser))).sorted()
+        let parsers = Array(Set(onFeed.map(\.parser))).sorted()
         let labels = runs.map { run -> String in
             // "2026-11-22T05:31:21Z" → "11-22 05:31"
             let text = run.started
@@ -66,22 +235,21 @@ extension HTMLReport {
             let time = text.dropFirst(11).prefix(5)
             return "\(month) \(time)"
         }
-        /// One point per run: the median of its samples.
-        func points(_ items: [StoredSample], name: String) -> [(x: Int, y: Double, tip: String)] {
-            Dictionary(grouping: items, by: \.runID).compactMap { run, items -> (x: Int, y: Double, tip: String)? in
-                guard let position = index[run],
-                    let stats = Statistics(items.compactMap { $0.sample.wallNs.map(Double.init) })
-                else { return nil }
-                return (position, stats.median / 1e6, "\(name), run \(run): \(Format.ms(stats.median)) ms")
+        /// One point per run: its median.
+        func points(_ items: [RunPoint], name: String) -> [(x: Int, y: Double, tip: String)] {
+            items.compactMap { point -> (x: Int, y: Double, tip: String)? in
+                guard let position = index[point.run.id] else { return nil }
+                return (
+                    position, point.median / 1e6, "\(name), run \(point.run.id): \(Format.ms(point.median)) ms"
+                )
             }.sorted { $0.x < $1.x }
         }
         let axis = "stored runs, oldest first (UTC); milliseconds per parse"
-        let machines = Set(feed.value.compactMap(\.machine)).sorted()
-        let shifts = changePoints(
-            samples.filter { $0.sample.cell.scenario.isParseFromMemory && $0.sample.cell.feedSHA256 == feed.key })
+        let machines = Set(onFeed.compactMap(\.machine)).sorted()
+        let found = shifts(feed)
         /// The marks of the changes found in `parser`'s series on `host` (any host when `nil`).
         func marks(_ parser: String, host: String?, key: String) -> [SVGChart.Mark] {
-            shifts.filter { $0.series.parser == parser && (host == nil || $0.series.host == host) }.compactMap {
+            found.filter { $0.series.parser == parser && (host == nil || $0.series.host == host) }.compactMap {
                 guard let position = index[$0.shift.runID] else { return nil }
                 let percent = String(format: "%+.1f%%", ($0.shift.ratio - 1) * 100)
                 return SVGChart.Mark(
@@ -96,7 +264,7 @@ extension HTMLReport {
         }
         guard machines.count > 1 else {
             let series: [SVGChart.Series] = parsers.map { parser in
-                .init(name: parser, points: points(feed.value.filter { $0.sample.cell.parser == parser }, name: parser))
+                .init(name: parser, points: points(onFeed.filter { $0.parser == parser }, name: parser))
             }
             return SVGChart.lines(
                 id: "history", title: "Median parse time per run", labels: labels, series: series, axisLabel: axis,
@@ -112,7 +280,7 @@ extension HTMLReport {
                 .init(
                     name: name(machine),
                     points: points(
-                        feed.value.filter { $0.sample.cell.parser == parser && $0.machine == machine },
+                        onFeed.filter { $0.parser == parser && $0.machine == machine },
                         name: "\(parser) on \(name(machine))"))
             }
             return SVGChart.lines(
@@ -126,7 +294,18 @@ extension HTMLReport {
     /// The changes `bench history` finds in the calibrated time of each parser, scenario and chunk
     /// size on one feed (``RunSeries``, ``ChangePoints`` with its defaults), per machine.
     static func changePoints(_ samples: [StoredSample]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
-        RunSeries.series(samples, metric: .calibratedTime).filter { $0.parser != "null" }.flatMap { series in
+        shifts(RunSeries.series(samples, metric: .calibratedTime))
+    }
+
+    /// The changes of ``changePoints(_:)`` from the runs' stored figures, as `bench history` finds
+    /// them (``RunSeries/series(runs:metric:parsers:)``: a run's stored median wall time ÷ the
+    /// median of its workers' calibration medians).
+    static func changePoints(runs: [RunFigures]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
+        shifts(RunSeries.series(runs: runs, metric: .calibratedTime))
+    }
+
+    private static func shifts(_ series: [RunSeries]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
+        series.filter { $0.parser != "null" }.flatMap { series in
             series.findingShifts().shifts.map { (series, $0) }
         }
     }

@@ -38,11 +38,12 @@ public enum HTMLReport {
 
     /// The report of one run.
     ///
-    /// `history` holds the stored samples of the runs it draws (this one included, when it was
-    /// recorded), for the history and the network profiles measured by other runs; `historyWindow`,
-    /// the most runs it was read with (``runHistoryWindow``), named in the history's caption when the
-    /// store held more.
-    public static func run(_ result: RunResult, history: [StoredSample], historyWindow: Int? = nil) -> String {
+    /// `history` holds the stored figures of the runs it draws (``RunFigures``, of
+    /// ``RunFigures/pageMetrics``: this one included, when it was recorded), for the history and the
+    /// network profiles measured by other runs, a value a run and cell; `historyWindow`, the most
+    /// runs it was read with (``runHistoryWindow``), named in the captions when the store held more.
+    /// The practices drawn are the run's own.
+    public static func run(_ result: RunResult, history: [RunFigures], historyWindow: Int? = nil) -> String {
         let environment = result.environment
         let parse = result.cells.filter { $0.cell.scenario.isParseFromMemory }.map { cell in
             Figure(
@@ -56,11 +57,10 @@ public enum HTMLReport {
                 bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple,
                 document: cell.cell.scenario.workload == .document)
         }
-        var samples = history
+        var runs = history
         if !history.contains(where: { $0.runID == environment.runID }) {
-            samples += result.samples.map {
-                StoredSample(runID: environment.runID, runStartedAt: environment.startedAt, sample: $0)
-            }
+            runs.append(
+                RunFigures(result, metrics: RunFigures.pageMetrics, workerMedians: RunFigures.pageWorkerMedians))
         }
         var about = "Run \(environment.runID), \(environment.startedAt): \(environment.buildConfiguration) build"
         if let commit = environment.gitCommit { about += " of commit \(commit)" }
@@ -113,7 +113,9 @@ public enum HTMLReport {
             .map { "\($0.cell.parser) was not timed on \($0.cell.feedPath): \($0.outcome ?? "")" }
         return document(
             title: "XML parser benchmark — run \(environment.runID)", answer: RunReport.answer(result), about: about,
-            warnings: warnings + wrong, parse: parse, history: samples, historyWindow: historyWindow,
+            warnings: warnings + wrong, parse: parse,
+            history: HistoryFigures(runs: runs, practices: PracticeFigures.of(result.cells)),
+            historyWindow: historyWindow,
             table: RunReport.table(result), sections: noiseLevels(result.cells))
     }
 
@@ -139,8 +141,8 @@ public enum HTMLReport {
             + "its parses that succeeded and kept the CPU, as stored with the run). "
             + "The whiskers are the interval of the median run's figure: they describe the stored runs."
         return document(
-            title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse, history: history,
-            historyWindow: historyWindow, table: HistoryReport.table(rows))
+            title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse,
+            history: HistoryFigures(samples: history), historyWindow: historyWindow, table: HistoryReport.table(rows))
     }
 
     // MARK: - The page
@@ -168,7 +170,7 @@ public enum HTMLReport {
     /// the first song and the history, then the figures as text.
     static func document(
         title: String, answer: [String] = [], about: String, warnings: [String], parse: [Figure],
-        history: [StoredSample], historyWindow: Int? = nil, table: String, sections: String = ""
+        history: HistoryFigures, historyWindow: Int? = nil, table: String, sections: String = ""
     ) -> String {
         var heading = "<h1>\(e(title))</h1>\n"
         for sentence in answer { heading += "<p class=\"answer\">\(e(sentence))</p>\n" }
@@ -199,37 +201,29 @@ public enum HTMLReport {
     /// machines), the first song per network profile, and each parser's history.
     ///
     /// `window`: the most runs `history` was read with; when it holds that many, the store may hold
-    /// more, and the history's caption says which runs it draws.
-    static func historyFigures(_ history: [StoredSample], window: Int? = nil, into figures: FigureList) {
-        let machines = Set(history.compactMap(\.machine)).sorted()
-        if machines.count > 1 {
-            for machine in machines {
-                let practices = PracticeFigures.of(samples: history.filter { $0.machine == machine }.map(\.sample))
-                guard !practices.isEmpty else { continue }
-                figures.text("<h3>On \(e(machine.label))</h3>\n")
-                practiceSections(practices, figure: { figures.add($0, caption: $1) }, text: figures.text)
-            }
-        } else {
-            practiceSections(
-                PracticeFigures.of(samples: history.map(\.sample)), figure: { figures.add($0, caption: $1) },
-                text: figures.text)
+    /// more, and the captions say which runs it draws.
+    static func historyFigures(_ history: HistoryFigures, window: Int? = nil, into figures: FigureList) {
+        for (machine, practices) in history.practices where !practices.isEmpty {
+            if let machine { figures.text("<h3>On \(e(machine.label))</h3>\n") }
+            practiceSections(practices, figure: { figures.add($0, caption: $1) }, text: figures.text)
         }
-        if let chart = firstSongChart(history) {
+        let which =
+            if let window, history.runs >= window {
+                "in the newest \(window) stored runs (the store may hold more: bench report --format html draws them all)"
+            } else {
+                "in every stored run"
+            }
+        if let chart = history.firstSong {
             figures.add(
                 chart,
                 caption:
                     "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
                     + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale."
+                    + (history.firstSongOfRuns
+                        ? " Each bar is the median of the runs' medians (a run one value) \(which), of any host." : "")
             )
         }
-        guard let chart = historyChart(history) else { return }
-        let runs = Set(history.map(\.runID)).count
-        let which =
-            if let window, runs >= window {
-                "in the newest \(window) stored runs (the store may hold more: bench report --format html draws them all)"
-            } else {
-                "in every stored run"
-            }
+        guard let chart = history.history else { return }
         figures.add(
             chart,
             caption:

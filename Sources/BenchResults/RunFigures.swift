@@ -73,6 +73,34 @@ public struct RunFigures: Sendable, Equatable {
         }
     }
 
+    /// The metrics a run's page draws from its stored history: parse time (the history chart),
+    /// the first song (its chart) and calibration (the calibrated time of the change points).
+    public static let pageMetrics: [Metric] = [.wallNs, .firstSongNs, .calibrationNs]
+    /// The metrics of ``pageMetrics`` whose workers' medians the page takes: calibration's (the
+    /// change points' divisor, ``RunSeries/workerMetrics(_:)``).
+    public static let pageWorkerMedians: Set<Metric> = RunSeries.workerMetrics(.calibratedTime)
+
+    /// A run's own figures of `metrics` as a store would keep them (``MetricSummary/of(_:)`` of
+    /// each cell's samples; the workers' medians of `workerMedians` only), for a page that draws a
+    /// run the store did not record (`--no-store`, a store that failed).
+    public init(_ result: RunResult, metrics: [Metric], workerMedians: Set<Metric>) {
+        let environment = result.environment
+        self.init(
+            runID: environment.runID, startedAt: environment.startedAt, noisy: result.noise?.noisy,
+            gitCommit: environment.gitCommit, retriesPreempted: result.settings.retryPreempted,
+            machine: Machine(environment))
+        let wanted = Set(metrics)
+        cells = CellRecord.of(result.cells, samples: result.samples).compactMap { record in
+            let figures = record.metrics.filter { wanted.contains($0.metric) }.map { summary in
+                var figure = Figure(summary)
+                if !workerMedians.contains(summary.metric) { figure.workerMedians = [] }
+                return figure
+            }
+            return figures.isEmpty
+                ? nil : Cell(cell: record.summary.cell, failed: record.summary.failed, figures: figures)
+        }
+    }
+
     /// The runs of `stored` (one run's summaries one after another, as a store gives them), each
     /// cell with every summary of the run that names it.
     public static func runs(_ stored: [StoredMetricSummary]) -> [RunFigures] {

@@ -13,7 +13,9 @@ public protocol RunHistorySource: Sendable {
     /// them) on the documents of digests `feeds`, oldest run first: the history from which a run
     /// learns its run-to-run noise (`RunHistory`).
     func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws -> [StoredSample]
-    /// The samples of `parsers` in `scenarios` (scenario names) of the newest `lastRuns` runs,
-    /// debug builds left out, oldest run first: the history a run's page shows beside it.
-    func recentSamples(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [StoredSample]
+    /// The stored figures (``RunFigures``, of ``RunFigures/pageMetrics``) of `parsers` in
+    /// `scenarios` (scenario names) of the newest `lastRuns` runs of the store, debug builds left
+    /// out, oldest run first: the history a run's page shows beside it, read from the runs'
+    /// summaries (a value a run and cell), never from their samples.
+    func recentFigures(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [RunFigures]
 }

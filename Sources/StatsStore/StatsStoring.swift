@@ -109,10 +109,16 @@ extension StatsStoring {
         try storedRun(runID).map { ($0.settings, $0.noise) }
     }
 
-    /// The samples of `parsers` in `scenarios` of the newest `lastRuns` runs, debug builds left out
-    /// (``samples(matching:)``): the history a run's page shows.
-    public func recentSamples(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [StoredSample] {
-        try samples(matching: SampleFilter(parsers: parsers, scenarios: scenarios, lastRuns: lastRuns))
+    /// The stored figures of `parsers` in `scenarios` of the store's newest `lastRuns` runs, debug
+    /// builds left out (``forEachRunFigures(matching:metrics:workerMedians:_:)`` of
+    /// ``RunFigures/pageMetrics``): the history a run's page shows, a value a run and cell.
+    public func recentFigures(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [RunFigures] {
+        var runs: [RunFigures] = []
+        try forEachRunFigures(
+            matching: SampleFilter(parsers: parsers, scenarios: scenarios, lastRuns: lastRuns),
+            metrics: RunFigures.pageMetrics, workerMedians: RunFigures.pageWorkerMedians
+        ) { runs.append($0) }
+        return runs
     }
 }
 

@@ -41,9 +41,12 @@ struct RunAssessmentTests {
             }
         }
 
-        func recentSamples(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [StoredSample] {
+        func recentFigures(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [RunFigures] {
             asked.append((parsers, scenarios, lastRuns))
-            return try parseHistory(host: "test", excluding: nil, lastRuns: lastRuns, feeds: [])
+            if let failure { throw failure }
+            return runs.map {
+                RunFigures($0, metrics: RunFigures.pageMetrics, workerMedians: RunFigures.pageWorkerMedians)
+            }
         }
     }
 
@@ -88,8 +91,8 @@ struct RunAssessmentTests {
     @Test func thePageHistoryIsReadForTheRunsParsersAndScenariosOnly() {
         let history = History([Self.run(1, calibration: 1_000)])
         let run = Self.run(2, calibration: 1_000)
-        let samples = RunAssessment.pageHistory(of: run, from: history, lastRuns: 30)
-        #expect(samples.count == Self.run(1, calibration: 1_000).samples.count)
+        let figures = RunAssessment.pageHistory(of: run, from: history, lastRuns: 30)
+        #expect(figures.map(\.runID) == ["run-1"])
         #expect(history.asked.count == 1)
         #expect(history.asked.first?.parsers == ["expat", "libxml2"] && history.asked.first?.scenarios == ["parse"])
         #expect(history.asked.first?.lastRuns == 30)

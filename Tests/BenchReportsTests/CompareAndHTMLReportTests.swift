@@ -1,4 +1,4 @@
-import BenchReports
+@testable import BenchReports
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -159,22 +159,22 @@ struct CompareAndHTMLReportTests {
                 "expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6], "foundation": [1.5e7, 1.4e7], "null": [400, 500],
             ],
             iterations: 6)
-        var history = run.samples.map {
-            StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
-        }
         let older = SyntheticRuns.run(
             id: "20261121T100000Z-cccc", started: "2026-11-21T10:00:00Z", rounds: ["expat": [1.2e7], "libxml2": [7e6]],
             iterations: 6)
-        history += older.samples.map {
-            StoredSample(runID: older.environment.runID, runStartedAt: older.environment.startedAt, sample: $0)
-        }
         // A download on a 3G profile, with first songs.
         var download = run.samples[0]
         download.cell.scenario = .download
         download.cell.network = "3g"
         download.firstSongNs = 322_000_000
-        history.append(
-            StoredSample(runID: "20261120T100000Z-dddd", runStartedAt: "2026-11-20T10:00:00Z", sample: download))
+        let downloadRun = RunFigures(
+            runID: "20261120T100000Z-dddd", startedAt: "2026-11-20T10:00:00Z",
+            cells: [
+                .init(
+                    cell: download.cell, failed: 0,
+                    figures: [.init(metric: .firstSongNs, count: 1, median: 322_000_000, workerMedians: [])])
+            ])
+        let history = [downloadRun] + [older, run].map(Self.figures)
 
         var noisy = run
         noisy.noise = NoiseReport(
@@ -210,17 +210,74 @@ struct CompareAndHTMLReportTests {
                 id: "2026112\(day)T100000Z-aaa\(day)", started: "2026-11-2\(day)T10:00:00Z",
                 rounds: ["expat": [1e7, 1.1e7], "libxml2": [6e6, 6.2e6]], iterations: 4)
         }
-        let history = runs.flatMap { run in
-            run.samples.map {
-                StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
-            }
-        }
+        let history = runs.map(Self.figures)
         let full = HTMLReport.run(runs[2], history: history, historyWindow: 3)
         #expect(full.contains("in the newest 3 stored runs (the store may hold more"))
         #expect(!full.contains("in every stored run"))
         let roomy = HTMLReport.run(runs[2], history: history, historyWindow: HTMLReport.runHistoryWindow)
         #expect(roomy.contains("in every stored run"))
         #expect(!roomy.contains("the store may hold more"))
+    }
+
+    /// A run's page draws the stored figures of its runs, not their samples: the first song per
+    /// profile is the median of the runs' medians (a run one value, "median of N runs"); the
+    /// history, a point a run at its stored median, is the chart its samples drew (a parse that
+    /// lost the CPU counts in neither).
+    @Test func aRunsPageDrawsTheRunsFiguresAsTheirSamplesDid() throws {
+        var runs = (0..<3).map { day in
+            SyntheticRuns.run(
+                id: "2026112\(day)T100000Z-aaa\(day)", started: "2026-11-2\(day)T10:00:00Z",
+                rounds: ["expat": [1e7 + Double(day) * 1e5, 1.1e7], "libxml2": [6e6, 6.2e6 - Double(day) * 1e4]],
+                iterations: 4)
+        }
+        var lost = runs[1].samples[0]
+        lost.wallNs = 90_000_000
+        lost.preempted = true
+        runs[1].samples.append(lost)
+        let samples = runs.flatMap { run in
+            run.samples.map {
+                StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
+            }
+        }
+        let figures = runs.map(Self.figures)
+        let fromFigures = try #require(HTMLReport.historyChart(runs: figures))
+        #expect(fromFigures == HTMLReport.historyChart(samples))
+
+        // First songs on 3G: the runs' medians 2, 10 and 4.5 ms, their median 4.5 ms (the six samples' median: 3.5 ms).
+        let firstSongs: [[Int]] = [[1, 2, 3], [10], [4, 5]]
+        var download = runs[0].samples[0]
+        download.cell.scenario = .download
+        download.cell.network = "3g"
+        let withSongs = zip(runs, firstSongs).map { run, songs in
+            songs.map { milliseconds in
+                var sample = download
+                sample.firstSongNs = milliseconds * 1_000_000
+                return StoredSample(
+                    runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: sample)
+            }
+        }
+        let songRuns = zip(runs, withSongs).map { run, stored in
+            RunFigures(
+                runID: run.environment.runID, startedAt: run.environment.startedAt,
+                cells: [
+                    .init(
+                        cell: download.cell, failed: 0,
+                        figures: MetricSummary.of(stored.map(\.sample)).filter { $0.metric == .firstSongNs }.map {
+                            RunFigures.Figure($0)
+                        })
+                ])
+        }
+        let ofRuns = try #require(HTMLReport.firstSongChart(runs: songRuns))
+        #expect(ofRuns.contains("4.50 ms (median of 3 runs)") && !ofRuns.contains("n = "))
+        #expect(HTMLReport.firstSongChart(withSongs.flatMap { $0 })?.contains("3.50 ms (n = 6)") == true)
+        let page = HTMLReport.run(runs[2], history: songRuns + figures, historyWindow: 3)
+        #expect(page.contains("(median of 3 runs)"))
+        #expect(page.contains("medians (a run one value) in the newest 3 stored runs (the store may hold more"))
+    }
+
+    /// A run's figures as a store keeps them for its page (``RunFigures/pageMetrics``).
+    static func figures(_ run: RunResult) -> RunFigures {
+        RunFigures(run, metrics: RunFigures.pageMetrics, workerMedians: RunFigures.pageWorkerMedians)
     }
 
     @Test func storeHTMLAndAnEmptyStoreStayWellFormed() throws {

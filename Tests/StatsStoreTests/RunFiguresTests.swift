@@ -109,12 +109,51 @@ enum RunFiguresContract {
         #expect(expat?.runs == 3 && expat?.incompleteRuns == 1 && expat?.samples == 18)
         #expect(rows.contains { $0.parser == "expat" && $0.instructions != nil && $0.runs == 1 })
     }
+
+    /// A run's page reads the stored figures of the store's newest runs (``StatsStoring/recentFigures(parsers:scenarios:lastRuns:)``):
+    /// its parsers and scenarios, the page's metrics, calibration's workers' medians only, each
+    /// run's median the median of its cell's clean samples.
+    static func readsThePageHistory(_ store: any StatsStoring) throws {
+        try fill(store)
+        // The newest three runs of the store are minutes 4 (still recording), 5 and 6 (a debug build, left out).
+        let page = try store.recentFigures(parsers: ["expat", "libxml2"], scenarios: ["parse"], lastRuns: 3)
+        #expect(page.map(\.runID) == ["20261122T100400Z-r004", "20261122T100500Z-r005"])
+        #expect(page.map { $0.machine?.host } == ["alpha", "beta"])
+        func figure(_ run: Int, _ parser: String, _ metric: Metric) -> RunFigures.Figure? {
+            page[run].cells.first { $0.cell.parser == parser }?.figures.first { $0.metric == metric }
+        }
+        // Walls (3, 1, 2) × (minute + 1) × (2 for expat, 3 for libxml2) + round, in two rounds.
+        #expect(figure(0, "expat", .wallNs)?.median == 21.5 && figure(0, "libxml2", .wallNs)?.median == 31.5)
+        #expect(figure(1, "expat", .wallNs)?.median == 25.5 && figure(1, "libxml2", .wallNs)?.median == 37.5)
+        #expect(figure(1, "expat", .wallNs)?.count == 6 && figure(1, "expat", .wallNs)?.workerMedians == [])
+        #expect(figure(1, "expat", .firstSongNs)?.median == 10)
+        #expect(figure(1, "expat", .calibrationNs)?.workerMedians == [917, 927])
+        #expect(
+            page.allSatisfy { $0.cells.allSatisfy { Set($0.figures.map(\.metric)) == Set(RunFigures.pageMetrics) } })
+        // Every figure is the run's median of the cell's counted (clean) samples.
+        let samples = try store.samples(matching: SampleFilter(lastRuns: 3))
+        for run in page {
+            for cell in run.cells {
+                let own = samples.filter { $0.runID == run.runID && $0.sample.cell == cell.cell }.map(\.sample)
+                for item in cell.figures {
+                    let statistics = try #require(Statistics(item.metric.counted(own)))
+                    #expect(item.median == statistics.median && item.count == statistics.count, "\(run.runID) \(item)")
+                }
+            }
+        }
+        #expect(try store.recentFigures(parsers: ["none"], scenarios: ["parse"], lastRuns: 3).isEmpty)
+        #expect(try store.recentFigures(parsers: ["expat"], scenarios: ["parse"], lastRuns: 30).count == 6)
+    }
 }
 
 @Suite("Stats store: a run's figures as a report reads them (SQLite)")
 struct RunFiguresTests {
     @Test func readsTheSummariesFigures() throws {
         try RunFiguresContract.readsTheSummariesFigures(try StatsDatabase(writer: DatabaseQueue()))
+    }
+
+    @Test func readsThePageHistory() throws {
+        try RunFiguresContract.readsThePageHistory(try StatsDatabase(writer: DatabaseQueue()))
     }
 
     /// Pages of any size give the same runs.
@@ -158,5 +197,10 @@ struct PostgresRunFiguresTests {
     @Test func readsTheSummariesFigures() throws {
         let database = try PostgresTestServer.Database()
         try RunFiguresContract.readsTheSummariesFigures(try StatsStores.open(database.url))
+    }
+
+    @Test func readsThePageHistory() throws {
+        let database = try PostgresTestServer.Database()
+        try RunFiguresContract.readsThePageHistory(try StatsStores.open(database.url))
     }
 }
