@@ -369,18 +369,27 @@ struct RunCommandTests {
 /// running the tests) count in them (`--count-preempted`), else such a machine leaves none to fit.
 @Suite("bench sweep")
 struct SweepCommandTests {
+    /// A small sweep writes every point and the slopes, and its output fits.
+    ///
+    /// Also the sweep's check of `TerminalWidthTests` (output that fits): its terminal output, the
+    /// lines naming the files written included (not `--quiet`), within 100 columns at `COLUMNS=100`.
+    /// One sweep process serves both checks.
     @Test(.endToEnd)
     func aSmallSweepWritesEveryPointAndTheSlopes() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out")
-        let result = try runBench([
-            "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
-            "--iterations", "1",
-            "--instructions-up-to", "0", "--no-store", "--output-dir", output, "--quiet", "--count-preempted",
-        ])
+        let result = try runBench(
+            [
+                "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
+                "--iterations", "1", "--instructions-up-to", "0", "--no-store", "--output-dir", output,
+                "--count-preempted",
+            ], environment: TerminalWidthTests.wide)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Scale sweep") && result.standardOutput.contains("Chunk-size sweep"))
         #expect(result.standardOutput.contains("Growth with the feed"))
+        #expect(
+            TerminalWidthTests.tooWide(result.standardOutput).isEmpty,
+            "\(TerminalWidthTests.tooWide(result.standardOutput))")
         let files = try FileManager.default.contentsOfDirectory(atPath: output)
         // The generated feeds are cached under feeds/, named by songs and seed.
         let feeds = try FileManager.default.contentsOfDirectory(atPath: output + "/feeds").sorted()
