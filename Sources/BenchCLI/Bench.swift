@@ -38,6 +38,15 @@ struct Bench: ParsableCommand {
     static func main() {
         do {
             let arguments = Self.arguments(Array(CommandLine.arguments.dropFirst()))
+            // A worker (`bench worker`, started by bench itself for every cell, check and document)
+            // goes straight to its job: the command-line library would first build the argument set
+            // of `run`, the default subcommand, and a debug build of it checks every option of every
+            // group each time, 0.5 s of CPU a worker (most of a debug run's CPU, and 50 times that
+            // under callgrind). Its errors end it as ``Worker`` would.
+            if arguments == [WorkerCommand.workerArgument] {
+                try Worker().run()
+                return
+            }
             if let mistyped = Self.unknownCommand(arguments) {
                 let message = Format.wrap("Error: " + mistyped, width: Terminal(quiet: true).width)
                 FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -10,9 +10,18 @@ import Testing
 /// Runs the built `bench` as a user would and checks its output and exit status.
 @Suite("bench, end to end")
 struct BenchCommandTests {
+    /// `bench verify` checks every feed in Data/, and its output fits.
+    ///
+    /// Also the check of `TerminalWidthTests` (output that fits) for `bench verify` off a terminal:
+    /// within 100 columns at `COLUMNS=100`, and no progress. One process serves both (Data/ holds
+    /// the one feed, whose check takes a debug build 7 CPU-s).
     @Test func verifyChecksTheFeedsInData() throws {
-        let result = try runBench(["verify"])
+        let result = try runBench(["verify"], environment: TerminalWidthTests.wide)
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            TerminalWidthTests.tooWide(result.standardOutput).isEmpty,
+            "\(TerminalWidthTests.tooWide(result.standardOutput))")
+        #expect(!words(result.standardError).contains("\u{1B}"), "no progress off a terminal")
         #expect(result.standardOutput.contains("Data/top300.rss.xml"))
         for parser in ["foundation", "libxml2", "expat"] {
             let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("  \(parser) ") }

@@ -297,9 +297,12 @@ struct RunCommandTests {
         let store = directory.path("stats.sqlite")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        // The null baseline's cell comes first; pushed a byte at a time, each parser's cell after it
+        // takes 10 times as long (its 400 parses of 16 KiB took a debug build's null cell 8 CPU-s, the
+        // calibration workload before each parse).
         process.arguments = [
-            "run", "--scenario", "parse", "--iterations", "400", "--warmup", "0", "--store", store, "--output-dir",
-            directory.path("out"),
+            "run", "--scenario", "parse", "--iterations", "40", "--chunk-size", "1", "--warmup", "0", "--store", store,
+            "--output-dir", directory.path("out"),
         ]
         process.currentDirectoryURL = TestPaths.packageRoot
         process.standardOutput = FileHandle.nullDevice
@@ -369,18 +372,27 @@ struct RunCommandTests {
 /// running the tests) count in them (`--count-preempted`), else such a machine leaves none to fit.
 @Suite("bench sweep")
 struct SweepCommandTests {
+    /// A small sweep writes every point and the slopes, and its output fits.
+    ///
+    /// Also the sweep's check of `TerminalWidthTests` (output that fits): its terminal output, the
+    /// lines naming the files written included (not `--quiet`), within 100 columns at `COLUMNS=100`.
+    /// One sweep process serves both checks.
     @Test(.endToEnd)
     func aSmallSweepWritesEveryPointAndTheSlopes() throws {
         let directory = try TemporaryDirectory()
         let output = directory.path("out")
-        let result = try runBench([
-            "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
-            "--iterations", "1",
-            "--instructions-up-to", "0", "--no-store", "--output-dir", output, "--quiet", "--count-preempted",
-        ])
+        let result = try runBench(
+            [
+                "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
+                "--iterations", "1", "--instructions-up-to", "0", "--no-store", "--output-dir", output,
+                "--count-preempted",
+            ], environment: TerminalWidthTests.wide)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("Scale sweep") && result.standardOutput.contains("Chunk-size sweep"))
         #expect(result.standardOutput.contains("Growth with the feed"))
+        #expect(
+            TerminalWidthTests.tooWide(result.standardOutput).isEmpty,
+            "\(TerminalWidthTests.tooWide(result.standardOutput))")
         let files = try FileManager.default.contentsOfDirectory(atPath: output)
         // The generated feeds are cached under feeds/, named by songs and seed.
         let feeds = try FileManager.default.contentsOfDirectory(atPath: output + "/feeds").sorted()

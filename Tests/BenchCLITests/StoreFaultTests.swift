@@ -65,13 +65,20 @@ struct StoreFaultTests {
         try runProgram("/usr/bin/unshare", ["-Urm", "sh", "-c", script])
     }
 
+    /// A run killed in the middle of a cell keeps the cells it finished.
+    ///
+    /// The null baseline's cell runs first and must finish; libxml2's must be long. Pushed a byte at
+    /// a time, a debug build's libxml2 parse takes 10 times the null baseline's (its 1-byte pushes
+    /// and the calibration before each parse): 100 parses make a null cell of a few CPU-s and a
+    /// libxml2 cell of half a minute, killed 0.3 s in. At 4,000 parses of 16 KiB, the null cell
+    /// alone took 80 CPU-s (the calibration workload's) before libxml2's worker began.
     @Test func killNineInTheMiddleOfACell() throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")
         let run = try Self.start([
-            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "4000", "--warmup", "0", "--rounds",
-            "1",
-            "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"),
+            "run", "--scenario", "parse", "--parsers", "libxml2", "--iterations", "100", "--chunk-size", "1",
+            "--warmup", "0", "--rounds", "1", "--no-allocation-counts", "--store", store, "--output-dir",
+            directory.path("out"),
         ])
         // Wait for the first cell (the null baseline) in the store and libxml2's worker at work.
         var stored = 0
@@ -93,7 +100,7 @@ struct StoreFaultTests {
         Thread.sleep(forTimeInterval: 0.3)
         kill(run.processIdentifier, SIGKILL)
         run.waitUntilExit()
-        // The worker ends with its parent instead of finishing its 4000 parses.
+        // The worker ends with its parent instead of finishing its 100 parses.
         var gone = false
         for _ in 0..<200 where !gone {
             gone = !Self.isAlive(measuring)
@@ -106,11 +113,13 @@ struct StoreFaultTests {
         #expect(runs.count == 1 && runs.first?.complete == false)
         #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count == stored)
 
-        // The next run works, and the report says what it includes.
+        // The next run works, and the report says what it includes (its null cell the killed run's:
+        // the same chunk size).
         let next = try runBench(
             [
-                "run", "--scenario", "parse", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--rounds",
-                "1", "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"), "--quiet",
+                "run", "--scenario", "parse", "--parsers", "expat", "--iterations", "1", "--chunk-size", "1",
+                "--warmup", "0", "--rounds", "1", "--no-allocation-counts", "--store", store, "--output-dir",
+                directory.path("out"), "--quiet",
             ], environment: AnyMachine.environment)
         #expect(next.status == 0, "\(next.standardError)")
         let after = try StatsDatabase(path: store).runs()

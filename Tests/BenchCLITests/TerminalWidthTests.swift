@@ -79,11 +79,11 @@ struct TerminalWidthTests {
         #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
     }
 
-    @Test func verifyFitsAndShowsProgressOnATerminalOnly() throws {
-        let result = try runBench(["verify", "Data/top300.rss.xml"], environment: Self.wide)
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(Self.tooWide(result.standardOutput).isEmpty, "\(Self.tooWide(result.standardOutput))")
-        #expect(!words(result.standardError).contains("\u{1B}"), "no progress off a terminal")
+    /// `bench verify` shows its progress on a terminal.
+    ///
+    /// Off a terminal, its output is checked by `BenchCommandTests.verifyChecksTheFeedsInData`,
+    /// whose run is at this width.
+    @Test func verifyShowsProgressOnATerminal() throws {
         // On a terminal (script(1) gives the command one): which parser, and for how long.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let onTerminal = try runProgram(
@@ -96,17 +96,12 @@ struct TerminalWidthTests {
             "\(onTerminal.standardOutput)")
     }
 
-    @Test func sweepGenerateAndStorePushFit() throws {
+    /// `bench generate`'s and `bench store push`'s output fits.
+    ///
+    /// A sweep's output is checked by `SweepCommandTests.aSmallSweepWritesEveryPointAndTheSlopes`,
+    /// whose sweep runs at this width.
+    @Test func generateAndStorePushFit() throws {
         let directory = try TemporaryDirectory()
-        let sweep = try runBench(
-            [
-                "sweep", "--songs", "20,60", "--chunk-sizes", "512,0", "--chunk-songs", "20", "--rounds", "1",
-                "--iterations", "1", "--instructions-up-to", "0", "--no-store", "--output-dir", directory.path("out"),
-                "--count-preempted",
-            ], environment: Self.wide)
-        #expect(sweep.status == 0, "\(sweep.standardError)")
-        #expect(sweep.standardOutput.contains("Scale sweep"))
-        #expect(Self.tooWide(sweep.standardOutput).isEmpty, "\(Self.tooWide(sweep.standardOutput))")
         let generate = try runBench(
             ["generate", "--songs", "10", "--output", directory.path("a-feed-with-a-long-name-of-ten-songs.rss.xml")],
             environment: Self.wide)
