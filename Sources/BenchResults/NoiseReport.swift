@@ -134,7 +134,9 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         guard best.gap > log(twoSpeedsRatio) else { return nil }
         let fast = indices[..<best.split]
         let slow = indices[best.split...]
-        let ratio = exp(slow.reduce(0, +) / Double(slow.count) - fast.reduce(0, +) / Double(fast.count))
+        let slowMean: Double = slow.reduce(0, +) / Double(slow.count)
+        let fastMean: Double = fast.reduce(0, +) / Double(fast.count)
+        let ratio = exp(slowMean - fastMean)
         return (indices.count, fast.count, ratio)
     }
 

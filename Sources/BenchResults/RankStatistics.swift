@@ -149,7 +149,8 @@ public enum RankStatistics {
         let maximum = n * (n + 1) / 2
         guard n <= 400 else {
             let mean = Double(maximum) / 2
-            return .normal(mean: mean, variance: Double(n * (n + 1) * (2 * n + 1)) / 24, maximum: maximum)
+            let sumOfSquares: Int = n * (n + 1) * (2 * n + 1)
+            return .normal(mean: mean, variance: Double(sumOfSquares) / 24, maximum: maximum)
         }
         // counts[w] = the number of subsets of {1…n} summing to w, scaled by 2^-n as we go.
         var counts = [Double](repeating: 0, count: maximum + 1)

@@ -38,7 +38,10 @@ public enum StudentT {
     static func regularizedBeta(_ x: Double, _ a: Double, _ b: Double) -> Double {
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        let front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x))
+        // Typed steps: as one expression, the overloads of lgamma, log and exp took seconds to type-check.
+        let logGammas: Double = lgamma(a + b) - lgamma(a) - lgamma(b)
+        let logPowers: Double = a * log(x) + b * log(1 - x)
+        let front: Double = exp(logGammas + logPowers)
         // The continued fraction converges fast below the distribution's mean; above it, use the symmetry.
         if x < (a + 1) / (a + b + 2) { return front * continuedFraction(x, a, b) / a }
         return 1 - front * continuedFraction(1 - x, b, a) / b
