@@ -41,9 +41,16 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
         case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
         case .conditional: return ScenarioTraits(table: .download)
-        case .paged, .fields, .gzip, .queue, .cancel: return ScenarioTraits(table: .practice, needsEmbeddedServer: true)
-        case .store: return ScenarioTraits(table: .practice)
-        case .read: return ScenarioTraits(table: .practice, learnsFromHistory: true, countsAllocations: true)
+        case .paged: return ScenarioTraits(table: .practice, practice: "paging", needsEmbeddedServer: true)
+        case .fields: return ScenarioTraits(table: .practice, practice: "fields", needsEmbeddedServer: true)
+        case .gzip: return ScenarioTraits(table: .practice, practice: "compression", needsEmbeddedServer: true)
+        case .queue: return ScenarioTraits(table: .practice, practice: "queue", needsEmbeddedServer: true)
+        case .cancel: return ScenarioTraits(table: .practice, practice: "cancel", needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice, practice: "store")
+        case .read:
+            return ScenarioTraits(
+                table: .practice, practice: "read", learnsFromHistory: true, countsAllocations: true,
+                timesVisits: true, choicePairs: ReadPairs.pairs)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
         }
     }
@@ -71,6 +78,38 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .concurrent:
             return "--threads parses of the feed from memory at once, one per thread, in one worker (default 1,2,4): "
                 + "throughput and its scaling, each thread's songs checked; not in the default set"
+        }
+    }
+
+    /// A practice cell's choice (the cell name after the scenario's dash) in words, and its place
+    /// among the practice's choices; `nil` for a scenario that is no practice or a choice this
+    /// build does not know.
+    public func practiceChoice(_ choice: String) -> (words: String, order: Int)? {
+        switch self {
+        case .paged:
+            return CellScenario.count(choice).map { ("\($0) per page", $0) }
+        case .fields:
+            return choice == "songs" ? ("song fields only", 1) : choice == "all" ? ("every field", 0) : nil
+        case .gzip:
+            return choice == "on" ? ("gzip", 1) : choice == "off" ? ("identity", 0) : nil
+        case .queue:
+            return CellScenario.count(choice).map { ("\($0) at once", $0) }
+        case .cancel:
+            return CellScenario.count(choice).map { ("\($0) at once, cancel after page 1", $0) }
+        case .store:
+            let words = choice.split(separator: "-").map(String.init)
+            guard words.count >= 2 else { return nil }
+            let batch = words[0] == "batch"
+            let ordered = words[1] == "ordered"
+            let cache = words.count > 2 && words[2] == "cache"
+            let text =
+                (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
+                + (cache ? ", cache sized" : "")
+            return (text, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
+        case .read:
+            return ReadPairs.describe(choice)
+        case .parse, .download, .conditional, .document, .concurrent:
+            return nil
         }
     }
 
@@ -121,11 +160,20 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var inDefaultRun: Bool
     /// Whether its cells are measured against the embedded server, which pages and compresses (not a `--url`).
     public var needsEmbeddedServer: Bool
+    /// The practice its cells show in the practice table ("paging", "compression", …; reports
+    /// order the practices as ``ScenarioID`` lists them); `nil` for a scenario that is no practice.
+    public var practice: String?
+    /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
+    /// with the next run's interval, and the pages, allocations and bytes per visit.
+    public var timesVisits: Bool
+    /// The choices whose times the reports divide, the workers of each round paired (``ReadPairs``).
+    public var choicePairs: [ChoicePair]
 
     public init(
-        table: Table, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
+        table: Table, practice: String? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
-        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, timesVisits: Bool = false,
+        choicePairs: [ChoicePair] = []
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -136,5 +184,21 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.workload = workload
         self.inDefaultRun = inDefaultRun
         self.needsEmbeddedServer = needsEmbeddedServer
+        self.practice = practice
+        self.timesVisits = timesVisits
+        self.choicePairs = choicePairs
+    }
+}
+
+/// Two choices of a scenario that a report compares: the one advised against, over the one recommended.
+public struct ChoicePair: Sendable, Equatable {
+    /// The choice the advice warns against (the ratio's numerator).
+    public var against: String
+    /// The choice it recommends (the ratio's denominator).
+    public var recommended: String
+
+    public init(against: String, recommended: String) {
+        self.against = against
+        self.recommended = recommended
     }
 }
