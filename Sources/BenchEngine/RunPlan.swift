@@ -68,7 +68,9 @@ public struct RunPlan: Sendable {
         self.parsers = parsers
         self.feeds = feeds
         self.settings = settings
-        if scenarios.contains(where: { $0.workload == .document }) { self.settings.timedSink = MeasureWorker.timedDocumentSink }
+        if scenarios.contains(where: { $0.workload == .document }) {
+            self.settings.timedSink = MeasureWorker.timedDocumentSink
+        }
         self.executable = executable
         self.debugBuild = debugBuild
         self.scenarios = scenarios

@@ -66,8 +66,13 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
     public var table: ScenarioTraits.Table? { traits?.table }
 
     /// The scenario names of the cells that learn from history, as runs record them.
-    public static let historyNames: [String] =
-        [ScenarioID.parse.rawValue, ScenarioID.document.rawValue] + ReadPairs.choices.map { "read-\($0)" }
+    public static let historyNames: [String] = ScenarioID.allCases.filter(\.traits.learnsFromHistory).flatMap(cellNames)
+
+    /// The names of a scenario's cells when its choices are a fixed list, else its own name.
+    private static func cellNames(_ scenario: ScenarioID) -> [String] {
+        let choices = scenario.traits.choices
+        return choices.isEmpty ? [scenario.rawValue] : choices.map { CellScenario(scenario, choice: $0).name }
+    }
 
     /// The `parse` scenario's cells.
     public static let parse = CellScenario(.parse)

@@ -50,7 +50,7 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .read:
             return ScenarioTraits(
                 table: .practice, practice: "read", learnsFromHistory: true, countsAllocations: true,
-                timesVisits: true, choicePairs: ReadPairs.pairs)
+                timesVisits: true, choices: ReadPairs.choices, choicePairs: ReadPairs.pairs)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
         }
     }
@@ -166,14 +166,18 @@ public struct ScenarioTraits: Sendable, Equatable {
     /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
     /// with the next run's interval, and the pages, allocations and bytes per visit.
     public var timesVisits: Bool
+    /// Its cells' choices when they are a fixed list (the cell names after the scenario's dash),
+    /// in the reports' order; empty when they come from the run's options or it has one cell.
+    public var choices: [String]
     /// The choices whose times the reports divide, the workers of each round paired (``ReadPairs``).
     public var choicePairs: [ChoicePair]
 
     public init(
-        table: Table, practice: String? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
+        table: Table, practice: String? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
+        learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
         inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, timesVisits: Bool = false,
-        choicePairs: [ChoicePair] = []
+        choices: [String] = [], choicePairs: [ChoicePair] = []
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -186,6 +190,7 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.needsEmbeddedServer = needsEmbeddedServer
         self.practice = practice
         self.timesVisits = timesVisits
+        self.choices = choices
         self.choicePairs = choicePairs
     }
 }
