@@ -70,7 +70,7 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// The names of a scenario's cells when its choices are a fixed list, else its own name.
     private static func cellNames(_ scenario: ScenarioID) -> [String] {
-        let choices = scenario.traits.choices
+        let choices = scenario.traits.practice?.choices ?? []
         return choices.isEmpty ? [scenario.rawValue] : choices.map { CellScenario(scenario, choice: $0).name }
     }
 

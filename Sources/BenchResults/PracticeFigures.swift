@@ -47,14 +47,14 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
 
     /// The practice and choice of a practice cell, or `nil` for another scenario.
     public static func describe(scenario cell: CellScenario) -> (practice: String, choice: String, order: Int)? {
-        guard let kind = cell.kind, let practice = kind.traits.practice, let choice = cell.choice,
+        guard let kind = cell.kind, let practice = kind.traits.practice?.name, let choice = cell.choice,
             let about = kind.practiceChoice(choice)
         else { return nil }
         return (practice, about.words, about.order)
     }
 
     /// The practices in the order reports show them: as ``ScenarioID`` lists their scenarios.
-    public static let practiceOrder = ScenarioID.allCases.compactMap(\.traits.practice)
+    public static let practiceOrder = ScenarioID.allCases.compactMap(\.traits.practice?.name)
 
     /// The figures of a practice cell's summary, or `nil` for another scenario.
     public init?(_ cell: CellSummary) {
@@ -81,7 +81,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         afterCancelBytes = cell.afterCancelBytesMax
         afterCancelParseNs = cell.afterCancelParseNsMax
         startedAfterCancel = cell.startedAfterCancelMax
-        if cell.cell.scenario.traits?.timesVisits == true {
+        if cell.cell.scenario.traits?.practice?.timesVisits == true {
             // The headline is the time per visit, from the workers' medians, with the next run's interval.
             totalNs = cell.estimate?.value
             totalLowNs = cell.estimate?.low

@@ -12,9 +12,8 @@
 public enum ReadPairs {
     /// The pairs' choices (the cell name after `read-`): the one the advice warns against first,
     /// then the one it recommends (the ratio's denominator).
-    public static let pairs = [
-        ChoicePair(against: "per-screen", recommended: "shared"), ChoicePair(against: "faults", recommended: "batch"),
-        ChoicePair(against: "cache-default", recommended: "cache-table"),
+    public static let pairs: [(against: String, recommended: String)] = [
+        ("per-screen", "shared"), ("faults", "batch"), ("cache-default", "cache-table"),
     ]
 
     /// Every choice, in the reports' order.
@@ -34,21 +33,22 @@ public enum ReadPairs {
     }
 
     /// Sets ``CellSummary/pairRatio`` of each pair's first choice (of every scenario with
-    /// ``ScenarioTraits/choicePairs``): its time per visit over the recommended choice's, the workers of each round paired (the Hodges–Lehmann estimate of the
-    /// log ratios, with the Wilcoxon signed-rank 95% interval, as ``RelativeSpeed``).
+    /// ``ScenarioTraits/Practice/choicePairs``): its time per visit over the recommended choice's, the
+    /// workers of each round paired (the Hodges–Lehmann estimate of the log ratios, with the
+    /// Wilcoxon signed-rank 95% interval, as ``RelativeSpeed``).
     public static func divide(_ summaries: inout [CellSummary], samples: [Sample]) {
         var byCell: [CellKey: [Sample]] = [:]
-        func pairs(_ cell: CellScenario) -> [ChoicePair] { cell.traits?.choicePairs ?? [] }
+        func pairs(_ cell: CellScenario) -> [String: String] { cell.traits?.practice?.choicePairs ?? [:] }
         for sample in samples where !pairs(sample.cell.scenario).isEmpty {
             byCell[sample.cell, default: []].append(sample)
         }
         for index in summaries.indices {
             let cell = summaries[index].cell
-            guard let kind = cell.scenario.kind,
-                let pair = pairs(cell.scenario).first(where: { $0.against == cell.scenario.choice })
+            guard let kind = cell.scenario.kind, let choice = cell.scenario.choice,
+                let recommended = pairs(cell.scenario)[choice]
             else { continue }
             var other = cell
-            other.scenario = CellScenario(kind, choice: pair.recommended)
+            other.scenario = CellScenario(kind, choice: recommended)
             let anchor = WorkerValues.wallMedians(byCell, other)
             let logRatios = WorkerValues.pairedLogRatios(anchor, WorkerValues.wallMedians(byCell, cell))
             guard let shift = RankStatistics.pairedShift(logRatios) else { continue }

@@ -41,16 +41,24 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
         case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
         case .conditional: return ScenarioTraits(table: .download)
-        case .paged: return ScenarioTraits(table: .practice, practice: "paging", needsEmbeddedServer: true)
-        case .fields: return ScenarioTraits(table: .practice, practice: "fields", needsEmbeddedServer: true)
-        case .gzip: return ScenarioTraits(table: .practice, practice: "compression", needsEmbeddedServer: true)
-        case .queue: return ScenarioTraits(table: .practice, practice: "queue", needsEmbeddedServer: true)
-        case .cancel: return ScenarioTraits(table: .practice, practice: "cancel", needsEmbeddedServer: true)
-        case .store: return ScenarioTraits(table: .practice, practice: "store")
+        case .paged:
+            return ScenarioTraits(table: .practice, practice: .init("paging"), needsEmbeddedServer: true)
+        case .fields:
+            return ScenarioTraits(table: .practice, practice: .init("fields"), needsEmbeddedServer: true)
+        case .gzip:
+            return ScenarioTraits(table: .practice, practice: .init("compression"), needsEmbeddedServer: true)
+        case .queue:
+            return ScenarioTraits(table: .practice, practice: .init("queue"), needsEmbeddedServer: true)
+        case .cancel:
+            return ScenarioTraits(table: .practice, practice: .init("cancel"), needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice, practice: .init("store"))
         case .read:
             return ScenarioTraits(
-                table: .practice, practice: "read", learnsFromHistory: true, countsAllocations: true,
-                timesVisits: true, choices: ReadPairs.choices, choicePairs: ReadPairs.pairs)
+                table: .practice,
+                practice: .init(
+                    "read", timesVisits: true,
+                    choicePairs: Dictionary(uniqueKeysWithValues: ReadPairs.pairs.map { ($0.against, $0.recommended) })),
+                learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
         }
     }
@@ -141,6 +149,29 @@ public struct ScenarioTraits: Sendable, Equatable {
         case concurrent
     }
 
+    /// What a practice scenario's cells are (``ScenarioTraits/practice``): the practice table's rows.
+    public struct Practice: Sendable, Equatable {
+        /// The practice's name in the practice table ("paging", "compression", …); reports order the
+        /// practices as ``ScenarioID`` lists their scenarios.
+        public var name: String
+        /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
+        /// with the next run's interval, and the pages, allocations and bytes per visit.
+        public var timesVisits: Bool
+        /// The choices whose times the reports divide, the workers of each round paired (``ReadPairs``):
+        /// the choice advised against (the numerator) → the one recommended (the denominator).
+        public var choicePairs: [String: String]
+
+        public init(_ name: String, timesVisits: Bool = false, choicePairs: [String: String] = [:]) {
+            self.name = name
+            self.timesVisits = timesVisits
+            self.choicePairs = choicePairs
+        }
+
+        /// Its cells' choices when they are a fixed list (every choice of its pairs), sorted; empty
+        /// when they come from the run's options.
+        public var choices: [String] { (Array(choicePairs.keys) + Array(choicePairs.values)).sorted() }
+    }
+
     public var table: Table
     /// Whether its cells time a parse of bytes in memory, the same way in every run: the cells with
     /// relative speeds (× fastest), binding taxes, the noise verdict, allocation and instruction counts.
@@ -160,24 +191,14 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var inDefaultRun: Bool
     /// Whether its cells are measured against the embedded server, which pages and compresses (not a `--url`).
     public var needsEmbeddedServer: Bool
-    /// The practice its cells show in the practice table ("paging", "compression", …; reports
-    /// order the practices as ``ScenarioID`` lists them); `nil` for a scenario that is no practice.
-    public var practice: String?
-    /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
-    /// with the next run's interval, and the pages, allocations and bytes per visit.
-    public var timesVisits: Bool
-    /// Its cells' choices when they are a fixed list (the cell names after the scenario's dash),
-    /// in the reports' order; empty when they come from the run's options or it has one cell.
-    public var choices: [String]
-    /// The choices whose times the reports divide, the workers of each round paired (``ReadPairs``).
-    public var choicePairs: [ChoicePair]
+    /// What its cells are as a practice (its name, its choices); `nil` for a scenario that is no practice.
+    public var practice: Practice?
 
     public init(
-        table: Table, practice: String? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
+        table: Table, practice: Practice? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
         learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
-        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, timesVisits: Bool = false,
-        choices: [String] = [], choicePairs: [ChoicePair] = []
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -189,21 +210,5 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.inDefaultRun = inDefaultRun
         self.needsEmbeddedServer = needsEmbeddedServer
         self.practice = practice
-        self.timesVisits = timesVisits
-        self.choices = choices
-        self.choicePairs = choicePairs
-    }
-}
-
-/// Two choices of a scenario that a report compares: the one advised against, over the one recommended.
-public struct ChoicePair: Sendable, Equatable {
-    /// The choice the advice warns against (the ratio's numerator).
-    public var against: String
-    /// The choice it recommends (the ratio's denominator).
-    public var recommended: String
-
-    public init(against: String, recommended: String) {
-        self.against = against
-        self.recommended = recommended
     }
 }

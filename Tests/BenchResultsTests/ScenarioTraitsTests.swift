@@ -27,8 +27,8 @@ struct ScenarioTraitsTests {
         #expect(
             Set(CellScenario.historyNames)
                 == Set(["parse", "document"] + ReadPairs.choices.map { "read-\($0)" }))
-        #expect(ScenarioID.allCases.filter { !$0.traits.choicePairs.isEmpty } == [.read])
-        let paired = ScenarioID.read.traits.choicePairs.flatMap { [$0.against, $0.recommended] }
+        #expect(ScenarioID.allCases.filter { !($0.traits.practice?.choicePairs ?? [:]).isEmpty } == [.read])
+        let paired = (ScenarioID.read.traits.practice?.choicePairs ?? [:]).flatMap { [$0.key, $0.value] }
         #expect(paired.sorted() == ReadPairs.choices.sorted())
         // A practice cell is described by its scenario; another scenario's cell is no practice.
         #expect(PracticeFigures.describe(scenario: CellScenario(.paged, count: 25))?.choice == "25 per page")
