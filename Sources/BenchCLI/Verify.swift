@@ -69,7 +69,7 @@ struct Verify: ParsableCommand {
         }
         let names = parserOptions.names(default: ParserRegistry.names)
         let sizes = chunkSizes.map(ChunkSize.label).joined(separator: ", ")
-        let what = workload == .document ? "events" : "songs"
+        let what = workload.countedNoun
         let subject =
             names.count == 1
             ? "\(names[0]) builds the \(what)" : "\(names.joined(separator: ", ")) build the same \(what)"
@@ -117,7 +117,7 @@ struct Verify: ParsableCommand {
             if dump != nil { print("Nothing written to \(dump ?? ""): the parsers did not agree.") }
             throw CommandFailure(description: "parsers disagree or fail: \(failures[0])")
         }
-        let noun = workload == .document ? "document" : "feed"
+        let noun = workload.inputNoun
         print("\nAll parsers agree on \(paths.count) \(noun)\(paths.count == 1 ? "" : "s").")
         if let canonical { print("Wrote each parser's canonical form of each document into \(canonical)/.") }
     }
@@ -191,7 +191,7 @@ enum VerifyReport {
         let heading = "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"
         var lines = ["", width.map { Format.wrap(heading, width: $0) } ?? heading]
         let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
-        let count = verification.workload == .document ? "events" : "songs"
+        let count = verification.workload.countedNoun
         lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
         // A problem said by several parsers in the same words is written out once, at the first of
         // them: on a document that is not a feed, ten parsers say "no songs: …" alike.

@@ -249,13 +249,10 @@ public struct BenchSession: Sendable {
                 problems.append(
                     RunProblem(parser: verdict.parser, feed: check.feed.path, kind: .notTimed(verdict.status)))
                 notTimed.append(
-                    CellSummary(
-                        cell: CellKey(
-                            parser: verdict.parser, scenario: CellKey.notTimedScenario, feedPath: check.feed.path,
-                            feedSHA256: check.feed.sha256,
-                            feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize),
-                        songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                        peakOverBaselineBytes: nil, failed: 0, outcome: "not timed: \(verdict.status)"))
+                    CellSummary.notTimed(
+                        parser: verdict.parser, feedPath: check.feed.path, feedSHA256: check.feed.sha256,
+                        feedBytes: check.feed.bytes.count, chunkSize: plan.settings.chunkSize,
+                        why: "\(verdict.status)"))
             }
         }
         return (problems, notTimed)

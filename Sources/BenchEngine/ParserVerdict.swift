@@ -116,7 +116,7 @@ public struct ParserVerdict: Sendable {
             let first = report.runs[0]
             let other = report.runs.first { $0.digest != first.digest } ?? first
             var detail =
-                "chunk size \(ChunkSize.label(other.chunkSize)) gives other \(report.workload == .document ? "events" : "songs") than \(ChunkSize.label(first.chunkSize))"
+                "chunk size \(ChunkSize.label(other.chunkSize)) gives other \((report.workload ?? .songs).countedNoun) than \(ChunkSize.label(first.chunkSize))"
             if let otherDigest = other.digest, let firstDigest = first.digest,
                 let difference = outputs.firstDifference(
                     otherDigest, firstDigest, parser: "size \(ChunkSize.label(other.chunkSize))",

@@ -48,7 +48,7 @@ public struct RunPlan: Sendable {
 
     /// What the parsers build: a document's events when the plan measures the `document` scenario
     /// (a run measures one workload), songs otherwise.
-    public var workload: Workload { scenarios.contains(.document) ? .document : .songs }
+    public var workload: Workload { scenarios.first { $0.workload != .songs }?.workload ?? .songs }
 
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {
@@ -68,7 +68,9 @@ public struct RunPlan: Sendable {
         self.parsers = parsers
         self.feeds = feeds
         self.settings = settings
-        if scenarios.contains(.document) { self.settings.timedSink = MeasureWorker.timedDocumentSink }
+        if scenarios.contains(where: { $0.workload == .document }) {
+            self.settings.timedSink = MeasureWorker.timedDocumentSink
+        }
         self.executable = executable
         self.debugBuild = debugBuild
         self.scenarios = scenarios

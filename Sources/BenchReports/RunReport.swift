@@ -82,7 +82,7 @@ public enum RunReport {
             counts(["allocations", "allocations_min", "allocations_max"]) { $0.allocations }
             + [number("allocated_bytes", 0) { $0.allocatedBytes }, number("kept_bytes", 0) { $0.keptBytes }]
         let sink = SummaryField(name: "timed_sink") { cell, context in
-            cell.cell.scenario.kind == .document ? context.timedSink ?? "" : ""
+            cell.cell.scenario.workload == .document ? context.timedSink ?? "" : ""
         }
         var fields = identity + wall + download
         fields += counts(["instructions_median", "instructions_min", "instructions_max"]) { $0.instructions }
@@ -265,13 +265,13 @@ public enum RunReport {
         // A download table holds every cell of its scenario (conditional's 200 and 304): titled by the scenario.
         let scenario =
             cell.scenario.table == .download ? cell.scenario.kind?.rawValue ?? cell.scenario.name : cell.scenario.name
-        let counted = cell.scenario.workload == .document ? "events" : "songs"
+        let counted = (cell.scenario.workload ?? .songs).countedNoun
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
         if cell.scenario.isParseFromMemory && cell.scenario.workload == .songs {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
-        } else if cell.scenario.kind == .document, let timedSink {
+        } else if cell.scenario.workload == .document, let timedSink {
             title += ", timed sink: \(timedSink)"
         }
         return title
@@ -289,7 +289,9 @@ public enum RunReport {
         if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
             text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
             text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
-            if result.cells.contains(where: { $0.cell.scenario != .parse && !$0.cell.network.isEmpty }) {
+            if result.cells.contains(where: {
+                !($0.cell.scenario.traits?.runsEveryRound ?? false) && !$0.cell.network.isEmpty
+            }) {
                 text += ", \(settings.downloadIterationsPerWorker) per download worker"
                 if settings.downloadWarmupPerWorker != settings.warmup {
                     text += " after \(plural(settings.downloadWarmupPerWorker, "warm-up"))"

@@ -37,6 +37,15 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
 
     public var description: String { name }
 
+    /// The cell of `scenario` whose choice is a count: a page size, a queue's width, parses at once.
+    public init(_ scenario: ScenarioID, count: Int) { self.init(scenario, choice: String(count)) }
+
+    /// The count of a cell whose choice is one (``init(_:count:)``); `nil` for another choice.
+    public var count: Int? { choice.flatMap(Self.count) }
+
+    /// The count a choice names (the one place a count's name is read back), or `nil`.
+    public static func count(_ choice: String) -> Int? { Int(choice) }
+
     /// What reports and the runner know of the cell's scenario; `nil` for ``notTimed`` and names
     /// this build does not know.
     public var traits: ScenarioTraits? { kind?.traits }
@@ -57,8 +66,13 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
     public var table: ScenarioTraits.Table? { traits?.table }
 
     /// The scenario names of the cells that learn from history, as runs record them.
-    public static let historyNames: [String] =
-        [ScenarioID.parse.rawValue, ScenarioID.document.rawValue] + ReadPairs.choices.map { "read-\($0)" }
+    public static let historyNames: [String] = ScenarioID.allCases.filter(\.traits.learnsFromHistory).flatMap(cellNames)
+
+    /// The names of a scenario's cells when its choices are a fixed list, else its own name.
+    private static func cellNames(_ scenario: ScenarioID) -> [String] {
+        let choices = scenario.traits.practice?.choices ?? []
+        return choices.isEmpty ? [scenario.rawValue] : choices.map { CellScenario(scenario, choice: $0).name }
+    }
 
     /// The `parse` scenario's cells.
     public static let parse = CellScenario(.parse)

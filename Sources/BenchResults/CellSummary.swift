@@ -199,6 +199,19 @@ public struct CellSummary: Codable, Sendable, Equatable {
         return Double(cell.feedBytes * parses) / (median / 1e9) / 1e6
     }
 
+    /// The summary of a parser that was not timed on a feed (``CellScenario/notTimed``): it
+    /// disagreed or failed the agreement check, for the reason `why` (its outcome is "not timed: why").
+    public static func notTimed(
+        parser: String, feedPath: String, feedSHA256: String, feedBytes: Int, chunkSize: Int, why: String
+    ) -> CellSummary {
+        CellSummary(
+            cell: CellKey(
+                parser: parser, scenario: .notTimed, feedPath: feedPath, feedSHA256: feedSHA256, feedBytes: feedBytes,
+                chunkSize: chunkSize),
+            songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
+            peakOverBaselineBytes: nil, failed: 0, outcome: "not timed: \(why)")
+    }
+
     /// Summarises samples of one cell: failed samples count in ``failed`` only, samples that lost
     /// the CPU in ``preempted`` only; each figure is over the values that count (``Metric/counted(_:)``,
     /// the rule of the summaries a store keeps by metric too).

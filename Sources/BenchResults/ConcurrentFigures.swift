@@ -32,13 +32,11 @@ public struct ConcurrentFigures: Codable, Sendable, Equatable {
     public static let notRunPrefix = "not run: "
 
     /// The cell of `threads` parses at once.
-    public static func cell(threads: Int) -> CellScenario { CellScenario(.concurrent, choice: String(threads)) }
+    public static func cell(threads: Int) -> CellScenario { CellScenario(.concurrent, count: threads) }
 
-    /// The parses at once of a `concurrent` cell, or `nil` for another cell.
+    /// The parses at once of a cell of the concurrent table (its choice's count), or `nil` for another cell.
     public static func threads(of cell: CellScenario) -> Int? {
-        guard cell.kind == .concurrent, let choice = cell.choice, let threads = Int(choice), threads > 0 else {
-            return nil
-        }
+        guard cell.table == .concurrent, let threads = cell.count, threads > 0 else { return nil }
         return threads
     }
 

@@ -47,41 +47,14 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
 
     /// The practice and choice of a practice cell, or `nil` for another scenario.
     public static func describe(scenario cell: CellScenario) -> (practice: String, choice: String, order: Int)? {
-        guard let kind = cell.kind, let rest = cell.choice else { return nil }
-        switch kind {
-        case .paged:
-            guard let size = Int(rest) else { return nil }
-            return ("paging", "\(size) per page", size)
-        case .fields:
-            return rest == "songs"
-                ? ("fields", "song fields only", 1) : rest == "all" ? ("fields", "every field", 0) : nil
-        case .gzip:
-            return rest == "on" ? ("compression", "gzip", 1) : rest == "off" ? ("compression", "identity", 0) : nil
-        case .queue:
-            guard let width = Int(rest) else { return nil }
-            return ("queue", "\(width) at once", width)
-        case .cancel:
-            guard let width = Int(rest) else { return nil }
-            return ("cancel", "\(width) at once, cancel after page 1", width)
-        case .store:
-            let words = rest.split(separator: "-").map(String.init)
-            guard words.count >= 2 else { return nil }
-            let batch = words[0] == "batch"
-            let ordered = words[1] == "ordered"
-            let cache = words.count > 2 && words[2] == "cache"
-            let choice =
-                (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
-                + (cache ? ", cache sized" : "")
-            return ("store", choice, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
-        case .read:
-            return ReadPairs.describe(rest).map { ("read", $0.words, $0.order) }
-        case .parse, .download, .conditional, .document, .concurrent:
-            return nil
-        }
+        guard let kind = cell.kind, let practice = kind.traits.practice?.name, let choice = cell.choice,
+            let about = kind.practiceChoice(choice)
+        else { return nil }
+        return (practice, about.words, about.order)
     }
 
-    /// The practices in the order reports show them.
-    public static let practiceOrder = ["paging", "fields", "compression", "queue", "cancel", "store", "read"]
+    /// The practices in the order reports show them: as ``ScenarioID`` lists their scenarios.
+    public static let practiceOrder = ScenarioID.allCases.compactMap(\.traits.practice?.name)
 
     /// The figures of a practice cell's summary, or `nil` for another scenario.
     public init?(_ cell: CellSummary) {
@@ -108,7 +81,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         afterCancelBytes = cell.afterCancelBytesMax
         afterCancelParseNs = cell.afterCancelParseNsMax
         startedAfterCancel = cell.startedAfterCancelMax
-        if cell.cell.scenario.kind == .read {
+        if cell.cell.scenario.traits?.practice?.timesVisits == true {
             // The headline is the time per visit, from the workers' medians, with the next run's interval.
             totalNs = cell.estimate?.value
             totalLowNs = cell.estimate?.low

@@ -32,19 +32,23 @@ public enum ReadPairs {
         }
     }
 
-    /// Sets ``CellSummary/pairRatio`` of each pair's first choice: its time per visit over the
-    /// recommended choice's, the workers of each round paired (the Hodges–Lehmann estimate of the
-    /// log ratios, with the Wilcoxon signed-rank 95% interval, as ``RelativeSpeed``).
+    /// Sets ``CellSummary/pairRatio`` of each pair's first choice (of every scenario with
+    /// ``ScenarioTraits/Practice/choicePairs``): its time per visit over the recommended choice's, the
+    /// workers of each round paired (the Hodges–Lehmann estimate of the log ratios, with the
+    /// Wilcoxon signed-rank 95% interval, as ``RelativeSpeed``).
     public static func divide(_ summaries: inout [CellSummary], samples: [Sample]) {
         var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario.kind == .read {
+        func pairs(_ cell: CellScenario) -> [String: String] { cell.traits?.practice?.choicePairs ?? [:] }
+        for sample in samples where !pairs(sample.cell.scenario).isEmpty {
             byCell[sample.cell, default: []].append(sample)
         }
-        for index in summaries.indices where summaries[index].cell.scenario.kind == .read {
+        for index in summaries.indices {
             let cell = summaries[index].cell
-            guard let pair = pairs.first(where: { $0.against == cell.scenario.choice }) else { continue }
+            guard let kind = cell.scenario.kind, let choice = cell.scenario.choice,
+                let recommended = pairs(cell.scenario)[choice]
+            else { continue }
             var other = cell
-            other.scenario = CellScenario(.read, choice: pair.recommended)
+            other.scenario = CellScenario(kind, choice: recommended)
             let anchor = WorkerValues.wallMedians(byCell, other)
             let logRatios = WorkerValues.pairedLogRatios(anchor, WorkerValues.wallMedians(byCell, cell))
             guard let shift = RankStatistics.pairedShift(logRatios) else { continue }

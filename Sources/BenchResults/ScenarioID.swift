@@ -41,9 +41,24 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
         case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
         case .conditional: return ScenarioTraits(table: .download)
-        case .paged, .fields, .gzip, .queue, .cancel: return ScenarioTraits(table: .practice, needsEmbeddedServer: true)
-        case .store: return ScenarioTraits(table: .practice)
-        case .read: return ScenarioTraits(table: .practice, learnsFromHistory: true, countsAllocations: true)
+        case .paged:
+            return ScenarioTraits(table: .practice, practice: .init("paging"), needsEmbeddedServer: true)
+        case .fields:
+            return ScenarioTraits(table: .practice, practice: .init("fields"), needsEmbeddedServer: true)
+        case .gzip:
+            return ScenarioTraits(table: .practice, practice: .init("compression"), needsEmbeddedServer: true)
+        case .queue:
+            return ScenarioTraits(table: .practice, practice: .init("queue"), needsEmbeddedServer: true)
+        case .cancel:
+            return ScenarioTraits(table: .practice, practice: .init("cancel"), needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice, practice: .init("store"))
+        case .read:
+            return ScenarioTraits(
+                table: .practice,
+                practice: .init(
+                    "read", timesVisits: true,
+                    choicePairs: Dictionary(uniqueKeysWithValues: ReadPairs.pairs.map { ($0.against, $0.recommended) })),
+                learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
         }
     }
@@ -71,6 +86,38 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .concurrent:
             return "--threads parses of the feed from memory at once, one per thread, in one worker (default 1,2,4): "
                 + "throughput and its scaling, each thread's songs checked; not in the default set"
+        }
+    }
+
+    /// A practice cell's choice (the cell name after the scenario's dash) in words, and its place
+    /// among the practice's choices; `nil` for a scenario that is no practice or a choice this
+    /// build does not know.
+    public func practiceChoice(_ choice: String) -> (words: String, order: Int)? {
+        switch self {
+        case .paged:
+            return CellScenario.count(choice).map { ("\($0) per page", $0) }
+        case .fields:
+            return choice == "songs" ? ("song fields only", 1) : choice == "all" ? ("every field", 0) : nil
+        case .gzip:
+            return choice == "on" ? ("gzip", 1) : choice == "off" ? ("identity", 0) : nil
+        case .queue:
+            return CellScenario.count(choice).map { ("\($0) at once", $0) }
+        case .cancel:
+            return CellScenario.count(choice).map { ("\($0) at once, cancel after page 1", $0) }
+        case .store:
+            let words = choice.split(separator: "-").map(String.init)
+            guard words.count >= 2 else { return nil }
+            let batch = words[0] == "batch"
+            let ordered = words[1] == "ordered"
+            let cache = words.count > 2 && words[2] == "cache"
+            let text =
+                (batch ? "one transaction" : "a transaction per song") + (ordered ? ", index order" : ", shuffled")
+                + (cache ? ", cache sized" : "")
+            return (text, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
+        case .read:
+            return ReadPairs.describe(choice)
+        case .parse, .download, .conditional, .document, .concurrent:
+            return nil
         }
     }
 
@@ -102,6 +149,29 @@ public struct ScenarioTraits: Sendable, Equatable {
         case concurrent
     }
 
+    /// What a practice scenario's cells are (``ScenarioTraits/practice``): the practice table's rows.
+    public struct Practice: Sendable, Equatable {
+        /// The practice's name in the practice table ("paging", "compression", …); reports order the
+        /// practices as ``ScenarioID`` lists their scenarios.
+        public var name: String
+        /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
+        /// with the next run's interval, and the pages, allocations and bytes per visit.
+        public var timesVisits: Bool
+        /// The choices whose times the reports divide, the workers of each round paired (``ReadPairs``):
+        /// the choice advised against (the numerator) → the one recommended (the denominator).
+        public var choicePairs: [String: String]
+
+        public init(_ name: String, timesVisits: Bool = false, choicePairs: [String: String] = [:]) {
+            self.name = name
+            self.timesVisits = timesVisits
+            self.choicePairs = choicePairs
+        }
+
+        /// Its cells' choices when they are a fixed list (every choice of its pairs), sorted; empty
+        /// when they come from the run's options.
+        public var choices: [String] { (Array(choicePairs.keys) + Array(choicePairs.values)).sorted() }
+    }
+
     public var table: Table
     /// Whether its cells time a parse of bytes in memory, the same way in every run: the cells with
     /// relative speeds (× fastest), binding taxes, the noise verdict, allocation and instruction counts.
@@ -121,9 +191,12 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var inDefaultRun: Bool
     /// Whether its cells are measured against the embedded server, which pages and compresses (not a `--url`).
     public var needsEmbeddedServer: Bool
+    /// What its cells are as a practice (its name, its choices); `nil` for a scenario that is no practice.
+    public var practice: Practice?
 
     public init(
-        table: Table, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil, learnsFromHistory: Bool? = nil,
+        table: Table, practice: Practice? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
+        learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
         inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
     ) {
@@ -136,5 +209,6 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.workload = workload
         self.inDefaultRun = inDefaultRun
         self.needsEmbeddedServer = needsEmbeddedServer
+        self.practice = practice
     }
 }

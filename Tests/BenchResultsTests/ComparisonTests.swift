@@ -295,13 +295,9 @@ struct ComparisonTests {
         for run in wrong.indices {
             wrong[run].samples.removeAll { $0.cell.parser == "foundation" }
             wrong[run].cells.append(
-                CellSummary(
-                    cell: CellKey(
-                        parser: "foundation", scenario: CellKey.notTimedScenario, feedPath: "Data/top300.rss.xml",
-                        feedSHA256: "feedsha", feedBytes: 901_440, chunkSize: 16_384),
-                    songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                    peakOverBaselineBytes: nil,
-                    failed: 0, outcome: "not timed: DISAGREE: 299 songs"))
+                CellSummary.notTimed(
+                    parser: "foundation", feedPath: "Data/top300.rss.xml", feedSHA256: "feedsha", feedBytes: 901_440,
+                    chunkSize: 16_384, why: "DISAGREE: 299 songs"))
         }
         let disagreeing = RunComparison.compare(baseline: baseline, current: wrong, metric: .wall, threshold: 0.05)
         #expect(disagreeing.failures.map(\.key.parser) == ["foundation"])

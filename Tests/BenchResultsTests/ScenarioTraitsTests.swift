@@ -19,6 +19,30 @@ struct ScenarioTraitsTests {
         #expect(ScenarioID.allCases.allSatisfy { !$0.summary.isEmpty })
     }
 
+    /// A practice's name and choices, the read pairs and the history's cells are the scenarios'
+    /// traits: the lists reports used to spell out follow from them, unchanged.
+    @Test func practicesPairsAndHistoryCellsComeFromTraits() {
+        #expect(
+            PracticeFigures.practiceOrder == ["paging", "fields", "compression", "queue", "cancel", "store", "read"])
+        #expect(
+            Set(CellScenario.historyNames)
+                == Set(["parse", "document"] + ReadPairs.choices.map { "read-\($0)" }))
+        #expect(ScenarioID.allCases.filter { !($0.traits.practice?.choicePairs ?? [:]).isEmpty } == [.read])
+        let paired = (ScenarioID.read.traits.practice?.choicePairs ?? [:]).flatMap { [$0.key, $0.value] }
+        #expect(paired.sorted() == ReadPairs.choices.sorted())
+        // A practice cell is described by its scenario; another scenario's cell is no practice.
+        #expect(PracticeFigures.describe(scenario: CellScenario(.paged, count: 25))?.choice == "25 per page")
+        #expect(PracticeFigures.describe(scenario: CellScenario(.store, choice: "batch-shuffled"))?.order == 3)
+        #expect(PracticeFigures.describe(scenario: CellScenario(.read, choice: "faults"))?.practice == "read")
+        #expect(PracticeFigures.describe(scenario: CellScenario(.read, choice: "nonsense")) == nil)
+        #expect(PracticeFigures.describe(scenario: ConcurrentFigures.cell(threads: 2)) == nil)
+        #expect(PracticeFigures.describe(scenario: .parse) == nil)
+        // Only the practices have a practice name; every practice's choice reads back from its cell.
+        #expect(ScenarioID.allCases.filter { $0.traits.practice != nil }.allSatisfy { $0.traits.table == .practice })
+        #expect(CellScenario(.queue, count: 4).count == 4 && CellScenario(.gzip, choice: "on").count == nil)
+        #expect(Workload.document.countedNoun == "events" && Workload.songs.inputNoun == "feed")
+    }
+
     static func summary(_ parser: String, threads: Int, batchNs: [Int], error: String? = nil) -> CellSummary {
         let cell = CellKey(
             parser: parser, scenario: ConcurrentFigures.cell(threads: threads), feedPath: "f.xml", feedSHA256: "s",

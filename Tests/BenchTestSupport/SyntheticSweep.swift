@@ -19,14 +19,9 @@ public enum SyntheticSweep {
                         feedBytes: size.bytes, chunkSize: chunk)
                     if parser == "foundation" && index == sizes.count - 1 {
                         cells.append(
-                            CellSummary(
-                                cell: CellKey(
-                                    parser: parser, scenario: CellKey.notTimedScenario, feedPath: feed,
-                                    feedSHA256: "sha\(index)",
-                                    feedBytes: size.bytes, chunkSize: 16_384),
-                                songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-                                peakOverBaselineBytes: nil, failed: 0,
-                                outcome: "not timed: FAILED: the document is over 10,000,000 bytes"))
+                            CellSummary.notTimed(
+                                parser: parser, feedPath: feed, feedSHA256: "sha\(index)", feedBytes: size.bytes,
+                                chunkSize: 16_384, why: "FAILED: the document is over 10,000,000 bytes"))
                         continue
                     }
                     guard let cost = costs[parser] else { continue }

@@ -215,12 +215,8 @@ enum StoreContract {
 
     /// A parser that the agreement check kept from being timed on a feed, as `bench run` summarises it.
     static func notTimed(_ parser: String, why: String, feed: String = "Data/top300.rss.xml") -> CellSummary {
-        var summary = CellSummary(
-            cell: CellKey(
-                parser: parser, scenario: .notTimed, feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440,
-                chunkSize: 16_384),
-            songs: 0, wall: nil, cpuMedianNs: nil, firstSongMedianNs: nil, peakResidentBytes: nil,
-            peakOverBaselineBytes: nil, failed: 0, outcome: "not timed: \(why)")
+        var summary = CellSummary.notTimed(
+            parser: parser, feedPath: feed, feedSHA256: "sha-\(feed)", feedBytes: 901_440, chunkSize: 16_384, why: why)
         summary.kind = "push/event"
         return summary
     }

@@ -18,7 +18,7 @@ struct ParseScenario: BenchScenario {
     /// What each parse builds: songs (`parse`) or a document's events (`document`).
     var workload = Workload.songs
 
-    func cells(in plan: RunPlan) -> [CellScenario] { [workload == .document ? CellScenario(.document) : .parse] }
+    func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(ScenarioID.parseFromMemory(workload))] }
 
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
 

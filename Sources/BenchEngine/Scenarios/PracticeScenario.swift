@@ -15,7 +15,8 @@ extension PracticeScenario {
     func cells(in plan: RunPlan) -> [CellScenario] { practices(in: plan).map(\.cell) }
 
     func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {
-        guard let practice = Practice(cell: cell.scenario, queuePageSize: context.plan.queuePageSize) else {
+        // The typed practice the cell was made from: its own practices', never its name read back.
+        guard let practice = practices(in: context.plan).first(where: { $0.cell == cell.scenario }) else {
             return [
                 context.failed(
                     cell, "\(cell.scenario) is not a cell of the \(cell.scenario.kind?.rawValue ?? "") scenario")

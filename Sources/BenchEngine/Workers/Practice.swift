@@ -33,28 +33,6 @@ public enum Practice: Codable, Sendable, Equatable {
         }
     }
 
-    /// The practice a cell measures (`pageSize` for the queue's pages), or `nil`.
-    public init?(cell: CellScenario, queuePageSize: Int = 25) {
-        guard let kind = cell.kind, let choice = cell.choice else { return nil }
-        switch kind {
-        case .paged:
-            guard let size = Int(choice), size > 0 else { return nil }
-            self = .paged(pageSize: size)
-        case .fields where choice == "all" || choice == "songs": self = .fields(selected: choice == "songs")
-        case .gzip where choice == "on" || choice == "off": self = .gzip(on: choice == "on")
-        case .queue, .cancel:
-            guard let width = Int(choice), width > 0 else { return nil }
-            self = .queue(width: width, pageSize: queuePageSize, cancel: kind == .cancel)
-        case .store:
-            guard let plan = SongStore.Plan(cellName: cell.name) else { return nil }
-            self = .store(plan)
-        case .read:
-            guard let read = SongShelf.Choice(rawValue: choice) else { return nil }
-            self = .read(read)
-        default: return nil
-        }
-    }
-
     /// Whether its cells fetch over HTTP (all but `store` and `read`).
     public var usesNetwork: Bool {
         switch self {
