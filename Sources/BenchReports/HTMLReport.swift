@@ -38,8 +38,8 @@ public enum HTMLReport {
 
     /// The report of one run.
     ///
-    /// `history` holds the stored figures of the runs it draws (``RunFigures``, of
-    /// ``RunFigures/pageMetrics``: this one included, when it was recorded), for the history and the
+    /// `history` holds the stored figures of the runs it draws (`RunFigures`, of
+    /// `RunFigures.pageMetrics`: this one included, when it was recorded), for the history and the
     /// network profiles measured by other runs, a value a run and cell; `historyWindow`, the most
     /// runs it was read with (``runHistoryWindow``), named in the captions when the store held more.
     /// The practices drawn are the run's own.

@@ -111,7 +111,7 @@ extension StatsStoring {
 
     /// The stored figures of `parsers` in `scenarios` of the store's newest `lastRuns` runs, debug
     /// builds left out (``forEachRunFigures(matching:metrics:workerMedians:_:)`` of
-    /// ``RunFigures/pageMetrics``): the history a run's page shows, a value a run and cell.
+    /// `RunFigures.pageMetrics`): the history a run's page shows, a value a run and cell.
     public func recentFigures(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [RunFigures] {
         var runs: [RunFigures] = []
         try forEachRunFigures(
