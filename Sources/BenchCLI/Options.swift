@@ -202,31 +202,31 @@ struct WorkerMemoryOptions: ParsableArguments {
 struct MeasuringOptions: ParsableArguments {
     @Option(
         help:
-            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: 40 for bench run, 5 for bench sweep)."
+            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: bench run \(RunDefaults.rounds), and a timed parse or document run given none of --rounds, --precision and --max-time stops sooner, from round \(RunDefaults.floorRounds) on, once its ratios are within ±\(Int(RunDefaults.precision * 100))%; bench sweep \(RunDefaults.Sweep.rounds))."
     )
     var rounds: Int?
 
     @Option(
         help:
-            "Timed iterations per worker process (default: bench run 2 in parse cells and 3 in download cells; bench sweep 3)."
+            "Timed iterations per worker process (default: bench run \(RunDefaults.iterations.parse) in parse cells and \(RunDefaults.iterations.download) in download cells; bench sweep \(RunDefaults.Sweep.iterations))."
     )
     var iterations: Int?
 
     @Option(
         help:
-            "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: bench run 2 in parse cells and 1 in download and practice cells; bench sweep 1)."
+            "Untimed warm-up iterations per worker process before them; the first also measures the parse's own memory (default: bench run \(RunDefaults.warmup) in parse cells and \(RunDefaults.downloadWarmup) in download and practice cells; bench sweep \(RunDefaults.Sweep.warmup))."
     )
     var warmup: Int?
 
     @Option(
         help:
-            "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed (default: 30 for bench run, 120 for bench sweep)."
+            "Seconds one iteration may take: a parse, or a download's longest stall. A worker is killed after this times its iterations, and its cell marked failed (default: \(Int(RunDefaults.timeoutSeconds)) for bench run, \(Int(RunDefaults.Sweep.timeoutSeconds)) for bench sweep)."
     )
     var timeout: Double?
 
     @Option(
         name: .customLong("chunk-size"),
-        help: "Bytes pushed per parser call; 0 pushes the whole feed at once (default: 16384).")
+        help: "Bytes pushed per parser call; 0 pushes the whole feed at once (default: \(RunDefaults.chunkSize)).")
     var chunkSize: Int?
 
     func validate() throws {

@@ -132,9 +132,9 @@ struct RunOptions: ParsableArguments {
             discussion: """
                 Checked from round \(StoppingRule.minimumRounds) on, on each interval from this run's rounds (the noise between \
                 runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(RunDefaults.stoppingMaxRounds)) \
-                or --max-time (default \(Int(RunDefaults.stoppingMaxSeconds)) s), and the run says which ended them. The document workload \
-                with none of --rounds, --precision and --max-time stops at \(Int(RunDefaults.documentPrecision * 100))%, after \
-                \(RunDefaults.documentFloorRounds) to \(RunDefaults.rounds) rounds, with no time limit.
+                or --max-time (default \(Int(RunDefaults.stoppingMaxSeconds)) s), and the run says which ended them. A timed run of \
+                the parse or document scenario with none of --rounds, --precision and --max-time stops at \
+                \(Int(RunDefaults.precision * 100))%, after \(RunDefaults.floorRounds) to \(RunDefaults.rounds) rounds, with no time limit.
                 """, valueName: "half-width"),
         transform: Precision.parse)
     var precision: Precision?

@@ -121,6 +121,7 @@ public struct BenchRunner: Sendable {
                 if scenario.fetchesFeed {
                     let name = (cell.feedPath as NSString).lastPathComponent
                     context.url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
+                    if plan.remoteURLs[cell.feedPath] == nil { context.warmupURL = server?.unshapedURL(for: name) }
                     context.entries = server?.entryCount(of: name) ?? 0
                 }
                 // The reporting closure lives in a copy of the context that ends inside the block:

@@ -63,15 +63,17 @@ public struct RunRequest: Sendable {
         self.workload = workload
     }
 
-    /// Whether this is a timed document run given none of rounds, precision and time limit: it
-    /// stops at ``RunDefaults/documentPrecision``, after at most ``RunDefaults/rounds`` rounds.
-    public var documentPrecisionByDefault: Bool {
-        workload == .document && rounds == nil && precision == nil && maxSeconds == nil && !countsInstructions
+    /// Whether this is a timed run of a parse-from-memory scenario (`parse`, `document`) given none of
+    /// rounds, precision and time limit: it stops at ``RunDefaults/precision``, after
+    /// ``RunDefaults/floorRounds`` to ``RunDefaults/rounds`` rounds.
+    public var precisionByDefault: Bool {
+        rounds == nil && precision == nil && maxSeconds == nil && !countsInstructions
+            && scenarios.contains(where: \.traits.timesParseFromMemory)
     }
 
-    /// Whether the rounds stop on a precision or a time limit (or the document workload's default
-    /// precision) rather than after a number of rounds.
-    public var stopping: Bool { precision != nil || maxSeconds != nil || documentPrecisionByDefault }
+    /// Whether the rounds stop on a precision or a time limit (or the default precision) rather than
+    /// after a number of rounds.
+    public var stopping: Bool { precision != nil || maxSeconds != nil || precisionByDefault }
 
     /// The document workload's default reference: c-libxml2 when it runs, so that every document's
     /// ratios are against the same parser and compare across documents.
@@ -81,7 +83,7 @@ public struct RunRequest: Sendable {
 
     /// The measuring settings the request makes.
     public var settings: RunSettings {
-        let stoppingRounds = stopping && !documentPrecisionByDefault
+        let stoppingRounds = stopping && !precisionByDefault
         let rounds = self.rounds ?? (stoppingRounds ? RunDefaults.stoppingMaxRounds : RunDefaults.rounds)
         var settings = RunSettings(
             iterations: iterations ?? RunDefaults.iterations.parse, warmup: warmup ?? RunDefaults.warmup,
@@ -97,10 +99,10 @@ public struct RunRequest: Sendable {
             !countsInstructions && countsAllocations && scenarios.contains(where: \.countsAllocations)
         if stopping {
             settings.stopping = StoppingRule(
-                precision: precision ?? (documentPrecisionByDefault ? RunDefaults.documentPrecision : nil),
+                precision: precision ?? (precisionByDefault ? RunDefaults.precision : nil),
                 maxSeconds: maxSeconds ?? (precision == nil ? nil : RunDefaults.stoppingMaxSeconds),
                 maxRounds: rounds)
-            if documentPrecisionByDefault { settings.stopping?.floorRounds = RunDefaults.documentFloorRounds }
+            if precisionByDefault { settings.stopping?.floorRounds = RunDefaults.floorRounds }
         }
         return settings
     }

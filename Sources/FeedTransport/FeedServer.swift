@@ -22,7 +22,9 @@ import NIOPosix
 ///
 /// Every response waits the profile's round-trip time, then its body leaves at the profile's
 /// bandwidth through one `NetworkLink` shared by all the connections open at once. Each
-/// connection serves one request (`Connection: close`).
+/// connection serves one request (`Connection: close`). `?shaping=off` answers at once, at
+/// loopback speed: a download worker's untimed warm-ups warm its process without spending the
+/// profile's transfer time (``unshapedURL(_:)``).
 ///
 /// Faults, for tests and for trying a client, are switched on by the query string:
 /// `?fault=404`, `?fault=500`, `?fault=reset&at=N` (reset the connection after N body bytes as
@@ -117,6 +119,10 @@ public final class FeedServer: Sendable {
         return URL(string: "http://127.0.0.1:\(port)/\(path)" + (query.map { "?" + $0 } ?? ""))
             ?? URL(fileURLWithPath: "/")
     }
+
+    /// ``url(for:query:)`` answered at once, without the profile's round trip and bandwidth
+    /// (`shaping=off`): for untimed warm-ups.
+    public func unshapedURL(for name: String) -> URL { url(for: name, query: "\(FeedRequestHandler.shapingItem)=off") }
 
     /// The served feeds' names, sorted.
     public var feedNames: [String] { feeds.keys.sorted() }
@@ -241,7 +247,8 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             parts.count > 1 ? (URLComponents(string: "http://localhost/?" + parts[1])?.queryItems ?? []) : []
         let name = String(path.drop { $0 == "/" }).removingPercentEncoding ?? ""
         let loop = context.eventLoop.assumeIsolated()
-        let delay = TimeAmount.milliseconds(Int64(profile.rttMs))
+        let unshaped = queryItems.contains { $0.name == Self.shapingItem && $0.value == "off" }
+        let delay = TimeAmount.milliseconds(unshaped ? 0 : Int64(profile.rttMs))
         func answer(_ status: HTTPResponseStatus, message: String? = nil) {
             loop.scheduleTask(in: delay) { self.sendStatus(status, message: message, context: context) }
         }
@@ -284,6 +291,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         // A HEAD response keeps the identity length: it has no body to compress.
         if !sendBody { headers.add(name: Self.identityMarker, value: "1") }
         shaper.fault = fault
+        shaper.unshaped = unshaped
         loop.scheduleTask(in: delay) {
             context.write(
                 self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
@@ -297,6 +305,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.finish(context: context)
         }
     }
+
+    /// The query item that turns the profile off for one response (`shaping=off`).
+    static let shapingItem = "shaping"
 
     /// The fault the query asks for, if any; `fault-start=N` limits it to the page that starts at item N.
     static func fault(_ queryItems: [URLQueryItem], query: FeedQuery) -> InjectedFault? {

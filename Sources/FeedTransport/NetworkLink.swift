@@ -99,6 +99,8 @@ final class LinkShaper: ChannelDuplexHandler, RemovableChannelHandler, LinkFlow 
     private let link: NetworkLink?
     /// The fault of the response being sent, set by the request handler before it writes.
     var fault: InjectedFault?
+    /// Whether the response being sent bypasses the link (`?shaping=off`), set likewise.
+    var unshaped = false
     private var context: ChannelHandlerContext?
     private var waiting: [ByteBuffer] = []
     private var end: (part: HTTPServerResponsePart, promise: EventLoopPromise<Void>?)?
@@ -148,7 +150,7 @@ final class LinkShaper: ChannelDuplexHandler, RemovableChannelHandler, LinkFlow 
     }
 
     func flush(context: ChannelHandlerContext) {
-        if let link, hasBytesWaiting {
+        if let link, hasBytesWaiting, !unshaped {
             context.flush()  // the head leaves at once; the body follows at the link's pace
             link.add(self)
         } else {

@@ -40,6 +40,9 @@ struct BenchCommandTests {
         #expect(
             run.measuring.iterations == nil && settings.warmup == 2 && settings.chunkSize == 16_384
                 && settings.rounds == 40 && run.downloadRounds == 5)
+        // At most 40 rounds: the parse cells stop once their ratios are within ±2%, from round 10 on.
+        #expect(settings.stopping?.precision == 0.02 && settings.stopping?.floorRounds == 10)
+        #expect(settings.stopping?.maxSeconds == nil && settings.stopping?.maxRounds == 40)
         #expect(RunDefaults.iterations.parse == 2 && RunDefaults.iterations.download == 3)
         #expect(RunDefaults.downloadWarmup == 1)
         // Parse workers warm up twice, download and practice workers once; --warmup sets both.

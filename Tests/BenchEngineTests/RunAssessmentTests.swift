@@ -103,28 +103,49 @@ struct RunAssessmentTests {
     }
 
     @Test func theRequestMakesTheSettingsFromTheDefaults() {
-        let plain = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download]).settings
-        #expect(plain.rounds == RunDefaults.rounds && plain.warmup == RunDefaults.warmup)
-        #expect(plain.iterations == RunDefaults.iterations.parse && plain.downloadIterationsPerWorker == 3)
-        #expect(plain.downloadWarmupPerWorker == RunDefaults.downloadWarmup && plain.stopping == nil)
-        #expect(plain.countsAllocations == true && plain.retryPreempted == true && plain.reference == nil)
+        // A timed parse run given no rounds stops at the default precision, from the floor to the
+        // default rounds, with no time limit; its download cells keep their own iterations.
+        let plain = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download])
+        #expect(plain.precisionByDefault && plain.settings.rounds == RunDefaults.rounds)
+        #expect(plain.settings.warmup == RunDefaults.warmup && plain.settings.iterations == RunDefaults.iterations.parse)
+        #expect(plain.settings.downloadIterationsPerWorker == RunDefaults.iterations.download)
+        #expect(plain.settings.downloadWarmupPerWorker == RunDefaults.downloadWarmup)
+        #expect(
+            plain.settings.stopping
+                == {
+                    var rule = StoppingRule(precision: RunDefaults.precision, maxSeconds: nil, maxRounds: RunDefaults.rounds)
+                    rule.floorRounds = RunDefaults.floorRounds
+                    return rule
+                }())
+        #expect(
+            plain.settings.countsAllocations == true && plain.settings.retryPreempted == true
+                && plain.settings.reference == nil)
+
+        // Rounds given: exactly those, as before; a download-only run has nothing the rule watches.
+        var fixed = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download])
+        fixed.rounds = 40
+        #expect(!fixed.precisionByDefault && fixed.settings.stopping == nil && fixed.settings.rounds == 40)
+        let downloads = RunRequest(parsers: ["libxml2"], scenarios: [.download])
+        #expect(!downloads.precisionByDefault && downloads.settings.stopping == nil)
 
         var precise = RunRequest(parsers: ["expat"], scenarios: [.parse])
         precise.precision = 0.02
-        #expect(precise.settings.rounds == RunDefaults.stoppingMaxRounds)
+        #expect(!precise.precisionByDefault && precise.settings.rounds == RunDefaults.stoppingMaxRounds)
         #expect(precise.settings.stopping?.maxSeconds == RunDefaults.stoppingMaxSeconds)
+        #expect(precise.settings.stopping?.floorRounds == nil)
 
         let document = RunRequest(
             parsers: ["expat", "c-libxml2"], scenarios: [.parseFromMemory(.document)], workload: .document)
-        #expect(document.documentPrecisionByDefault && document.settings.rounds == RunDefaults.rounds)
-        #expect(document.settings.stopping?.precision == RunDefaults.documentPrecision)
-        #expect(document.settings.stopping?.floorRounds == RunDefaults.documentFloorRounds)
+        #expect(document.precisionByDefault && document.settings.rounds == RunDefaults.rounds)
+        #expect(document.settings.stopping?.precision == RunDefaults.precision)
+        #expect(document.settings.stopping?.floorRounds == RunDefaults.floorRounds)
         #expect(document.settings.reference == "c-libxml2")
 
         var counted = RunRequest(parsers: ["expat"], scenarios: [.parse])
         counted.countsInstructions = true
         #expect(counted.settings.counter == RunSettings.instructionCounter)
         #expect(counted.settings.countsAllocations == false && counted.settings.retryPreempted == false)
+        #expect(!counted.precisionByDefault && counted.settings.stopping == nil)
     }
 
     @Test func theFeedsAreTheNamedOnesOrTheDefaultAndAMissingOneIsNamed() throws {

@@ -139,6 +139,18 @@ struct PagedFeedTests {
         }
     }
 
+    @Test func anUnshapedRequestIsAnsweredAtOnceOnAnyProfile() throws {
+        // A profile whose round trip alone (10 minutes) outlasts the client's 30 s limit: only a
+        // response that skips the profile arrives (a download worker's warm-ups ask for that).
+        let whole = try Self.wholeSongs
+        try withServer(.custom(bandwidthKbps: 1, rttMs: 600_000)) { server in
+            let url = server.unshapedURL(for: "top300.rss.xml")
+            #expect(url.query == "shaping=off")
+            let fetched = try FeedDownloader(timeout: 30).fetch(url, parser: ExpatFeedParser.self)
+            #expect(fetched.songs == whole && fetched.measurement.bytes == 901_440)
+        }
+    }
+
     @Test func aGzipBodyCutShortIsATruncatedDownload() throws {
         try withServer { server in
             do {

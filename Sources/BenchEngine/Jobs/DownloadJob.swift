@@ -4,6 +4,8 @@ import Foundation
 public struct DownloadJob: Codable, Sendable, Equatable {
     public var parser: String
     public var url: URL
+    /// Where the untimed warm-ups fetch the feed (the embedded server's unshaped URL); `nil`: ``url``.
+    public var warmupURL: URL?
     public var iterations: Int
     public var warmup: Int
     /// Seconds one download may stall.
@@ -11,9 +13,13 @@ public struct DownloadJob: Codable, Sendable, Equatable {
     /// Revalidate each download with its validators (the `conditional` scenario).
     public var conditional: Bool
 
-    public init(parser: String, url: URL, iterations: Int, warmup: Int, timeout: Double, conditional: Bool = false) {
+    public init(
+        parser: String, url: URL, warmupURL: URL? = nil, iterations: Int, warmup: Int, timeout: Double,
+        conditional: Bool = false
+    ) {
         self.parser = parser
         self.url = url
+        self.warmupURL = warmupURL
         self.iterations = iterations
         self.warmup = warmup
         self.timeout = timeout

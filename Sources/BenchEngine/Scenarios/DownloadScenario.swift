@@ -29,7 +29,8 @@ struct DownloadScenario: BenchScenario {
         let settings = context.settings
         let network = context.plan.network
         let job = DownloadJob(
-            parser: cell.parser, url: url, iterations: settings.downloadIterationsPerWorker,
+            parser: cell.parser, url: url, warmupURL: context.warmupURL,
+            iterations: settings.downloadIterationsPerWorker,
             warmup: settings.downloadWarmupPerWorker,
             timeout: settings.timeoutSeconds, conditional: revalidation != nil)
         // The worker's own limit is per stalled download; this one bounds the whole cell.

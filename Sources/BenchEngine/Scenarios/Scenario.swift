@@ -78,6 +78,8 @@ struct CellContext {
     var reference: String?
     /// Where the feed is served (network scenarios); `nil` when it is not.
     var url: URL?
+    /// The embedded server's unshaped URL of the feed, for untimed warm-ups; `nil` for a remote feed.
+    var warmupURL: URL?
     /// The songs the embedded server can page the feed into (0: none, or not served).
     var entries = 0
     /// Called after each finished iteration with the count so far (for a terminal), if asked.

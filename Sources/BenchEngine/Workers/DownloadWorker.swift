@@ -11,16 +11,22 @@ import SongFeed
 /// get 304 and the songs of the first are reused, as an app that keeps a cache would.
 public enum DownloadWorker {
     /// Downloads `warmup` + `iterations` times and reports the last `iterations`.
+    ///
+    /// The warm-ups fetch ``DownloadJob/warmupURL`` when there is one (the embedded server's
+    /// unshaped URL: they warm the process, their times are not kept, and the profile's transfer
+    /// time would only be waited). The parse's own peak memory is taken on the first download, warm-up
+    /// or not, as before: a later one reuses the heap the first one grew, and shows no rise.
     public static func run(_ job: DownloadJob) throws -> DownloadWorkerReport {
         let parserType = try ParserRegistry.worker(job.parser)
-        let (url, warmup, conditional) = (job.url, job.warmup, job.conditional)
+        let (warmup, conditional) = (max(0, job.warmup), job.conditional)
         try AllocationCounter.check(counting: false)
         let downloader = FeedDownloader(timeout: job.timeout)
         var results: [DownloadWorkerReport.Iteration] = []
         var lastSongs: [Song]?
         var window: PeakMemory.Window?
         var parsePeak: Int?
-        for index in 0..<(max(0, warmup) + max(0, job.iterations)) {
+        for index in 0..<(warmup + max(0, job.iterations)) {
+            let url = index < warmup ? job.warmupURL ?? job.url : job.url
             var iteration = DownloadWorkerReport.Iteration()
             do {
                 if index == 0 { window = PeakMemory.Window.open() }
@@ -47,7 +53,7 @@ public enum DownloadWorker {
         }
         let lifetimePeak = [window?.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return DownloadWorkerReport(
-            parser: job.parser, url: url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
+            parser: job.parser, url: job.url.absoluteString, digest: lastSongs.map { SongDigest.sha256(of: $0) },
             iterations: results, peakResidentBytes: lifetimePeak, parsePeakBytes: parsePeak)
     }
 }
