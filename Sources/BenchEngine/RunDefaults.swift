@@ -1,8 +1,10 @@
 /// What a run measures when its options do not say: `bench run`'s rounds, warm-ups, iterations,
 /// chunk size, timeout and stopping rule, and `bench sweep`'s own (``Sweep``).
 public enum RunDefaults {
-    /// Rounds (workers per parser and cell): many short workers. The most a run given no rounds
-    /// runs: a timed parse or document run stops sooner when its ratios are ``precision`` narrow.
+    /// Rounds (workers per parser and cell): many short workers.
+    ///
+    /// The most a run given no rounds runs: a timed parse or document run stops sooner, once its
+    /// ratios are ``precision`` narrow.
     ///
     /// The noise between processes is most of a ratio's noise here, so more workers narrow it more per
     /// second than more parses in each (docs/figures.md, "What narrows a ratio here"): 40 workers of 2
@@ -36,14 +38,16 @@ public enum RunDefaults {
     /// The time limit of a run with a precision and no time limit given.
     public static let stoppingMaxSeconds: Double = 300
     /// The precision of a timed parse or document run given none of rounds, precision and time
-    /// limit: ±2%, about the half-width of the ratios' intervals after the 40 rounds such a run always
+    /// limit: ±2%.
+    ///
+    /// About the half-width of the ratios' intervals after the 40 rounds such a run always
     /// ran before (the default corpus's table: for example 1.04 (1.02–1.06)). It stops as soon as
     /// every ratio is that precise, after at least ``floorRounds`` and at most ``rounds`` rounds, with
     /// no time limit: on a quiet machine the song table got there in 13–18 rounds (docs/figures.md),
     /// a busy one runs the 40 it always ran.
     public static let precision = 0.02
-    /// The fewest rounds of a run stopped by ``precision``: enough workers for the next-run interval's
-    /// 95% coverage (10; 5 give 83%), and for a ratio interval that rarely meets ±2% by chance.
+    /// The fewest rounds of a run stopped by ``precision``: 10 workers give a next-run interval its 95%
+    /// coverage (5 give 83%).
     public static let floorRounds = 10
 
     /// `bench sweep`'s: fewer, longer workers (a sweep's sizes reach 30,000 songs and 10 MB).

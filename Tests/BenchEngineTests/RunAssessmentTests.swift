@@ -107,13 +107,15 @@ struct RunAssessmentTests {
         // default rounds, with no time limit; its download cells keep their own iterations.
         let plain = RunRequest(parsers: ["libxml2", "expat"], scenarios: [.parse, .download])
         #expect(plain.precisionByDefault && plain.settings.rounds == RunDefaults.rounds)
-        #expect(plain.settings.warmup == RunDefaults.warmup && plain.settings.iterations == RunDefaults.iterations.parse)
+        #expect(
+            plain.settings.warmup == RunDefaults.warmup && plain.settings.iterations == RunDefaults.iterations.parse)
         #expect(plain.settings.downloadIterationsPerWorker == RunDefaults.iterations.download)
         #expect(plain.settings.downloadWarmupPerWorker == RunDefaults.downloadWarmup)
         #expect(
             plain.settings.stopping
                 == {
-                    var rule = StoppingRule(precision: RunDefaults.precision, maxSeconds: nil, maxRounds: RunDefaults.rounds)
+                    var rule = StoppingRule(
+                        precision: RunDefaults.precision, maxSeconds: nil, maxRounds: RunDefaults.rounds)
                     rule.floorRounds = RunDefaults.floorRounds
                     return rule
                 }())
