@@ -69,8 +69,8 @@ public enum HTMLReport {
         about += "\(environment.cpuModel), \(environment.cores) cores; \(environment.os). "
         let settings = result.settings
         if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
-            about +=
-                "\(settings.rounds) worker process\(settings.rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
+            let rounds = result.stopped?.rounds ?? settings.rounds
+            about += "\(rounds) worker process\(rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
             about +=
                 "\(settings.iterations) timed parses each after \(settings.warmup) warm-up\(settings.warmup == 1 ? "" : "s"), "
                 + "chunks of \(settings.chunkSize) bytes."

@@ -287,7 +287,9 @@ public enum RunReport {
             "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
-            text += "\(plural(settings.rounds, "worker")) per cell, run side by side in rounds; "
+            // A run its stopping rule ended says the rounds it ran, not the most it could have.
+            text +=
+                "\(plural(result.stopped?.rounds ?? settings.rounds, "worker")) per cell, run side by side in rounds; "
             text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
             if result.cells.contains(where: {
                 !($0.cell.scenario.traits?.runsEveryRound ?? false) && !$0.cell.network.isEmpty

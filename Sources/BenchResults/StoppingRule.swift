@@ -149,7 +149,7 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
         case .timeSpent, .roundsDone:
             let limit =
                 reason != .timeSpent
-                ? "the most rounds asked (\(rule.maxRounds))"
+                ? "the most rounds (\(rule.maxRounds))"
                 : seconds >= (rule.maxSeconds ?? seconds)
                     // The rounds so far foretold the last one's end; it ran longer.
                     ? "--max-time \(Self.seconds(rule.maxSeconds ?? seconds)) was spent"

@@ -193,6 +193,10 @@ struct ReportTests {
         #expect(RunReport.header(result).contains(sentence))
         #expect(RunReport.markdown(result).contains(sentence))
         #expect(HTMLReport.run(result, history: []).contains(sentence))
+        // The workers a cell got are the rounds run, not the most the rule allowed.
+        #expect(result.settings.rounds != 41)
+        #expect(RunReport.header(result).contains("41 workers per cell, run side by side in rounds"))
+        #expect(HTMLReport.run(result, history: []).contains("41 worker processes per parser, run side by side"))
         let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
         #expect(json.contains("\"stopped\"") && json.contains("\"time spent\""))
         #expect(try JSONDecoder().decode(RunResult.self, from: Data(json.utf8)).stopped == result.stopped)

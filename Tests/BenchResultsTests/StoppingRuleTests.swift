@@ -75,7 +75,7 @@ struct StoppingRuleTests {
         let last = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: cells)
         #expect(last?.reason == .roundsDone)
         #expect(last?.wider.count == 1)
-        #expect(last?.message.contains("the most rounds asked (10)") == true)
+        #expect(last?.message.contains("the most rounds (10)") == true)
         #expect(last?.message.contains("Still wider: libxml2 vs C ±3.0%.") == true)
     }
 
