@@ -1,4 +1,5 @@
 import BenchResults
+import Foundation
 import GRDB
 
 /// One row of a query's answer, its columns read by position as they come from the database
@@ -44,14 +45,34 @@ struct RunFigureQuery {
         MetricSummaryQuery.runs(filter, columns: runColumns, placeholder: placeholder)
     }
 
-    /// The figures of `runs` (one page, not empty) of `metrics` in the cells `filter` chooses, oldest
-    /// run first, a run's rows by their cell's position.
+    /// The figures of `runs` (one page, not empty) of `metrics` in the cells `filter` chooses, a
+    /// run's rows together (runs in the order of their IDs: ``forEach`` hands them on oldest
+    /// first), by their cell's position, a cell's by metric.
+    ///
+    /// From each cell to its figures: the page's cells through the index on `cell_summaries.run_id`,
+    /// then each cell's rows of `metric_summaries` through the index on its run and position, a
+    /// lookup a cell (from each figure to its cell, `cell_summaries` was looked up once a metric,
+    /// eight times as often: 28,750 lookups a page of 250 runs, half of PostgreSQL's time for `bench
+    /// report` at 10,000 runs). Every summary has its cell's row: both are written, and removed,
+    /// together. A `CROSS JOIN`, which SQLite never reorders (it might otherwise go through every
+    /// run's rows of a metric by the index on metrics); the runs' facts are read once, by
+    /// ``runs(_:placeholder:)``.
     static func figures(
         _ filter: SampleFilter, metrics: [Metric], runs: [String], placeholder: @escaping (Int) -> String
     ) -> SummaryRows.Statement {
-        let query = MetricSummaryQuery(
-            filter, metrics: metrics, runs: runs, columns: figureColumns, placeholder: placeholder)
-        return SummaryRows.Statement(sql: query.sql, arguments: query.arguments)
+        var selection = SampleQuery.Conditions(placeholder: placeholder)
+        selection.addIn("c.run_id", runs)
+        selection.addIn("s.metric", metrics.map(\.column))
+        selection.addSampleConditions(filter)
+        let conditions = ["s.run_id = c.run_id", "s.position = c.position"] + selection.conditions
+        return SummaryRows.Statement(
+            sql: """
+                SELECT \(figureColumns)
+                FROM cell_summaries c CROSS JOIN metric_summaries s
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY c.run_id, c.position, s.metric
+                """,
+            arguments: selection.arguments)
     }
 
     /// A run and its facts, from a row of ``runs(_:placeholder:)``.
@@ -65,32 +86,63 @@ struct RunFigureQuery {
     }
 
     /// Folds the rows of ``figures(_:metrics:runs:placeholder:)`` into runs, keeping each run when
-    /// its rows end.
+    /// its rows end; a cell's figures by metric, as ``MetricSummaryQuery`` orders them (the
+    /// column's text, byte by byte), whatever order the database gives them in.
     struct Reader {
-        /// The runs whose rows ended, in their order.
-        private(set) var done: [RunFigures] = []
+        /// The runs whose rows ended, by ID.
+        private(set) var done: [String: RunFigures] = [:]
         /// The page's runs by ID, with no cells yet.
         private let runs: [String: RunFigures]
-        /// The metrics asked for, by their column's bytes (a few: found by a look along them), and
-        /// whether their workers' medians are read.
-        private let metrics: [(column: [UInt8], metric: Metric, workers: Bool)]
+        /// The metrics asked for, by their column's bytes (a few: found by a look along them),
+        /// whether their workers' medians are read, and their place in a cell's figures.
+        private let metrics: [(column: [UInt8], metric: Metric, workers: Bool, rank: Int)]
         private var current: RunFigures?
         /// The bytes of the current run's ID: a row of the same run is known without a string.
         private var currentID: [UInt8] = []
         private var position = -1
+        /// The places (``metrics``' ranks) of the current cell's figures, in their order.
+        private var ranks: [Int] = []
+        /// The cells read so far, by position: the runs of a store repeat the same cells at the
+        /// same positions, each known again by its columns' bytes, with no string made.
+        private var known: [Int: KnownCell]
 
-        init(runs: [RunFigures], metrics: [Metric], workerMedians: Set<Metric>) {
+        /// A cell as read: its key and the columns it was read from.
+        struct KnownCell {
+            var key: CellKey
+            /// The text columns' bytes one after another, and where each ends.
+            var texts: [UInt8]
+            var ends: [Int]
+            var numbers: (feedBytes: Int, chunkSize: Int)
+        }
+
+        /// The text columns of a cell's key, by position in ``figureColumns``: parser, scenario,
+        /// feed path, feed SHA-256, network.
+        static let cellTexts: [Int32] = [6, 7, 8, 9, 12]
+
+        init(
+            runs: [RunFigures], metrics: [Metric], workerMedians: Set<Metric>, known: [Int: KnownCell] = [:]
+        ) {
             var byID: [String: RunFigures] = [:]
             for run in runs { byID[run.runID] = run }
             self.runs = byID
-            self.metrics = metrics.map { (Array($0.column.utf8), $0, workerMedians.contains($0)) }
+            let columns = metrics.map { Array($0.column.utf8) }
+            let order = columns.indices.sorted { columns[$0].lexicographicallyPrecedes(columns[$1]) }
+            var ranks = Array(repeating: 0, count: columns.count)
+            for (rank, index) in order.enumerated() { ranks[index] = rank }
+            self.metrics = metrics.indices.map {
+                (columns[$0], metrics[$0], workerMedians.contains(metrics[$0]), ranks[$0])
+            }
+            self.known = known
         }
+
+        /// The cells read so far, by position (for the next page's reader).
+        var knownCells: [Int: KnownCell] { known }
 
         /// Reads a row.
         mutating func read(_ row: some ResultColumns) throws {
             let position = row.integer(1)
             let id = row.bytes(0)
-            if current == nil || !id.elementsEqual(currentID) {
+            if current == nil || !Self.same(id, currentID) {
                 finish()
                 let runID = String(decoding: id, as: UTF8.self)
                 guard let run = runs[runID] else {
@@ -102,24 +154,64 @@ struct RunFigureQuery {
             }
             // A metric this bench does not know (a newer bench's) is left out, as it always was.
             let column = row.bytes(2)
-            guard let metric = metrics.first(where: { $0.column.elementsEqual(column) }) else { return }
+            guard let metric = metrics.first(where: { Self.same(column, $0.column) }) else { return }
             let figure = RunFigures.Figure(
                 metric: metric.metric, count: row.integer(3), median: row.real(4),
                 workerMedians: metric.workers ? try SummaryRows.workerValues(row.bytes(5)) : [])
             if position != self.position {
                 self.position = position
-                let cell = CellKey(
-                    parser: row.text(6), scenario: CellScenario(name: row.text(7)), feedPath: row.text(8),
-                    feedSHA256: row.text(9), feedBytes: row.integer(10), chunkSize: row.integer(11),
-                    network: row.text(12))
+                ranks.removeAll(keepingCapacity: true)
+                let cell = cell(row, position)
                 current?.cells.append(RunFigures.Cell(cell: cell, failed: row.optionalInteger(13), figures: []))
             }
-            if let last = current?.cells.indices.last { current?.cells[last].figures.append(figure) }
+            guard let last = current?.cells.indices.last else { return }
+            let place = ranks.firstIndex { $0 > metric.rank } ?? ranks.endIndex
+            ranks.insert(metric.rank, at: place)
+            current?.cells[last].figures.insert(figure, at: place)
+        }
+
+        /// The key of the row's cell: the one read before at `position` when every column is the same.
+        private mutating func cell(_ row: some ResultColumns, _ position: Int) -> CellKey {
+            let numbers = (feedBytes: row.integer(10), chunkSize: row.integer(11))
+            if let cell = known[position], cell.numbers == numbers {
+                var start = 0
+                var same = true
+                for (index, column) in Self.cellTexts.enumerated() {
+                    let end = cell.ends[index]
+                    if !Self.same(row.bytes(column), cell.texts[start..<end]) {
+                        same = false
+                        break
+                    }
+                    start = end
+                }
+                if same { return cell.key }
+            }
+            let key = CellKey(
+                parser: row.text(6), scenario: CellScenario(name: row.text(7)), feedPath: row.text(8),
+                feedSHA256: row.text(9), feedBytes: numbers.feedBytes, chunkSize: numbers.chunkSize,
+                network: row.text(12))
+            var texts: [UInt8] = []
+            var ends: [Int] = []
+            for column in Self.cellTexts {
+                texts.append(contentsOf: row.bytes(column))
+                ends.append(texts.count)
+            }
+            known[position] = KnownCell(key: key, texts: texts, ends: ends, numbers: numbers)
+            return key
+        }
+
+        /// Whether a column's bytes are `bytes`.
+        static func same(_ column: UnsafeBufferPointer<UInt8>, _ bytes: some RandomAccessCollection<UInt8>) -> Bool {
+            guard column.count == bytes.count else { return false }
+            return bytes.withContiguousStorageIfAvailable { stored in
+                guard let left = column.baseAddress, let right = stored.baseAddress else { return true }
+                return memcmp(left, right, column.count) == 0
+            } ?? column.elementsEqual(bytes)
         }
 
         /// Keeps the run being read, if any: the rows have ended.
         mutating func finish() {
-            if let current { done.append(current) }
+            if let current { done[current.runID] = current }
             current = nil
         }
     }
@@ -135,15 +227,17 @@ struct RunFigureQuery {
     ) throws {
         let page = max(1, page)
         let runs = try fetchRuns(Self.runs(filter, placeholder: placeholder))
+        var known: [Int: Reader.KnownCell] = [:]
         for start in stride(from: 0, to: runs.count, by: page) {
             let slice = Array(runs[start..<min(start + page, runs.count)])
-            var reader = Reader(runs: slice, metrics: metrics, workerMedians: workerMedians)
+            var reader = Reader(runs: slice, metrics: metrics, workerMedians: workerMedians, known: known)
             try fetchFigures(
                 figures(filter, metrics: metrics, runs: slice.map(\.runID), placeholder: placeholder)
             ) { try reader.read($0) }
             reader.finish()
-            // A page's runs, handed on once the query's rows are read: what is held is a page.
-            for run in reader.done { try body(run) }
+            known = reader.knownCells
+            // A page's runs, handed on once the query's rows are read, oldest first: what is held is a page.
+            for run in slice { if let done = reader.done[run.runID] { try body(done) } }
         }
     }
 }

@@ -188,6 +188,25 @@ struct RunFiguresTests {
             #expect(throws: StatsStoreError.self) { try SummaryRows.workerValues(unreadable) }
         }
     }
+
+    /// Whole numbers are read without a string, as `Double(String)` reads them; anything else is
+    /// left to `Double(String)`.
+    @Test func wholeNumbersReadAsTextReadsThem() throws {
+        func whole(_ text: String) -> Double? {
+            var copy = text
+            return copy.withUTF8 { SummaryRows.wholeNumber($0) }
+        }
+        for text in ["0", "7", "41324544", "41324544.0", "41324544.000", "999999999999999", "123456789012345.0"] {
+            #expect(whole(text) == Double(text), "\(text)")
+        }
+        for text in ["", ".0", "1.", "1.5", "1.05", "-3", "1e3", "1000000000000000", "nan", "12a", "1.0x"] {
+            #expect(whole(text) == nil, "\(text)")
+        }
+        #expect(
+            try SummaryRows.workerValues("1=1e3,2=-3.0,3=1.,4=1234567890123456789") == [
+                1_000, -3, 1, 1.234_567_890_123_456_8e18,
+            ])
+    }
 }
 
 @Suite(
