@@ -34,7 +34,7 @@ struct MetricSummaryQuery {
             FROM runs r CROSS JOIN metric_summaries s
                 LEFT JOIN cell_summaries c ON c.run_id = s.run_id AND c.position = s.position
             WHERE \((["s.run_id = r.run_id"] + selection.conditions).joined(separator: " AND "))
-            ORDER BY r.started_at, s.run_id, s.position
+            ORDER BY r.started_at, s.run_id, s.position, s.metric
             """
         arguments = selection.arguments
     }

@@ -85,6 +85,13 @@ final class PostgresConnection: @unchecked Sendable {
         _ = try execute("SET client_min_messages = warning")
     }
 
+    /// The server's version as libpq gives it (150004 for 15.4; 0 when not connected).
+    var serverVersion: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connection.map { Int(PQserverVersion($0)) } ?? 0
+    }
+
     /// Makes the connection again after it was lost: up to `attempts` tries, 1 s, 2 s, 4 s… apart.
     ///
     /// - Throws: ``StatsStoreError`` (a lost connection) with the last try's reason when none

@@ -331,6 +331,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         _ body: (RunFigures) throws -> Void
     ) throws {
         try readingOneState {
+            for setting in RunFigureQuery.postgresSettings(serverVersion: connection.serverVersion) {
+                try connection.execute(setting)
+            }
             try RunFigureQuery.forEach(
                 filter, metrics: metrics, workerMedians: workerMedians, placeholder: { "$\($0)" },
                 fetchRuns: { statement in

@@ -216,14 +216,32 @@ enum SummaryRows {
             guard equals > start, equals < bytes.count, bytes[equals] == UInt8(ascii: "=") else { throw unreadable() }
             var end = equals + 1
             while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-            guard
-                let median = Double(
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), as: UTF8.self))
+            let number = UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])
+            guard let median = wholeNumber(number) ?? Double(String(decoding: number, as: UTF8.self))
             else { throw unreadable() }
             values.append(median)
             start = end + 1
         }
         return values
+    }
+
+    /// A number written as a whole number, read without a string; `nil` for any other text.
+    ///
+    /// "41324544" and "41324544.0" (how ``workerText(_:)`` writes most medians) of at most 15
+    /// digits: exactly the `Double` that `Double(String)` reads of them. Other text is read as text.
+    static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var value = 0
+        var index = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+        }
+        guard index > 0, index <= 15 else { return nil }
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "."), index + 1 < bytes.count else { return nil }
+            for zero in bytes[(index + 1)...] where zero != UInt8(ascii: "0") { return nil }
+        }
+        return Double(value)
     }
 
     /// The records of one run from its rows of both tables, in the run's order.

@@ -72,17 +72,29 @@ struct QueryPlanTests {
     }
 
     /// The report's figures: the runs with their facts (the runs table alone), then a page of
-    /// runs' rows through the index on `metric_summaries.run_id`, as the summaries are read.
+    /// runs' cells through the index on `cell_summaries.run_id`, then each cell's figures through
+    /// the index on `metric_summaries.run_id` (its run and position), both in the order they are
+    /// read in, with nothing sorted.
     @Test func aReportsFiguresAreReadAPageOfRunsAtATime() throws {
         let filter = SampleFilter(parsers: ["libxml2"], scenarios: ["parse"], feed: "top300", hosts: ["alpha"])
         let runs = RunFigureQuery.runs(filter, placeholder: { _ in "?" })
         let runsPlan = try Self.plan(runs.sql, runs.arguments)
         #expect(!runsPlan.contains { $0.contains("summaries") || $0.contains("samples") }, "\(runsPlan)")
-        let page = RunFigureQuery.figures(
-            filter, metrics: HistoryRow.summarisedMetrics, runs: ["a", "b", "c"], placeholder: { _ in "?" })
-        let plan = try Self.plan(page.sql, page.arguments)
-        #expect(plan.contains { $0.contains("metric_summaries_on_run_id") }, "\(plan)")
-        #expect(!plan.contains { $0.contains("metric_summaries_on_metric") || $0.hasPrefix("SCAN") }, "\(plan)")
+        for filter in [filter, SampleFilter()] {
+            let cells = RunFigureQuery.cells(filter, runs: ["a", "b", "c"], placeholder: { _ in "?" })
+            let cellsPlan = try Self.plan(cells.sql, cells.arguments)
+            #expect(cellsPlan.contains { $0.contains("cell_summaries_on_run_id (run_id=?)") }, "\(cellsPlan)")
+            #expect(!cellsPlan.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(cellsPlan)")
+            let page = RunFigureQuery.figures(
+                filter, metrics: HistoryRow.summarisedMetrics, runs: ["a", "b", "c"], placeholder: { _ in "?" })
+            let plan = try Self.plan(page.sql, page.arguments)
+            #expect(plan.first?.contains("COVERING INDEX cell_summaries_on_run_id (run_id=?)") == true, "\(plan)")
+            #expect(plan.contains { $0.contains("metric_summaries_on_run_id (run_id=? AND position=?)") }, "\(plan)")
+            #expect(
+                !plan.contains {
+                    $0.contains("metric_summaries_on_metric") || $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE")
+                }, "\(plan)")
+        }
     }
 
     /// Pages of any size read the same summaries in the same order: the runs' order, oldest first.

@@ -188,6 +188,25 @@ struct RunFiguresTests {
             #expect(throws: StatsStoreError.self) { try SummaryRows.workerValues(unreadable) }
         }
     }
+
+    /// Whole numbers are read without a string, as `Double(String)` reads them; anything else is
+    /// left to `Double(String)`.
+    @Test func wholeNumbersReadAsTextReadsThem() throws {
+        func whole(_ text: String) -> Double? {
+            var copy = text
+            return copy.withUTF8 { SummaryRows.wholeNumber($0) }
+        }
+        for text in ["0", "7", "41324544", "41324544.0", "41324544.000", "999999999999999", "123456789012345.0"] {
+            #expect(whole(text) == Double(text), "\(text)")
+        }
+        for text in ["", ".0", "1.", "1.5", "1.05", "-3", "1e3", "1000000000000000", "nan", "12a", "1.0x"] {
+            #expect(whole(text) == nil, "\(text)")
+        }
+        #expect(
+            try SummaryRows.workerValues("1=1e3,2=-3.0,3=1.,4=1234567890123456789") == [
+                1_000, -3, 1, 1.234_567_890_123_456_8e18,
+            ])
+    }
 }
 
 @Suite(
@@ -202,5 +221,115 @@ struct PostgresRunFiguresTests {
     @Test func readsThePageHistory() throws {
         let database = try PostgresTestServer.Database()
         try RunFiguresContract.readsThePageHistory(try StatsStores.open(database.url))
+    }
+
+    /// The planner's settings of a report's reads are the server's own (PostgreSQL 14 has memoize,
+    /// 13 has not) and last the transaction only: the connection's next statements plan as before.
+    @Test func theReadsPlannerSettingsLastTheirTransaction() throws {
+        #expect(RunFigureQuery.postgresSettings(serverVersion: 130_000).count == 1)
+        #expect(RunFigureQuery.postgresSettings(serverVersion: 150_004).count == 2)
+        let database = try PostgresTestServer.Database()
+        let connection = try PostgresConnection(url: database.url, location: database.url)
+        defer { connection.close() }
+        func current() throws -> [String] {
+            try ["max_parallel_workers_per_gather", "enable_memoize"].map { name in
+                try connection.execute("SELECT current_setting($1, true) AS value", [name.databaseValue]).first?[
+                    "value"]
+                    ?? ""
+            }
+        }
+        let before = try current()
+        try connection.transaction {
+            for setting in RunFigureQuery.postgresSettings(serverVersion: connection.serverVersion) {
+                try connection.execute(setting)
+            }
+            #expect(try current().first == "0")
+        }
+        #expect(try current() == before)
+        // The store reads with them (five release runs timed: the sixth counted instructions).
+        let store = try StatsStores.open(database.url)
+        try RunFiguresContract.fill(store)
+        #expect(try RunFiguresContract.figures(store, SampleFilter(), [.wallNs]).count == 5)
+    }
+}
+
+/// The reader of a page's rows (``RunFigureQuery/Reader``): whatever order the database gives a
+/// cell's figures in, they come by metric; a figure of a cell the store's cells do not hold is an error.
+@Suite("Stats store: a page's figures as read")
+struct RunFigureReaderTests {
+    /// A row of a query's answer, its columns as text (`nil`: NULL), as both stores give them,
+    /// each column's bytes held while the row lives.
+    final class TextRow: ResultColumns {
+        let columns: [String?]
+        let storage: [UnsafeMutableBufferPointer<UInt8>]
+
+        init(_ columns: [String?]) {
+            self.columns = columns
+            storage = columns.map { column in
+                let bytes = Array((column ?? "").utf8)
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+                _ = buffer.initialize(from: bytes)
+                return buffer
+            }
+        }
+
+        deinit { storage.forEach { $0.deallocate() } }
+
+        func isNull(_ column: Int32) -> Bool { columns[Int(column)] == nil }
+        func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8> {
+            let count = columns[Int(column)]?.utf8.count ?? 0
+            return UnsafeBufferPointer(rebasing: storage[Int(column)][..<count])
+        }
+        func integer(_ column: Int32) -> Int { Int(columns[Int(column)] ?? "") ?? 0 }
+        func real(_ column: Int32) -> Double { Double(columns[Int(column)] ?? "") ?? .nan }
+        func boolean(_ column: Int32) -> Bool { columns[Int(column)] == "t" }
+    }
+
+    static func cell(_ run: String, _ position: Int, _ parser: String, failed: Int? = 0) -> TextRow {
+        TextRow([
+            run, "\(position)", parser, "parse", "feeds/top300.xml", "sha", "300", "0", "", failed.map(String.init),
+        ])
+    }
+
+    static func figure(_ run: String, _ position: Int, _ metric: Metric, _ median: Double) -> TextRow {
+        TextRow([run, "\(position)", metric.column, "6", "\(median)", "1=\(median),2=\(median + 1)"])
+    }
+
+    @Test func aCellsFiguresComeByMetricWhateverTheirOrder() throws {
+        let metrics: [Metric] = [.wallNs, .cpuNs, .peakResidentBytes, .instructions]
+        let runs = ["r1", "r2"].map { RunFigures(runID: $0, startedAt: "2026-11-22T10:00:00Z") }
+        var reader = RunFigureQuery.Reader(runs: runs, metrics: metrics, workerMedians: [.peakResidentBytes])
+        for row in [Self.cell("r1", 0, "expat"), Self.cell("r1", 1, "libxml2", failed: 2), Self.cell("r2", 0, "expat")]
+        {
+            reader.readCell(row)
+        }
+        let rows = [
+            Self.figure("r1", 0, .wallNs, 5), Self.figure("r1", 0, .peakResidentBytes, 7),
+            Self.figure("r1", 0, .cpuNs, 4), Self.figure("r1", 1, .instructions, 9), Self.figure("r1", 1, .wallNs, 8),
+            TextRow(["r1", "1", "a_newer_metric", "1", "1", ""]), Self.figure("r2", 0, .cpuNs, 3),
+            Self.figure("r2", 0, .wallNs, 2),
+        ]
+        for row in rows { try reader.read(row) }
+        reader.finish()
+        // By the metric's column, byte by byte: cpu_ns, instructions, peak_resident_bytes, wall_ns.
+        let first = try #require(reader.done["r1"])
+        #expect(first.cells.map(\.cell.parser) == ["expat", "libxml2"])
+        #expect(first.cells.map(\.failed) == [0, 2])
+        #expect(first.cells[0].figures.map(\.metric) == [.cpuNs, .peakResidentBytes, .wallNs])
+        #expect(first.cells[0].figures.map(\.median) == [4, 7, 5])
+        #expect(first.cells[0].figures.map(\.workerMedians) == [[], [7, 8], []])
+        #expect(first.cells[1].figures.map(\.metric) == [.instructions, .wallNs])
+        #expect(reader.done["r2"]?.cells.first?.figures.map(\.metric) == [.cpuNs, .wallNs])
+        // Both runs' cells are the same cell: one key, made once.
+        #expect(reader.done["r2"]?.cells.first?.cell == first.cells[0].cell)
+    }
+
+    @Test func aFigureOfACellTheStoreDoesNotHoldIsAnError() throws {
+        let runs = [RunFigures(runID: "r1", startedAt: "2026-11-22T10:00:00Z")]
+        var reader = RunFigureQuery.Reader(runs: runs, metrics: [.wallNs], workerMedians: [])
+        reader.readCell(Self.cell("r1", 0, "expat"))
+        try reader.read(Self.figure("r1", 0, .wallNs, 5))
+        #expect(throws: StatsStoreError.self) { try reader.read(Self.figure("r1", 1, .wallNs, 5)) }
+        #expect(throws: StatsStoreError.self) { try reader.read(Self.figure("r9", 0, .wallNs, 5)) }
     }
 }
