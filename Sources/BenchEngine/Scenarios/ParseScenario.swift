@@ -92,30 +92,23 @@ struct ParseScenario: BenchScenario {
     ) -> CellRun {
         let peak = counts == nil && !countingAllocations ? report.peakResidentBytes : nil
         let disagreement = context.disagreement(cell, digest: report.digest)
-        let timed = counts == nil
+        // A worker that counts (callgrind, the allocation interposer) keeps no times: there they mean nothing.
+        let timed = counts == nil && !countingAllocations
         let samples = report.iterations.enumerated().map { offset, iteration in
             var sample = Sample(
-                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1,
-                wallNs: timed ? iteration.wallNs : nil, cpuNs: timed ? iteration.cpuNs : nil,
-                firstSongNs: timed ? iteration.firstSongNs : nil,
-                peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: context.plan.debugBuild)
+                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1, wallNs: nil,
+                cpuNs: nil, firstSongNs: nil, peakResidentBytes: peak, error: iteration.error ?? disagreement,
+                debug: context.plan.debugBuild)
+            // What the worker recorded, by metric: a new figure it records reaches the sample with no code here.
+            sample.figures = timed ? iteration.figures : iteration.figures.removing(where: \.isTime)
             if let counts, offset < counts.count {
                 sample.instructions = counts[offset].instructions
                 sample.estimatedCycles = counts[offset].estimatedCycles
             }
-            if let allocations = iteration.allocations {
-                // The interposer changes times and memory: keep only the counts.
-                sample.wallNs = nil
-                sample.cpuNs = nil
-                sample.firstSongNs = nil
-                sample.allocations = allocations.allocations
-                sample.allocatedBytes = allocations.bytes
-                sample.keptBytes = allocations.keptBytes
-            } else if timed {
+            if timed {
                 // A test of the tool on a busy machine may count them (RunSettings.countsPreempted).
                 sample.preempted = context.settings.countsPreempted == true ? false : iteration.preempted
                 sample.parsePeakBytes = report.parsePeakBytes
-                sample.calibrationNs = iteration.calibrationNs
             }
             return sample
         }

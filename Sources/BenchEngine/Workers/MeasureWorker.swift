@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import SongFeed
 
@@ -288,11 +289,20 @@ public enum MeasureWorker {
                 count = sink.eventCount
                 documentDigest = parserType.reportsEvents ? sink.checksumText : nil
             }
+            // The figures, by metric, now that the clocks have stopped (inline: nothing is allocated).
+            var figures = MetricValues()
+            figures[.wallNs] = wall
+            figures[.cpuNs] = cpu
+            figures[.firstSongNs] = first
+            figures[.calibrationNs] = calibration
+            if let allocations {
+                figures[.allocations] = allocations.allocations
+                figures[.allocatedBytes] = allocations.bytes
+                figures[.keptBytes] = allocations.keptBytes
+            }
             return Outcome(
                 iteration: .init(
-                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: count, error: nil,
-                    preempted: lostTheCPU(wallNs: wall, cpuNs: cpu), calibrationNs: calibration,
-                    allocations: allocations),
+                    figures: figures, songs: count, error: nil, preempted: lostTheCPU(wallNs: wall, cpuNs: cpu)),
                 songs: songs, documentDigest: documentDigest, failure: failure)
         }
     }
