@@ -10,15 +10,28 @@ import Foundation
 /// allocations (round 0).
 ///
 /// With the document workload it is the `document` scenario: the same worker and cells, each parse
-/// a walk of the document into the canonical event sink (``MeasureJob/workload``).
+/// a walk of the document into the canonical event sink (``MeasureJob/workload``). A scenario that
+/// parses its own input the same way (``ParseInput``) is this type too, with that input.
 struct ParseScenario: BenchScenario {
     /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
     static let allocationIterations = 2
 
-    /// What each parse builds: songs (`parse`) or a document's events (`document`).
-    var workload = Workload.songs
+    /// The scenario: its cells' name, and its workload (songs for `parse`, a document's events for `document`).
+    var id: ScenarioID
+    /// What the worker's parses consume (the scenario's hook).
+    var input: any ParseInput
 
-    func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(ScenarioID.parseFromMemory(workload))] }
+    init(_ id: ScenarioID, input: any ParseInput = AlignedCopy()) {
+        self.id = id
+        self.input = input
+    }
+
+    /// What each parse builds: songs or a document's events.
+    var workload: Workload { id.workload }
+
+    var parseInput: any ParseInput { input }
+
+    func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(id)] }
 
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
 
@@ -37,7 +50,9 @@ struct ParseScenario: BenchScenario {
             slowdownPercent: max(0, settings.slowdownPercent ?? 0),
             retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
             countingOnly: counting, countAllocations: countingAllocations,
-            workload: workload == .songs ? nil : workload)
+            workload: workload == .songs ? nil : workload,
+            // The worker asks the scenario for its input unless it is the workload's own (parse, document).
+            scenario: id == ScenarioID.parseFromMemory(workload) ? nil : id)
     }
 
     func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {
