@@ -112,10 +112,11 @@ struct ParseScenario: BenchScenario {
         let samples = report.iterations.enumerated().map { offset, iteration in
             var sample = Sample(
                 cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1, wallNs: nil,
-                cpuNs: nil, firstSongNs: nil, peakResidentBytes: peak, error: iteration.error ?? disagreement,
+                cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil, error: iteration.error ?? disagreement,
                 debug: context.plan.debugBuild)
             // What the worker recorded, by metric: a new figure it records reaches the sample with no code here.
             sample.figures = timed ? iteration.figures : iteration.figures.removing(where: \.isTime)
+            sample.peakResidentBytes = peak
             if let counts, offset < counts.count {
                 sample.instructions = counts[offset].instructions
                 sample.estimatedCycles = counts[offset].estimatedCycles
