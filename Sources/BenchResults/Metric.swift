@@ -3,8 +3,9 @@
 ///
 /// The one table of the figures: ``Sample``'s subscript, the samples CSV, the stores' columns (and
 /// their migrations), the cell summaries' plain figures, `bench compare` and the formatting of a
-/// value all read it. A new figure is its case here (a line of ``traits``), its field on ``Sample``,
-/// and the worker code that records it.
+/// value all read it. A new figure is its case here (a line of ``traits``), its store column's frozen
+/// migration, and the worker code that records it into the iteration's figures (``MetricValues``,
+/// which ``Sample`` carries keyed by metric).
 public enum Metric: String, CaseIterable, Codable, Sendable {
     // The order is the samples CSV's (new ones only at the end).
     case wallNs, cpuNs, firstSongNs, downloadNs, totalNs, peakResidentBytes, bytes, httpStatus, instructions
@@ -50,8 +51,6 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     /// A metric's entry in the table.
     public struct Traits {
-        /// The ``Sample`` field that holds it; `nil` for a derived figure.
-        public var field: WritableKeyPath<Sample, Int?>?
         /// The column in the stores (SQLite and PostgreSQL) and, unless ``csvColumn`` says otherwise,
         /// in the samples CSV; `nil` for a derived figure.
         public var column: String?
@@ -75,102 +74,103 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         switch self {
         case .wallNs:
             Traits(
-                field: \.wallNs, column: "wall_ns", unit: .nanoseconds, polarity: .lowerIsBetter, cellFigure: .apart,
+                column: "wall_ns", unit: .nanoseconds, polarity: .lowerIsBetter, cellFigure: .apart,
                 comparedAs: "wall")
         case .cpuNs:
             Traits(
-                field: \.cpuNs, column: "cpu_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                column: "cpu_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean, comparedAs: "cpu")
         case .firstSongNs:
             Traits(
-                field: \.firstSongNs, column: "first_song_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                column: "first_song_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .downloadNs:
             Traits(
-                field: \.downloadNs, column: "download_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                column: "download_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .totalNs:
             Traits(
-                field: \.totalNs, column: "total_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                column: "total_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .peakResidentBytes:
             Traits(
-                field: \.peakResidentBytes, column: "peak_resident_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "peak_resident_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .perWorker, comparedAs: "peak-memory", csvColumn: "peak_rss_bytes")
         case .bytes:
-            Traits(field: \.bytes, column: "bytes", unit: .bytes, polarity: .lowerIsBetter, cellFigure: .medianOfClean)
+            Traits(column: "bytes", unit: .bytes, polarity: .lowerIsBetter, cellFigure: .medianOfClean)
         case .httpStatus:
-            Traits(field: \.httpStatus, column: "http_status", unit: .status, polarity: .neither, cellFigure: .apart)
+            Traits(column: "http_status", unit: .status, polarity: .neither, cellFigure: .apart)
         case .instructions:
             Traits(
-                field: \.instructions, column: "instructions", unit: .count, polarity: .lowerIsBetter,
+                column: "instructions", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .apart, exact: true, comparedAs: "instructions")
         case .parsePeakBytes:
             Traits(
-                field: \.parsePeakBytes, column: "parse_peak_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "parse_peak_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .perWorker)
         case .calibrationNs:
             Traits(
-                field: \.calibrationNs, column: "calibration_ns", unit: .nanoseconds, polarity: .neither,
+                column: "calibration_ns", unit: .nanoseconds, polarity: .neither,
                 cellFigure: .apart)
         case .allocations:
             Traits(
-                field: \.allocations, column: "allocations", unit: .count, polarity: .lowerIsBetter, cellFigure: .apart,
+                column: "allocations", unit: .count, polarity: .lowerIsBetter, cellFigure: .apart,
                 exact: true, comparedAs: "allocations")
         case .allocatedBytes:
             Traits(
-                field: \.allocatedBytes, column: "allocated_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "allocated_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .medianOfSuccessful, exact: true)
         case .keptBytes:
             Traits(
-                field: \.keptBytes, column: "kept_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "kept_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .medianOfSuccessful, exact: true)
         case .requests:
             Traits(
-                field: \.requests, column: "requests", unit: .count, polarity: .lowerIsBetter,
+                column: "requests", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .wireBytes:
             Traits(
-                field: \.wireBytes, column: "wire_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "wire_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .storeNs:
             Traits(
-                field: \.storeNs, column: "store_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
+                column: "store_ns", unit: .nanoseconds, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .afterCancelBytes:
             Traits(
-                field: \.afterCancelBytes, column: "after_cancel_bytes", unit: .bytes, polarity: .lowerIsBetter,
+                column: "after_cancel_bytes", unit: .bytes, polarity: .lowerIsBetter,
                 cellFigure: .maximum)
         case .afterCancelParseNs:
             Traits(
-                field: \.afterCancelParseNs, column: "after_cancel_parse_ns", unit: .nanoseconds,
+                column: "after_cancel_parse_ns", unit: .nanoseconds,
                 polarity: .lowerIsBetter, cellFigure: .maximum)
         case .startedAfterCancel:
             Traits(
-                field: \.startedAfterCancel, column: "started_after_cancel", unit: .count, polarity: .lowerIsBetter,
+                column: "started_after_cancel", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .maximum)
         case .visits:
-            Traits(field: \.visits, column: "visits", unit: .count, polarity: .neither, cellFigure: .medianOfSuccessful)
+            Traits(column: "visits", unit: .count, polarity: .neither, cellFigure: .medianOfSuccessful)
         case .pagesRead:
             Traits(
-                field: \.pagesRead, column: "pages_read", unit: .count, polarity: .lowerIsBetter,
+                column: "pages_read", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .medianOfClean)
         case .estimatedCycles:
             Traits(
-                field: \.estimatedCycles, column: "estimated_cycles", unit: .count, polarity: .lowerIsBetter,
+                column: "estimated_cycles", unit: .count, polarity: .lowerIsBetter,
                 cellFigure: .statistics, exact: true, comparedAs: "cycles", heading: "est. cycles",
                 meaning: "est. cycles: the median of L1 hits + 5 × last-level hits + 35 × RAM hits in callgrind's "
                     + "cache simulation (Itamar Turner-Trauring's model, as iai-callgrind and CodSpeed report it): "
                     + "exact too, it counts what the caches cost.")
         case .calibratedTime:
             Traits(
-                field: nil, column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
+                column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
                 comparedAs: "calibrated")
         }
     }
 
-    /// The metrics a sample stores (every one but the derived), in the samples CSV's order.
-    public static let stored = allCases.filter { $0.traits.field != nil }
+    /// The metrics a sample stores (every one but the derived: those with a column), in the samples
+    /// CSV's order; a sample keeps them by metric (``Sample/figures``).
+    public static let stored = allCases.filter { $0.traits.column != nil }
 
     /// The metrics a cell keeps by metric (``CellFigure/statistics``), in the table's order: the
     /// reports' columns for them follow this list.
@@ -245,10 +245,7 @@ extension Sample {
     /// The value of a stored metric; a derived one (``Metric/calibratedTime``) reads `nil` and
     /// ignores writes: use ``Metric/value(_:)``.
     public subscript(metric: Metric) -> Int? {
-        get { metric.traits.field.flatMap { self[keyPath: $0] } }
-        set {
-            guard let field = metric.traits.field else { return }
-            self[keyPath: field] = newValue
-        }
+        get { figures[metric] }
+        set { figures[metric] = newValue }
     }
 }

@@ -63,7 +63,7 @@ struct WorkersAndMemoryTests {
         let feed = FeedGenerator(songs: 50).generate()
         let measured = MeasureWorker.measure(
             ExpatFeedParser.self, bytes: feed.bytes, iterations: 3, warmup: 1, chunkSize: 4_096)
-        #expect(measured.iterations.allSatisfy { ($0.calibrationNs ?? 0) > 0 })
+        #expect(measured.iterations.allSatisfy { ($0.figures[.calibrationNs] ?? 0) > 0 })
         // The workload runs no parser code and gives the same answer every time.
         let first = feed.bytes.withUnsafeBytes { Calibration.work($0) }
         let second = feed.bytes.withUnsafeBytes { Calibration.work($0) }

@@ -20,8 +20,8 @@ struct MetricTests {
         #expect(ComparisonMetric.peakMemory.rawValue == "peak-memory" && ComparisonMetric.calibrated.isTime)
     }
 
-    /// A stored metric reads and writes its own field; names never collide.
-    @Test func storedMetricsHaveTheirOwnFieldAndNames() {
+    /// A stored metric reads and writes its own slot; names never collide.
+    @Test func storedMetricsHaveTheirOwnSlotAndNames() {
         var sample = Sample(
             cell: CellKey(
                 parser: "p", scenario: .parse, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 1),
@@ -37,6 +37,33 @@ struct MetricTests {
         sample.calibrationNs = 4
         sample.wallNs = 10
         #expect(Metric.calibratedTime.value(sample) == 2.5)
+    }
+
+    /// A sample keeps its figures by metric, every stored metric in a slot of its own, and encodes
+    /// each under its metric's name (the JSON a run writes), a figure without a value left out.
+    @Test func figuresAreKeptByMetricAndEncodedUnderTheirNames() throws {
+        #expect(Metric.stored.count <= MetricValues.capacity)
+        var sample = Sample(
+            cell: CellKey(
+                parser: "p", scenario: .parse, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 1),
+            songs: 1, round: 1, iteration: 1, wallNs: 7, cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil,
+            error: nil, debug: false)
+        sample[.estimatedCycles] = -3
+        sample[.calibratedTime] = 9  // derived: ignored
+        #expect(sample.figures.metrics == [.wallNs, .estimatedCycles])
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(sample)) as? [String: Any]
+        #expect(
+            json.map { Set($0.keys) } == ["cell", "songs", "round", "iteration", "debug", "wallNs", "estimatedCycles"])
+        #expect(try JSONDecoder().decode(Sample.self, from: JSONEncoder().encode(sample)) == sample)
+        for (index, metric) in Metric.stored.enumerated() { sample[metric] = index - 5 }
+        sample.preempted = true
+        sample.error = "e"
+        #expect(try JSONDecoder().decode(Sample.self, from: JSONEncoder().encode(sample)) == sample)
+        // A counting worker's times are left out, its counts kept.
+        let counted = sample.figures.removing(where: \.isTime)
+        #expect(
+            counted[.wallNs] == nil && counted[.calibrationNs] == nil && counted[.allocations] == sample.allocations)
+        #expect(counted != sample.figures && counted.metrics == Metric.stored.filter { !$0.isTime })
     }
 
     /// A time of a parse that lost the CPU is left out of the cell's median; an exact count is not.

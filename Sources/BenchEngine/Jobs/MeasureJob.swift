@@ -22,13 +22,18 @@ public struct MeasureJob: Codable, Sendable, Equatable {
     /// `nil` is `songs` (and keeps a song job's bytes as they were: a counted worker's job is read
     /// at its start).
     public var workload: Workload?
+    /// The scenario whose input the parses consume (its hook, `BenchScenario.parseInput`: a mapping of
+    /// the feed's file, say); `nil` is the feed's bytes in a page-aligned copy (and keeps the `parse`
+    /// and `document` jobs' bytes as they were).
+    public var scenario: ScenarioID?
 
     public init(
         parser: String, feed: String, iterations: Int, warmup: Int, chunkSize: Int, slowdownPercent: Int = 0,
         retryPreempted: Bool = false, countingOnly: Bool = false, countAllocations: Bool = false,
-        workload: Workload? = nil
+        workload: Workload? = nil, scenario: ScenarioID? = nil
     ) {
         self.workload = workload
+        self.scenario = scenario
         self.parser = parser
         self.feed = feed
         self.iterations = iterations

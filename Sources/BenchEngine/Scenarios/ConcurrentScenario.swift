@@ -144,28 +144,27 @@ public enum ConcurrentWorker {
         chunkSize: Int, progressDescriptor: Int32? = nil
     ) throws -> (digest: String, iterations: [ConcurrentWorkerReport.Iteration]) {
         let step = max(1, chunkSize == 0 ? bytes.count : chunkSize)
-        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
-        defer { aligned.deallocate() }
-        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
-        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
-        // The answer every thread must give, from one parse on this thread before any other starts:
-        // libxml2's process-wide set-up (xmlInitParser) happens here, as an app's first parse does it.
-        var first = try parserType.init(onSong: nil)
-        try first.consume(all, inChunksOf: step)
-        let answer = try first.finish()
-        let digest = SongDigest.sha256(of: answer)
-        var results: [ConcurrentWorkerReport.Iteration] = []
-        results.reserveCapacity(max(0, iterations))
-        var tick: UInt8 = 0x2E
-        for index in 0..<(max(0, warmup) + max(0, iterations)) {
-            let batch = Batch(parserType, all, step: step, threads: max(1, threads))
-            let iteration = batch.run(expecting: digest, songs: answer.count)
-            if index >= max(0, warmup) {
-                results.append(iteration)
-                if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+        // The feed in a page-aligned copy, as every measuring worker's unless its scenario says otherwise.
+        return try AlignedCopy().withBytes(bytes, path: "") { all in
+            // The answer every thread must give, from one parse on this thread before any other starts:
+            // libxml2's process-wide set-up (xmlInitParser) happens here, as an app's first parse does it.
+            var first = try parserType.init(onSong: nil)
+            try first.consume(all, inChunksOf: step)
+            let answer = try first.finish()
+            let digest = SongDigest.sha256(of: answer)
+            var results: [ConcurrentWorkerReport.Iteration] = []
+            results.reserveCapacity(max(0, iterations))
+            var tick: UInt8 = 0x2E
+            for index in 0..<(max(0, warmup) + max(0, iterations)) {
+                let batch = Batch(parserType, all, step: step, threads: max(1, threads))
+                let iteration = batch.run(expecting: digest, songs: answer.count)
+                if index >= max(0, warmup) {
+                    results.append(iteration)
+                    if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+                }
             }
+            return (digest, results)
         }
-        return (digest, results)
     }
 
     /// One batch: its threads, started and waiting at the gate before the clocks start.

@@ -10,15 +10,28 @@ import Foundation
 /// allocations (round 0).
 ///
 /// With the document workload it is the `document` scenario: the same worker and cells, each parse
-/// a walk of the document into the canonical event sink (``MeasureJob/workload``).
+/// a walk of the document into the canonical event sink (``MeasureJob/workload``). A scenario that
+/// parses its own input the same way (``ParseInput``) is this type too, with that input.
 struct ParseScenario: BenchScenario {
     /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
     static let allocationIterations = 2
 
-    /// What each parse builds: songs (`parse`) or a document's events (`document`).
-    var workload = Workload.songs
+    /// The scenario: its cells' name, and its workload (songs for `parse`, a document's events for `document`).
+    var id: ScenarioID
+    /// What the worker's parses consume (the scenario's hook).
+    var input: any ParseInput
 
-    func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(ScenarioID.parseFromMemory(workload))] }
+    init(_ id: ScenarioID, input: any ParseInput = AlignedCopy()) {
+        self.id = id
+        self.input = input
+    }
+
+    /// What each parse builds: songs or a document's events.
+    var workload: Workload { id.workload }
+
+    var parseInput: any ParseInput { input }
+
+    func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(id)] }
 
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
 
@@ -37,7 +50,9 @@ struct ParseScenario: BenchScenario {
             slowdownPercent: max(0, settings.slowdownPercent ?? 0),
             retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
             countingOnly: counting, countAllocations: countingAllocations,
-            workload: workload == .songs ? nil : workload)
+            workload: workload == .songs ? nil : workload,
+            // The worker asks the scenario for its input unless it is the workload's own (parse, document).
+            scenario: id == ScenarioID.parseFromMemory(workload) ? nil : id)
     }
 
     func measure(_ cell: CellKey, in context: CellContext) -> [CellRun] {
@@ -92,30 +107,24 @@ struct ParseScenario: BenchScenario {
     ) -> CellRun {
         let peak = counts == nil && !countingAllocations ? report.peakResidentBytes : nil
         let disagreement = context.disagreement(cell, digest: report.digest)
-        let timed = counts == nil
+        // A worker that counts (callgrind, the allocation interposer) keeps no times: there they mean nothing.
+        let timed = counts == nil && !countingAllocations
         let samples = report.iterations.enumerated().map { offset, iteration in
             var sample = Sample(
-                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1,
-                wallNs: timed ? iteration.wallNs : nil, cpuNs: timed ? iteration.cpuNs : nil,
-                firstSongNs: timed ? iteration.firstSongNs : nil,
-                peakResidentBytes: peak, error: iteration.error ?? disagreement, debug: context.plan.debugBuild)
+                cell: cell, songs: iteration.songs, round: context.round, iteration: offset + 1, wallNs: nil,
+                cpuNs: nil, firstSongNs: nil, peakResidentBytes: nil, error: iteration.error ?? disagreement,
+                debug: context.plan.debugBuild)
+            // What the worker recorded, by metric: a new figure it records reaches the sample with no code here.
+            sample.figures = timed ? iteration.figures : iteration.figures.removing(where: \.isTime)
+            sample.peakResidentBytes = peak
             if let counts, offset < counts.count {
                 sample.instructions = counts[offset].instructions
                 sample.estimatedCycles = counts[offset].estimatedCycles
             }
-            if let allocations = iteration.allocations {
-                // The interposer changes times and memory: keep only the counts.
-                sample.wallNs = nil
-                sample.cpuNs = nil
-                sample.firstSongNs = nil
-                sample.allocations = allocations.allocations
-                sample.allocatedBytes = allocations.bytes
-                sample.keptBytes = allocations.keptBytes
-            } else if timed {
+            if timed {
                 // A test of the tool on a busy machine may count them (RunSettings.countsPreempted).
                 sample.preempted = context.settings.countsPreempted == true ? false : iteration.preempted
                 sample.parsePeakBytes = report.parsePeakBytes
-                sample.calibrationNs = iteration.calibrationNs
             }
             return sample
         }

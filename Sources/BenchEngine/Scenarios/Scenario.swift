@@ -10,6 +10,9 @@ import Foundation
 ///
 /// To add a scenario: a case in ``ScenarioID`` (the name runs record), a type here that builds the
 /// worker's job and turns the worker's report into samples, and its line in ``ScenarioID/engine``.
+/// A scenario that parses from memory as `parse` does, but from its own input (a mapping of the
+/// feed's file, say), is a ``ParseInput`` and the line `ParseScenario(id, input: …)`: the job names
+/// the scenario and the worker calls its hook.
 protocol BenchScenario: Sendable {
     /// The scenario's cells in `plan`, in the order they are measured.
     func cells(in plan: RunPlan) -> [CellScenario]
@@ -28,6 +31,10 @@ protocol BenchScenario: Sendable {
     /// unless what a cell measures does not depend on the parser).
     func parsers(_ candidates: [String]) -> [String]
 
+    /// What its measuring worker (``MeasureWorker``) parses: the hook the worker calls once for the
+    /// bytes of its parses (by default the feed's, in a page-aligned copy).
+    var parseInput: any ParseInput { get }
+
     /// Measures `cell` with one worker process.
     ///
     /// - Parameters:
@@ -42,13 +49,14 @@ extension BenchScenario {
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { [0] }
     var fetchesFeed: Bool { true }
     func parsers(_ candidates: [String]) -> [String] { candidates }
+    var parseInput: any ParseInput { AlignedCopy() }
 }
 
 extension ScenarioID {
     /// The engine's type for the scenario: the one registry of scenarios, a line each.
     var engine: any BenchScenario {
         switch self {
-        case .parse: return ParseScenario()
+        case .parse: return ParseScenario(.parse)
         case .download: return DownloadScenario()
         case .conditional: return ConditionalScenario()
         case .paged: return PagedScenario()
@@ -58,7 +66,7 @@ extension ScenarioID {
         case .cancel: return CancelScenario()
         case .store: return StoreScenario()
         case .read: return ReadScenario()
-        case .document: return ParseScenario(workload: .document)
+        case .document: return ParseScenario(.document)
         case .concurrent: return ConcurrentScenario()
         }
     }

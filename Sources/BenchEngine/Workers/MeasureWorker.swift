@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import SongFeed
 
@@ -80,9 +81,11 @@ public enum MeasureWorker {
         try AllocationCounter.check(counting: job.countAllocations)
         let feed = try FeedFile(path: job.feed)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
+        // The scenario's input (a page-aligned copy of the feed unless its scenario says otherwise).
+        let input: any ParseInput = job.scenario?.engine.parseInput ?? AlignedCopy()
         let measured = try measure(
-            target, bytes: feed.bytes, iterations: job.iterations, warmup: job.warmup, chunkSize: job.chunkSize,
-            progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
+            target, bytes: feed.bytes, input: input, path: job.feed, iterations: job.iterations, warmup: job.warmup,
+            chunkSize: job.chunkSize, progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
             retryPreempted: job.retryPreempted && !job.countAllocations,
             countingOnly: job.countingOnly || job.countAllocations, countAllocations: job.countAllocations)
         let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
@@ -132,13 +135,25 @@ public enum MeasureWorker {
             ?? Measured(iterations: [], digest: nil)
     }
 
-    /// Times `target` over `bytes`; see ``run(_:)``.
+    /// Times `target` over `bytes` (in a page-aligned copy); see ``run(_:)``.
     ///
     /// - Throws: `FeedParseError` when a document's sink cannot be made.
     public static func measure(
         _ target: ParseTarget, bytes: [UInt8], iterations: Int, warmup: Int, chunkSize: Int,
         progressDescriptor: Int32? = nil, slowdownPercent: Int = 0, retryPreempted: Bool = false,
         countingOnly: Bool = false, countAllocations: Bool = false
+    ) throws -> Measured {
+        try measure(
+            target, bytes: bytes, input: AlignedCopy(), path: "", iterations: iterations, warmup: warmup,
+            chunkSize: chunkSize, progressDescriptor: progressDescriptor, slowdownPercent: slowdownPercent,
+            retryPreempted: retryPreempted, countingOnly: countingOnly, countAllocations: countAllocations)
+    }
+
+    /// Times `target` over `bytes` as `input` holds them (the scenario's hook; `path` is the feed's).
+    static func measure(
+        _ target: ParseTarget, bytes: [UInt8], input: any ParseInput, path: String, iterations: Int, warmup: Int,
+        chunkSize: Int, progressDescriptor: Int32?, slowdownPercent: Int, retryPreempted: Bool, countingOnly: Bool,
+        countAllocations: Bool
     ) throws -> Measured {
         var tick: UInt8 = 0x2E
         let warmup = max(0, warmup)
@@ -171,45 +186,41 @@ public enum MeasureWorker {
             countingOnly: countingOnly, countAllocations: countAllocations)
         // Read the environment before the clocks start, not in the first parse.
         _ = HashSeeding.deterministic
-        // The feed in a page-aligned copy: where a heap block lands depends on what the process
-        // allocated before, and copies and scans over the bytes take a different path for each
-        // alignment. (The counted worker's start-up itself is kept the same from run to run by
-        // InstructionCounter: the length of its arguments and environment moved expat's count by
-        // thousands of instructions.)
-        let aligned = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 4096)
-        defer { aligned.deallocate() }
-        bytes.withUnsafeBytes { aligned.copyMemory(from: $0) }
-        let all = UnsafeRawBufferPointer(rebasing: aligned[0..<bytes.count])
-        var canonical: CanonicalWalk?
-        var canonicalParser: (any DocumentParser.Type)?
-        if case .document(let parserType, _, _) = work, parserType.reportsEvents { canonicalParser = parserType }
-        let canonicalWarmup = warmup >= 2 && !countingOnly ? warmup - 1 : nil
-        var index = 0
-        while index < limit && (index < warmup || log.keptCPU < wanted) {
-            if index == canonicalWarmup, let canonicalParser, case .document(_, let sink, _) = work {
-                canonical = CanonicalWalk(canonicalParser, bytes: bytes, step: parse.step, sink: sink)
+        // The figures' table of slots is made on its first use: here, not between two parses.
+        _ = MetricValues()[.wallNs]
+        // The scenario's input is made here, where the feed's page-aligned copy always was.
+        return try input.withBytes(bytes, path: path) { all in
+            var canonical: CanonicalWalk?
+            var canonicalParser: (any DocumentParser.Type)?
+            if case .document(let parserType, _, _) = work, parserType.reportsEvents { canonicalParser = parserType }
+            let canonicalWarmup = warmup >= 2 && !countingOnly ? warmup - 1 : nil
+            var index = 0
+            while index < limit && (index < warmup || log.keptCPU < wanted) {
+                if index == canonicalWarmup, let canonicalParser, case .document(_, let sink, _) = work {
+                    canonical = CanonicalWalk(canonicalParser, bytes: bytes, step: parse.step, sink: sink)
+                    if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
+                    index += 1
+                    continue
+                }
+                if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
+                let timed = parse.time(all, firstSong: firstSong)
+                if index == 0 { log.parsePeak = window?.close() }
+                log.record(timed, measured: index >= warmup)
                 if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
                 index += 1
-                continue
+                // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
+                if timed.preempted && retryPreempted && index > warmup {
+                    missed += 1
+                    usleep(useconds_t(min(200, 10 * missed) * 1000))
+                } else {
+                    missed = 0
+                }
             }
-            if index == 0 && !countingOnly { window = PeakMemory.Window.open() }
-            let timed = parse.time(all, firstSong: firstSong)
-            if index == 0 { log.parsePeak = window?.close() }
-            log.record(timed, measured: index >= warmup)
-            if let progressDescriptor { _ = write(progressDescriptor, &tick, 1) }
-            index += 1
-            // Other work has the CPU: let it pass before measuring again (10 ms, growing to 200 ms).
-            if timed.preempted && retryPreempted && index > warmup {
-                missed += 1
-                usleep(useconds_t(min(200, 10 * missed) * 1000))
-            } else {
-                missed = 0
+            if canonical == nil, let canonicalParser, case .document(_, let sink, _) = work {
+                canonical = CanonicalWalk(canonicalParser, bytes: bytes, step: parse.step, sink: sink)
             }
+            return log.measured(lifetimePeakBefore: window?.lifetimePeakBefore, canonical: canonical)
         }
-        if canonical == nil, let canonicalParser, case .document(_, let sink, _) = work {
-            canonical = CanonicalWalk(canonicalParser, bytes: bytes, step: parse.step, sink: sink)
-        }
-        return log.measured(lifetimePeakBefore: window?.lifetimePeakBefore, canonical: canonical)
     }
 
     /// The untimed walk of a document into the canonical sink: the digest that is compared with the
@@ -288,11 +299,20 @@ public enum MeasureWorker {
                 count = sink.eventCount
                 documentDigest = parserType.reportsEvents ? sink.checksumText : nil
             }
+            // The figures, by metric, now that the clocks have stopped (inline: nothing is allocated).
+            var figures = MetricValues()
+            figures[.wallNs] = wall
+            figures[.cpuNs] = cpu
+            figures[.firstSongNs] = first
+            figures[.calibrationNs] = calibration
+            if let allocations {
+                figures[.allocations] = allocations.allocations
+                figures[.allocatedBytes] = allocations.bytes
+                figures[.keptBytes] = allocations.keptBytes
+            }
             return Outcome(
                 iteration: .init(
-                    wallNs: wall, cpuNs: cpu, firstSongNs: first, songs: count, error: nil,
-                    preempted: lostTheCPU(wallNs: wall, cpuNs: cpu), calibrationNs: calibration,
-                    allocations: allocations),
+                    figures: figures, songs: count, error: nil, preempted: lostTheCPU(wallNs: wall, cpuNs: cpu)),
                 songs: songs, documentDigest: documentDigest, failure: failure)
         }
     }

@@ -1,19 +1,23 @@
+import BenchResults
+
 /// What a measuring worker reports for one cell: one entry per measured iteration.
 public struct MeasureWorkerReport: Codable, Sendable {
     /// One measured iteration.
     public struct Iteration: Codable, Sendable, Equatable {
-        public var wallNs: Int
-        public var cpuNs: Int
-        /// From the start of the iteration to the first song; `nil` when no song was built.
-        public var firstSongNs: Int?
+        /// What the parse measured, keyed by metric, filled once its clocks stopped: its wall and CPU
+        /// time, the time to its first song (none when no song was built), the ``Calibration``
+        /// workload's time just before it, what it allocated (a worker that counts allocations; its
+        /// times then mean nothing), and any figure a worker records beside them.
+        public var figures: MetricValues
         public var songs: Int
         public var error: String?
         /// Whether the parse lost the CPU to other work (see ``MeasureWorker/lostTheCPU(wallNs:cpuNs:)``).
         public var preempted: Bool = false
-        /// The time of the ``Calibration`` workload run just before this parse, ns.
-        public var calibrationNs: Int? = nil
-        /// What this parse allocated (a worker that counts allocations; its times mean nothing).
-        public var allocations: AllocationCounter.Counts? = nil
+
+        /// The parse's wall time, ns.
+        public var wallNs: Int { figures[.wallNs] ?? 0 }
+        /// The process's CPU time over the parse, ns.
+        public var cpuNs: Int { figures[.cpuNs] ?? 0 }
     }
 
     public var parser: String
