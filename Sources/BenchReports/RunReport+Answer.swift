@@ -7,7 +7,7 @@ extension RunReport {
     /// Computed from the table's own figures: the ratios are each parser's × fastest over the
     /// winner's, and an order is claimed only where the intervals the table shows (the × fastest
     /// 95% CI column: widened by the noise between runs when the store had the host's earlier
-    /// runs) do not overlap; a parser whose interval overlaps the winner's is "not told apart",
+    /// runs) do not overlap and are 95% ones (6 pairs of workers or more); a parser whose interval overlaps the winner's is "not told apart",
     /// never "behind", and the sentence says which intervals it rests on.
     /// The C references, the floor and the baselines are not Swift choices and are left out.
     public static func answer(_ result: RunResult) -> [String] {
@@ -25,14 +25,17 @@ extension RunReport {
         let place = "On this machine, for \(document)"
         let name = "\(winner.cell.parser) (\(winner.kind ?? "?"))"
         guard choices.count > 1 else { return "\(place): \(name) was the only Swift choice measured." }
-        // The intervals the table shows (the reference's own ratio is exact: 1).
+        // The intervals the table shows (the reference's own ratio is exact: 1). One from too few
+        // pairs of workers (a busy machine's lost parses) is no 95% interval and settles no order,
+        // as the noise lines say ("Too noisy to rank").
+        func hasLevel(_ speed: RelativeSpeed) -> Bool { (speed.coverage ?? 1) >= 0.95 - 1e-9 }
         let winnerHigh = best.high ?? best.ratio
         var ahead: [String] = []
         var tied: [String] = []
         for other in choices.dropFirst() {
             guard let theirs = other.relative else { continue }
             let factor = theirs.ratio / best.ratio
-            if (theirs.low ?? theirs.ratio) > winnerHigh {
+            if hasLevel(best) && hasLevel(theirs) && (theirs.low ?? theirs.ratio) > winnerHigh {
                 ahead.append("\(ratio(factor))× ahead of \(other.cell.parser)")
             } else {
                 tied.append("\(other.cell.parser) (\(ratio(factor))×)")

@@ -3,8 +3,10 @@
 ///
 /// Only the relative figures of the `parse` cells are watched (each parser's × fastest and its vs C
 /// binding tax), on their interval from this run's rounds (the within-run interval): that is the
-/// part more rounds narrow. The noise between runs, added afterwards from the store's history of the
-/// host (``RunToRun``), does not shrink with rounds and is not asked of the rule.
+/// part more rounds narrow. An interval from fewer than ``minimumRounds`` pairs of workers (a busy
+/// machine's lost parses) is no 95% one, however narrow, and never lets the rule stop. The noise
+/// between runs, added afterwards from the store's history of the host (``RunToRun``), does not
+/// shrink with rounds and is not asked of the rule.
 ///
 /// The decision after each round is ``decide(afterRound:elapsedSeconds:cells:)``; a round is only
 /// started when the rounds so far, at their mean duration, say it ends within the time.
@@ -15,9 +17,9 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     public var maxSeconds: Double?
     /// The most rounds to run.
     public var maxRounds: Int
-    /// The fewest rounds before precision may stop the run, when more than ``minimumRounds`` (the
-    /// document workload's default: as many workers as a next-run interval needs for its 95%
-    /// coverage); `nil`: ``minimumRounds``.
+    /// The fewest rounds before precision may stop the run, when more than ``minimumRounds`` (a
+    /// default run's, `RunDefaults.floorRounds`: as many workers as a next-run interval needs for its
+    /// 95% coverage); `nil`: ``minimumRounds``.
     public var floorRounds: Int?
 
     /// The rounds before precision is looked at: a 95% signed-rank interval needs 6 pairs.
@@ -56,10 +58,12 @@ public struct StoppingRule: Codable, Sendable, Equatable {
         return nil
     }
 
-    /// The watched intervals wider than `precision`, widest first.
+    /// The watched intervals wider than `precision`, or from too few rounds to be 95% ones (however
+    /// narrow: one pair of workers gives a 0% interval), those first, then widest first.
     public static func wider(than precision: Double, _ cells: [CellSummary]) -> [WideInterval] {
-        watched(cells).filter { $0.halfWidth > precision + 1e-12 }
-            .sorted { ($0.halfWidth, $0.parser) > ($1.halfWidth, $1.parser) }
+        func width(_ interval: WideInterval) -> Double { interval.hasLevel ? interval.halfWidth : .infinity }
+        return watched(cells).filter { width($0) > precision + 1e-12 }
+            .sorted { (width($0), $0.parser) > (width($1), $1.parser) }
     }
 
     static func hasWatchedIntervals(_ cells: [CellSummary]) -> Bool { !watched(cells).isEmpty }
@@ -70,9 +74,11 @@ public struct StoppingRule: Codable, Sendable, Equatable {
             [(WideInterval.Figure.fastest, summary.relative), (.versusC, summary.bindingTax)].compactMap {
                 figure, ratio -> WideInterval? in
                 guard let ratio, let halfWidth = ratio.withinRunHalfWidth else { return nil }
-                return WideInterval(
+                var interval = WideInterval(
                     parser: summary.cell.parser, feed: summary.cell.feedPath, chunkSize: summary.cell.chunkSize,
                     figure: figure, halfWidth: halfWidth)
+                interval.pairs = ratio.rounds
+                return interval
             }
         }
     }
@@ -94,6 +100,12 @@ public struct WideInterval: Codable, Sendable, Equatable {
     public var figure: Figure
     /// The interval's larger distance from the ratio, relative to it (0.031: ±3.1%).
     public var halfWidth: Double
+    /// The rounds it was taken from (pairs of workers); `nil` in a run stored before they were kept.
+    public var pairs: Int?
+
+    /// Whether it is a 95% interval: taken from at least ``StoppingRule/minimumRounds`` pairs (fewer
+    /// give a narrower interval that holds the ratio less often, down to 0% from one pair).
+    public var hasLevel: Bool { (pairs ?? StoppingRule.minimumRounds) >= StoppingRule.minimumRounds }
 
     public init(parser: String, feed: String, chunkSize: Int, figure: Figure, halfWidth: Double) {
         self.parser = parser
@@ -156,7 +168,12 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
                     : "another round would pass --max-time \(Self.seconds(rule.maxSeconds ?? seconds))"
             guard let asked else { return done + ": \(limit)." }
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
-            let shown = wider.prefix(4).map { "\($0.parser) \($0.figure.rawValue) ±\(Self.percent($0.halfWidth))" }
+            let shown = wider.prefix(4).map {
+                "\($0.parser) \($0.figure.rawValue) "
+                    + ($0.hasLevel
+                        ? "±\(Self.percent($0.halfWidth))"
+                        : "from \($0.pairs ?? 0) pair\($0.pairs == 1 ? "" : "s") (not 95%)")
+            }
             let more = wider.count > shown.count ? " and \(wider.count - shown.count) more" : ""
             return done + ": \(limit), before every interval was within \(asked). Still wider: "
                 + shown.joined(separator: ", ") + more + "."

@@ -157,4 +157,19 @@ struct NeverContradictoryTests {
         #expect(said.contains("not told apart from expat"), "\(said)")
         #expect(said.contains("widened by the noise between the host's runs"), "\(said)")
     }
+
+    /// An interval from too few pairs of workers orders nothing.
+    ///
+    /// On a busy machine lost parses left two parsers 2 pairs of workers: a narrow interval
+    /// (1.27–1.29) but a 50% one. The noise lines said "Too noisy to rank expat and libxml2" while
+    /// the answer said "1.28× ahead of expat (by the × fastest 95% intervals shown)".
+    @Test func anIntervalFromTooFewPairsOrdersNothing() throws {
+        var run = Self.run(rounds: Self.quick)
+        let index = try #require(run.cells.firstIndex { $0.cell.parser == "expat" && $0.relative != nil })
+        run.cells[index].relative?.coverage = 0.5
+        run.cells[index].relative?.rounds = 2
+        let said = try #require(RunReport.answer(run).first)
+        #expect(!said.contains("ahead of expat"), "\(said)")
+        #expect(said.contains("not told apart from expat"), "\(said)")
+    }
 }

@@ -58,6 +58,26 @@ struct StoppingRuleTests {
         #expect(rule.decide(afterRound: 6, elapsedSeconds: 1, cells: Self.narrow)?.reason == .precise)
     }
 
+    /// A busy machine's lost parses can leave a parser fewer pairs of workers than the rounds: one
+    /// pair gives a 0% interval, narrow but no 95% one, which must not stop the run as precise.
+    @Test func anIntervalFromTooFewPairsIsNeverPrecise() {
+        var few = Self.cell("expat", ratio: 1.53, low: 1.53, high: 1.53)
+        few.relative?.rounds = 1
+        few.relative?.coverage = 0.5
+        let cells = [Self.cell("libxml2", ratio: 1, low: nil, high: nil), few]
+        var rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 40)
+        rule.floorRounds = 10
+        #expect(rule.decide(afterRound: 10, elapsedSeconds: 40, cells: cells) == nil)
+        let wide = StoppingRule.wider(than: 0.02, cells)
+        #expect(wide.map(\.parser) == ["expat"] && wide.first?.pairs == 1 && wide.first?.hasLevel == false)
+        let last = rule.decide(afterRound: 40, elapsedSeconds: 160, cells: cells)
+        #expect(last?.reason == .roundsDone)
+        #expect(last?.message.contains("Still wider: expat × fastest from 1 pair (not 95%).") == true)
+        // With the pairs a 95% interval needs, the same narrow interval stops the run.
+        few.relative?.rounds = StoppingRule.minimumRounds
+        #expect(rule.decide(afterRound: 10, elapsedSeconds: 40, cells: [cells[0], few])?.reason == .precise)
+    }
+
     @Test func theWidestSideOfEveryWatchedIntervalCounts() {
         // × fastest is narrow; vs C is +3% on its upper side only.
         let cells = [Self.cell("libxml2", ratio: 1.1, low: 1.09, high: 1.11, tax: (0.995, 1.03))]

@@ -324,6 +324,23 @@ struct RunFigureReaderTests {
         #expect(reader.done["r2"]?.cells.first?.cell == first.cells[0].cell)
     }
 
+    /// A cell known from an earlier run at the same position is reused only when every column is
+    /// the same; another cell there is read as itself, and a cell with no figure asked for is left
+    /// out, as the summaries' own query leaves it.
+    @Test func aKnownPositionHoldingAnotherCellIsReadAsItself() throws {
+        let runs = ["r1", "r2"].map { RunFigures(runID: $0, startedAt: "2026-11-22T10:00:00Z") }
+        var reader = RunFigureQuery.Reader(runs: runs, metrics: [.wallNs], workerMedians: [])
+        for row in [Self.cell("r1", 0, "expat"), Self.cell("r1", 1, "libxml2"), Self.cell("r2", 0, "expata")] {
+            reader.readCell(row)
+        }
+        for row in [Self.figure("r1", 0, .wallNs, 5), Self.figure("r2", 0, .wallNs, 6)] { try reader.read(row) }
+        reader.finish()
+        #expect(reader.done["r1"]?.cells.map(\.cell.parser) == ["expat"])
+        #expect(reader.done["r2"]?.cells.map(\.cell.parser) == ["expata"])
+        // The next page's reader knows the newest cell at each position.
+        #expect(reader.knownCells[0]?.key.parser == "expata" && reader.knownCells[1]?.key.parser == "libxml2")
+    }
+
     @Test func aFigureOfACellTheStoreDoesNotHoldIsAnError() throws {
         let runs = [RunFigures(runID: "r1", startedAt: "2026-11-22T10:00:00Z")]
         var reader = RunFigureQuery.Reader(runs: runs, metrics: [.wallNs], workerMedians: [])
