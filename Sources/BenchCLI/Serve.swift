@@ -9,7 +9,8 @@ struct Serve: ParsableCommand {
         discussion: """
             Each feed is served by its file name, with Content-Length, ETag and Last-Modified; conditional \
             requests get 304 and HEAD is answered. Faults for trying a client: ?fault=404, ?fault=500, \
-            ?fault=reset&at=N, ?fault=short&at=N, ?fault=stall&at=N (N body bytes first).
+            ?fault=reset&at=N, ?fault=short&at=N, ?fault=stall&at=N (N body bytes first). ?shaping=off answers \
+            at once, without the profile (bench run's download warm-ups ask for it).
             """)
 
     @Option(help: "The port; 0 takes any free one.")

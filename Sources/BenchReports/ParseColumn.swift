@@ -138,7 +138,7 @@ public enum ParseColumn: String, CaseIterable, Sendable {
         case .nextRun:
             "next run 95%: the interval the next run's time should fall in — order statistics of the worker "
                 + "medians, chosen so that a next run whose workers behave like these lands inside with at least 95% "
-                + "probability (exact; with bench run's 40 workers the 11th to the 30th); it includes the noise between processes "
+                + "probability (exact; with 40 workers the 11th to the 30th); it includes the noise between processes "
                 + "that one worker's iterations cannot show; once the store holds 5 earlier runs of this host, it and "
                 + "the × fastest and vs C intervals are widened by the noise between runs (the lines above the table "
                 + "say which)."

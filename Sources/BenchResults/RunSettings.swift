@@ -84,10 +84,11 @@ public struct RunSettings: Codable, Sendable, Equatable {
 
     /// Whether download cells run in `round` (1-based): `downloadRounds` of the rounds, spread evenly.
     ///
-    /// A run with a ``stopping`` rule may stop early: its download workers are spread over the first
-    /// ``StoppingRule/minimumRounds`` rounds, which every such run reaches unless its time is spent.
+    /// A run with a ``stopping`` rule may stop early: its download workers are spread over the rounds
+    /// it runs before precision may stop it (``downloadSpan``), which every such run reaches unless
+    /// its time is spent.
     public func runsDownloads(inRound round: Int) -> Bool {
-        let span = stopping == nil ? rounds : min(rounds, StoppingRule.minimumRounds)
+        let span = downloadSpan
         guard round <= span else { return false }
         guard let wanted = downloadRounds, wanted < span else { return true }
         guard wanted > 0 else { return false }
@@ -97,8 +98,14 @@ public struct RunSettings: Codable, Sendable, Equatable {
 
     /// Worker processes per download cell (at most; fewer when a ``stopping`` rule's time ran out first).
     public var downloadWorkers: Int {
-        let span = stopping == nil ? rounds : min(rounds, StoppingRule.minimumRounds)
-        return min(span, downloadRounds ?? span)
+        min(downloadSpan, downloadRounds ?? downloadSpan)
+    }
+
+    /// The rounds download workers are spread over: every round, or with a ``stopping`` rule the
+    /// rounds before precision may end the run (its floor, at least ``StoppingRule/minimumRounds``).
+    var downloadSpan: Int {
+        guard let stopping else { return rounds }
+        return min(rounds, max(StoppingRule.minimumRounds, stopping.floorRounds ?? 0))
     }
 
     /// Timed iterations of each download worker.

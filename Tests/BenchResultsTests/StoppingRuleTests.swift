@@ -136,5 +136,11 @@ struct StoppingRuleTests {
         settings.downloadRounds = 10
         #expect((1...100).filter(settings.runsDownloads(inRound:)) == Array(1...6))
         #expect(settings.downloadWorkers == 6)
+        // The default run's rule may stop from round 10 on: its 5 download workers are spread over
+        // those 10 rounds, not bunched into the first 6.
+        settings.stopping?.floorRounds = 10
+        settings.downloadRounds = 5
+        #expect((1...100).filter(settings.runsDownloads(inRound:)) == [1, 3, 5, 7, 9])
+        #expect(settings.downloadWorkers == 5)
     }
 }
