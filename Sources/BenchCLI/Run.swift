@@ -6,7 +6,7 @@ import Foundation
 import StatsStore
 
 /// `bench run`: measure every parser, record the run, report it.
-struct Run: ParsableCommand {
+extension Run {
     static let configuration = CommandConfiguration(
         abstract: "Measure the parsers on a feed: check they agree, time each in its own worker, store and report.",
         discussion: """
@@ -27,16 +27,14 @@ struct Run: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: RunOptions
-
     func run() throws {
         // Ctrl-C or SIGTERM: the workers stop, the cells that finished are written and the run
         // says what the store keeps (``finishInterrupted``); a second Ctrl-C stops at once.
         WorkerProcess.finishOnInterrupt(
             notice: "Interrupted: stopping the workers; writing what finished (Ctrl-C again stops at once)…")
-        try options.memory.apply()
-        let request = try options.request()
-        let terminal = Terminal(quiet: options.output.quiet)
+        try memory.apply()
+        let request = try self.request()
+        let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
             Format.wrap(
                 "WARNING: this is a debug build: its timings are not representative and its samples are stored as "
@@ -58,11 +56,11 @@ struct Run: ParsableCommand {
             throw CommandFailure(description: "\(error)")
         }
         defer { instructionCounter?.remove() }
-        let files = RunFiles(directory: options.output.outputDirectory)
+        let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
         let session = BenchSession(
             plan: try request.plan(
-                outputDirectory: options.output.outputDirectory, executable: WorkerProcess.currentExecutable(),
+                outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
                 instructionCounter: instructionCounter, warn: printError))
         // The check first: an input no parser can read stops the run here, with nothing measured,
         // written or stored (the store is opened after it).
@@ -86,7 +84,7 @@ struct Run: ParsableCommand {
                     + "written or stored.")
             throw ExitCode(BenchExitCode.signal(interrupted.signal))
         }
-        let database = try options.output.noStore ? nil : options.storeOptions.open()
+        let database = try output.noStore ? nil : storeOptions.open()
         let outcome = try session.run(
             checks: checks, environment: environment, recorder: database,
             progress: {
@@ -111,7 +109,7 @@ struct Run: ParsableCommand {
         }
         try show(result, html: html, terminal: terminal)
         let kept = BenchSession.Outcome.Kept(
-            store: database == nil ? nil : options.storeOptions.store, written: written,
+            store: database == nil ? nil : storeOptions.store, written: written,
             writeFailure: writeFailure.map { "\($0)" })
         if let signal = outcome.interruption {
             // Each line within the terminal's width; the command to remove the run on a line of its own, whole.
@@ -122,12 +120,12 @@ struct Run: ParsableCommand {
             throw ExitCode(BenchExitCode.signal(signal))
         }
         if writeFailure != nil { throw CommandFailure(description: outcome.writeFailed(kept)) }
-        if !options.output.quiet {
-            outcome.wrote(kept).forEach(options.format == .table ? { print($0) } : printError)
+        if !output.quiet {
+            outcome.wrote(kept).forEach(format == .table ? { print($0) } : printError)
         }
         if let shared = database as? PostgresStatsStore, shared.reconnections > 0, outcome.recorderFailure == nil {
             printError(
-                "The connection to \(options.storeOptions.store) was lost \(shared.reconnections) time(s) during the run and made "
+                "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and made "
                     + "again; every sample is recorded.")
         }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
@@ -151,13 +149,13 @@ struct Run: ParsableCommand {
 
     /// Prints the run in the asked format (and a noisy machine's warnings where the format has none).
     private func show(_ result: RunResult, html: String, terminal: Terminal) throws {
-        switch options.format {
+        switch format {
         case .table:
             let width = terminal.width
             let answer = RunReport.answer(result)
             if !answer.isEmpty { print(Format.wrap(answer.joined(separator: "\n"), width: width) + "\n") }
             print(Format.wrap(RunReport.header(result), width: width))
-            print(RunReport.table(result, columns: try options.tableColumns(), width: width, key: !options.legend))
+            print(RunReport.table(result, columns: try tableColumns(), width: width, key: !legend))
         case .csv:
             print(
                 RunReport.summaryCSV(result.cells, noise: result.noise, timedSink: result.settings.timedSink),
@@ -171,11 +169,11 @@ struct Run: ParsableCommand {
             // No figure takes a missing one's place; say which are missing and why.
             for absence in absent {
                 printError(
-                    Format.wrap("No figure (left out of \(options.format.rawValue)): \(absence)", width: terminal.width)
+                    Format.wrap("No figure (left out of \(format.rawValue)): \(absence)", width: terminal.width)
                 )
             }
         }
-        if let noise = result.noise, noise.noisy, options.format != .table {
+        if let noise = result.noise, noise.noisy, format != .table {
             // The table says it at its top; other formats go to files or pipes: say it here too.
             for warning in noise.warnings {
                 printError(terminal.warning(Format.wrap("NOISY MACHINE: " + warning, width: terminal.width)))

@@ -5,8 +5,13 @@ import BenchResults
 import Foundation
 
 /// `bench run`'s options, in its help's order; what they ask, for the engine (``request()``),
-/// which checks it and applies ``RunDefaults``.
-struct RunOptions: ParsableArguments {
+/// which checks it and applies ``RunDefaults``. (The command's own `run()` is in Run.swift.)
+///
+/// The options are the command's own, not an option group of it: a debug build of the command-line
+/// library checks every group each time it builds a command's arguments, each check building the
+/// groups inside again, and a group inside a group cost each `bench run` of a debug build (every
+/// test's) 0.5 s of CPU.
+struct Run: ParsableCommand {
     @OptionGroup var parserOptions: ParserOptions
 
     @Option(

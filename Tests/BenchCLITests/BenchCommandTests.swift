@@ -35,7 +35,7 @@ struct BenchCommandTests {
         // Parse only: running it here would write into the package's Results/.
         let command = try Bench.parseAsRoot([])
         #expect(command is Run)
-        let run = try #require(command as? Run).options
+        let run = try #require(command as? Run)
         let settings = try run.settings()
         #expect(
             run.measuring.iterations == nil && settings.warmup == 2 && settings.chunkSize == 16_384
@@ -47,24 +47,24 @@ struct BenchCommandTests {
         #expect(RunDefaults.downloadWarmup == 1)
         // Parse workers warm up twice, download and practice workers once; --warmup sets both.
         #expect(settings.warmup == 2 && settings.downloadWarmupPerWorker == 1 && settings.iterations == 2)
-        let warmed = try #require(try Bench.parseAsRoot(["run", "--warmup", "3"]) as? Run).options.settings()
+        let warmed = try #require(try Bench.parseAsRoot(["run", "--warmup", "3"]) as? Run).settings()
         #expect(warmed.warmup == 3 && warmed.downloadWarmupPerWorker == 3)
         #expect(run.storeOptions.store == "Results/stats.sqlite" && run.output.outputDirectory == "Results")
         #expect(try run.selectedScenarios == [.parse, .download])
         // Lists: commas and repeated options alike.
         let listed = try #require(
             try Bench.parseAsRoot(["run", "--parsers", "libxml2,expat", "--parsers", "foundation"]) as? Run)
-        #expect(listed.options.parserOptions.names == ["libxml2", "expat", "foundation"])
+        #expect(listed.parserOptions.names == ["libxml2", "expat", "foundation"])
         let all = try #require(try Bench.parseAsRoot(["run", "--parsers", "all"]) as? Run)
-        #expect(all.options.parserOptions.names == ParserRegistry.names)
+        #expect(all.parserOptions.names == ParserRegistry.names)
         #expect(run.parserOptions.names(default: ParserRegistry.defaultNames) == ParserRegistry.defaultNames)
         #expect(throws: (any Error).self) { try Bench.parseAsRoot(["run", "--parsers", "libxml2,nope"]) }
         let scenarios = try #require(try Bench.parseAsRoot(["run", "--scenario", "download,parse"]) as? Run)
-        #expect(try scenarios.options.selectedScenarios == [.parse, .download])
+        #expect(try scenarios.selectedScenarios == [.parse, .download])
         // --network takes the profiles' own names, and custom.
         #expect(NetworkOptions.Name.allValueStrings == ["loopback", "wifi", "lte", "3g", "edge", "custom"])
         let lte = try #require(try Bench.parseAsRoot(["run", "--network", "3g"]) as? Run)
-        #expect(try lte.options.request().network == .threeG)
+        #expect(try lte.request().network == .threeG)
     }
 
     @Test func dumpWritesTheAgreedSongsAsJSON() throws {
