@@ -85,7 +85,7 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Whether download cells run in `round` (1-based): `downloadRounds` of the rounds, spread evenly.
     ///
     /// A run with a ``stopping`` rule may stop early: its download workers are spread over the rounds
-    /// it runs before precision may stop it (``downloadSpan``), which every such run reaches unless
+    /// it runs before precision may stop it (`downloadSpan`), which every such run reaches unless
     /// its time is spent.
     public func runsDownloads(inRound round: Int) -> Bool {
         let span = downloadSpan
