@@ -24,7 +24,7 @@ import NIOPosix
 /// bandwidth through one `NetworkLink` shared by all the connections open at once. Each
 /// connection serves one request (`Connection: close`). `?shaping=off` answers at once, at
 /// loopback speed: a download worker's untimed warm-ups warm its process without spending the
-/// profile's transfer time (``unshapedURL(_:)``).
+/// profile's transfer time (``unshapedURL(for:)``).
 ///
 /// Faults, for tests and for trying a client, are switched on by the query string:
 /// `?fault=404`, `?fault=500`, `?fault=reset&at=N` (reset the connection after N body bytes as
