@@ -135,7 +135,24 @@ public struct BenchSession: Sendable {
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         var planned = 0
-        var recorded: [CellRun] = []
+        // What the run concludes so far of every cell it has measured: written with the last
+        // worker of each round and at the end. Each worker's samples are written as it ends; its
+        // summaries wait for the round (summarising every cell after every worker made a run's cost
+        // grow with the square of its workers: 72 cells and 40 rounds spent more time there than
+        // in the workers).
+        func recordSummaries(_ runs: [CellRun]) -> [CellSummary] {
+            let samples = runs.flatMap(\.samples)
+            let measured = Set(runs.map(\.cell))
+            let sofar = summarise(runs, cells: cells.filter(measured.contains), samples: samples)
+            do {
+                try recorder?.record(
+                    [], cells: CellRecord.of(sofar + notTimed, samples: samples), runID: environment.runID)
+            } catch {
+                recorderFailure = error
+                recorder = nil
+            }
+            return sofar
+        }
         let runs = try runner.measure(
             cells, referenceDigests: references, iterationProgress: iterationProgress,
             progress: { step in
@@ -143,15 +160,8 @@ public struct BenchSession: Sendable {
                 progress(step)
             },
             cellFinished: { run in
-                recorded.append(run)
                 do {
-                    // What the run concludes so far of every cell it has measured, with these samples.
-                    let measured = Set(recorded.map(\.cell))
-                    let sofar = summarise(
-                        recorded, cells: cells.filter(measured.contains), samples: recorded.flatMap(\.samples))
-                    try recorder?.record(
-                        run.samples, cells: CellRecord.of(sofar + notTimed, samples: recorded.flatMap(\.samples)),
-                        runID: environment.runID)
+                    try recorder?.record(run.samples, runID: environment.runID)
                 } catch {
                     // The samples are measured and kept in the result: losing the store must not lose them.
                     recorderFailure = error
@@ -159,10 +169,10 @@ public struct BenchSession: Sendable {
                 }
             },
             afterRound: { round, runs in
+                let sofar = recordSummaries(runs)
                 guard let rule = plan.settings.stopping else { return true }
                 let elapsed = started.duration(to: .now)
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                let sofar = summarise(runs, cells: cells, samples: runs.flatMap(\.samples))
                 stopped = rule.decide(afterRound: round, elapsedSeconds: seconds, cells: sofar)
                 return stopped == nil
             })
@@ -205,10 +215,15 @@ public struct BenchSession: Sendable {
         if let stopped { settings.rounds = stopped.rounds }
         do {
             // A run with cells that could not run stays incomplete, as a run stopped halfway does.
+            let summaries = CellRecord.of(timed + notTimed, samples: samples)
             if finished.complete {
                 try recorder?.finishRun(
                     environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
-                    rounds: stopped.map(\.rounds), cells: CellRecord.of(timed + notTimed, samples: samples))
+                    rounds: stopped.map(\.rounds), cells: summaries)
+            } else {
+                // Interrupted, or with workers that could not start: incomplete, with the summaries
+                // of every cell it measured.
+                try recorder?.record([], cells: summaries, runID: environment.runID)
             }
         } catch {
             recorderFailure = error

@@ -1,8 +1,10 @@
 /// Where a run is recorded as it goes: the stats store implements it; the engine only calls it.
 ///
-/// A run is begun (incomplete) before anything is measured, each cell's samples are recorded as
-/// the cell ends, and the run is finished at the end: a run that fails or is interrupted halfway
-/// keeps every cell recorded before, and stays incomplete.
+/// A run is begun (incomplete) before anything is measured, each worker's samples are recorded as
+/// it ends, what the run concludes so far of its cells after each round, and the run is finished at
+/// the end: a run that fails or is interrupted halfway keeps every sample recorded before and the
+/// summaries of every cell it measured, and stays incomplete (a process killed outright keeps the
+/// summaries of its last finished round).
 public protocol RunRecorder: Sendable {
     /// Records a run that starts, with its settings.
     func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws

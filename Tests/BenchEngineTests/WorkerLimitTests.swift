@@ -145,7 +145,10 @@ final class CallLog: RunRecorder, @unchecked Sendable {
     func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws { note("begin") }
     func recordDocuments(_ documents: [DocumentProfile], runID: String) throws { note("documents") }
     func recordNotTimed(_ cells: [CellSummary], runID: String) throws { note("not timed") }
-    func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws { note("samples") }
+    func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws {
+        if !samples.isEmpty { note("samples") }
+        if !cells.isEmpty { note("summaries") }
+    }
     func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]) throws {
         note("finish")
     }
@@ -169,11 +172,39 @@ struct UnstartedWorkerTests {
         #expect(!outcome.result.environment.complete)
         #expect(!log.recorded.contains("finish"), "\(log.recorded)")
         #expect(log.recorded.first == "begin" && log.recorded.contains("samples"))
+        // Incomplete, and still with the summaries of what it measured (none of them timed).
+        #expect(log.recorded.last == "summaries", "\(log.recorded)")
         let unstarted = outcome.problems.filter {
             if case .workersNotStarted = $0.kind { return true }
             return false
         }
         #expect(!unstarted.isEmpty, "\(outcome.problems)")
         #expect(unstarted.allSatisfy { $0.description.contains("the run is stored incomplete") })
+    }
+}
+
+@Suite("What a run records as it goes")
+struct RecordingAsItGoesTests {
+    /// Each worker's samples are written as it ends; the summaries of every cell once a round, then
+    /// with the finished run (after every worker, they made a run's cost grow with the square of
+    /// its workers).
+    @Test func summariesAreRecordedOnceARoundAndWithTheFinishedRun() throws {
+        let plan = RunPlan(
+            parsers: ["libxml2", "expat"], feeds: [TestPaths.top300],
+            settings: RunSettings(iterations: 1, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 60),
+            executable: TestPaths.benchExecutable, debugBuild: true)
+        let environment = RunEnvironment(
+            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "debug", gitCommit: nil, host: "h",
+            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+            expatVersion: "2.5.0")
+        let log = CallLog()
+        let outcome = try BenchSession(plan: plan).run(environment: environment, recorder: log)
+        let calls = log.recorded
+        #expect(outcome.result.environment.complete, "\(outcome.problems)")
+        #expect(calls.filter { $0 == "summaries" }.count == 3, "\(calls)")
+        #expect(calls.last == "finish", "\(calls)")
+        // Every round's workers (one a parser at least) before its summaries.
+        let rounds = calls.split(separator: "summaries").map { Array($0) }
+        #expect(rounds.prefix(3).allSatisfy { $0.filter { $0 == "samples" }.count >= 2 }, "\(calls)")
     }
 }
