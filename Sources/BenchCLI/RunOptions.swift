@@ -139,7 +139,8 @@ struct Run: ParsableCommand {
                 runs, added from the store, does not shrink with rounds). Rounds go on to --rounds (default \(RunDefaults.stoppingMaxRounds)) \
                 or --max-time (default \(Int(RunDefaults.stoppingMaxSeconds)) s), and the run says which ended them. A timed run of \
                 the parse or document scenario with none of --rounds, --precision and --max-time stops at \
-                \(Int(RunDefaults.precision * 100))%, after \(RunDefaults.floorRounds) to \(RunDefaults.rounds) rounds, with no time limit.
+                \(Int(RunDefaults.precision * 100))%, after \(RunDefaults.floorRounds) to \(RunDefaults.rounds) rounds (\(RunDefaults.documentRounds) for \
+                --workload document), with no time limit.
                 """, valueName: "half-width"),
         transform: Precision.parse)
     var precision: Precision?

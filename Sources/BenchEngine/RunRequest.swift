@@ -65,7 +65,8 @@ public struct RunRequest: Sendable {
 
     /// Whether this is a timed run of a parse-from-memory scenario (`parse`, `document`) given none of
     /// rounds, precision and time limit: it stops at ``RunDefaults/precision``, after
-    /// ``RunDefaults/floorRounds`` to ``RunDefaults/rounds`` rounds.
+    /// ``RunDefaults/floorRounds`` to ``RunDefaults/rounds`` rounds (``RunDefaults/documentRounds``
+    /// for the document workload).
     public var precisionByDefault: Bool {
         rounds == nil && precision == nil && maxSeconds == nil && !countsInstructions
             && scenarios.contains(where: \.traits.timesParseFromMemory)
@@ -84,7 +85,9 @@ public struct RunRequest: Sendable {
     /// The measuring settings the request makes.
     public var settings: RunSettings {
         let stoppingRounds = stopping && !precisionByDefault
-        let rounds = self.rounds ?? (stoppingRounds ? RunDefaults.stoppingMaxRounds : RunDefaults.rounds)
+        let defaultRounds =
+            precisionByDefault && workload == .document ? RunDefaults.documentRounds : RunDefaults.rounds
+        let rounds = self.rounds ?? (stoppingRounds ? RunDefaults.stoppingMaxRounds : defaultRounds)
         var settings = RunSettings(
             iterations: iterations ?? RunDefaults.iterations.parse, warmup: warmup ?? RunDefaults.warmup,
             rounds: rounds, chunkSize: chunkSize ?? RunDefaults.chunkSize,
