@@ -20,16 +20,7 @@ struct History: ParsableCommand {
 
     @OptionGroup var parserOptions: ParserOptions
 
-    @Option(
-        name: .customLong("scenario"), parsing: .singleValue,
-        help: "Only these scenarios (comma-separated or repeated).")
-    var scenarios: [String] = []
-
-    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive).")
-    var feed: String?
-
-    @Option(name: .customLong("host"), parsing: .singleValue, help: "Only runs of these hosts.")
-    var hosts: [String] = []
+    @OptionGroup var cells: CellSelection
 
     @Option(help: "The figure: \(ComparisonMetric.allCases.map(\.rawValue).joined(separator: ", ")).")
     var metric: ComparisonMetric = .calibrated
@@ -69,8 +60,8 @@ struct History: ParsableCommand {
         // Calibrated time divides by the calibration of every worker in a run, whatever its parser.
         let calibrated = metric == .calibrated
         let filter = SampleFilter(
-            parsers: calibrated ? [] : parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed,
-            includeGateTests: includeGateTests, hosts: ListArgument.split(hosts))
+            parsers: calibrated ? [] : parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed,
+            includeGateTests: includeGateTests, hosts: cells.hostNames)
         let method = ChangePoints(significance: significance, newestRuns: newestRuns)
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]

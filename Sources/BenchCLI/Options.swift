@@ -47,6 +47,33 @@ struct ParserOptions: ParsableArguments {
     }
 }
 
+/// `--scenario`, `--feed`, `--host`: which stored cells `bench report` and `bench history` read.
+struct CellSelection: ParsableArguments {
+    @Option(
+        name: .customLong("scenario"), parsing: .singleValue,
+        help:
+            "Only these scenarios (comma-separated or repeated): \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", ")); a scenario's name takes all its cells, a cell's name (e.g. conditional-304) that one."
+    )
+    var scenarios: [String] = []
+
+    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive, on every store).")
+    var feed: String?
+
+    @Option(name: .customLong("host"), parsing: .singleValue, help: Self.hostHelp)
+    var hosts: [String] = []
+
+    /// `--host`'s help, which `bench store`'s ``RunSelection`` shares.
+    static let hostHelp = ArgumentHelp(
+        "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it)."
+    )
+
+    /// The scenarios asked for, commas split.
+    var scenarioNames: [String] { ListArgument.split(scenarios) }
+
+    /// The hosts asked for, commas split.
+    var hostNames: [String] { ListArgument.split(hosts) }
+}
+
 /// `--store`: the stats store.
 struct StoreOptions: ParsableArguments {
     @Option(

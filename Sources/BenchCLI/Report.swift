@@ -25,20 +25,7 @@ struct Report: ParsableCommand {
 
     @OptionGroup var parserOptions: ParserOptions
 
-    @Option(
-        name: .customLong("scenario"), parsing: .singleValue,
-        help: "Only these scenarios (comma-separated or repeated): parse, download, conditional.")
-    var scenarios: [String] = []
-
-    @Option(help: "Only this feed: its path, the end of its path, or its SHA-256 (case-sensitive, on every store).")
-    var feed: String?
-
-    @Option(
-        name: .customLong("host"), parsing: .singleValue,
-        help:
-            "Only runs of these hosts (comma-separated or repeated; the host name, or BENCH_HOST, as `bench run` recorded it)."
-    )
-    var hosts: [String] = []
+    @OptionGroup var cells: CellSelection
 
     @Option(
         name: .customLong("cpu"), parsing: .singleValue,
@@ -88,10 +75,9 @@ struct Report: ParsableCommand {
     func run() throws {
         let database = try storeOptions.open(mustExist: true, readOnly: true)
         let filter = SampleFilter(
-            parsers: parserOptions.names, scenarios: ListArgument.split(scenarios), feed: feed, since: since,
+            parsers: parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
-            excludeIncomplete: excludeIncomplete,
-            hosts: ListArgument.split(hosts), cpus: ListArgument.split(cpus))
+            excludeIncomplete: excludeIncomplete, hosts: cells.hostNames, cpus: ListArgument.split(cpus))
         // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
         // page of runs at a time: what the report holds is its rows' figures, a value a run.
         var aggregator = HistoryRow.Aggregator()
@@ -116,7 +102,7 @@ struct Report: ParsableCommand {
                 printError("\(hidden) run(s) of debug builds match but are left out; --include-debug shows them.")
             }
         }
-        if rows.isEmpty && !(hosts.isEmpty && cpus.isEmpty) {
+        if rows.isEmpty && !(cells.hosts.isEmpty && cpus.isEmpty) {
             // Say which machines there are, so that a misspelt host is not taken for an empty history.
             let machines = Set(try database.runs().map { "\($0.host) (\($0.cpuModel))" }).sorted()
             printError(

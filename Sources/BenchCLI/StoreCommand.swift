@@ -112,9 +112,7 @@ struct RunSelection: ParsableArguments {
         name: .customLong("run"), parsing: .singleValue, help: "Only these run IDs (comma-separated or repeated).")
     var runIDs: [String] = []
 
-    @Option(
-        name: .customLong("host"), parsing: .singleValue,
-        help: "Only runs of these hosts (comma-separated or repeated).")
+    @Option(name: .customLong("host"), parsing: .singleValue, help: CellSelection.hostHelp)
     var hosts: [String] = []
 
     @Option(help: "Only runs started at or after this time (ISO 8601, e.g. 2026-11-22).")

@@ -20,12 +20,6 @@ public enum CanonicalOracle {
         public var path: String
         /// The expected canonical form, relative to the suite's directory.
         public var output: String
-
-        public init(id: String, path: String, output: String) {
-            self.id = id
-            self.path = path
-            self.output = output
-        }
     }
 
     /// What one parser did with one case.

@@ -23,12 +23,6 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     public var feed: String
     public var kind: Kind
 
-    public init(parser: String, feed: String, kind: Kind) {
-        self.parser = parser
-        self.feed = feed
-        self.kind = kind
-    }
-
     /// Whether the parser refused the feed or crashed on it: what a sweep shows as the parser's
     /// outcome at that size, not an error of the sweep.
     public var isRefusal: Bool {

@@ -17,13 +17,6 @@ public struct RunToRunNote: Codable, Sendable, Equatable {
     /// One sentence for every report.
     public var message: String
 
-    public init(earlierRuns: Int, cellsWidened: Int, cells: Int, message: String) {
-        self.earlierRuns = earlierRuns
-        self.cellsWidened = cellsWidened
-        self.cells = cells
-        self.message = message
-    }
-
     /// Whether every parse cell's intervals hold the run-to-run level.
     public var whole: Bool { cells > 0 && cellsWidened == cells }
 

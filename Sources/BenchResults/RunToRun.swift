@@ -33,14 +33,14 @@ public struct RunToRun: Codable, Sendable, Equatable {
     /// Earlier runs needed before the run-to-run level is estimated at all.
     public static let minimumEarlierRuns = 5
 
-    public init(earlierRuns: Int, differenceSpread: Double, degrees: Double, level: Double, halfWidth: Double) {
-        self.earlierRuns = earlierRuns
-        self.differenceSpread = differenceSpread
-        self.degrees = degrees
-        self.level = level
-        self.halfWidth = halfWidth
+    /// The interval `low`…`high` around `value` widened, where it is narrower, to this level's.
+    public func widen(value: Double, low: Double, high: Double) -> (low: Double, high: Double) {
+        (min(low, value * exp(-halfWidth)), max(high, value * exp(halfWidth)))
     }
+}
 
+// In an extension, so that the struct keeps its memberwise initializer.
+extension RunToRun {
     /// The level from a figure's values in time order, this run's last; `nil` with fewer than
     /// ``minimumEarlierRuns`` earlier values or a value that is not positive.
     public init?(series: [Double], level: Double = 0.95) {
@@ -52,10 +52,5 @@ public struct RunToRun: Codable, Sendable, Equatable {
         let degrees = 0.85 * Double(m)
         let t = StudentT.quantile(1 - (1 - level) / 2, degrees: degrees)
         self.init(earlierRuns: m, differenceSpread: spread, degrees: degrees, level: level, halfWidth: t * spread)
-    }
-
-    /// The interval `low`…`high` around `value` widened, where it is narrower, to this level's.
-    public func widen(value: Double, low: Double, high: Double) -> (low: Double, high: Double) {
-        (min(low, value * exp(-halfWidth)), max(high, value * exp(halfWidth)))
     }
 }

@@ -74,11 +74,9 @@ public struct StoppingRule: Codable, Sendable, Equatable {
             [(WideInterval.Figure.fastest, summary.relative), (.versusC, summary.bindingTax)].compactMap {
                 figure, ratio -> WideInterval? in
                 guard let ratio, let halfWidth = ratio.withinRunHalfWidth else { return nil }
-                var interval = WideInterval(
+                return WideInterval(
                     parser: summary.cell.parser, feed: summary.cell.feedPath, chunkSize: summary.cell.chunkSize,
-                    figure: figure, halfWidth: halfWidth)
-                interval.pairs = ratio.rounds
-                return interval
+                    figure: figure, halfWidth: halfWidth, pairs: ratio.rounds)
             }
         }
     }
@@ -106,14 +104,6 @@ public struct WideInterval: Codable, Sendable, Equatable {
     /// Whether it is a 95% interval: taken from at least ``StoppingRule/minimumRounds`` pairs (fewer
     /// give a narrower interval that holds the ratio less often, down to 0% from one pair).
     public var hasLevel: Bool { (pairs ?? StoppingRule.minimumRounds) >= StoppingRule.minimumRounds }
-
-    public init(parser: String, feed: String, chunkSize: Int, figure: Figure, halfWidth: Double) {
-        self.parser = parser
-        self.feed = feed
-        self.chunkSize = chunkSize
-        self.figure = figure
-        self.halfWidth = halfWidth
-    }
 }
 
 /// How a run with a ``StoppingRule`` stopped, as every report states it.

@@ -45,13 +45,6 @@ public struct RetentionPlan: Sendable, Equatable {
         public var startedAt: String
         /// Its raw samples in the store.
         public var samples: Int
-
-        public init(runID: String, host: String, startedAt: String, samples: Int) {
-            self.runID = runID
-            self.host = host
-            self.startedAt = startedAt
-            self.samples = samples
-        }
     }
 
     /// The runs whose raw samples go, oldest first.

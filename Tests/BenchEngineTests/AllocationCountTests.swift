@@ -1,4 +1,4 @@
-import BenchEngine
+@testable import BenchEngine
 import BenchResults
 import BenchTestSupport
 import Foundation

@@ -1,4 +1,4 @@
-import BenchEngine
+@testable import BenchEngine
 import BenchTestSupport
 import Foundation
 import Testing

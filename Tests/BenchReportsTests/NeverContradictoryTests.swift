@@ -1,5 +1,5 @@
 import BenchReports
-import BenchResults
+@testable import BenchResults
 import BenchTestSupport
 import Foundation
 import Testing

@@ -28,12 +28,6 @@ public enum AllocationCounter {
         /// Bytes asked for in the region and not freed by its end (what it left alive: a parse's
         /// songs, and any cache its library keeps).
         public var keptBytes: Int
-
-        public init(allocations: Int, bytes: Int, keptBytes: Int) {
-            self.allocations = allocations
-            self.bytes = bytes
-            self.keptBytes = keptBytes
-        }
     }
 
     /// The interposer's library, beside the `bench` executable (SwiftPM builds it there).

@@ -12,17 +12,4 @@ public struct DownloadJob: Codable, Sendable, Equatable {
     public var timeout: Double
     /// Revalidate each download with its validators (the `conditional` scenario).
     public var conditional: Bool
-
-    public init(
-        parser: String, url: URL, warmupURL: URL? = nil, iterations: Int, warmup: Int, timeout: Double,
-        conditional: Bool = false
-    ) {
-        self.parser = parser
-        self.url = url
-        self.warmupURL = warmupURL
-        self.iterations = iterations
-        self.warmup = warmup
-        self.timeout = timeout
-        self.conditional = conditional
-    }
 }
