@@ -127,6 +127,12 @@ struct WorkerLimitTests {
 
 /// What a recorder was asked, for the session tests.
 final class CallLog: RunRecorder, @unchecked Sendable {
+    /// The environment the session tests record their run under.
+    static let environment = RunEnvironment(
+        runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "debug", gitCommit: nil, host: "h",
+        os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
+        expatVersion: "2.5.0")
+
     private let lock = NSLock()
     private var calls: [String] = []
 
@@ -163,10 +169,7 @@ struct UnstartedWorkerTests {
             parsers: ["libxml2"], feeds: [TestPaths.top300],
             settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30),
             executable: "/nonexistent/bench", debugBuild: true)
-        let environment = RunEnvironment(
-            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "debug", gitCommit: nil, host: "h",
-            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
-            expatVersion: "2.5.0")
+        let environment = CallLog.environment
         let log = CallLog()
         let outcome = try BenchSession(plan: plan).run(environment: environment, recorder: log)
         #expect(!outcome.result.environment.complete)
@@ -193,10 +196,7 @@ struct RecordingAsItGoesTests {
             parsers: ["libxml2", "expat"], feeds: [TestPaths.top300],
             settings: RunSettings(iterations: 1, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 60),
             executable: TestPaths.benchExecutable, debugBuild: true)
-        let environment = RunEnvironment(
-            runID: "r", startedAt: "t", commandLine: "bench", buildConfiguration: "debug", gitCommit: nil, host: "h",
-            os: "Linux", cpuModel: "CPU", cores: 2, swiftVersion: "6.3.1", libxml2Version: "2.9.14",
-            expatVersion: "2.5.0")
+        let environment = CallLog.environment
         let log = CallLog()
         let outcome = try BenchSession(plan: plan).run(environment: environment, recorder: log)
         let calls = log.recorded
