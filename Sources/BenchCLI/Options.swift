@@ -229,7 +229,7 @@ struct WorkerMemoryOptions: ParsableArguments {
 struct MeasuringOptions: ParsableArguments {
     @Option(
         help:
-            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: bench run \(RunDefaults.rounds), \(RunDefaults.documentRounds) for --workload document, and a timed parse or document run given none of --rounds, --precision and --max-time stops sooner, from round \(RunDefaults.floorRounds) on, once its ratios are within ±\(Int(RunDefaults.precision * 100))%; bench sweep \(RunDefaults.Sweep.rounds))."
+            "Worker processes per parser and cell. Each round runs one worker of every parser, side by side, the order turned each round; figures and intervals come from the workers (default: bench run \(RunDefaults.rounds), and a timed parse or document run given none of --rounds, --precision and --max-time stops sooner, from round \(RunDefaults.floorRounds) on, once its ratios are within ±\(Int(RunDefaults.precision * 100))%, a document run after \(RunDefaults.documentRounds) rounds at most; bench sweep \(RunDefaults.Sweep.rounds))."
     )
     var rounds: Int?
 

@@ -50,7 +50,7 @@ public enum RunDefaults {
     /// coverage (5 give 83%).
     public static let floorRounds = 10
     /// The most rounds of a document-workload run given none of rounds, precision and time limit
-    /// (it stops sooner at ``precision``): a round of the default corpus is 81 workers, 5.5 s on this
+    /// (it stops sooner at ``precision``): a round of the default corpus is 72 workers, 5.5 s on this
     /// 2-core machine kind, so that its answer comes in about a minute and a half rather than four
     /// (issue 46), with 95% next-run intervals still (15 workers give them 98.6% coverage) and its
     /// ratios' intervals about 1.6 times as wide as 40 rounds' when the machine is noisy (the run
