@@ -36,6 +36,15 @@ struct Run: ParsableCommand {
     var downloadRounds: Int = RunDefaults.downloadRounds
 
     @Option(
+        name: .customLong("downloads-at-once"),
+        help: ArgumentHelp(
+            "Download workers of one feed that run at once in a round, each on a shaped link of its own (1: one at a time).",
+            discussion:
+                "On links of their own, two workers at once measured what one alone does on a 2-core machine, in a little over half the time; more than a worker a core slowed their parses. A practice (--scenario paged, queue, …), an unshaped link (--network loopback) and a remote --url run one worker at a time."
+        ))
+    var downloadsAtOnce: Int = RunDefaults.downloadsAtOnce
+
+    @Option(
         help:
             "The parser the others' speed is given against (default: the fastest of each table; with documents, c-libxml2 when it runs)."
     )
@@ -181,6 +190,7 @@ struct Run: ParsableCommand {
             (request.precision, request.maxSeconds) = (precision?.fraction, maxTime)
             request.countsInstructions = counter == .instructions
             (request.reference, request.downloadRounds) = (reference, downloadRounds)
+            request.downloadsAtOnce = downloadsAtOnce
             (request.keepPreempted, request.countPreempted) = (keepPreempted, countPreempted)
             (request.countsAllocations, request.slowdownPercent) = (!noAllocationCounts, injectSlowdown)
             (request.feeds, request.songs, request.url) = (ListArgument.split(feeds), songs, url)

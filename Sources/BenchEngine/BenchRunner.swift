@@ -108,22 +108,23 @@ public struct BenchRunner: Sendable {
             return recorder.runs
         }
         rounds: for round in 1...max(1, plan.settings.rounds) {
-            for cell in Self.order(jobs, round: round) {
+            let due = Self.order(jobs, round: round).filter {
+                $0.scenario.traits?.runsEveryRound == true || plan.settings.runsDownloads(inRound: round)
+            }
+            for group in groupsAtOnce(due, server: server) {
                 // Interrupted (SIGINT, SIGTERM): the run ends with the workers that finished.
                 if WorkerProcess.interruption != nil { break rounds }
-                guard let scenario = cell.engineScenario else { continue }
-                guard cell.scenario.traits?.runsEveryRound == true || plan.settings.runsDownloads(inRound: round) else {
+                if group.count > 1 {
+                    try measureSideBySide(
+                        group, round: round, server: server, referenceDigests: referenceDigests, progress: progress,
+                        log: &recorder, cellFinished: cellFinished)
                     continue
                 }
+                let cell = group[0]
+                guard let scenario = cell.engineScenario else { continue }
                 let step = recorder.step(cell, round: round)
                 progress(step)
-                var context = CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])
-                if scenario.fetchesFeed {
-                    let name = (cell.feedPath as NSString).lastPathComponent
-                    context.url = plan.remoteURLs[cell.feedPath] ?? server?.url(for: name)
-                    if plan.remoteURLs[cell.feedPath] == nil { context.warmupURL = server?.unshapedURL(for: name) }
-                    context.entries = server?.entryCount(of: name) ?? 0
-                }
+                let context = context(cell, round: round, server: server, referenceDigests: referenceDigests)
                 // The reporting closure lives in a copy of the context that ends inside the block:
                 // kept in `context`, it would outlive `progress` (a crash, caught by the runtime).
                 let runs = withoutActuallyEscaping(progress) { report in
@@ -150,6 +151,87 @@ public struct BenchRunner: Sendable {
             try recorder.finish(scenario.measure(cell, in: context), to: cellFinished)
         }
         return recorder.runs
+    }
+
+    /// What a worker of `cell` needs in `round`: for a scenario that fetches the feed, its URL (over
+    /// link `link` of the embedded server, when given), the unshaped URL of its warm-ups, its entries.
+    private func context(
+        _ cell: CellKey, round: Int, server: FeedServer?, referenceDigests: [String: String], link: Int? = nil
+    ) -> CellContext {
+        var context = CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])
+        guard cell.engineScenario?.fetchesFeed == true else { return context }
+        let name = (cell.feedPath as NSString).lastPathComponent
+        if let remote = plan.remoteURLs[cell.feedPath] {
+            context.url = remote
+        } else {
+            context.url = link.flatMap { server?.url(for: name, link: $0) } ?? server?.url(for: name)
+            context.warmupURL = server?.unshapedURL(for: name)
+        }
+        context.entries = server?.entryCount(of: name) ?? 0
+        return context
+    }
+
+    /// A round's due cells in the groups that run at once, in their order: the download workers of
+    /// one table side by side, ``RunSettings/downloadWorkersAtOnce`` at most, when the embedded
+    /// server shapes their links (on an unshaped link a download is as fast as the CPU allows, and
+    /// a remote feed's link is the real network, shared); every other worker alone.
+    func groupsAtOnce(_ due: [CellKey], server: FeedServer?) -> [[CellKey]] {
+        let width = plan.settings.downloadWorkersAtOnce
+        let shaped = server != nil && plan.network.bytesPerSecond != nil
+        func besideOthers(_ cell: CellKey) -> Bool {
+            width > 1 && shaped && plan.remoteURLs[cell.feedPath] == nil
+                && (cell.scenario.traits?.workersSideBySide ?? false)
+        }
+        var groups: [[CellKey]] = []
+        for cell in due {
+            if besideOthers(cell), let last = groups.last, last.count < width, let first = last.first,
+                besideOthers(first), first.feedPath == cell.feedPath, first.scenario == cell.scenario
+            {
+                groups[groups.count - 1].append(cell)
+            } else {
+                groups.append([cell])
+            }
+        }
+        return groups
+    }
+
+    /// Runs the workers of `group` at once, each fetching over a link of its own (1, 2, …), each on
+    /// a thread of its own that waits for its worker; records them in the group's order.
+    private func measureSideBySide(
+        _ group: [CellKey], round: Int, server: FeedServer?, referenceDigests: [String: String],
+        progress: (RunProgress) -> Void, log: inout RunLog, cellFinished: (CellRun) throws -> Void
+    ) throws {
+        var step = log.step(group[0], round: round)
+        step.parser = group.map(\.parser).joined(separator: ", ")
+        progress(step)
+        let results = Self.onThreads(Array(group.enumerated())) { link, cell in
+            cell.engineScenario?.measure(
+                cell,
+                in: context(
+                    cell, round: round, server: server, referenceDigests: referenceDigests, link: link + 1)) ?? []
+        }
+        for runs in results { try log.finish(runs, to: cellFinished) }
+    }
+
+    /// `body` over `items`, each on a thread of its own, all at once (a worker's wait blocks its
+    /// thread: a pool as wide as the cores would run two at a time); the results in the items' order.
+    static func onThreads<Item: Sendable, Result: Sendable>(
+        _ items: [Item], _ body: @escaping @Sendable (Item) -> Result
+    ) -> [Result] {
+        let slots = ConcurrentSlots<Result>()
+        let group = DispatchGroup()
+        for (index, item) in items.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                let value = body(item)
+                slots.lock.lock()
+                slots.values[index] = value
+                slots.lock.unlock()
+                group.leave()
+            }
+        }
+        group.wait()
+        return items.indices.compactMap { slots.values[$0] }
     }
 
     /// Counts the instructions of the cells whose scenario counts them (`parse`, `document`): callgrind's workers run side by side, one per

@@ -1,3 +1,5 @@
+import FeedTransport
+
 /// What a run measures when its options do not say: `bench run`'s rounds, warm-ups, iterations,
 /// chunk size, timeout and stopping rule, and `bench sweep`'s own (``Sweep``).
 public enum RunDefaults {
@@ -32,6 +34,18 @@ public enum RunDefaults {
 
     /// Worker processes per parser in download cells, spread evenly over the rounds.
     public static let downloadRounds = 5
+
+    /// Download workers of a round that run at once, each fetching over a shaped link of its own
+    /// (``RunSettings/downloadsAtOnce``): two.
+    ///
+    /// Measured on this 2-core machine kind (issue 46; 10 workers a parser, wifi): two at once gave
+    /// the download, parse, total and first-song medians of one at a time (each within the other's
+    /// next-run interval) in 35 s instead of 60; three raised the parse medians 10–20%, seven up to
+    /// 2.5 times (Foundation's), as the HTTP client of a download worker (FoundationNetworking over
+    /// libcurl) keeps most of a core busy while it waits on its link.
+    public static let downloadsAtOnce = 2
+    /// The most `--downloads-at-once` takes: the embedded server's links a run may ask for.
+    public static let mostDownloadsAtOnce = FeedServer.mostLinks
 
     /// The most rounds of a run with a precision or a time limit and no rounds given.
     public static let stoppingMaxRounds = 100

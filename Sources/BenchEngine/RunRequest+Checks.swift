@@ -103,6 +103,9 @@ extension RunRequest {
             )
         }
         guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
+        guard (1...RunDefaults.mostDownloadsAtOnce).contains(downloadsAtOnce) else {
+            throw Problem("--downloads-at-once must be from 1 to \(RunDefaults.mostDownloadsAtOnce)")
+        }
         if countsInstructions, let uncounted = scenarios.first(where: { !$0.traits.countsInstructions }) {
             throw Problem(
                 "--counter instructions counts the parse scenario only, not \(uncounted.rawValue) (a download under "

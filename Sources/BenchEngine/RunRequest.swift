@@ -29,6 +29,8 @@ public struct RunRequest: Sendable {
     /// fastest of each table.
     public var reference: String?
     public var downloadRounds = RunDefaults.downloadRounds
+    /// Download workers of a round that run at once, each on a link of its own (1: one at a time).
+    public var downloadsAtOnce = RunDefaults.downloadsAtOnce
     /// Do not measure again a parse that lost the CPU (it is still flagged and left out).
     public var keepPreempted = false
     /// Count parses that lost the CPU in the figures (the tool's own tests; never for measuring).
@@ -98,6 +100,11 @@ public struct RunRequest: Sendable {
             downloadIterations: iterations ?? RunDefaults.iterations.download,
             downloadRounds: downloadRounds, downloadWarmup: warmup ?? RunDefaults.downloadWarmup)
         if countPreempted { settings.countsPreempted = true }
+        // Side by side only on the embedded server's shaped links (BenchRunner.groupsAtOnce): the
+        // settings say what the run does.
+        if downloadsAtOnce > 1, network.bytesPerSecond != nil, url == nil {
+            settings.downloadsAtOnce = downloadsAtOnce
+        }
         settings.countsAllocations =
             !countsInstructions && countsAllocations && scenarios.contains(where: \.countsAllocations)
         if stopping {

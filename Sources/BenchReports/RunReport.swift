@@ -298,6 +298,9 @@ public enum RunReport {
                 if settings.downloadWarmupPerWorker != settings.warmup {
                     text += " after \(plural(settings.downloadWarmupPerWorker, "warm-up"))"
                 }
+                if settings.downloadWorkersAtOnce > 1 {
+                    text += " (\(settings.downloadWorkersAtOnce) at once, each on a link of its own)"
+                }
             }
         } else {
             // The practices alone: their workers are spread over the rounds.

@@ -26,6 +26,15 @@ public struct RunSettings: Codable, Sendable, Equatable {
     /// Worker processes per download cell (`download` and `conditional`), spread evenly over the
     /// rounds; `nil`: one a round, as parse cells.
     public var downloadRounds: Int?
+    /// Download workers (`download` and `conditional` cells) of one round that run at once, each
+    /// fetching over a shaped link of its own (``ScenarioTraits/workersSideBySide``); `nil` or 1: one
+    /// at a time, as every run made before this was recorded.
+    ///
+    /// A download worker's transfer is the link's time (265 ms on the default profile) and its parse
+    /// a few milliseconds of it: workers side by side, each on a link of its own, measure what one
+    /// alone does while the machine has a core for each (`RunDefaults.downloadsAtOnce`). Not kept
+    /// by the store (its run columns are the settings of migration v4).
+    public var downloadsAtOnce: Int?
     /// The parser that relative speeds are given against; `nil`: the fastest of each table.
     public var reference: String?
     /// Whether a parse that lost the CPU to other work was measured again (``Sample/preempted``);
@@ -113,6 +122,9 @@ public struct RunSettings: Codable, Sendable, Equatable {
 
     /// Untimed warm-ups of each download and practice worker.
     public var downloadWarmupPerWorker: Int { downloadWarmup ?? warmup }
+
+    /// Download workers that run at once (at least 1).
+    public var downloadWorkersAtOnce: Int { max(1, downloadsAtOnce ?? 1) }
 
     /// The counter value for callgrind instruction counts.
     public static let instructionCounter = "instructions"

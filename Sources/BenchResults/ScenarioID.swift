@@ -39,8 +39,8 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .document:
             return ScenarioTraits(
                 table: .parse, timesParseFromMemory: true, countsAllocations: true, workload: .document)
-        case .download: return ScenarioTraits(table: .download, inDefaultRun: true)
-        case .conditional: return ScenarioTraits(table: .download)
+        case .download: return ScenarioTraits(table: .download, inDefaultRun: true, workersSideBySide: true)
+        case .conditional: return ScenarioTraits(table: .download, workersSideBySide: true)
         case .paged:
             return ScenarioTraits(table: .practice, practice: .init("paging"), needsEmbeddedServer: true)
         case .fields:
@@ -193,12 +193,17 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var needsEmbeddedServer: Bool
     /// What its cells are as a practice (its name, its choices); `nil` for a scenario that is no practice.
     public var practice: Practice?
+    /// Whether a round may run its workers of one feed side by side
+    /// (``RunSettings/downloadsAtOnce``), each fetching over a shaped link of its own: one transfer
+    /// an iteration, a worker that mostly waits on its link. A practice that measures requests at
+    /// once shares one link, and its workers run one at a time.
+    public var workersSideBySide: Bool
 
     public init(
         table: Table, practice: Practice? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
         learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
-        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, workersSideBySide: Bool = false
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -210,5 +215,6 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.inDefaultRun = inDefaultRun
         self.needsEmbeddedServer = needsEmbeddedServer
         self.practice = practice
+        self.workersSideBySide = workersSideBySide
     }
 }

@@ -24,7 +24,9 @@ import NIOPosix
 /// bandwidth through one `NetworkLink` shared by all the connections open at once. Each
 /// connection serves one request (`Connection: close`). `?shaping=off` answers at once, at
 /// loopback speed: a download worker's untimed warm-ups warm its process without spending the
-/// profile's transfer time (``unshapedURL(for:)``).
+/// profile's transfer time (``unshapedURL(for:)``). `?link=K` (1 … 64) sends the body over link K
+/// instead, a link of the profile's bandwidth shared only by the requests that name K: download
+/// workers side by side, each on its own link, as if on devices of their own (``url(for:link:)``).
 ///
 /// Faults, for tests and for trying a client, are switched on by the query string:
 /// `?fault=404`, `?fault=500`, `?fault=reset&at=N` (reset the connection after N body bytes as
@@ -88,19 +90,19 @@ public final class FeedServer: Sendable {
         // One event loop: every connection, and the link they share, live on it.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let served = feeds
-        let link = profile.bytesPerSecond.map { NetworkLink(bytesPerSecond: $0, eventLoop: group.next()) }
+        let links = profile.bytesPerSecond.map { NetworkLinks(bytesPerSecond: $0, eventLoop: group.next()) }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    let shaper = LinkShaper(link: link)
+                    let shaper = LinkShaper(link: links?.shared)
                     try channel.pipeline.syncOperations.addHandler(shaper)
                     try channel.pipeline.syncOperations.addHandler(
                         HTTPResponseCompressor(responseCompressionPredicate: FeedRequestHandler.compressionIntent))
                     try channel.pipeline.syncOperations.addHandler(
-                        FeedRequestHandler(feeds: served, profile: profile, shaper: shaper))
+                        FeedRequestHandler(feeds: served, profile: profile, shaper: shaper, links: links))
                 }
             }
         do {
@@ -123,6 +125,16 @@ public final class FeedServer: Sendable {
     /// ``url(for:query:)`` answered at once, without the profile's round trip and bandwidth
     /// (`shaping=off`): for untimed warm-ups.
     public func unshapedURL(for name: String) -> URL { url(for: name, query: "\(FeedRequestHandler.shapingItem)=off") }
+
+    /// The links of their own that requests may ask for (`link=1` … `link=64`): each is a timer and
+    /// a list on the server's event loop, made on first use and kept.
+    public static let mostLinks = 64
+
+    /// ``url(for:query:)`` sent over link `link` (1 … ``mostLinks``) of the profile's bandwidth, shared by no
+    /// request that names another: for download workers that run side by side, each as if alone.
+    public func url(for name: String, link: Int) -> URL {
+        url(for: name, query: "\(FeedRequestHandler.linkItem)=\(link)")
+    }
 
     /// The served feeds' names, sorted.
     public var feedNames: [String] { feeds.keys.sorted() }
@@ -204,6 +216,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let feeds: [String: FeedServer.Feed]
     private let profile: NetworkProfile
     private let shaper: LinkShaper
+    private let links: NetworkLinks?
     private var head: HTTPRequestHead?
     private var responding = false
 
@@ -212,10 +225,11 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let requestTimeLimit = TimeAmount.seconds(10)
     private var requestDeadline: Scheduled<Void>?
 
-    init(feeds: [String: FeedServer.Feed], profile: NetworkProfile, shaper: LinkShaper) {
+    init(feeds: [String: FeedServer.Feed], profile: NetworkProfile, shaper: LinkShaper, links: NetworkLinks?) {
         self.feeds = feeds
         self.profile = profile
         self.shaper = shaper
+        self.links = links
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -260,6 +274,14 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         } catch {
             return answer(.badRequest, message: "\(error)")
         }
+        var link = links?.shared
+        if let text = queryItems.first(where: { $0.name == Self.linkItem })?.value {
+            guard let number = Int(text), (1...NetworkLinks.highest).contains(number) else {
+                return answer(
+                    .badRequest, message: "\(Self.linkItem) must be an integer from 1 to \(NetworkLinks.highest)")
+            }
+            link = links?.link(number)
+        }
         let fault = Self.fault(queryItems, query: query)
         if case .status(let code) = fault { return answer(HTTPResponseStatus(statusCode: code)) }
         guard let feed = feeds[name] else { return answer(.notFound) }
@@ -292,6 +314,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !sendBody { headers.add(name: Self.identityMarker, value: "1") }
         shaper.fault = fault
         shaper.unshaped = unshaped
+        shaper.link = link
         loop.scheduleTask(in: delay) {
             context.write(
                 self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
@@ -308,6 +331,8 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The query item that turns the profile off for one response (`shaping=off`).
     static let shapingItem = "shaping"
+    /// The query item that sends a response over a link of its own (`link=K`).
+    static let linkItem = "link"
 
     /// The fault the query asks for, if any; `fault-start=N` limits it to the page that starts at item N.
     static func fault(_ queryItems: [URLQueryItem], query: FeedQuery) -> InjectedFault? {

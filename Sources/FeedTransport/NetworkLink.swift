@@ -78,6 +78,35 @@ final class NetworkLink: @unchecked Sendable {
     }
 }
 
+/// The server's links: the one every connection shares, and the links of their own that requests
+/// ask for by number (`?link=K`, ``FeedServer/url(for:link:)``), made on first use; confined to the
+/// server's single event loop.
+final class NetworkLinks: @unchecked Sendable {
+    let shared: NetworkLink
+    private let bytesPerSecond: Double
+    private let eventLoop: any EventLoop
+    private var own: [Int: NetworkLink] = [:]
+
+    /// The highest link number a request may ask for (``FeedServer/mostLinks``).
+    static let highest = FeedServer.mostLinks
+
+    init(bytesPerSecond: Double, eventLoop: any EventLoop) {
+        self.bytesPerSecond = bytesPerSecond
+        self.eventLoop = eventLoop
+        shared = NetworkLink(bytesPerSecond: bytesPerSecond, eventLoop: eventLoop)
+    }
+
+    /// Link `number` (1 … ``highest``), at the profile's bandwidth, shared with no request that
+    /// asks for another number.
+    func link(_ number: Int) -> NetworkLink {
+        eventLoop.preconditionInEventLoop()
+        if let link = own[number] { return link }
+        let link = NetworkLink(bytesPerSecond: bytesPerSecond, eventLoop: eventLoop)
+        own[number] = link
+        return link
+    }
+}
+
 /// A response waiting for its turn on the link.
 protocol LinkFlow: AnyObject {
     /// Sends at most `limit` bytes; returns the bytes sent.
@@ -96,7 +125,9 @@ final class LinkShaper: ChannelDuplexHandler, RemovableChannelHandler, LinkFlow 
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let link: NetworkLink?
+    /// The link the response's body leaves on: the server's shared one, unless the request asked for
+    /// one of its own (set by the request handler before it writes).
+    var link: NetworkLink?
     /// The fault of the response being sent, set by the request handler before it writes.
     var fault: InjectedFault?
     /// Whether the response being sent bypasses the link (`?shaping=off`), set likewise.

@@ -72,6 +72,10 @@ struct RunRequestCheckTests {
                 == "--url must be an http or https URL, not 'ftp://example.com/feed.xml'")
         #expect(problem { $0.reference = "null" }?.hasPrefix("--reference: unknown parser 'null'") == true)
         #expect(problem { $0.downloadRounds = 0 } == "--download-rounds must be at least 1")
+        for width in [0, 65] {
+            #expect(problem { $0.downloadsAtOnce = width } == "--downloads-at-once must be from 1 to 64")
+        }
+        #expect(problem { $0.downloadsAtOnce = 64 } == nil)
         #expect(
             problem { $0.countsInstructions = true }?.hasPrefix(
                 "--counter instructions counts the parse scenario only, not download") == true)

@@ -108,6 +108,9 @@ struct PagedFeedTests {
         ("start-index=0", "start-index must be an integer from 1"),
         ("start-index=x", "start-index must be an integer from 1"),
         ("max-results=-3", "max-results must be an integer from 1"),
+        ("link=0", "link must be an integer from 1 to 64"),
+        ("link=65", "link must be an integer from 1 to 64"),
+        ("link=x", "link must be an integer from 1 to 64"),
     ])
     func aQueryThatCannotBeHonouredGets400WithAMessage(query: String, message: String) throws {
         try withServer { server in
@@ -148,6 +151,19 @@ struct PagedFeedTests {
             #expect(url.query == "shaping=off")
             let fetched = try FeedDownloader(timeout: 30).fetch(url, parser: ExpatFeedParser.self)
             #expect(fetched.songs == whole && fetched.measurement.bytes == 901_440)
+        }
+    }
+
+    @Test func aLinkOfItsOwnCarriesTheWholeFeedAtTheProfilesBandwidth() throws {
+        let whole = try Self.wholeSongs
+        try withServer(.custom(bandwidthKbps: 40_000, rttMs: 5)) { server in
+            let url = server.url(for: "top300.rss.xml", link: FeedServer.mostLinks)
+            #expect(url.query == "link=64")
+            let fetched = try FeedDownloader(timeout: 30).fetch(url, parser: ExpatFeedParser.self)
+            #expect(fetched.songs == whole && fetched.measurement.bytes == 901_440)
+            // Shaped as the shared link is: 901,440 bytes at 40 Mbit/s take 180 ms (the last byte may
+            // land up to one 10 ms slice early).
+            #expect(fetched.measurement.downloadNs >= 170_000_000)
         }
     }
 

@@ -1,0 +1,105 @@
+import BenchResults
+import BenchTestSupport
+import FeedTransport
+import Foundation
+import Testing
+
+@testable import BenchEngine
+
+/// Download workers side by side (`--downloads-at-once`): which workers of a round run at once, and
+/// that each, on a link of its own, is still shaped at the profile's bandwidth and complete.
+@Suite("Download workers side by side")
+struct DownloadsSideBySideTests {
+    static func plan(
+        width: Int, scenarios: [ScenarioID], network: NetworkProfile = .custom(bandwidthKbps: 40_000, rttMs: 5),
+        remote: [String: URL] = [:]
+    ) -> RunPlan {
+        var settings = RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 30)
+        settings.downloadsAtOnce = width
+        return RunPlan(
+            parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300], settings: settings,
+            executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios, network: network,
+            remoteURLs: remote)
+    }
+
+    /// The cells of `plan` for the committed feed that start a worker (a 304 is measured by its 200's
+    /// worker), every parser agreeing (nothing is run).
+    static func cells(_ plan: RunPlan) throws -> [CellKey] {
+        let feed = try FeedFile(path: TestPaths.top300)
+        let verification = FeedVerification(
+            path: feed.path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: [0], verdicts: [])
+        let check = BenchRunner.FeedCheck(feed: feed, verification: verification, agreeing: plan.parsers)
+        return BenchRunner(plan: plan).cells(for: [check]).filter {
+            $0.engineScenario?.startsWorker($0.scenario) ?? true
+        }
+    }
+
+    /// The groups of a round's cells, by scenario and size.
+    static func groups(_ plan: RunPlan) throws -> [[CellKey]] {
+        let server = try FeedServer.start(feeds: plan.feeds, profile: plan.network)
+        defer { try? server.stop() }
+        let runner = BenchRunner(plan: plan)
+        return runner.groupsAtOnce(BenchRunner.order(try cells(plan), round: 2), server: server)
+    }
+
+    @Test func aTablesDownloadWorkersRunAtOnceUpToTheWidthAndEveryOtherWorkerAlone() throws {
+        let groups = try Self.groups(Self.plan(width: 3, scenarios: [.parse, .download, .conditional, .paged]))
+        // Four download cells (the baseline and three parsers): three at once, then one; the same for
+        // the conditional table, never mixed with it.
+        let shared = groups.filter { $0.count > 1 }
+        #expect(shared.map(\.count) == [3, 3])
+        #expect(shared.map { Set($0.compactMap(\.scenario.kind)) } == [[.download], [.conditional]])
+        for scenario in [ScenarioID.download, .conditional] {
+            #expect(groups.filter { $0.first?.scenario.kind == scenario }.map(\.count) == [3, 1])
+        }
+        // Parses and the paging practice (its requests share one link on purpose): one at a time.
+        for group in groups where group.first?.scenario.traits?.workersSideBySide != true {
+            #expect(group.count == 1)
+        }
+        // Every due worker once, in the round's order.
+        let plan = Self.plan(width: 3, scenarios: [.parse, .download, .conditional, .paged])
+        #expect(groups.flatMap { $0 } == BenchRunner.order(try Self.cells(plan), round: 2))
+    }
+
+    @Test func withoutAShapedLinkOfTheirOwnDownloadsRunOneAtATime() throws {
+        let feed = try #require(URL(string: "http://127.0.0.1:9/top300.rss.xml"))
+        for plan in [
+            Self.plan(width: 1, scenarios: [.download]),
+            Self.plan(width: 4, scenarios: [.download], network: .loopback),
+            Self.plan(width: 4, scenarios: [.download], remote: [TestPaths.top300: feed]),
+        ] {
+            #expect(try Self.groups(plan).allSatisfy { $0.count == 1 }, "\(plan.network) \(plan.settings)")
+        }
+    }
+
+    /// Four download workers and four revalidating ones, four at a time: each completes, and each
+    /// download, on its own link, takes at least what the profile's bandwidth allows (a link left
+    /// unshaped would be done in milliseconds).
+    @Test func sideBySideWorkersAreEachShapedAndComplete() throws {
+        let plan = Self.plan(width: 4, scenarios: [.download, .conditional])
+        let runner = BenchRunner(plan: plan)
+        let checks = try runner.checkAgreement()
+        let cells = runner.cells(for: checks)
+        var steps: [RunProgress] = []
+        var finished = 0
+        let runs = try runner.measure(
+            cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],
+            progress: { steps.append($0) }, cellFinished: { _ in finished += 1 })
+        // One progress line a group, naming its four parsers; every worker finished and recorded.
+        #expect(steps.count == 2)
+        #expect(steps.allSatisfy { $0.parser.split(separator: ",").count == 4 })
+        #expect(finished == 12)
+        let summaries = BenchSession.summarise(runs, cells: cells, samples: runs.flatMap(\.samples), reference: nil)
+        #expect(summaries.count == 12)
+        for summary in summaries {
+            #expect(summary.failed == 0, "\(summary.cell.scenario)/\(summary.cell.parser): \(summary.outcome ?? "")")
+            #expect(summary.wall?.count == 1)
+            if summary.cell.scenario == .conditional304 {
+                #expect(summary.httpStatus == 304)
+            } else {
+                #expect(summary.httpStatus == 200 && summary.bytesMedian == 901_440)
+                #expect((summary.downloadMedianNs ?? 0) >= 170e6)
+            }
+        }
+    }
+}
