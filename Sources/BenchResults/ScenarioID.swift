@@ -193,10 +193,10 @@ public struct ScenarioTraits: Sendable, Equatable {
     public var needsEmbeddedServer: Bool
     /// What its cells are as a practice (its name, its choices); `nil` for a scenario that is no practice.
     public var practice: Practice?
-    /// Whether a round may run its workers of one feed side by side
-    /// (``RunSettings/downloadsAtOnce``), each fetching over a shaped link of its own: one transfer
-    /// an iteration, a worker that mostly waits on its link. A practice that measures requests at
-    /// once shares one link, and its workers run one at a time.
+    /// Whether a round may run its workers of one feed side by side (``RunSettings/downloadsAtOnce``).
+    ///
+    /// Each then fetches over a shaped link of its own, one transfer an iteration. A practice that
+    /// measures requests at once shares one link on purpose, and its workers run one at a time.
     public var workersSideBySide: Bool
 
     public init(
