@@ -11,6 +11,9 @@ import Foundation
 /// does not favour the parser that happens to run first.
 public struct BenchRunner: Sendable {
     public var plan: RunPlan
+    /// The run's load probe, if it has one: the windows where download workers run side by side
+    /// are left out of its CPU pressure (``MachineLoadProbe/excluding(_:)``).
+    public var loadProbe: MachineLoadProbe?
 
     public init(plan: RunPlan) {
         self.plan = plan
@@ -204,12 +207,15 @@ public struct BenchRunner: Sendable {
         var step = log.step(group[0], round: round)
         step.parser = group.map(\.parser).joined(separator: ", ")
         progress(step)
-        let results = Self.onThreads(Array(group.enumerated())) { link, cell in
-            cell.engineScenario?.measure(
-                cell,
-                in: context(
-                    cell, round: round, server: server, referenceDigests: referenceDigests, link: link + 1)) ?? []
+        let sideBySide = {
+            Self.onThreads(Array(group.enumerated())) { link, cell in
+                cell.engineScenario?.measure(
+                    cell,
+                    in: context(
+                        cell, round: round, server: server, referenceDigests: referenceDigests, link: link + 1)) ?? []
+            }
         }
+        let results = loadProbe.map { $0.excluding(sideBySide) } ?? sideBySide()
         for runs in results { try log.finish(runs, to: cellFinished) }
     }
 

@@ -112,7 +112,7 @@ public struct BenchSession: Sendable {
         checks: [BenchRunner.FeedCheck], environment: RunEnvironment, recorder: (any RunRecorder)?,
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
-        let runner = BenchRunner(plan: plan)
+        var runner = BenchRunner(plan: plan)
         try recorder?.beginRun(environment, settings: plan.settings)
         var (problems, notTimed) = notTimedCells(checks)
         Self.describeParsers(&notTimed, samples: [])
@@ -132,6 +132,7 @@ public struct BenchSession: Sendable {
             recorder = nil
         }
         let load = MachineLoadProbe.start()
+        runner.loadProbe = load
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         var planned = 0

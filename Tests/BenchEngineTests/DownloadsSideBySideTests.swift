@@ -103,3 +103,30 @@ struct DownloadsSideBySideTests {
         }
     }
 }
+
+/// The machine's CPU pressure leaves out the windows where download workers run side by side.
+@Suite("CPU pressure outside the side-by-side windows")
+struct ExcludedPressureTests {
+    @Test func theExcludedWindowsLeaveTheShareAndTheTime() {
+        // 10 s measured, 5 of them side by side with 2.9 s of pressure; 0.1 s of pressure outside.
+        #expect(
+            MachineLoadProbe.share(
+                pressure: 3_000_000, elapsed: 10_000_000, excludedPressure: 2_900_000, excludedElapsed: 5_000_000)
+                == 0.02)
+        #expect(
+            MachineLoadProbe.share(pressure: 3_000_000, elapsed: 10_000_000, excludedPressure: 0, excludedElapsed: 0)
+                == 0.3)
+        // Every moment excluded: no share to give.
+        #expect(
+            MachineLoadProbe.share(pressure: 5, elapsed: 1_000, excludedPressure: 5, excludedElapsed: 1_000) == nil)
+        #expect(MachineLoadProbe.share(pressure: 9_000, elapsed: 1_000, excludedPressure: 0, excludedElapsed: 0) == 1)
+    }
+
+    @Test func aWindowThatIsLeftOutIsCountedOnceItEnds() {
+        let probe = MachineLoadProbe.start()
+        let value = probe.excluding { 42 }
+        #expect(value == 42)
+        // What is left is the time outside the window: a share between 0 and 1, or nil off Linux.
+        if let pressure = probe.finish().cpuPressure { #expect((0...1).contains(pressure)) }
+    }
+}
