@@ -2,8 +2,10 @@
 public struct MachineLoad: Codable, Sendable, Equatable {
     /// The share of the measuring time during which at least one task was waiting for a CPU
     /// (Linux pressure stall information, `/proc/pressure/cpu` "some"), 0…1; `nil` where the system
-    /// does not say. The time download workers ran side by side is left out (they compete with one
-    /// another by design, and no parse is timed then).
+    /// does not say.
+    ///
+    /// The time download workers ran side by side is left out: they compete with one another by
+    /// design, and no parse is timed then.
     public var cpuPressure: Double?
     /// The 1-minute load average when the measuring ended.
     public var loadAverage: Double?
