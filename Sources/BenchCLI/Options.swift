@@ -72,6 +72,17 @@ struct CellSelection: ParsableArguments {
 
     /// The hosts asked for, commas split.
     var hostNames: [String] { ListArgument.split(hosts) }
+
+    /// A name that is no scenario of this build (`bogus`, `pares`) would select nothing and leave an
+    /// empty report: refused, with the names it could be. A cell's name passes when its scenario
+    /// is one (`conditional-304`, `paged-25`).
+    func validate() throws {
+        for name in scenarioNames where CellScenario(name: name).kind == nil {
+            throw ValidationError(
+                "--scenario: unknown scenario '\(name)'; known: \(ScenarioID.allCases.map(\.rawValue).joined(separator: ", ")) "
+                    + "(or one of their cells, such as conditional-304)")
+        }
+    }
 }
 
 /// `--store`: the stats store.

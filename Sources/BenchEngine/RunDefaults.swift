@@ -36,7 +36,7 @@ public enum RunDefaults {
     public static let downloadRounds = 5
 
     /// Download workers of a round that run at once, each fetching over a shaped link of its own
-    /// (``RunSettings/downloadsAtOnce``): two.
+    /// (`RunSettings.downloadsAtOnce`): two.
     ///
     /// Measured on this 2-core machine kind (issue 46; 10 workers a parser, wifi): two at once gave
     /// the download, parse, total and first-song medians of one at a time (each within the other's

@@ -82,6 +82,23 @@ extension RunRequest {
         }
     }
 
+    /// A precision as `--precision` takes it: 50%, 2.5%.
+    static func percent(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent == percent.rounded() ? "\(Int(percent))%" : String(format: "%.1f%%", percent)
+    }
+
+    /// Whether `parsers` give the stopping rule a ratio to watch: two ranked parsers (× fastest, and
+    /// vs C for a parser beside its C reference); a floor (memchr) or a baseline is never ranked.
+    static func haveARatio(_ parsers: [String]) -> Bool {
+        let ranked = Set(
+            parsers.filter { name in
+                guard let kind = ParserRegistry.kind(of: name) else { return false }
+                return kind != .floor && kind != .baseline
+            })
+        return ranked.count >= 2
+    }
+
     /// Checks what the options ask together, first problem first.
     ///
     /// - Throws: ``Problem`` for a request no run can make: parsers that cannot walk documents,
@@ -116,6 +133,12 @@ extension RunRequest {
         }
         if let songs, songs < 1 { throw Problem("--songs must be at least 1") }
         if let maxSeconds, !(maxSeconds > 0) { throw Problem("--max-time must be a positive number of seconds") }
+        if let precision, !parsers.isEmpty, !Self.haveARatio(parsers) {
+            throw Problem(
+                "--precision \(Self.percent(precision)) watches the ratios between parsers (× fastest, vs C), and "
+                    + "\(parsers.joined(separator: ", ")) \(parsers.count == 1 ? "gives" : "give") none: name two "
+                    + "parsers or more, or give --rounds or --max-time")
+        }
         if stopping, countsInstructions {
             throw Problem(
                 "--precision and --max-time stop timed rounds; instruction counts are exact, so --rounds is enough")

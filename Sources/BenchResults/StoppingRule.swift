@@ -44,7 +44,8 @@ public struct StoppingRule: Codable, Sendable, Equatable {
         func stop(_ reason: StoppingOutcome.Reason) -> StoppingOutcome {
             StoppingOutcome(
                 reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
-                wider: reason == .precise ? [] : wide)
+                wider: reason == .precise ? [] : wide,
+                nothingWatched: precision != nil && !Self.hasWatchedIntervals(cells))
         }
         if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty,
             Self.hasWatchedIntervals(cells)
@@ -130,7 +131,16 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     /// The outcome in a sentence, for every format.
     public var message: String
 
-    public init(reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval]) {
+    /// Whether the run had no interval for its precision to watch (one ranked parser and no C
+    /// reference beside it): its rounds could only end by their number or their time. `nil`: it had
+    /// some, or was stored before this was kept.
+    public var nothingWatched: Bool?
+
+    public init(
+        reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval],
+        nothingWatched: Bool = false
+    ) {
+        self.nothingWatched = nothingWatched ? true : nil
         self.reason = reason
         self.rounds = rounds
         self.seconds = seconds
@@ -157,6 +167,10 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
                     ? "--max-time \(Self.seconds(rule.maxSeconds ?? seconds)) was spent"
                     : "another round would pass --max-time \(Self.seconds(rule.maxSeconds ?? seconds))"
             guard let asked else { return done + ": \(limit)." }
+            if nothingWatched == true {
+                return done + ": \(limit); no × fastest or vs C interval to watch (a ratio needs two parsers, or a "
+                    + "parser beside its C reference), so \(asked) could not end the rounds."
+            }
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
             let shown = wider.prefix(4).map {
                 "\($0.parser) \($0.figure.rawValue) "

@@ -24,7 +24,8 @@ struct CommandLineTests {
     @Test(arguments: [
         ["run", "--rounds", "-1"], ["run", "--iterations", "-3"], ["run", "--warmup", "-1"],
         ["run", "--chunk-size", "-5"], ["run", "--timeout", "-1"], ["run", "--songs", "-5"],
-        ["run", "--download-rounds", "-2"], ["run", "--queue-page-size", "-1"], ["run", "--max-time", "-1"],
+        ["run", "--download-rounds", "-2"], ["run", "--downloads-at-once", "-1"], ["run", "--queue-page-size", "-1"],
+        ["run", "--max-time", "-1"],
         ["run", "--precision", "-2%"], ["run", "--page-size", "-25"], ["run", "--max-concurrent", "-1"],
         ["run", "--network", "custom", "--bandwidth-kbps", "-1", "--rtt-ms", "5"],
         ["sweep", "--rounds", "-1"], ["sweep", "--chunk-sizes", "-5"], ["sweep", "--songs", "-300"],
@@ -47,6 +48,21 @@ struct CommandLineTests {
             result.standardError.range(
                 of: #"at least|or more|positive|between|above|from [0-9]+ to"#, options: .regularExpression) != nil,
             "\(arguments): no range in \(result.standardError)")
+    }
+
+    /// A scenario that is none of this build's would select nothing: `report` and `history` refuse
+    /// it (a report of nothing exited 0), and take a cell's name.
+    @Test(arguments: ["report", "history"])
+    func anUnknownScenarioIsRefusedByTheReaders(_ command: String) throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("none.sqlite")
+        let result = try runBench([command, "--scenario", "parse,bogus", "--store", store])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("unknown scenario 'bogus'"), "\(result.standardError)")
+        #expect(result.standardError.contains("conditional-304"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: store), "refused before the store is opened")
+        let cell = try runBench([command, "--scenario", "conditional-304", "--store", store])
+        #expect(!cell.standardError.contains("unknown scenario"), "\(cell.standardError)")
     }
 
     @Test func precisionNamesItsRange() throws {

@@ -76,6 +76,19 @@ struct RunRequestCheckTests {
             #expect(problem { $0.downloadsAtOnce = width } == "--downloads-at-once must be from 1 to 64")
         }
         #expect(problem { $0.downloadsAtOnce = 64 } == nil)
+        // A precision with no ratio to watch could never end the rounds.
+        for alone in [["c-libxml2"], ["libxml2", "memchr"]] {
+            #expect(
+                problem {
+                    $0.parsers = alone
+                    $0.precision = 0.5
+                }?.hasPrefix("--precision 50% watches the ratios between parsers") == true)
+        }
+        #expect(
+            problem {
+                $0.parsers = ["libxml2", "c-libxml2"]
+                $0.precision = 0.5
+            } == nil)
         #expect(
             problem { $0.countsInstructions = true }?.hasPrefix(
                 "--counter instructions counts the parse scenario only, not download") == true)

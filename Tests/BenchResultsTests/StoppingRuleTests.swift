@@ -44,6 +44,22 @@ struct StoppingRuleTests {
         #expect(abs((Self.narrow[1].relative?.withinRunHalfWidth ?? 0) - 0.02 / 1.1) < 1e-12)
     }
 
+    /// One parser alone has no ratio: the rounds end at their most, and the run says why, not that
+    /// every interval was within the precision.
+    @Test func aRunWithNoRatioToWatchSaysSo() {
+        let rule = StoppingRule(precision: 0.5, maxSeconds: nil, maxRounds: 12)
+        let alone = [Self.cell("c-libxml2", ratio: 1, low: nil, high: nil)]
+        #expect(rule.decide(afterRound: 11, elapsedSeconds: 1, cells: alone) == nil)
+        let stopped = rule.decide(afterRound: 12, elapsedSeconds: 1, cells: alone)
+        #expect(stopped?.reason == .roundsDone)
+        #expect(stopped?.nothingWatched == true)
+        #expect(stopped?.message.contains("no × fastest or vs C interval to watch") == true)
+        #expect(stopped?.message.contains("every interval within") == false)
+        // With an interval to watch, nothing of the kind is said.
+        let watched = rule.decide(afterRound: 12, elapsedSeconds: 1, cells: Self.narrow)
+        #expect(watched?.nothingWatched == nil)
+    }
+
     /// The document workload's default floor: precision is looked at from the tenth round on.
     @Test func aFloorOfRoundsHoldsPrecisionBack() {
         var rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 40)

@@ -9,7 +9,7 @@ import Foundation
 /// competed for the cores. The load average comes from `/proc/loadavg`.
 ///
 /// The windows ``excluding(_:)`` wraps are left out of the share, their pressure and their time
-/// both: download workers side by side (``RunSettings/downloadsAtOnce``) compete with one another
+/// both: download workers side by side (`RunSettings.downloadsAtOnce`) compete with one another
 /// for the cores by design, while no parse is timed, and would otherwise call every run noisy
 /// (26–29% against 12% one at a time, on this 2-core machine kind).
 public struct MachineLoadProbe: Sendable {
