@@ -73,9 +73,10 @@ struct CellSelection: ParsableArguments {
     /// The hosts asked for, commas split.
     var hostNames: [String] { ListArgument.split(hosts) }
 
-    /// A name that is no scenario of this build (`bogus`, `pares`) would select nothing and leave an
-    /// empty report: refused, with the names it could be. A cell's name passes when its scenario
-    /// is one (`conditional-304`, `paged-25`).
+    /// Refuses a name that is no scenario of this build (`bogus`, `pares`), with the names it could be.
+    ///
+    /// Such a name would select nothing and leave an empty report. A cell's name passes when its
+    /// scenario is one (`conditional-304`, `paged-25`).
     func validate() throws {
         for name in scenarioNames where CellScenario(name: name).kind == nil {
             throw ValidationError(

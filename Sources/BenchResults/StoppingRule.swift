@@ -131,9 +131,10 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     /// The outcome in a sentence, for every format.
     public var message: String
 
-    /// Whether the run had no interval for its precision to watch (one ranked parser and no C
-    /// reference beside it): its rounds could only end by their number or their time. `nil`: it had
-    /// some, or was stored before this was kept.
+    /// Whether the run had no interval for its precision to watch (one ranked parser alone).
+    ///
+    /// Its rounds could then end only by their number or their time. `nil`: it had some, or was
+    /// stored before this was kept.
     public var nothingWatched: Bool?
 
     public init(
