@@ -114,13 +114,17 @@ public struct BenchRunner: Sendable {
             let due = Self.order(jobs, round: round).filter {
                 $0.scenario.traits?.runsEveryRound == true || plan.settings.runsDownloads(inRound: round)
             }
-            for group in groupsAtOnce(due, server: server) {
+            for group in groupsAtOnce(due) {
                 // Interrupted (SIGINT, SIGTERM): the run ends with the workers that finished.
                 if WorkerProcess.interruption != nil { break rounds }
                 if group.count > 1 {
-                    try measureSideBySide(
-                        group, round: round, server: server, referenceDigests: referenceDigests, progress: progress,
-                        log: &recorder, cellFinished: cellFinished)
+                    // Each on a link of its own (1, 2, …).
+                    try measureAtOnce(
+                        group.map { (round, $0) }, progress: progress, log: &recorder, cellFinished: cellFinished
+                    ) { index, round, cell in
+                        self.context(
+                            cell, round: round, server: server, referenceDigests: referenceDigests, link: index + 1)
+                    }
                     continue
                 }
                 let cell = group[0]
@@ -175,16 +179,11 @@ public struct BenchRunner: Sendable {
     }
 
     /// A round's due cells in the groups that run at once, in their order: the download workers of
-    /// one table side by side, ``RunSettings/downloadWorkersAtOnce`` at most, when the embedded
-    /// server shapes their links (on an unshaped link a download is as fast as the CPU allows, and
-    /// a remote feed's link is the real network, shared); every other worker alone.
-    func groupsAtOnce(_ due: [CellKey], server: FeedServer?) -> [[CellKey]] {
+    /// one table side by side, ``RunSettings/downloadWorkersAtOnce`` at most (more than one only on
+    /// the embedded server's shaped links: ``RunPlan``); every other worker alone.
+    func groupsAtOnce(_ due: [CellKey]) -> [[CellKey]] {
         let width = plan.settings.downloadWorkersAtOnce
-        let shaped = server != nil && plan.network.bytesPerSecond != nil
-        func besideOthers(_ cell: CellKey) -> Bool {
-            width > 1 && shaped && plan.remoteURLs[cell.feedPath] == nil
-                && (cell.scenario.traits?.workersSideBySide ?? false)
-        }
+        func besideOthers(_ cell: CellKey) -> Bool { width > 1 && (cell.scenario.traits?.workersSideBySide ?? false) }
         var groups: [[CellKey]] = []
         for cell in due {
             if besideOthers(cell), let last = groups.last, last.count < width, let first = last.first,
@@ -198,24 +197,33 @@ public struct BenchRunner: Sendable {
         return groups
     }
 
-    /// Runs the workers of `group` at once, each fetching over a link of its own (1, 2, …), each on
-    /// a thread of its own that waits for its worker; records them in the group's order.
-    private func measureSideBySide(
-        _ group: [CellKey], round: Int, server: FeedServer?, referenceDigests: [String: String],
-        progress: (RunProgress) -> Void, log: inout RunLog, cellFinished: (CellRun) throws -> Void
+    /// Runs the workers of `batch` at once, one progress line naming them all.
+    ///
+    /// Each worker runs on a thread of its own that waits for it; they are recorded in the batch's
+    /// order. The run's load probe leaves the window out of its CPU pressure (the workers compete
+    /// with one another).
+    ///
+    /// - Parameters:
+    ///   - batch: the workers, by round and cell.
+    ///   - progress: called once, before they start.
+    ///   - log: the run's workers so far.
+    ///   - cellFinished: called with each worker's outcome, in the batch's order.
+    ///   - contextOf: a worker's context, from its place in the batch, its round and cell.
+    /// - Throws: what `cellFinished` throws.
+    private func measureAtOnce(
+        _ batch: [(round: Int, cell: CellKey)], progress: (RunProgress) -> Void, log: inout RunLog,
+        cellFinished: (CellRun) throws -> Void,
+        contextOf: @escaping @Sendable (_ index: Int, _ round: Int, _ cell: CellKey) -> CellContext
     ) throws {
-        var step = log.step(group[0], round: round)
-        step.parser = group.map(\.parser).joined(separator: ", ")
+        var step = log.step(batch[0].cell, round: batch[0].round)
+        step.parser = batch.map(\.cell.parser).joined(separator: ", ")
         progress(step)
-        let sideBySide = {
-            Self.onThreads(Array(group.enumerated())) { link, cell in
-                cell.engineScenario?.measure(
-                    cell,
-                    in: context(
-                        cell, round: round, server: server, referenceDigests: referenceDigests, link: link + 1)) ?? []
+        let atOnce = {
+            Self.onThreads(Array(batch.enumerated())) { index, job in
+                job.cell.engineScenario?.measure(job.cell, in: contextOf(index, job.round, job.cell)) ?? []
             }
         }
-        let results = loadProbe.map { $0.excluding(sideBySide) } ?? sideBySide()
+        let results = loadProbe.map { $0.excluding(atOnce) } ?? atOnce()
         for runs in results { try log.finish(runs, to: cellFinished) }
     }
 
@@ -248,34 +256,15 @@ public struct BenchRunner: Sendable {
     ) throws {
         let lanes = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
         let ordered = (1...max(1, plan.settings.rounds)).flatMap { round in
-            Self.order(parseCells, round: round).map { (round, $0) }
+            Self.order(parseCells, round: round).map { (round: round, cell: $0) }
         }
         let plan = plan
         for start in stride(from: 0, to: ordered.count, by: lanes) where WorkerProcess.interruption == nil {
             let batch = Array(ordered[start..<min(start + lanes, ordered.count)])
-            var step = log.step(batch[0].1, round: batch[0].0)
-            step.parser = batch.map(\.1.parser).joined(separator: ", ")
-            progress(step)
-            let results = Self.concurrently(batch) { round, cell in
-                cell.engineScenario?.measure(
-                    cell, in: CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])) ?? []
+            try measureAtOnce(batch, progress: progress, log: &log, cellFinished: cellFinished) { _, round, cell in
+                CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])
             }
-            for runs in results { try log.finish(runs, to: cellFinished) }
         }
-    }
-
-    /// `body` over `items`, all at once on their own threads; the results in the items' order.
-    static func concurrently<Item: Sendable, Result: Sendable>(
-        _ items: [Item], _ body: @escaping @Sendable (Item) -> Result
-    ) -> [Result] {
-        let slots = ConcurrentSlots<Result>()
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            let value = body(items[index])
-            slots.lock.lock()
-            slots.values[index] = value
-            slots.lock.unlock()
-        }
-        return items.indices.compactMap { slots.values[$0] }
     }
 
     /// The order of the cells in a round: each table's cells (one feed and scenario) stay together,

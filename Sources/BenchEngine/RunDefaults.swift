@@ -1,5 +1,3 @@
-import FeedTransport
-
 /// What a run measures when its options do not say: `bench run`'s rounds, warm-ups, iterations,
 /// chunk size, timeout and stopping rule, and `bench sweep`'s own (``Sweep``).
 public enum RunDefaults {
@@ -44,8 +42,6 @@ public enum RunDefaults {
     /// 2.5 times (Foundation's), as the HTTP client of a download worker (FoundationNetworking over
     /// libcurl) keeps most of a core busy while it waits on its link.
     public static let downloadsAtOnce = 2
-    /// The most `--downloads-at-once` takes: the embedded server's links a run may ask for.
-    public static let mostDownloadsAtOnce = FeedServer.mostLinks
 
     /// The most rounds of a run with a precision or a time limit and no rounds given.
     public static let stoppingMaxRounds = 100

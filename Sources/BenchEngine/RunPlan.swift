@@ -71,6 +71,10 @@ public struct RunPlan: Sendable {
         if scenarios.contains(where: { $0.workload == .document }) {
             self.settings.timedSink = MeasureWorker.timedDocumentSink
         }
+        // Download workers side by side only on links of their own that the embedded server shapes:
+        // on an unshaped link a download is as fast as the CPU allows, and a remote feed's link is
+        // the real network, shared. The settings say what the run does (its header, its files).
+        if network.bytesPerSecond == nil || !remoteURLs.isEmpty { self.settings.downloadsAtOnce = nil }
         self.executable = executable
         self.debugBuild = debugBuild
         self.scenarios = scenarios

@@ -1,5 +1,6 @@
 import BenchResults
 import FeedParsers
+import FeedTransport
 import Foundation
 
 extension RunRequest {
@@ -82,12 +83,6 @@ extension RunRequest {
         }
     }
 
-    /// A precision as `--precision` takes it: 50%, 2.5%.
-    static func percent(_ fraction: Double) -> String {
-        let percent = fraction * 100
-        return percent == percent.rounded() ? "\(Int(percent))%" : String(format: "%.1f%%", percent)
-    }
-
     /// Whether `parsers` give the stopping rule a ratio to watch: two ranked parsers (× fastest, and
     /// vs C for a parser beside its C reference); a floor (memchr) or a baseline is never ranked.
     static func haveARatio(_ parsers: [String]) -> Bool {
@@ -120,8 +115,8 @@ extension RunRequest {
             )
         }
         guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
-        guard (1...RunDefaults.mostDownloadsAtOnce).contains(downloadsAtOnce) else {
-            throw Problem("--downloads-at-once must be from 1 to \(RunDefaults.mostDownloadsAtOnce)")
+        guard (1...FeedServer.mostLinks).contains(downloadsAtOnce) else {
+            throw Problem("--downloads-at-once must be from 1 to \(FeedServer.mostLinks)")
         }
         if countsInstructions, let uncounted = scenarios.first(where: { !$0.traits.countsInstructions }) {
             throw Problem(
@@ -135,7 +130,7 @@ extension RunRequest {
         if let maxSeconds, !(maxSeconds > 0) { throw Problem("--max-time must be a positive number of seconds") }
         if let precision, !parsers.isEmpty, !Self.haveARatio(parsers) {
             throw Problem(
-                "--precision \(Self.percent(precision)) watches the ratios between parsers (× fastest, vs C), and "
+                "--precision \(NoiseReport.percent(precision)) watches the ratios between parsers (× fastest, vs C), and "
                     + "\(parsers.joined(separator: ", ")) \(parsers.count == 1 ? "gives" : "give") none: name two "
                     + "parsers or more, or give --rounds or --max-time")
         }

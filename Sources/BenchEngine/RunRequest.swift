@@ -100,11 +100,7 @@ public struct RunRequest: Sendable {
             downloadIterations: iterations ?? RunDefaults.iterations.download,
             downloadRounds: downloadRounds, downloadWarmup: warmup ?? RunDefaults.downloadWarmup)
         if countPreempted { settings.countsPreempted = true }
-        // Side by side only on the embedded server's shaped links (BenchRunner.groupsAtOnce): the
-        // settings say what the run does.
-        if downloadsAtOnce > 1, network.bytesPerSecond != nil, url == nil {
-            settings.downloadsAtOnce = downloadsAtOnce
-        }
+        if downloadsAtOnce > 1 { settings.downloadsAtOnce = downloadsAtOnce }
         settings.countsAllocations =
             !countsInstructions && countsAllocations && scenarios.contains(where: \.countsAllocations)
         if stopping {

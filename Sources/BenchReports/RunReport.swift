@@ -286,6 +286,11 @@ public enum RunReport {
         text +=
             "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        // Download workers that ran side by side, where the run had any.
+        let atOnce =
+            settings.downloadWorkersAtOnce > 1
+                && result.cells.contains { $0.cell.scenario.traits?.workersSideBySide == true }
+            ? " (\(settings.downloadWorkersAtOnce) at once, each on a link of its own)" : ""
         if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
             // A run its stopping rule ended says the rounds it ran, not the most it could have.
             text +=
@@ -298,16 +303,14 @@ public enum RunReport {
                 if settings.downloadWarmupPerWorker != settings.warmup {
                     text += " after \(plural(settings.downloadWarmupPerWorker, "warm-up"))"
                 }
-                if settings.downloadWorkersAtOnce > 1 {
-                    text += " (\(settings.downloadWorkersAtOnce) at once, each on a link of its own)"
-                }
+                text += atOnce
             }
         } else {
             // The practices alone: their workers are spread over the rounds.
             text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds; "
             text +=
                 "\(plural(settings.downloadIterationsPerWorker, "timed iteration")) each after "
-                + plural(settings.downloadWarmupPerWorker, "warm-up")
+                + plural(settings.downloadWarmupPerWorker, "warm-up") + atOnce
         }
         if settings.counter == RunSettings.instructionCounter {
             text += "; instructions counted by callgrind (no times)"

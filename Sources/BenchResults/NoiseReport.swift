@@ -199,7 +199,8 @@ public struct NoiseReport: Codable, Sendable, Equatable {
         return pairs
     }
 
-    static func percent(_ share: Double) -> String {
+    /// A share in percent, one decimal under 10% ("2.0%", "26%"), as every report writes it.
+    public static func percent(_ share: Double) -> String {
         fixed(share * 100, share < 0.1 ? 1 : 0) + "%"
     }
 

@@ -276,9 +276,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         var link = links?.shared
         if let text = queryItems.first(where: { $0.name == Self.linkItem })?.value {
-            guard let number = Int(text), (1...NetworkLinks.highest).contains(number) else {
+            guard let number = Int(text), (1...FeedServer.mostLinks).contains(number) else {
                 return answer(
-                    .badRequest, message: "\(Self.linkItem) must be an integer from 1 to \(NetworkLinks.highest)")
+                    .badRequest, message: "\(Self.linkItem) must be an integer from 1 to \(FeedServer.mostLinks)")
             }
             link = links?.link(number)
         }

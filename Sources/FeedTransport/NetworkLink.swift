@@ -87,16 +87,13 @@ final class NetworkLinks: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private var own: [Int: NetworkLink] = [:]
 
-    /// The highest link number a request may ask for (``FeedServer/mostLinks``).
-    static let highest = FeedServer.mostLinks
-
     init(bytesPerSecond: Double, eventLoop: any EventLoop) {
         self.bytesPerSecond = bytesPerSecond
         self.eventLoop = eventLoop
         shared = NetworkLink(bytesPerSecond: bytesPerSecond, eventLoop: eventLoop)
     }
 
-    /// Link `number` (1 … ``highest``), at the profile's bandwidth, shared with no request that
+    /// Link `number` (1 … ``FeedServer/mostLinks``), at the profile's bandwidth, shared with no request that
     /// asks for another number.
     func link(_ number: Int) -> NetworkLink {
         eventLoop.preconditionInEventLoop()

@@ -36,10 +36,7 @@ struct DownloadsSideBySideTests {
 
     /// The groups of a round's cells, by scenario and size.
     static func groups(_ plan: RunPlan) throws -> [[CellKey]] {
-        let server = try FeedServer.start(feeds: plan.feeds, profile: plan.network)
-        defer { try? server.stop() }
-        let runner = BenchRunner(plan: plan)
-        return runner.groupsAtOnce(BenchRunner.order(try cells(plan), round: 2), server: server)
+        BenchRunner(plan: plan).groupsAtOnce(BenchRunner.order(try cells(plan), round: 2))
     }
 
     @Test func aTablesDownloadWorkersRunAtOnceUpToTheWidthAndEveryOtherWorkerAlone() throws {
