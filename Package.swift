@@ -20,9 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
-        // The feed server's gzip responses (`bench run --scenario gzip`): NIOHTTPCompression's
-        // response compressor, over the system zlib.
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // Allocation counts (`bench run`'s allocation workers): loaded with LD_PRELOAD in those
         // workers only; every other process puts libc's malloc first (see AllocationCounter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
@@ -38,7 +35,7 @@ let package = Package(
         .package(path: "Packages/FrozenClock"),
     ],
     targets: [
-        // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, StatsStore)
+        // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, FeedTransport, StatsStore)
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -56,6 +53,15 @@ let package = Package(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // The system's zlib: the feed server's gzip bodies (`bench run --scenario gzip`); only
+        // FeedTransport imports it. (swift-nio-extras' response compressor did this with a zlib of
+        // its own, and brought twelve packages that every build resolved and checked out, none of
+        // them built: swift-crypto, swift-nio-ssl, swift-nio-http2, …, 140 MB.)
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         // PostgreSQL's client library: the shared stats store (`--store postgres://…`); only
         // StatsStore imports it.
@@ -101,7 +107,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                "CZlib",
             ]
         ),
         .target(

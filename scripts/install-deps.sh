@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system libraries the package links against, when they are missing.
 # Debian/Ubuntu: libxml2-dev, libexpat1-dev, libsqlite3-dev, libpq-dev (PostgreSQL's client library,
-# for a shared stats store), libssl-dev (OpenSSL's libcrypto, for SHA-256) and pkg-config (SwiftPM reads the
+# for a shared stats store), libssl-dev (OpenSSL's libcrypto, for SHA-256), zlib1g-dev (the feed
+# server's gzip bodies) and pkg-config (SwiftPM reads the
 # libraries' flags through pkg-config); and, for `bench run --counter instructions` (instruction
 # counts that repeat exactly, used by scripts/ci-regression.sh and one test), valgrind, binutils
 # (objcopy, nm); wrk, for the test that loads `bench serve` while a run measures. On macOS, Homebrew's libxml2 and expat work the same way
@@ -13,7 +14,7 @@
 # uses (.ci/run passes the ShellCheck package); they are ignored on macOS.
 set -euo pipefail
 
-needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev libssl-dev pkg-config valgrind binutils wrk "$@")
+needed=(libxml2-dev libexpat1-dev libsqlite3-dev libpq-dev libssl-dev zlib1g-dev pkg-config valgrind binutils wrk "$@")
 
 if command -v dpkg-query >/dev/null 2>&1; then
     missing=()
@@ -38,7 +39,8 @@ elif command -v brew >/dev/null 2>&1; then
     brew list pkg-config >/dev/null 2>&1 || brew install pkg-config
     brew list libpq >/dev/null 2>&1 || brew install libpq
     brew list openssl@3 >/dev/null 2>&1 || brew install openssl@3
+    brew list zlib >/dev/null 2>&1 || brew install zlib
 else
-    echo "install-deps: no apt or brew here; install libxml2, expat, sqlite3, libpq, OpenSSL (headers) and pkg-config by hand" >&2
+    echo "install-deps: no apt or brew here; install libxml2, expat, sqlite3, libpq, OpenSSL, zlib (headers) and pkg-config by hand" >&2
     exit 1
 fi

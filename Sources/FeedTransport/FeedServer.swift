@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 
 /// The local feed server: serves feed files over HTTP/1.1 on 127.0.0.1, shaped by a
@@ -17,8 +16,9 @@ import NIOPosix
 /// an RSS channel with its items and an Atom `<link rel="next">` while items remain) and with only
 /// some of each item's elements (`?fields=item(title,itms:artist)`); ``FeedQuery`` says what is
 /// understood, and a query that cannot be honoured gets `400 Bad Request` with a message. Each page
-/// has its own `ETag`. A request whose `Accept-Encoding` names gzip gets a gzip body, compressed by
-/// swift-nio-extras' `HTTPResponseCompressor` (`Content-Length` is then the compressed size).
+/// has its own `ETag`. A request whose `Accept-Encoding` takes gzip gets a gzip body, compressed
+/// whole by the system's zlib before it is sent (``GzipBody``; `Content-Length` is then the
+/// compressed size).
 ///
 /// Every response waits the profile's round-trip time, then its body leaves at the profile's
 /// bandwidth through one `NetworkLink` shared by all the connections open at once. Each
@@ -99,8 +99,6 @@ public final class FeedServer: Sendable {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     let shaper = LinkShaper(link: links?.shared)
                     try channel.pipeline.syncOperations.addHandler(shaper)
-                    try channel.pipeline.syncOperations.addHandler(
-                        HTTPResponseCompressor(responseCompressionPredicate: FeedRequestHandler.compressionIntent))
                     try channel.pipeline.syncOperations.addHandler(
                         FeedRequestHandler(feeds: served, profile: profile, shaper: shaper, links: links))
                 }
@@ -308,10 +306,14 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
-        headers.add(name: "Content-Length", value: String(body.count))
         let sendBody = request.method == .GET
         // A HEAD response keeps the identity length: it has no body to compress.
-        if !sendBody { headers.add(name: Self.identityMarker, value: "1") }
+        var sent = body
+        if sendBody, GzipBody.accepted(request.headers["Accept-Encoding"]), let zipped = GzipBody.compressed(body) {
+            sent = zipped
+            headers.add(name: "Content-Encoding", value: "gzip")
+        }
+        headers.add(name: "Content-Length", value: String(sent.count))
         shaper.fault = fault
         shaper.unshaped = unshaped
         shaper.link = link
@@ -320,8 +322,8 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 self.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
                 promise: nil)
             if sendBody {
-                var buffer = context.channel.allocator.buffer(capacity: body.count)
-                buffer.writeBytes(body)
+                var buffer = context.channel.allocator.buffer(capacity: sent.count)
+                buffer.writeBytes(sent)
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             }
             // The shaper paces the body (compressed, when it is) and strikes the fault.
@@ -351,19 +353,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "ETag", value: etag)
         headers.add(name: "Last-Modified", value: HTTPDate.format(lastModified))
         headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Vary", value: "Accept-Encoding")
         headers.add(name: "Connection", value: "close")
         return headers
-    }
-
-    /// Marks a response the compressor must leave alone (the marker is removed before it is sent).
-    static let identityMarker = "X-Feed-Server-Identity"
-
-    static func compressionIntent(_ head: inout HTTPResponseHead, _ supported: Bool)
-        -> HTTPResponseCompressor.CompressionIntent
-    {
-        guard head.headers.contains(name: identityMarker) else { return .compressIfPossible }
-        head.headers.remove(name: identityMarker)
-        return .doNotCompress
     }
 
     private func sendStatus(_ status: HTTPResponseStatus, message: String? = nil, context: ChannelHandlerContext) {

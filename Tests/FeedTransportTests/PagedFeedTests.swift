@@ -142,6 +142,25 @@ struct PagedFeedTests {
         }
     }
 
+    @Test(arguments: [
+        ("gzip", true), ("identity", false), ("gzip;q=0", false), ("deflate, gzip, br, zstd", true),
+        ("x-gzip", true), ("GZIP ; Q=0.5", true), ("gzip; q=0.000", false), ("*", true), ("*;q=0", false),
+        ("gzip;q=0, *", false), ("br", false), ("", false),
+    ])
+    func theAcceptEncodingsWeightsDecideOnGzip(field: String, gzip: Bool) {
+        #expect(GzipBody.accepted(field.isEmpty ? [] : [field]) == gzip, "\(field)")
+    }
+
+    @Test func aGzipBodyIsOneMemberOfTheWholeFeed() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
+        let zipped = try #require(GzipBody.compressed(bytes))
+        // The gzip header (RFC 1952: magic, deflate) and the trailer's length of the input, mod 2^32.
+        #expect(zipped.prefix(3).elementsEqual([0x1f, 0x8b, 8]))
+        let length = zipped.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(length == bytes.count)
+        #expect(GzipBody.compressed([])?.count == 20)
+    }
+
     @Test func anUnshapedRequestIsAnsweredAtOnceOnAnyProfile() throws {
         // A profile whose round trip alone (10 minutes) outlasts the client's 30 s limit: only a
         // response that skips the profile arrives (a download worker's warm-ups ask for that).
