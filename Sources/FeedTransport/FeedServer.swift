@@ -17,7 +17,7 @@ import NIOPosix
 /// some of each item's elements (`?fields=item(title,itms:artist)`); ``FeedQuery`` says what is
 /// understood, and a query that cannot be honoured gets `400 Bad Request` with a message. Each page
 /// has its own `ETag`. A request whose `Accept-Encoding` takes gzip gets a gzip body, compressed
-/// whole by the system's zlib before it is sent (``GzipBody``; `Content-Length` is then the
+/// whole by the system's zlib before it is sent (`GzipBody`; `Content-Length` is then the
 /// compressed size).
 ///
 /// Every response waits the profile's round-trip time, then its body leaves at the profile's
