@@ -45,12 +45,13 @@ enum GzipBody {
             Int32(MemoryLayout<z_stream>.size))
         guard started == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
-        // deflateBound is enough for one call with Z_FINISH to write the whole member.
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
-        var input = bytes
-        let status = input.withUnsafeMutableBufferPointer { source in
+        // deflateBound (the gzip wrapper's 18 bytes included) is enough for one call with Z_FINISH
+        // to write the whole member.
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        let status = bytes.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
+                // zlib reads its input through a mutable pointer and never writes it.
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
