@@ -15,7 +15,9 @@ struct History: ParsableCommand {
             cell is judged against its own noise, not a fixed percentage. Each change says the run and commit \
             where the new level starts, the one before it, and the shift with its 95% interval. The default \
             metric, calibrated (each run's median wall time ÷ the median over the run's workers of the \
-            calibration workload timed before every parse), does not move with the host's speed state; wall time does. SQLite or PostgreSQL (--store).
+            calibration workload timed before every parse), does not move with the host's speed state; wall time does. \
+            The finished cells of runs that did not finish (interrupted) are in the series, and counted under the \
+            table, unless --exclude-incomplete. SQLite or PostgreSQL (--store).
             """)
 
     @OptionGroup var parserOptions: ParserOptions
@@ -40,6 +42,13 @@ struct History: ParsableCommand {
         help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
     var includeGateTests = false
 
+    @Flag(
+        name: .customLong("exclude-incomplete"),
+        help:
+            "Leave out runs that did not finish (interrupted or failed; by default their finished cells are in the series and the table says how many)."
+    )
+    var excludeIncomplete = false
+
     @Option(help: "What to print.")
     var format: HistoryFormat = .table
 
@@ -61,7 +70,7 @@ struct History: ParsableCommand {
         let calibrated = metric == .calibrated
         let filter = SampleFilter(
             parsers: calibrated ? [] : parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed,
-            includeGateTests: includeGateTests, hosts: cells.hostNames)
+            includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete, hosts: cells.hostNames)
         let method = ChangePoints(significance: significance, newestRuns: newestRuns)
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]
@@ -73,16 +82,51 @@ struct History: ParsableCommand {
             $0.findingShifts(method)
         }
         if series.isEmpty {
-            throw CommandFailure(
-                description: "no stored runs with \(metric.rawValue) figures match"
-                    + (metric == .calibrated
-                        ? " (calibrated time needs runs made since the calibration was added)" : ""))
+            // Whether the selection has runs at all, of any figure: the error says which is missing.
+            var selected = filter
+            selected.parsers = parserOptions.names
+            var matching: [RunFigures] = []
+            try database.forEachRunFigures(
+                matching: selected, metrics: HistoryRow.summarisedMetrics + [.calibrationNs], workerMedians: []
+            ) { matching.append($0) }
+            throw CommandFailure(description: Self.nothingToSearch(runs: matching.count, metric: metric))
         }
+        // The runs behind the series that did not finish: said under the table, not silently in it.
+        let searched = Set(series.flatMap { $0.points.map(\.runID) })
+        let incomplete = runs.filter { searched.contains($0.runID) && $0.complete == false }.count
+        let note =
+            incomplete == 0
+            ? ""
+            : "\(incomplete) of the \(searched.count) runs searched did not finish (interrupted or failed): their "
+                + "finished cells are in the series; --exclude-incomplete leaves them out.\n"
         switch format {
-        case .markdown: print(ChangeReport.markdown(series, method: method), terminator: "")
+        case .markdown: print(ChangeReport.markdown(series, method: method) + note, terminator: "")
         case .json: print(try ChangeReport.json(series, method: method), terminator: "")
         case .table:
-            print(ChangeReport.table(series, method: method, width: Terminal(quiet: true).width), terminator: "")
+            let width = Terminal(quiet: true).width
+            print(
+                ChangeReport.table(series, method: method, width: width)
+                    + (note.isEmpty ? "" : "\n" + Format.wrap(String(note.dropLast()), width: width) + "\n"),
+                terminator: "")
         }
+    }
+
+    /// Why there is no series to search: no stored run has a cell of the selection, or those that
+    /// do have no figure of `metric` (download and practice cells time no calibration).
+    ///
+    /// - Parameters:
+    ///   - runs: how many stored runs have a cell of the selection, of any figure.
+    ///   - metric: the figure asked for.
+    /// - Returns: the error's words.
+    static func nothingToSearch(runs: Int, metric: ComparisonMetric) -> String {
+        guard runs > 0 else {
+            return "no stored run has a cell of that selection (bench report shows what the store holds)"
+        }
+        let what =
+            runs == 1 ? "the 1 stored run of that selection has" : "the \(runs) stored runs of that selection have"
+        guard metric == .calibrated else { return "\(what) no \(metric.rawValue) figures" }
+        return "\(what) no calibrated time: only parse cells time the calibration workload "
+            + "(download and practice cells do not, and runs made before it was added); --metric wall searches their "
+            + "wall time"
     }
 }

@@ -12,9 +12,9 @@ struct Report: ParsableCommand {
         discussion: """
             Like the original study's statistics screen: one row per parser for each scenario, feed, chunk size \
             and network profile (samples that differ in any of these are never pooled). It reads the summaries \
-            stored with each run, not the raw samples: each time is over the runs, one figure a run (the run's \
-            median of the cell's clean parses), its median and interval the median run's; n counts the parses \
-            behind those figures. Failed samples, parses \
+            stored with each run, not the raw samples: each time is over the runs, one figure a run, the run's \
+            own (time: the median of its workers' medians, as the run's table gives it; the others: the median \
+            of the cell's clean parses); samples counts the parses behind those figures. Failed samples, parses \
             that lost the CPU, debug builds and runs with an injected slowdown (gate tests) are left out; the \
             noisy column counts the runs the harness flagged noisy. The finished cells of runs that did not \
             finish (interrupted) are included, and counted in the notes and the CSV's incomplete_runs, unless \

@@ -41,5 +41,7 @@ struct Terminal {
 
 /// Writes a line to standard error.
 func printError(_ text: String) {
+    // What was printed before comes first, when both go to one file (`2>&1`): stdout is buffered.
+    fflush(nil)  // every output stream: stdout is the one that buffers
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }

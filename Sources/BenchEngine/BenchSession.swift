@@ -174,7 +174,8 @@ public struct BenchSession: Sendable {
                 guard let rule = plan.settings.stopping else { return true }
                 let elapsed = started.duration(to: .now)
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                stopped = rule.decide(afterRound: round, elapsedSeconds: seconds, cells: sofar)
+                stopped = rule.decide(
+                    afterRound: round, elapsedSeconds: seconds, cells: sofar, reference: plan.settings.reference)
                 return stopped == nil
             })
         let machine = load.finish()
@@ -214,18 +215,23 @@ public struct BenchSession: Sendable {
         finished.complete = unstarted.isEmpty && interruption == nil
         var settings = plan.settings
         if let stopped { settings.rounds = stopped.rounds }
+        // A cell measured by another's worker (the 304 of `conditional`) is not a worker of its own.
+        let workersFinished = runs.filter { $0.cell.engineScenario?.startsWorker($0.cell.scenario) ?? true }.count
+        // An interrupted run says the rounds it began, in its settings, its header and the store.
+        let interrupted = interruption.map { signal in
+            RunInterruption(
+                signal: signalName(signal), rounds: runs.map(\.round).max() ?? 0, roundsAsked: plan.settings.rounds,
+                workersFinished: workersFinished, workersPlanned: planned)
+        }
+        if let interrupted { settings.rounds = interrupted.rounds }
         do {
-            // A run with cells that could not run stays incomplete, as a run stopped halfway does.
-            let summaries = CellRecord.of(timed + notTimed, samples: samples)
-            if finished.complete {
-                try recorder?.finishRun(
-                    environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
-                    rounds: stopped.map(\.rounds), cells: summaries)
-            } else {
-                // Interrupted, or with workers that could not start: incomplete, with the summaries
-                // of every cell it measured.
-                try recorder?.record([], cells: summaries, runID: environment.runID)
-            }
+            // A run with cells that could not run stays incomplete, as a run stopped halfway does:
+            // interrupted, or with workers that could not start, it keeps the summaries of every
+            // cell it measured, and its noise verdict and rounds as its report gives them.
+            try recorder?.finishRun(
+                environment.runID, endedAt: finished.endedAt ?? "", noise: noise,
+                rounds: interrupted?.rounds ?? stopped.map(\.rounds),
+                cells: CellRecord.of(timed + notTimed, samples: samples), complete: finished.complete)
         } catch {
             recorderFailure = error
         }
@@ -233,10 +239,10 @@ public struct BenchSession: Sendable {
             environment: finished, settings: settings, cells: timed + notTimed, samples: samples, noise: noise,
             documents: documents)
         result.stopped = stopped
+        result.interrupted = interrupted
         var outcome = Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
         outcome.interruption = interruption
-        // A cell measured by another's worker (the 304 of `conditional`) is not a worker of its own.
-        outcome.workersFinished = runs.filter { $0.cell.engineScenario?.startsWorker($0.cell.scenario) ?? true }.count
+        outcome.workersFinished = workersFinished
         outcome.workersPlanned = planned
         return outcome
     }

@@ -310,17 +310,17 @@ extension ExportPoint {
         return fixed
     }
 
-    /// The store's pooled figures (`bench report`).
+    /// The store's figures over many runs (`bench report`).
     ///
-    /// Per row, the median of every clean sample with the interval of that median, and the other
-    /// medians the row has. No time: they pool many runs.
+    /// Per row, the median of the runs' own figures (``HistoryRow``: one a run) with the interval of
+    /// that median, and the other medians the row has. No time: they are over many runs.
     public static func points(_ rows: [HistoryRow]) -> [ExportPoint] {
         var points: [ExportPoint] = []
         for row in rows {
             let (benchmark, tags) = identity(
                 host: row.machine?.host, parser: row.parser, scenario: row.scenario.name, feed: row.feedPath,
                 chunkSize: row.chunkSize, network: row.network, kind: row.kind)
-            let pooled = "over \(row.samples) clean samples of \(row.runs) run(s)"
+            let pooled = "of \(row.runs) run(s)' own figures, one a run (\(row.samples) clean samples)"
             func point(_ measure: String, _ unit: Metric.Unit, _ statistics: Statistics?, meaning: String) {
                 guard let statistics, statistics.median.isFinite else { return }
                 var point = ExportPoint(
@@ -333,7 +333,9 @@ extension ExportPoint {
                 points.append(point)
             }
             let interval = "; interval: \(percent(row.wall?.medianCoverage ?? 0.95)) of that median"
-            point(Metric.wallNs.name, .nanoseconds, row.wall, meaning: "median " + pooled + interval)
+            point(
+                Metric.wallNs.name, .nanoseconds, row.wall,
+                meaning: "median " + pooled + "; a run's: its workers' medians' median" + interval)
             point(Metric.cpuNs.name, .nanoseconds, row.cpu, meaning: "median " + pooled)
             point(Metric.firstSongNs.name, .nanoseconds, row.firstSong, meaning: "median " + pooled)
             point(Metric.downloadNs.name, .nanoseconds, row.download, meaning: "median " + pooled)

@@ -84,7 +84,7 @@ extension HTMLReport {
                 guard let figure = cell.figures.first(where: { $0.metric == .firstSongNs }) else { continue }
                 let key = cell.cell.network + "\u{0}" + cell.cell.parser
                 if medians[key] == nil { order.append(key) }
-                medians[key, default: (cell.cell.network, cell.cell.parser, [])].values.append(figure.median)
+                medians[key, default: (cell.cell.network, cell.cell.parser, [])].values.append(figure.runFigure)
             }
             return order.compactMap { key -> FirstSongValue? in
                 guard let group = medians[key], let median = Statistics(group.values)?.median else { return nil }
@@ -147,27 +147,38 @@ extension HTMLReport {
     }
 
     /// Each parser's median parse time per stored run, on the most measured feed, from the
-    /// samples: a run's point is the median of its clean samples.
+    /// samples: a run's point is its time as its table gave it (the median of its workers'
+    /// medians of their clean samples), the median of its cells' times when it has several of the
+    /// parser on the feed (chunk sizes, parse scenarios), as ``historyChart(runs:)`` draws them.
     static func historyChart(_ samples: [StoredSample]) -> String? {
-        var groups: [String: (point: RunPoint, values: [Double])] = [:]
+        // Each cell's clean samples, then each run's point from its cells.
+        var cells: [String: (point: RunPoint, samples: [Sample])] = [:]
         for item in samples where drawsHistory(item.sample.cell) && item.sample.isClean {
-            guard let wall = item.sample.wallNs else { continue }
+            guard item.sample.wallNs != nil else { continue }
             let cell = item.sample.cell
-            let key = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
-            groups[
+            let point = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
+            let key = point + "\u{0}" + cell.scenario.name + "\u{0}" + String(cell.chunkSize)
+            cells[
                 key,
                 default: (
                     RunPoint(
                         run: RunKey(id: item.runID, started: item.runStartedAt), machine: item.machine,
                         parser: cell.parser, feed: cell.feedSHA256, median: 0, count: 0), []
                 )
-            ].values.append(Double(wall))
+            ].samples.append(item.sample)
+        }
+        var groups: [String: (point: RunPoint, times: [Double])] = [:]
+        for group in cells.values {
+            let workers = WorkerValues.medians(group.samples) { $0.wallNs.map(Double.init) }
+            guard let time = Statistics(Array(workers.values))?.median else { continue }
+            let key = group.point.run.id + "\u{0}" + group.point.parser + "\u{0}" + group.point.feed
+            groups[key, default: (group.point, [])].times.append(time)
+            groups[key]?.point.count += group.samples.count
         }
         let points = groups.values.compactMap { group -> RunPoint? in
-            guard let stats = Statistics(group.values) else { return nil }
+            guard let median = Statistics(group.times)?.median else { return nil }
             var point = group.point
-            point.median = stats.median
-            point.count = stats.count
+            point.median = median
             return point
         }
         return historyChart(points) { feed in
@@ -177,8 +188,8 @@ extension HTMLReport {
     }
 
     /// Each parser's median parse time per stored run, on the most measured feed, from the runs'
-    /// stored figures: a run's point is its stored median (the median of the cell's clean
-    /// samples, ``Metric/counted(_:)``), the median of its cells' medians when it has several of
+    /// stored figures: a run's point is its time (``RunFigures/Figure/runFigure``: the median of
+    /// its workers' medians, as its table gave it), the median of its cells' times when it has several of
     /// the parser on the feed (chunk sizes, parse scenarios).
     static func historyChart(runs: [RunFigures]) -> String? {
         let points = runs.flatMap { run in
@@ -193,7 +204,7 @@ extension HTMLReport {
                             run: RunKey(id: run.runID, started: run.startedAt), machine: run.machine,
                             parser: cell.cell.parser, feed: cell.cell.feedSHA256, median: 0, count: 0), []
                     )
-                ].medians.append(figure.median)
+                ].medians.append(figure.runFigure)
                 groups[key]?.point.count += figure.count
             }
             return groups.values.compactMap { group -> RunPoint? in

@@ -70,14 +70,18 @@ public enum HTMLReport {
         let settings = result.settings
         if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
             let rounds = result.stopped?.rounds ?? settings.rounds
-            about += "\(rounds) worker process\(rounds == 1 ? "" : "es") per parser, run side by side in rounds, "
+            about +=
+                "\(result.interrupted == nil ? "" : "up to ")\(rounds) worker process\(rounds == 1 ? "" : "es") per parser"
+            about += result.interrupted.map { " (\($0.phrase))" } ?? ""
+            about += ", run side by side in rounds, "
             about +=
                 "\(settings.iterations) timed parses each after \(settings.warmup) warm-up\(settings.warmup == 1 ? "" : "s"), "
                 + "chunks of \(settings.chunkSize) bytes."
         } else {
             about +=
                 "\(settings.downloadWorkers) worker process\(settings.downloadWorkers == 1 ? "" : "es") per cell, spread over "
-                + "\(settings.rounds) rounds, \(settings.downloadIterationsPerWorker) timed iterations each after "
+                + "\(settings.rounds) rounds\(result.interrupted.map { " (\($0.phrase))" } ?? ""), "
+                + "\(settings.downloadIterationsPerWorker) timed iterations each after "
                 + "\(settings.downloadWarmupPerWorker) warm-up\(settings.downloadWarmupPerWorker == 1 ? "" : "s")."
         }
         if let sink = settings.timedSinkDescription {

@@ -119,9 +119,10 @@ public enum HistoryReport {
         }
         let machines = Set(rows.compactMap(\.machine)).sorted()
         var notes =
-            "Times in ms: mean and median over every stored sample that succeeded and kept the CPU, pooled over "
-            + "the runs (no interval: runs of different moments are not one sample); 1st song, download and total are "
-            + "medians; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
+            "Times in ms: one figure a run, the run's own (time: the median of its workers' medians, as its table "
+            + "gives it; CPU, 1st song, download and total: the median of its parses that succeeded and kept the CPU), "
+            + "then the mean and median of those over the runs (no interval: runs of different moments are not one "
+            + "sample); samples: the parses behind them; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
             + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."
         if machines.count > 1 {
             notes +=

@@ -292,9 +292,14 @@ public enum RunReport {
                 && result.cells.contains { $0.cell.scenario.traits?.workersSideBySide == true }
             ? " (\(settings.downloadWorkersAtOnce) at once, each on a link of its own)" : ""
         if result.cells.contains(where: { $0.cell.scenario.traits?.runsEveryRound ?? false }) {
-            // A run its stopping rule ended says the rounds it ran, not the most it could have.
-            text +=
-                "\(plural(result.stopped?.rounds ?? settings.rounds, "worker")) per cell, run side by side in rounds; "
+            // A run its stopping rule ended says the rounds it ran, not the most it could have; an
+            // interrupted one, the rounds it began.
+            if let interrupted = result.interrupted {
+                text += "up to \(plural(interrupted.rounds, "worker")) per cell (\(interrupted.phrase)), "
+            } else {
+                text += "\(plural(result.stopped?.rounds ?? settings.rounds, "worker")) per cell, "
+            }
+            text += "run side by side in rounds; "
             text += "\(plural(settings.iterations, "timed parse")) each after \(plural(settings.warmup, "warm-up"))"
             if result.cells.contains(where: {
                 !($0.cell.scenario.traits?.runsEveryRound ?? false) && !$0.cell.network.isEmpty
@@ -307,7 +312,9 @@ public enum RunReport {
             }
         } else {
             // The practices alone: their workers are spread over the rounds.
-            text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds; "
+            text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds"
+            text += result.interrupted.map { " (\($0.phrase))" } ?? ""
+            text += "; "
             text +=
                 "\(plural(settings.downloadIterationsPerWorker, "timed iteration")) each after "
                 + plural(settings.downloadWarmupPerWorker, "warm-up") + atOnce

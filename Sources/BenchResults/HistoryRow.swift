@@ -125,15 +125,19 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
         ] + Metric.keptByMetric
 
-    /// The metrics of ``summarisedMetrics`` whose workers' medians a row takes (its peaks): the
-    /// others' figures are their runs' medians.
-    public static let workerMetrics: Set<Metric> = [.peakResidentBytes, .parsePeakBytes]
+    /// The metrics of ``summarisedMetrics`` whose workers' medians a row reads: its peaks (the
+    /// median of every worker's) and wall time (a run's time is its workers' medians' median, as
+    /// the run's own table gives it: ``RunFigures/Figure/runFigure``).
+    public static let workerMetrics: Set<Metric> = peakMetrics.union(RunFigures.workerMediansOfRunFigures)
+
+    /// The metrics whose row figure is the median of every worker's, not of the runs' figures.
+    static let peakMetrics: Set<Metric> = [.peakResidentBytes, .parsePeakBytes]
 
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///
-    /// No sample is read: each figure is over the runs, one value a run (its median of the
-    /// cell's counted values), not over every pooled parse; its interval is the interval of the
-    /// median run's figure. Peaks are the median of every worker's, as from samples.
+    /// No sample is read: each figure is over the runs, one value a run (the run's own figure,
+    /// ``RunFigures/Figure/runFigure``), not over every pooled parse; its interval is the interval
+    /// of the median run's figure. Peaks are the median of every worker's, as from samples.
     public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
         // Each run's summaries together, the runs in the order they first come.
         var order: [String] = []
@@ -244,8 +248,10 @@ extension HistoryRow {
 
         mutating func add(_ cell: RunFigures.Cell, run: Run) {
             for figure in cell.figures {
-                medians[figure.metric, default: []].append(figure.median)
-                workers[figure.metric, default: []] += figure.workerMedians
+                medians[figure.metric, default: []].append(figure.runFigure)
+                if HistoryRow.peakMetrics.contains(figure.metric) {
+                    workers[figure.metric, default: []] += figure.workerMedians
+                }
                 counts[figure.metric, default: 0] += figure.count
             }
             if runs.last?.number == run.number {

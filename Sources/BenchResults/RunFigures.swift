@@ -54,10 +54,18 @@ public struct RunFigures: Sendable, Equatable {
         public var metric: Metric
         /// The values behind the run's figure (``Statistics/count``).
         public var count: Int
-        /// The run's figure: its median of the cell's counted values.
+        /// The median of the cell's counted values, pooled over its workers.
         public var median: Double
-        /// Each worker's median, in the order of their rounds.
+        /// Each worker's median, in the order of their rounds (empty when not read).
         public var workerMedians: [Double]
+
+        /// The run's figure, as the run's own tables give it: for wall time (the headline time,
+        /// `CellSummary.time`), the median of the workers' medians, when they were read
+        /// (``RunFigures/workerMediansOfRunFigures``); for the others, ``median``.
+        public var runFigure: Double {
+            guard metric == .wallNs, !workerMedians.isEmpty else { return median }
+            return Statistics.percentile(sorted: workerMedians.sorted(), 0.5)
+        }
 
         public init(metric: Metric, count: Int, median: Double, workerMedians: [Double]) {
             self.metric = metric
@@ -79,6 +87,11 @@ public struct RunFigures: Sendable, Equatable {
     /// The metrics of ``pageMetrics`` whose workers' medians the page takes: calibration's (the
     /// change points' divisor, ``RunSeries/workerMetrics(_:)``).
     public static let pageWorkerMedians: Set<Metric> = RunSeries.workerMetrics(.calibratedTime)
+
+    /// The metrics whose workers' medians make a run's figure (``Figure/runFigure``): wall time's.
+    ///
+    /// A reader of ``Figure/runFigure`` asks for them, or gets the pooled median.
+    public static let workerMediansOfRunFigures: Set<Metric> = [.wallNs]
 
     /// A run's own figures of `metrics` as a store would keep them (``MetricSummary/of(_:)`` of
     /// each cell's samples; the workers' medians of `workerMedians` only), for a page that draws a

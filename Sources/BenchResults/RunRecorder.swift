@@ -20,14 +20,19 @@ public protocol RunRecorder: Sendable {
     /// run concludes so far of `cells` (each replaces what was recorded of its cell before): a run
     /// that stops halfway keeps the summaries of every cell it recorded.
     func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws
-    /// Marks a run complete, with what the harness found of its noise.
+    /// Ends a run, with what the harness found of its noise: marked complete, or left incomplete
+    /// (`complete` false: interrupted, or with workers that could not start) with its noise and
+    /// rounds all the same, so that the store says what the run's own report says.
     ///
     /// `rounds`, when given, replaces the rounds recorded at the start: a run with a
-    /// ``RunSettings/stopping`` rule records its most rounds there and the rounds it ran here.
+    /// ``RunSettings/stopping`` rule records its most rounds there and the rounds it ran here; an
+    /// interrupted run, the rounds it began.
     ///
     /// `cells`, the run's final summaries, replace what was recorded of those cells before, in the
     /// same transaction.
-    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]) throws
+    func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
+    ) throws
 }
 
 extension RunRecorder {
@@ -38,6 +43,13 @@ extension RunRecorder {
 
     /// Marks a run complete, and records no summary.
     public func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?) throws {
-        try finishRun(runID, endedAt: endedAt, noise: noise, rounds: rounds, cells: [])
+        try finishRun(runID, endedAt: endedAt, noise: noise, rounds: rounds, cells: [], complete: true)
+    }
+
+    /// Marks a run complete, with its final summaries.
+    public func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]
+    ) throws {
+        try finishRun(runID, endedAt: endedAt, noise: noise, rounds: rounds, cells: cells, complete: true)
     }
 }

@@ -23,6 +23,9 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// How the rounds stopped, for a run with a ``RunSettings/stopping`` rule; `nil` for a run of
     /// fixed rounds.
     public var stopped: StoppingOutcome?
+    /// How far the run got, when a signal interrupted it (its ``settings`` then give the rounds
+    /// it began); `nil` for a run that was not interrupted.
+    public var interrupted: RunInterruption?
     /// The `concurrent` scenario's figures (throughput and scaling per parser and thread count);
     /// `nil` for a run without it.
     public var concurrent: [ConcurrentFigures]?

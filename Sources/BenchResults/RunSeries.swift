@@ -132,9 +132,12 @@ public struct RunSeries: Sendable, Codable, Equatable {
     }
 
     /// The metrics whose workers' medians ``series(runs:metric:parsers:)`` takes for `metric`'s
-    /// series: calibration's, for calibrated time.
+    /// series: calibration's, for calibrated time; wall time's, for wall and calibrated time (a
+    /// run's time, ``RunFigures/Figure/runFigure``).
     public static func workerMetrics(_ metric: Metric) -> Set<Metric> {
-        metric == .calibratedTime ? [.calibrationNs] : []
+        let figure: Metric = metric == .calibratedTime ? .wallNs : metric
+        let divisor: Set<Metric> = metric == .calibratedTime ? [.calibrationNs] : []
+        return divisor.union(RunFigures.workerMediansOfRunFigures.intersection([figure]))
     }
 
     /// The series of `metric` from the runs' figures (``RunFigures``, as a store reads them for a
@@ -166,7 +169,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
                         order.append(seriesKey)
                         groups[seriesKey] = (key.feedPath, [])
                     }
-                    var value = item.median
+                    var value = item.runFigure
                     if calibrated {
                         let divisors = calibrations[calibrationKey(run.runID, key.feedSHA256, key.scenario)] ?? []
                         guard !divisors.isEmpty else { continue }

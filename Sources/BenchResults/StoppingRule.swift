@@ -38,14 +38,21 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     ///   - round: the rounds done (1-based).
     ///   - elapsedSeconds: the time those rounds took.
     ///   - cells: the run's summaries so far.
+    ///   - reference: the parser the run's ratios are against (`--reference`), as its tables name
+    ///     the × column; `nil`: the fastest.
     /// - Returns: the outcome when the run should stop now; `nil` to run another round.
-    public func decide(afterRound round: Int, elapsedSeconds: Double, cells: [CellSummary]) -> StoppingOutcome? {
+    public func decide(
+        afterRound round: Int, elapsedSeconds: Double, cells: [CellSummary], reference: String? = nil
+    ) -> StoppingOutcome? {
         let wide = precision.map { Self.wider(than: $0, cells) } ?? []
+        // A run of several tables (documents, chunk sizes) says which table an interval is of.
+        let tables = Set(Self.watched(cells).map { TableKey(feed: $0.feed, chunkSize: $0.chunkSize) })
         func stop(_ reason: StoppingOutcome.Reason) -> StoppingOutcome {
             StoppingOutcome(
                 reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
                 wider: reason == .precise ? [] : wide,
-                nothingWatched: precision != nil && !Self.hasWatchedIntervals(cells))
+                nothingWatched: precision != nil && !Self.hasWatchedIntervals(cells), reference: reference,
+                namesTables: tables.count > 1)
         }
         if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty,
             Self.hasWatchedIntervals(cells)
@@ -68,6 +75,12 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     }
 
     static func hasWatchedIntervals(_ cells: [CellSummary]) -> Bool { !watched(cells).isEmpty }
+
+    /// A table of a run: one feed at one chunk size.
+    struct TableKey: Hashable {
+        var feed: String
+        var chunkSize: Int
+    }
 
     /// Every watched interval of `cells`: each parse cell's × fastest and vs C, where they have one.
     static func watched(_ cells: [CellSummary]) -> [WideInterval] {
@@ -137,9 +150,20 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     /// stored before this was kept.
     public var nothingWatched: Bool?
 
+    /// - Parameters:
+    ///   - reason: why the rounds stopped.
+    ///   - rounds: the rounds run.
+    ///   - seconds: the seconds they took.
+    ///   - rule: the rule that stopped them.
+    ///   - wider: the intervals still wider than asked.
+    ///   - nothingWatched: whether the run had no interval to watch.
+    ///   - reference: the parser the ratios are against (`--reference`): the message says
+    ///     "× c-libxml2" as the tables do; `nil`: "× fastest".
+    ///   - namesTables: whether the message names each interval's document (and chunk size, when
+    ///     the run had several): a run of several tables.
     public init(
         reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval],
-        nothingWatched: Bool = false
+        nothingWatched: Bool = false, reference: String? = nil, namesTables: Bool = false
     ) {
         self.nothingWatched = nothingWatched ? true : nil
         self.reason = reason
@@ -148,16 +172,16 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
         self.rule = rule
         self.wider = wider
         self.message = ""
-        self.message = sentence()
+        self.message = sentence(reference: reference, namesTables: namesTables)
     }
 
-    func sentence() -> String {
+    func sentence(reference: String?, namesTables: Bool) -> String {
         let done = "Stopped after \(rounds) round\(rounds == 1 ? "" : "s") (\(Self.seconds(seconds)) of measuring)"
         let asked = rule.precision.map { "±" + Self.percent($0) }
         switch reason {
         case .precise:
             return done
-                + ": every × fastest and vs C interval from this run's rounds within \(asked ?? "the precision asked")"
+                + ": every \(reference.map { "× \($0)" } ?? "× fastest") and vs C interval from this run's rounds within \(asked ?? "the precision asked")"
                 + " (the noise between runs, when added from the store, widens them again)."
         case .timeSpent, .roundsDone:
             let limit =
@@ -173,8 +197,13 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
                     + "parser beside its C reference), so \(asked) could not end the rounds."
             }
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
+            let chunkSizes = Set(wider.map(\.chunkSize)).count > 1
             let shown = wider.prefix(4).map {
-                "\($0.parser) \($0.figure.rawValue) "
+                "\($0.parser) \($0.figure == .fastest ? reference.map { "× \($0)" } ?? $0.figure.rawValue : $0.figure.rawValue) "
+                    + (namesTables
+                        ? "on \($0.feed.split(separator: "/").last.map(String.init) ?? $0.feed)"
+                            + (chunkSizes ? " (chunks of \($0.chunkSize))" : "") + " "
+                        : "")
                     + ($0.hasLevel
                         ? "±\(Self.percent($0.halfWidth))"
                         : "from \($0.pairs ?? 0) pair\($0.pairs == 1 ? "" : "s") (not 95%)")

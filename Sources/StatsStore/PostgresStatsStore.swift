@@ -185,7 +185,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
     }
 
     public func finishRun(
-        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
     ) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         let summaries = try SummaryRows.replacing(cells, runID: runID, placeholder: { "$\($0)" })
@@ -194,13 +194,13 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try markSummarised(runID, given: cells)
             try connection.execute(
                 """
-                UPDATE runs SET ended_at = $1, complete = TRUE, noisy = $2, noise = $3, rounds = COALESCE($4, rounds),
+                UPDATE runs SET ended_at = $1, complete = $6, noisy = $2, noise = $3, rounds = COALESCE($4, rounds),
                     content_digest = NULL
                 WHERE run_id = $5
                 """,
                 [
                     endedAt.databaseValue, noise?.noisy.databaseValue ?? .null, text.databaseValue,
-                    rounds.databaseValue, runID.databaseValue,
+                    rounds.databaseValue, runID.databaseValue, complete.databaseValue,
                 ])
         }
     }

@@ -274,9 +274,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
-    /// Marks a run complete, with what the harness found of its noise.
+    /// Ends a run, complete or not, with what the harness found of its noise.
     public func finishRun(
-        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
     ) throws {
         let text = try noise.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try write { db in
@@ -284,11 +284,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
             try Self.markSummarised(runID, given: cells, db)
             try db.execute(
                 sql: """
-                    UPDATE runs SET ended_at = ?, complete = 1, noisy = ?, noise = ?, rounds = COALESCE(?, rounds),
+                    UPDATE runs SET ended_at = ?, complete = ?, noisy = ?, noise = ?, rounds = COALESCE(?, rounds),
                         content_digest = NULL
                     WHERE run_id = ?
                     """,
-                arguments: [endedAt, noise?.noisy, text, rounds, runID])
+                arguments: [endedAt, complete, noise?.noisy, text, rounds, runID])
         }
     }
 

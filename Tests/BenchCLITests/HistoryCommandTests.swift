@@ -49,8 +49,35 @@ struct HistoryCommandTests {
 
         // Bad input: a metric the runs do not have, a format it does not write.
         let none = try runBench(["history", "--store", path, "--metric", "instructions"])
-        #expect(none.status == 1 && words(none.standardError).contains("no stored runs with instructions figures"))
+        #expect(
+            none.status == 1
+                && words(none.standardError).contains(
+                    "the 30 stored runs of that selection have no instructions figures"),
+            "\(none.standardError)")
         #expect(try runBench(["history", "--store", path, "--format", "html"]).status == 1)
+        // A selection no run has: said as such, not as a lack of calibrated figures.
+        for selection in [["--parsers", "c-expat"], ["--scenario", "conditional-304"]] {
+            let empty = try runBench(["history", "--store", path] + selection)
+            #expect(
+                empty.status == 1 && words(empty.standardError).contains("no stored run has a cell of that selection"),
+                "\(selection): \(empty.standardError)")
+        }
+
+        // A run that did not finish is in the series, and said under the table.
+        var unfinished = SyntheticRuns.run(
+            id: "20261122T113000Z-h", started: "2026-11-22T11:30:00Z",
+            rounds: ["expat": [3_150_000], "libxml2": [3_000_000]])
+        unfinished.environment.complete = false  // as a run begins
+        try store.beginRun(unfinished.environment, settings: unfinished.settings)
+        try store.record(unfinished.samples, runID: unfinished.environment.runID)
+        let withIt = try runBench(["history", "--store", path, "--metric", "wall", "--scenario", "parse"])
+        #expect(withIt.status == 0, "\(withIt.standardError)")
+        #expect(
+            words(withIt.standardOutput).contains("1 of the 31 runs searched did not finish (interrupted or failed)"),
+            "\(withIt.standardOutput)")
+        let without = try runBench(["history", "--store", path, "--metric", "wall", "--exclude-incomplete"])
+        #expect(without.status == 0 && !without.standardOutput.contains("did not finish"), "\(without.standardOutput)")
+        #expect(without.standardOutput.contains("no change in 30 runs"), "\(without.standardOutput)")
     }
 
     /// The host ran 1.4× slower through runs 6–10 (every parse and its calibration alike), and expat

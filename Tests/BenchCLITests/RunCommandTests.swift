@@ -301,11 +301,12 @@ struct RunCommandTests {
         // takes 10 times as long (its 400 parses of 16 KiB took a debug build's null cell 8 CPU-s, the
         // calibration workload before each parse).
         process.arguments = [
-            "run", "--scenario", "parse", "--iterations", "40", "--chunk-size", "1", "--warmup", "0", "--store", store,
-            "--output-dir", directory.path("out"),
+            "run", "--scenario", "parse", "--iterations", "40", "--chunk-size", "1", "--warmup", "0", "--rounds", "3",
+            "--store", store, "--output-dir", directory.path("out"),
         ]
         process.currentDirectoryURL = TestPaths.packageRoot
-        process.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait until the first cell (the quick null baseline) is stored, then interrupt.
@@ -322,6 +323,7 @@ struct RunCommandTests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         process.interrupt()
+        let table = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(stored > 0, "no cell was stored before the deadline")
         let database = try StatsDatabase(path: store)
@@ -329,6 +331,15 @@ struct RunCommandTests {
         #expect(runs.count == 1)
         #expect(runs.first?.complete == false)
         #expect(try database.samples(matching: SampleFilter(includeDebug: true)).count >= stored)
+        // The store says what the run's own table says: its noise verdict, and the rounds it began
+        // (one of the 3 asked), not the rounds asked.
+        let runID = try #require(runs.first).runID
+        let run = try #require(try database.storedRun(runID))
+        #expect(run.noise != nil, "an interrupted run's noise verdict was not stored")
+        #expect(run.settings?.rounds == 1)
+        #expect(
+            words(table).contains("up to 1 worker per cell (interrupted by SIGINT in round 1 of 3)"),
+            "\(table)")
     }
 
     @Test(.endToEnd)

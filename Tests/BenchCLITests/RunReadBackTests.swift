@@ -97,7 +97,9 @@ enum RunReadBackContract {
         init(_ cell: CellSummary) {
             samples = cell.wall?.count ?? cell.instructions?.count ?? 0
             failed = cell.failed
-            (wall, cpu, firstSong) = (cell.wall?.median, cell.cpuMedianNs, cell.firstSongMedianNs)
+            // The run's time as its table gives it (the median of its workers' medians), not the
+            // median of its parses pooled over the workers.
+            (wall, cpu, firstSong) = (cell.time, cell.cpuMedianNs, cell.firstSongMedianNs)
             (download, total, instructions) = (cell.downloadMedianNs, cell.totalMedianNs, cell.instructions?.median)
             parsePeak = cell.parsePeakBytes.map(Double.init)
             kept = (cell.figures ?? [:]).mapValues(\.median)

@@ -82,6 +82,17 @@ enum StoredSummaryContract {
         let walls = try store.metricSummaries(matching: SampleFilter(), metrics: [.wallNs])
         #expect(Set(walls.map(\.cell.parser)) == ["c-libxml2", "libxml2", "expat", "null"])
         #expect(walls.allSatisfy { $0.summary.workerMedians.count == 4 && $0.runID == runID })
+        // `bench report` of this one run gives the run's own times, as its table did.
+        var aggregator = HistoryRow.Aggregator()
+        try store.forEachRunFigures(
+            matching: SampleFilter(), metrics: HistoryRow.summarisedMetrics, workerMedians: HistoryRow.workerMetrics
+        ) { aggregator.add($0) }
+        let rows = aggregator.rows()
+        #expect(rows.count == 4)
+        for row in rows {
+            let mine = own.first { $0.cell.parser == row.parser && $0.cell.scenario == row.scenario }
+            #expect(row.wall?.median == mine?.time, "\(row.parser)")
+        }
     }
 
     /// A run stored without summaries is summarised from its samples, once, to the run's own.

@@ -155,8 +155,10 @@ final class CallLog: RunRecorder, @unchecked Sendable {
         if !samples.isEmpty { note("samples") }
         if !cells.isEmpty { note("summaries") }
     }
-    func finishRun(_ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord]) throws {
-        note("finish")
+    func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
+    ) throws {
+        note(complete ? "finish" : "end incomplete")
     }
 }
 
@@ -175,8 +177,8 @@ struct UnstartedWorkerTests {
         #expect(!outcome.result.environment.complete)
         #expect(!log.recorded.contains("finish"), "\(log.recorded)")
         #expect(log.recorded.first == "begin" && log.recorded.contains("samples"))
-        // Incomplete, and still with the summaries of what it measured (none of them timed).
-        #expect(log.recorded.last == "summaries", "\(log.recorded)")
+        // Ended incomplete, with the summaries of what it measured (none of them timed).
+        #expect(log.recorded.last == "end incomplete", "\(log.recorded)")
         let unstarted = outcome.problems.filter {
             if case .workersNotStarted = $0.kind { return true }
             return false

@@ -65,6 +65,33 @@ struct HistoryRowAggregatorTests {
         #expect(rows.contains { $0.parser == "expat" && $0.instructions != nil && $0.runs == 1 && $0.samples == 5 })
     }
 
+    /// A run's time in the report is the run's own, as its table gives it.
+    ///
+    /// The median of its workers' medians, not the median of its parses pooled over the workers; the other figures
+    /// are the run's median of its parses. A worker of many slow parses and two of few fast ones
+    /// tell them apart.
+    @Test func aRunsTimeIsTheMedianOfItsWorkersMedians() throws {
+        let cell = CellKey(
+            parser: "expat", scenario: .parse, feedPath: "Data/top300.rss.xml", feedSHA256: "sha", feedBytes: 901_440,
+            chunkSize: 16_384)
+        func figure(_ metric: Metric) -> RunFigures.Figure {
+            RunFigures.Figure(metric: metric, count: 12, median: 9e6, workerMedians: [3e6, 9e6, 4e6])
+        }
+        let run = RunFigures(
+            runID: "run-1", startedAt: "2026-11-22T10:00:00Z",
+            cells: [RunFigures.Cell(cell: cell, failed: 0, figures: [figure(.wallNs), figure(.cpuNs)])])
+        var aggregator = HistoryRow.Aggregator()
+        aggregator.add(run)
+        let row = try #require(aggregator.rows().first)
+        #expect(row.wall?.median == 4e6)
+        #expect(row.cpu?.median == 9e6)
+        // Without its workers' medians (not read), a run's time is its pooled median.
+        var unread = run
+        unread.cells[0].figures[0].workerMedians = []
+        #expect(unread.cells[0].figures[0].runFigure == 9e6)
+        #expect(HistoryRow.workerMetrics.contains(.wallNs), "the report must read the workers' medians of time")
+    }
+
     @Test func noSummaryNoRow() {
         var aggregator = HistoryRow.Aggregator()
         #expect(aggregator.rows().isEmpty)

@@ -115,6 +115,33 @@ struct StoppingRuleTests {
         #expect(last?.message.contains("Still wider: libxml2 vs C ±3.0%.") == true)
     }
 
+    /// A run of several documents against a reference (the document workload's): the stop line
+    /// names the document of each interval still wide, and the ratio as the tables head it.
+    @Test func aRunOfSeveralDocumentsNamesTheDocumentAndTheReference() {
+        func on(_ document: String, _ summary: CellSummary) -> CellSummary {
+            var summary = summary
+            summary.cell.feedPath = "../shared/data/documents/" + document
+            return summary
+        }
+        let cells = [
+            on("hamlet.xml", Self.cell("c-libxml2", ratio: 1, low: nil, high: nil)),
+            on("hamlet.xml", Self.cell("expat", ratio: 1.5, low: 1.4, high: 1.6)),
+            on("mondial.xml", Self.cell("c-libxml2", ratio: 1, low: nil, high: nil)),
+            on("mondial.xml", Self.cell("expat", ratio: 1.5, low: 1.49, high: 1.51)),
+        ]
+        let rule = StoppingRule(precision: 0.02, maxSeconds: nil, maxRounds: 10)
+        let last = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: cells, reference: "c-libxml2")
+        #expect(
+            last?.message.contains("Still wider: expat × c-libxml2 on hamlet.xml ±6.7%.") == true,
+            "\(last?.message ?? "")")
+        // One table: no document named; no reference: × fastest.
+        let one = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: Array(cells.prefix(2)))
+        #expect(one?.message.contains("Still wider: expat × fastest ±6.7%.") == true, "\(one?.message ?? "")")
+        let precise = rule.decide(
+            afterRound: 10, elapsedSeconds: 2, cells: Array(cells.suffix(2)), reference: "c-libxml2")
+        #expect(precise?.message.contains("every × c-libxml2 and vs C interval") == true, "\(precise?.message ?? "")")
+    }
+
     @Test func aRoundStartsOnlyWhenItEndsInTime() {
         let wide = [Self.cell("expat", ratio: 1.7, low: 1.5, high: 1.9)]
         let rule = StoppingRule(precision: 0.02, maxSeconds: 10, maxRounds: 100)
