@@ -43,7 +43,7 @@ struct BenchCommandTests {
         // At most 40 rounds: the parse cells stop once their ratios are within ±2%, from round 10 on.
         #expect(settings.stopping?.precision == 0.02 && settings.stopping?.floorRounds == 10)
         #expect(settings.stopping?.maxSeconds == nil && settings.stopping?.maxRounds == 40)
-        #expect(RunDefaults.iterations.parse == 2 && RunDefaults.iterations.download == 3)
+        #expect(RunDefaults.iterations.parse == 2 && RunDefaults.iterations.download == 2)
         #expect(RunDefaults.downloadWarmup == 1)
         // Parse workers warm up twice, download and practice workers once; --warmup sets both.
         #expect(settings.warmup == 2 && settings.downloadWarmupPerWorker == 1 && settings.iterations == 2)
