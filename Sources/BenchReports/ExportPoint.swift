@@ -312,7 +312,7 @@ extension ExportPoint {
 
     /// The store's figures over many runs (`bench report`).
     ///
-    /// Per row, the median of the runs' own figures (``HistoryRow``: one a run) with the interval of
+    /// Per row, the median of the runs' own figures (`HistoryRow`: one a run) with the interval of
     /// that median, and the other medians the row has. No time: they are over many runs.
     public static func points(_ rows: [HistoryRow]) -> [ExportPoint] {
         var points: [ExportPoint] = []

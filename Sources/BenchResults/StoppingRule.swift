@@ -8,7 +8,7 @@
 /// between runs, added afterwards from the store's history of the host (``RunToRun``), does not
 /// shrink with rounds and is not asked of the rule.
 ///
-/// The decision after each round is ``decide(afterRound:elapsedSeconds:cells:)``; a round is only
+/// The decision after each round is ``decide(afterRound:elapsedSeconds:cells:reference:)``; a round is only
 /// started when the rounds so far, at their mean duration, say it ends within the time.
 public struct StoppingRule: Codable, Sendable, Equatable {
     /// The widest relative half-width asked of every watched interval (0.02: ±2%); `nil`: none.

@@ -68,7 +68,7 @@ enum SummaryRows {
             statements.append(
                 insert(
                     "metric_summaries", metricColumns,
-                    try record.metrics.map { metric in
+                    record.metrics.map { metric in
                         let statistics = metric.statistics
                         return cellValues + [
                             metric.metric.column.databaseValue, statistics.count.databaseValue,
