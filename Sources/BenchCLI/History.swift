@@ -14,7 +14,7 @@ struct History: ParsableCommand {
             permutation test on the series itself says it is not noise (p below --significance), so every \
             cell is judged against its own noise, not a fixed percentage. Each change says the run and commit \
             where the new level starts, the one before it, and the shift with its 95% interval. The default \
-            metric, calibrated (each run's median wall time ÷ the median over the run's workers of the \
+            metric, calibrated (each run's time, the median of its workers' medians as its table gives it, ÷ the median over the run's workers of the \
             calibration workload timed before every parse), does not move with the host's speed state; wall time does. \
             The finished cells of runs that did not finish (interrupted) are in the series, and counted under the \
             table, unless --exclude-incomplete. SQLite or PostgreSQL (--store).
@@ -85,19 +85,27 @@ struct History: ParsableCommand {
             // Whether the selection has runs at all, of any figure: the error says which is missing.
             var selected = filter
             selected.parsers = parserOptions.names
-            var matching: [RunFigures] = []
-            try database.forEachRunFigures(
-                matching: selected, metrics: HistoryRow.summarisedMetrics + [.calibrationNs], workerMedians: []
-            ) { matching.append($0) }
-            throw CommandFailure(description: Self.nothingToSearch(runs: matching.count, metric: metric))
+            func count(_ filter: SampleFilter) throws -> Int {
+                var matching = 0
+                try database.forEachRunFigures(
+                    matching: filter, metrics: HistoryRow.summarisedMetrics + [.calibrationNs], workerMedians: []
+                ) { _ in matching += 1 }
+                return matching
+            }
+            let matching = try count(selected)
+            selected.includeDebug = true
+            throw CommandFailure(
+                description: Self.nothingToSearch(
+                    runs: matching, debugRuns: matching > 0 ? 0 : try count(selected), metric: metric))
         }
-        // The runs behind the series that did not finish: said under the table, not silently in it.
-        let searched = Set(series.flatMap { $0.points.map(\.runID) })
+        // The runs searched that did not finish: said under the table, not silently in it.
+        let searched = Set(series.flatMap { $0.points[($0.searchedFrom ?? 0)...].map(\.runID) })
         let incomplete = runs.filter { searched.contains($0.runID) && $0.complete == false }.count
         let note =
             incomplete == 0
             ? ""
-            : "\(incomplete) of the \(searched.count) runs searched did not finish (interrupted or failed): their "
+            : "\(incomplete) of the \(searched.count) runs searched did not finish (interrupted, failed, or still "
+                + "running): their "
                 + "finished cells are in the series; --exclude-incomplete leaves them out.\n"
         switch format {
         case .markdown: print(ChangeReport.markdown(series, method: method) + note, terminator: "")
@@ -116,10 +124,15 @@ struct History: ParsableCommand {
     ///
     /// - Parameters:
     ///   - runs: how many stored runs have a cell of the selection, of any figure.
+    ///   - debugRuns: how many of debug builds have one, when no other does (history leaves them out).
     ///   - metric: the figure asked for.
     /// - Returns: the error's words.
-    static func nothingToSearch(runs: Int, metric: ComparisonMetric) -> String {
+    static func nothingToSearch(runs: Int, debugRuns: Int = 0, metric: ComparisonMetric) -> String {
         guard runs > 0 else {
+            guard debugRuns == 0 else {
+                return "only runs of debug builds have a cell of that selection (\(debugRuns)), and bench history "
+                    + "leaves them out: a debug build's times are not a release build's"
+            }
             return "no stored run has a cell of that selection (bench report shows what the store holds)"
         }
         let what =

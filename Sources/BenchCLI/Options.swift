@@ -247,7 +247,7 @@ struct MeasuringOptions: ParsableArguments {
 
     @Option(
         help:
-            "Timed iterations per worker process (default: bench run \(RunDefaults.iterations.parse) in parse cells and \(RunDefaults.iterations.download) in download cells; bench sweep \(RunDefaults.Sweep.iterations))."
+            "Timed iterations per worker process (default: bench run \(RunDefaults.iterations.parse) in parse cells and \(RunDefaults.iterations.download) in download cells, \(RunDefaults.iterations.practice) in a run with practices; bench sweep \(RunDefaults.Sweep.iterations))."
     )
     var iterations: Int?
 

@@ -136,6 +136,7 @@ public struct BenchSession: Sendable {
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         var planned = 0
+        var lastStartedRound: Int?
         // What the run concludes so far of every cell it has measured: written with the last
         // worker of each round and at the end. Each worker's samples are written as it ends; its
         // summaries wait for the round (summarising every cell after every worker made a run's cost
@@ -158,6 +159,7 @@ public struct BenchSession: Sendable {
             cells, referenceDigests: references, iterationProgress: iterationProgress,
             progress: { step in
                 planned = step.cellCount
+                lastStartedRound = step.round
                 progress(step)
             },
             cellFinished: { run in
@@ -220,8 +222,8 @@ public struct BenchSession: Sendable {
         // An interrupted run says the rounds it began, in its settings, its header and the store.
         let interrupted = interruption.map { signal in
             RunInterruption(
-                signal: signalName(signal), rounds: runs.map(\.round).max() ?? 0, roundsAsked: plan.settings.rounds,
-                workersFinished: workersFinished, workersPlanned: planned)
+                signal: signalName(signal), lastStartedRound: lastStartedRound, finishedRounds: runs.map(\.round),
+                roundsAsked: plan.settings.rounds, workersFinished: workersFinished, workersPlanned: planned)
         }
         if let interrupted { settings.rounds = interrupted.rounds }
         do {

@@ -97,7 +97,9 @@ public struct RunRequest: Sendable {
             counter: countsInstructions ? RunSettings.instructionCounter : nil,
             slowdownPercent: slowdownPercent > 0 ? slowdownPercent : nil, reference: reference ?? documentReference,
             retryPreempted: !countsInstructions && !keepPreempted && !countPreempted,
-            downloadIterations: iterations ?? RunDefaults.iterations.download,
+            downloadIterations: iterations
+                ?? (scenarios.contains { $0.traits.table == .practice }
+                    ? RunDefaults.iterations.practice : RunDefaults.iterations.download),
             downloadRounds: downloadRounds, downloadWarmup: warmup ?? RunDefaults.downloadWarmup)
         if countPreempted { settings.countsPreempted = true }
         if downloadsAtOnce > 1 { settings.downloadsAtOnce = downloadsAtOnce }

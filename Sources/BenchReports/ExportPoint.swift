@@ -351,7 +351,7 @@ extension ExportPoint {
                 points.append(
                     ExportPoint(
                         benchmark: benchmark, tags: tags, measure: metric.name, unit: .bytes, value: value,
-                        meaning: "median over the workers " + pooled, feedSHA256: row.feedSHA256))
+                        meaning: "median of every worker's peak, over \(row.runs) run(s)", feedSHA256: row.feedSHA256))
             }
         }
         return disambiguated(points)

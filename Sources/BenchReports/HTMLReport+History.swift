@@ -84,7 +84,8 @@ extension HTMLReport {
                 guard let figure = cell.figures.first(where: { $0.metric == .firstSongNs }) else { continue }
                 let key = cell.cell.network + "\u{0}" + cell.cell.parser
                 if medians[key] == nil { order.append(key) }
-                medians[key, default: (cell.cell.network, cell.cell.parser, [])].values.append(figure.runFigure)
+                medians[key, default: (cell.cell.network, cell.cell.parser, [])].values.append(
+                    figure.runFigure(of: cell.cell))
             }
             return order.compactMap { key -> FirstSongValue? in
                 guard let group = medians[key], let median = Statistics(group.values)?.median else { return nil }
@@ -188,7 +189,7 @@ extension HTMLReport {
     }
 
     /// Each parser's median parse time per stored run, on the most measured feed, from the runs'
-    /// stored figures: a run's point is its time (``RunFigures/Figure/runFigure``: the median of
+    /// stored figures: a run's point is its time (`RunFigures.Figure.runFigure(of:)`: the median of
     /// its workers' medians, as its table gave it), the median of its cells' times when it has several of
     /// the parser on the feed (chunk sizes, parse scenarios).
     static func historyChart(runs: [RunFigures]) -> String? {
@@ -204,7 +205,7 @@ extension HTMLReport {
                             run: RunKey(id: run.runID, started: run.startedAt), machine: run.machine,
                             parser: cell.cell.parser, feed: cell.cell.feedSHA256, median: 0, count: 0), []
                     )
-                ].medians.append(figure.runFigure)
+                ].medians.append(figure.runFigure(of: cell.cell))
                 groups[key]?.point.count += figure.count
             }
             return groups.values.compactMap { group -> RunPoint? in
@@ -309,7 +310,7 @@ extension HTMLReport {
     }
 
     /// The changes of ``changePoints(_:)`` from the runs' stored figures, as `bench history` finds
-    /// them (``RunSeries/series(runs:metric:parsers:)``: a run's stored median wall time ÷ the
+    /// them (``RunSeries/series(runs:metric:parsers:)``: a run's time, the median of its workers' medians, ÷ the
     /// median of its workers' calibration medians).
     static func changePoints(runs: [RunFigures]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
         shifts(RunSeries.series(runs: runs, metric: .calibratedTime))

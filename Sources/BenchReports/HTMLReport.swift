@@ -70,8 +70,8 @@ public enum HTMLReport {
         let settings = result.settings
         if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
             let rounds = result.stopped?.rounds ?? settings.rounds
-            about +=
-                "\(result.interrupted == nil ? "" : "up to ")\(rounds) worker process\(rounds == 1 ? "" : "es") per parser"
+            about += "\(result.interrupted?.duringRounds == true ? "up to " : "")\(rounds) worker process"
+            about += "\(rounds == 1 ? "" : "es") per parser"
             about += result.interrupted.map { " (\($0.phrase))" } ?? ""
             about += ", run side by side in rounds, "
             about +=
@@ -79,7 +79,8 @@ public enum HTMLReport {
                 + "chunks of \(settings.chunkSize) bytes."
         } else {
             about +=
-                "\(settings.downloadWorkers) worker process\(settings.downloadWorkers == 1 ? "" : "es") per cell, spread over "
+                "\(result.interrupted == nil ? "" : "up to ")\(settings.downloadWorkers) worker process"
+                + "\(settings.downloadWorkers == 1 ? "" : "es") per cell, spread over "
                 + "\(settings.rounds) rounds\(result.interrupted.map { " (\($0.phrase))" } ?? ""), "
                 + "\(settings.downloadIterationsPerWorker) timed iterations each after "
                 + "\(settings.downloadWarmupPerWorker) warm-up\(settings.downloadWarmupPerWorker == 1 ? "" : "s")."
@@ -141,8 +142,9 @@ public enum HTMLReport {
         let about =
             "Averages over up to \(runs) stored run\(runs == 1 ? "" : "s") a row"
             + (noisy > 0 ? " (up to \(noisy) of them flagged noisy)" : "") + "; "
-            + "each figure is over the runs of a parser on a feed and chunk size, one figure a run (the run's median of "
-            + "its parses that succeeded and kept the CPU, as stored with the run). "
+            + "each figure is over the runs of a parser on a feed and chunk size, one figure a run, the run's own (its "
+            + "time, and a practice's total: the median of its workers' medians, as its tables give them; the others: "
+            + "its median of the parses that succeeded and kept the CPU). "
             + "The whiskers are the interval of the median run's figure: they describe the stored runs."
         return document(
             title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse,

@@ -119,8 +119,9 @@ public enum HistoryReport {
         }
         let machines = Set(rows.compactMap(\.machine)).sorted()
         var notes =
-            "Times in ms: one figure a run, the run's own (time: the median of its workers' medians, as its table "
-            + "gives it; CPU, 1st song, download and total: the median of its parses that succeeded and kept the CPU), "
+            "Times in ms: one figure a run, the run's own (time, and a practice's total: the median of its workers' "
+            + "medians, as its tables give them; CPU, 1st song, download and a download's total: the median of its "
+            + "parses that succeeded and kept the CPU), "
             + "then the mean and median of those over the runs (no interval: runs of different moments are not one "
             + "sample); samples: the parses behind them; parse MiB: the median of the workers' parse's own peaks; worker MiB: of the workers' whole-life "
             + "peaks. noisy: runs the harness flagged noisy (their figures may be off)."

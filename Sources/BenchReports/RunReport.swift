@@ -295,7 +295,7 @@ public enum RunReport {
             // A run its stopping rule ended says the rounds it ran, not the most it could have; an
             // interrupted one, the rounds it began.
             if let interrupted = result.interrupted {
-                text += "up to \(plural(interrupted.rounds, "worker")) per cell (\(interrupted.phrase)), "
+                text += "\(interrupted.workersPerCell) per cell (\(interrupted.phrase)), "
             } else {
                 text += "\(plural(result.stopped?.rounds ?? settings.rounds, "worker")) per cell, "
             }
@@ -312,6 +312,7 @@ public enum RunReport {
             }
         } else {
             // The practices alone: their workers are spread over the rounds.
+            text += (result.interrupted == nil ? "" : "up to ")
             text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds"
             text += result.interrupted.map { " (\($0.phrase))" } ?? ""
             text += "; "

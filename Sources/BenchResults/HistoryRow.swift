@@ -127,7 +127,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
 
     /// The metrics of ``summarisedMetrics`` whose workers' medians a row reads: its peaks (the
     /// median of every worker's) and wall time (a run's time is its workers' medians' median, as
-    /// the run's own table gives it: ``RunFigures/Figure/runFigure``).
+    /// the run's own table gives it: ``RunFigures/Figure/runFigure(of:)``).
     public static let workerMetrics: Set<Metric> = peakMetrics.union(RunFigures.workerMediansOfRunFigures)
 
     /// The metrics whose row figure is the median of every worker's, not of the runs' figures.
@@ -136,7 +136,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     /// Groups the runs' stored summaries (``MetricSummary``) as ``aggregate(_:)`` groups samples.
     ///
     /// No sample is read: each figure is over the runs, one value a run (the run's own figure,
-    /// ``RunFigures/Figure/runFigure``), not over every pooled parse; its interval is the interval
+    /// ``RunFigures/Figure/runFigure(of:)``), not over every pooled parse; its interval is the interval
     /// of the median run's figure. Peaks are the median of every worker's, as from samples.
     public static func aggregate(summaries stored: [StoredMetricSummary]) -> [HistoryRow] {
         // Each run's summaries together, the runs in the order they first come.
@@ -248,7 +248,7 @@ extension HistoryRow {
 
         mutating func add(_ cell: RunFigures.Cell, run: Run) {
             for figure in cell.figures {
-                medians[figure.metric, default: []].append(figure.runFigure)
+                medians[figure.metric, default: []].append(figure.runFigure(of: cell.cell))
                 if HistoryRow.peakMetrics.contains(figure.metric) {
                     workers[figure.metric, default: []] += figure.workerMedians
                 }

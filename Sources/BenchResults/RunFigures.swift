@@ -59,11 +59,16 @@ public struct RunFigures: Sendable, Equatable {
         /// Each worker's median, in the order of their rounds (empty when not read).
         public var workerMedians: [Double]
 
-        /// The run's figure, as the run's own tables give it: for wall time (the headline time,
-        /// `CellSummary.time`), the median of the workers' medians, when they were read
+        /// The run's figure of `cell`, as the run's own tables give it: for wall time (the
+        /// headline time, `CellSummary.time`) and a practice's total (its headline,
+        /// `CellSummary.totalEstimate`), the median of the workers' medians, when they were read
         /// (``RunFigures/workerMediansOfRunFigures``); for the others, ``median``.
-        public var runFigure: Double {
-            guard metric == .wallNs, !workerMedians.isEmpty else { return median }
+        ///
+        /// - Parameter cell: the cell the figure is of.
+        /// - Returns: the figure, in the metric's unit.
+        public func runFigure(of cell: CellKey) -> Double {
+            let ofWorkers = metric == .wallNs || (metric == .totalNs && cell.scenario.table == .practice)
+            guard ofWorkers, !workerMedians.isEmpty else { return median }
             return Statistics.percentile(sorted: workerMedians.sorted(), 0.5)
         }
 
@@ -88,10 +93,11 @@ public struct RunFigures: Sendable, Equatable {
     /// change points' divisor, ``RunSeries/workerMetrics(_:)``).
     public static let pageWorkerMedians: Set<Metric> = RunSeries.workerMetrics(.calibratedTime)
 
-    /// The metrics whose workers' medians make a run's figure (``Figure/runFigure``): wall time's.
+    /// The metrics whose workers' medians make a run's figure (``Figure/runFigure(of:)``): wall
+    /// time's, and total time's (a practice's headline).
     ///
-    /// A reader of ``Figure/runFigure`` asks for them, or gets the pooled median.
-    public static let workerMediansOfRunFigures: Set<Metric> = [.wallNs]
+    /// A reader of ``Figure/runFigure(of:)`` asks for them, or gets the pooled median.
+    public static let workerMediansOfRunFigures: Set<Metric> = [.wallNs, .totalNs]
 
     /// A run's own figures of `metrics` as a store would keep them (``MetricSummary/of(_:)`` of
     /// each cell's samples; the workers' medians of `workerMedians` only), for a page that draws a

@@ -2,8 +2,9 @@ import Foundation
 
 /// One cell's figure run after run on one machine, and where it shifted (`bench history`).
 ///
-/// A point is a run's median of the metric over its clean samples; for calibrated time, the run's
-/// median wall time ÷ the median of every calibration figure the run timed on the same document in
+/// A point is the run's own figure: for wall time, the median of its workers' medians (its
+/// table's time); for the others, its median of the metric over its clean samples; for calibrated
+/// time, the run's time ÷ the median of every calibration figure the run timed on the same document in
 /// the same scenario (all its workers, of every parser): a worker's own calibration moves with where its process
 /// landed in memory as much as with the host, and dividing each parse by it made a quiet history
 /// 3× noisier than wall time, while the median over a whole run's workers follows only the host's
@@ -69,10 +70,16 @@ public struct RunSeries: Sendable, Codable, Equatable {
         struct Run {
             var startedAt: String
             var commit: String?
-            var values: [Double] = []
+            /// The values by worker (its round), for a time; all under round 0 for the others.
+            var values: [Int: [Double]] = [:]
         }
         let calibrated = metric == .calibratedTime
         let runCalibration = calibrated ? Self.runCalibrations(stored) : [:]
+        // A run's time (and a practice's total) is the median of its workers' medians, as its
+        // table gives it.
+        func byWorker(_ cell: CellKey) -> Bool {
+            metric == .wallNs || calibrated || (metric == .totalNs && cell.scenario.table == .practice)
+        }
         var order: [SeriesKey] = []
         var groups: [SeriesKey: (feedPath: String, runs: [String: Run])] = [:]
         for item in stored {
@@ -88,12 +95,13 @@ public struct RunSeries: Sendable, Codable, Equatable {
                 value > 0, !calibrated || item.sample.calibrationNs != nil
             else { continue }
             groups[key]?.runs[item.runID, default: Run(startedAt: item.runStartedAt, commit: item.runGitCommit)]
-                .values.append(value)
+                .values[byWorker(cell) ? item.sample.round : 0, default: []].append(value)
         }
         return order.compactMap { key in
             guard let group = groups[key], !group.runs.isEmpty else { return nil }
             let points = group.runs.compactMap { id, run -> Point? in
-                var value = Statistics.percentile(sorted: run.values.sorted(), 0.5)
+                let medians = run.values.values.map { Statistics.percentile(sorted: $0.sorted(), 0.5) }
+                var value = Statistics.percentile(sorted: medians.sorted(), 0.5)
                 if calibrated {
                     guard let calibration = runCalibration[Self.calibrationKey(id, key.feedSHA256, key.scenario)] else {
                         return nil
@@ -113,8 +121,8 @@ public struct RunSeries: Sendable, Codable, Equatable {
     /// The series of `metric` from the runs' stored summaries (``MetricSummary``), oldest run first:
     /// as ``series(_:metric:parsers:)`` makes them from samples, without reading a sample.
     ///
-    /// A point is the run's median of the metric over the cell's counted values (its stored
-    /// median). For calibrated time, the run's median wall time ÷ the median of the calibration
+    /// A point is the run's own figure (``RunFigures/Figure/runFigure(of:)``: for time, the median of its
+    /// workers' medians). For calibrated time, the run's time ÷ the median of the calibration
     /// medians of every worker of the run on the same document and scenario (whatever its parser):
     /// the summaries keep each worker's median, not each parse's figure, so the divisor is the median
     /// over the run's workers rather than over its parses (the same within a worker's spread).
@@ -133,7 +141,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
 
     /// The metrics whose workers' medians ``series(runs:metric:parsers:)`` takes for `metric`'s
     /// series: calibration's, for calibrated time; wall time's, for wall and calibrated time (a
-    /// run's time, ``RunFigures/Figure/runFigure``).
+    /// run's time, ``RunFigures/Figure/runFigure(of:)``).
     public static func workerMetrics(_ metric: Metric) -> Set<Metric> {
         let figure: Metric = metric == .calibratedTime ? .wallNs : metric
         let divisor: Set<Metric> = metric == .calibratedTime ? [.calibrationNs] : []
@@ -169,7 +177,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
                         order.append(seriesKey)
                         groups[seriesKey] = (key.feedPath, [])
                     }
-                    var value = item.runFigure
+                    var value = item.runFigure(of: key)
                     if calibrated {
                         let divisors = calibrations[calibrationKey(run.runID, key.feedSHA256, key.scenario)] ?? []
                         guard !divisors.isEmpty else { continue }

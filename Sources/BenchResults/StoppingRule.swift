@@ -46,13 +46,14 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     ) -> StoppingOutcome? {
         let wide = precision.map { Self.wider(than: $0, cells) } ?? []
         // A run of several tables (documents, chunk sizes) says which table an interval is of.
-        let tables = Set(Self.watched(cells).map { TableKey(feed: $0.feed, chunkSize: $0.chunkSize) })
+        let watched = Self.watched(cells)
+        let tables = Set(watched.map { TableKey(feed: $0.feed, chunkSize: $0.chunkSize) })
         func stop(_ reason: StoppingOutcome.Reason) -> StoppingOutcome {
             StoppingOutcome(
                 reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
                 wider: reason == .precise ? [] : wide,
                 nothingWatched: precision != nil && !Self.hasWatchedIntervals(cells), reference: reference,
-                namesTables: tables.count > 1)
+                namesTables: tables.count > 1, namesChunkSizes: Set(watched.map(\.chunkSize)).count > 1)
         }
         if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty,
             Self.hasWatchedIntervals(cells)
@@ -159,11 +160,13 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     ///   - nothingWatched: whether the run had no interval to watch.
     ///   - reference: the parser the ratios are against (`--reference`): the message says
     ///     "× c-libxml2" as the tables do; `nil`: "× fastest".
-    ///   - namesTables: whether the message names each interval's document (and chunk size, when
-    ///     the run had several): a run of several tables.
+    ///   - namesTables: whether the message names each interval's document: a run of several
+    ///     tables.
+    ///   - namesChunkSizes: whether it names each interval's chunk size too: a run of several.
     public init(
         reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval],
-        nothingWatched: Bool = false, reference: String? = nil, namesTables: Bool = false
+        nothingWatched: Bool = false, reference: String? = nil, namesTables: Bool = false,
+        namesChunkSizes: Bool = false
     ) {
         self.nothingWatched = nothingWatched ? true : nil
         self.reason = reason
@@ -172,10 +175,10 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
         self.rule = rule
         self.wider = wider
         self.message = ""
-        self.message = sentence(reference: reference, namesTables: namesTables)
+        self.message = sentence(reference: reference, namesTables: namesTables, namesChunkSizes: namesChunkSizes)
     }
 
-    func sentence(reference: String?, namesTables: Bool) -> String {
+    func sentence(reference: String?, namesTables: Bool, namesChunkSizes chunkSizes: Bool) -> String {
         let done = "Stopped after \(rounds) round\(rounds == 1 ? "" : "s") (\(Self.seconds(seconds)) of measuring)"
         let asked = rule.precision.map { "±" + Self.percent($0) }
         switch reason {
@@ -197,7 +200,6 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
                     + "parser beside its C reference), so \(asked) could not end the rounds."
             }
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
-            let chunkSizes = Set(wider.map(\.chunkSize)).count > 1
             let shown = wider.prefix(4).map {
                 "\($0.parser) \($0.figure == .fastest ? reference.map { "× \($0)" } ?? $0.figure.rawValue : $0.figure.rawValue) "
                     + (namesTables

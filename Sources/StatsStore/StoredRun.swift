@@ -168,6 +168,8 @@ extension StoredRun {
         record.complete = false
         record.noisy = nil
         record.noise = nil
+        // Rounds asked when it began; rounds run when a stopping rule or a signal ended it.
+        record.rounds = nil
         // Recorded just after the run began: a store that failed between the two lacks them.
         record.documents = nil
         record.notTimed = nil

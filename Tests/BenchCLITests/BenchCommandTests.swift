@@ -44,6 +44,11 @@ struct BenchCommandTests {
         #expect(settings.stopping?.precision == 0.02 && settings.stopping?.floorRounds == 10)
         #expect(settings.stopping?.maxSeconds == nil && settings.stopping?.maxRounds == 40)
         #expect(RunDefaults.iterations.parse == 2 && RunDefaults.iterations.download == 2)
+        #expect(settings.downloadIterationsPerWorker == 2)
+        // A run with a practice keeps the 3 its practices were measured with, for its downloads too.
+        let practices = try #require(try Bench.parseAsRoot(["run", "--scenario", "download,paged"]) as? Run)
+        #expect(try practices.settings().downloadIterationsPerWorker == RunDefaults.iterations.practice)
+        #expect(RunDefaults.iterations.practice == 3)
         #expect(RunDefaults.downloadWarmup == 1)
         // Parse workers warm up twice, download and practice workers once; --warmup sets both.
         #expect(settings.warmup == 2 && settings.downloadWarmupPerWorker == 1 && settings.iterations == 2)

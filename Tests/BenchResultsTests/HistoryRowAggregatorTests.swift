@@ -88,8 +88,17 @@ struct HistoryRowAggregatorTests {
         // Without its workers' medians (not read), a run's time is its pooled median.
         var unread = run
         unread.cells[0].figures[0].workerMedians = []
-        #expect(unread.cells[0].figures[0].runFigure == 9e6)
+        #expect(unread.cells[0].figures[0].runFigure(of: cell) == 9e6)
         #expect(HistoryRow.workerMetrics.contains(.wallNs), "the report must read the workers' medians of time")
+        // A practice's total is its table's headline, of the workers' medians too; a download's
+        // total is its table's median of its parses.
+        var paged = cell
+        paged.scenario = CellScenario(.paged, choice: "25")
+        var download = cell
+        download.scenario = .download
+        #expect(figure(.totalNs).runFigure(of: paged) == 4e6)
+        #expect(figure(.totalNs).runFigure(of: download) == 9e6)
+        #expect(HistoryRow.workerMetrics.contains(.totalNs))
     }
 
     @Test func noSummaryNoRow() {
