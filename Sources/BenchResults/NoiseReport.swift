@@ -179,7 +179,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                 if shift.low <= 0 || tooFew {
                     var text = "\(slower.cell.parser) and \(faster.cell.parser)"
                     if order.count > 1 {
-                        text += " on \(faster.cell.feedPath.split(separator: "/").last.map(String.init) ?? "")"
+                        text += " on \(ComparisonKey.feedName(faster.cell.feedPath))"
                     }
                     let interval = "\(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
                     if tooFew {

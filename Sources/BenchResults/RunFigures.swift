@@ -67,8 +67,7 @@ public struct RunFigures: Sendable, Equatable {
         /// - Parameter cell: the cell the figure is of.
         /// - Returns: the figure, in the metric's unit.
         public func runFigure(of cell: CellKey) -> Double {
-            let ofWorkers = metric == .wallNs || (metric == .totalNs && cell.scenario.table == .practice)
-            guard ofWorkers, !workerMedians.isEmpty else { return median }
+            guard RunFigures.isOfWorkers(metric, in: cell), !workerMedians.isEmpty else { return median }
             return Statistics.percentile(sorted: workerMedians.sorted(), 0.5)
         }
 
@@ -98,6 +97,18 @@ public struct RunFigures: Sendable, Equatable {
     ///
     /// A reader of ``Figure/runFigure(of:)`` asks for them, or gets the pooled median.
     public static let workerMediansOfRunFigures: Set<Metric> = [.wallNs, .totalNs]
+
+    /// Whether a run's figure of `metric` in `cell` is the median of its workers' medians, as its
+    /// tables give it: wall time (the headline time), and a practice's total (its headline); the
+    /// others are the run's median of the cell's counted values.
+    ///
+    /// - Parameters:
+    ///   - metric: the figure's metric (wall time for calibrated time, its numerator).
+    ///   - cell: the cell it is of.
+    /// - Returns: `true` for a figure of the workers' medians.
+    public static func isOfWorkers(_ metric: Metric, in cell: CellKey) -> Bool {
+        metric == .wallNs || (metric == .totalNs && cell.scenario.table == .practice)
+    }
 
     /// A run's own figures of `metrics` as a store would keep them (``MetricSummary/of(_:)`` of
     /// each cell's samples; the workers' medians of `workerMedians` only), for a page that draws a

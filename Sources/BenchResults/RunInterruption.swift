@@ -19,18 +19,6 @@ public struct RunInterruption: Codable, Sendable, Equatable {
     /// The workers the run planned (`0`: it was interrupted before it knew).
     public var workersPlanned: Int
 
-    public init(
-        signal: String, rounds: Int, duringRounds: Bool = true, roundsAsked: Int, workersFinished: Int,
-        workersPlanned: Int
-    ) {
-        self.signal = signal
-        self.rounds = rounds
-        self.duringRounds = duringRounds
-        self.roundsAsked = roundsAsked
-        self.workersFinished = workersFinished
-        self.workersPlanned = workersPlanned
-    }
-
     /// Where a run was interrupted, from the round of the last worker it started and the rounds
     /// of the workers that finished.
     ///
@@ -47,17 +35,14 @@ public struct RunInterruption: Codable, Sendable, Equatable {
         workersPlanned: Int
     ) {
         let ran = finishedRounds.max() ?? 0
-        if let round = lastStartedRound, round == 0, ran > 0 {
-            // Counting allocations after the timed rounds: those are over.
-            self.init(
-                signal: signal, rounds: ran, duringRounds: false, roundsAsked: roundsAsked,
-                workersFinished: workersFinished, workersPlanned: workersPlanned)
-        } else {
-            // In the round of the last worker started (which the signal may have stopped).
-            self.init(
-                signal: signal, rounds: max(lastStartedRound ?? 0, ran), roundsAsked: roundsAsked,
-                workersFinished: workersFinished, workersPlanned: workersPlanned)
-        }
+        // A worker of round 0 counts allocations after the timed rounds: those are over. Else the
+        // run was in the round of the last worker started (which the signal may have stopped).
+        duringRounds = !(lastStartedRound == 0 && ran > 0)
+        rounds = duringRounds ? max(lastStartedRound ?? 0, ran) : ran
+        self.signal = signal
+        self.roundsAsked = roundsAsked
+        self.workersFinished = workersFinished
+        self.workersPlanned = workersPlanned
     }
 
     /// "interrupted by SIGINT in round 6 of 40", for the reports' headers.

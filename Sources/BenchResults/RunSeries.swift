@@ -77,9 +77,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
         let runCalibration = calibrated ? Self.runCalibrations(stored) : [:]
         // A run's time (and a practice's total) is the median of its workers' medians, as its
         // table gives it.
-        func byWorker(_ cell: CellKey) -> Bool {
-            metric == .wallNs || calibrated || (metric == .totalNs && cell.scenario.table == .practice)
-        }
+        let figure: Metric = calibrated ? .wallNs : metric
         var order: [SeriesKey] = []
         var groups: [SeriesKey: (feedPath: String, runs: [String: Run])] = [:]
         for item in stored {
@@ -95,7 +93,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
                 value > 0, !calibrated || item.sample.calibrationNs != nil
             else { continue }
             groups[key]?.runs[item.runID, default: Run(startedAt: item.runStartedAt, commit: item.runGitCommit)]
-                .values[byWorker(cell) ? item.sample.round : 0, default: []].append(value)
+                .values[RunFigures.isOfWorkers(figure, in: cell) ? item.sample.round : 0, default: []].append(value)
         }
         return order.compactMap { key in
             guard let group = groups[key], !group.runs.isEmpty else { return nil }

@@ -44,20 +44,17 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     public func decide(
         afterRound round: Int, elapsedSeconds: Double, cells: [CellSummary], reference: String? = nil
     ) -> StoppingOutcome? {
-        let wide = precision.map { Self.wider(than: $0, cells) } ?? []
-        // A run of several tables (documents, chunk sizes) says which table an interval is of.
         let watched = Self.watched(cells)
-        let tables = Set(watched.map { TableKey(feed: $0.feed, chunkSize: $0.chunkSize) })
+        let wide = precision.map { Self.wider(than: $0, watched) } ?? []
         func stop(_ reason: StoppingOutcome.Reason) -> StoppingOutcome {
+            // A run of several documents or chunk sizes says which an interval is of.
             StoppingOutcome(
                 reason: reason, rounds: round, seconds: elapsedSeconds, rule: self,
-                wider: reason == .precise ? [] : wide,
-                nothingWatched: precision != nil && !Self.hasWatchedIntervals(cells), reference: reference,
-                namesTables: tables.count > 1, namesChunkSizes: Set(watched.map(\.chunkSize)).count > 1)
+                wider: reason == .precise ? [] : wide, nothingWatched: precision != nil && watched.isEmpty,
+                reference: reference, namesDocuments: Set(watched.map(\.feed)).count > 1,
+                namesChunkSizes: Set(watched.map(\.chunkSize)).count > 1)
         }
-        if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty,
-            Self.hasWatchedIntervals(cells)
-        {
+        if precision != nil, round >= max(Self.minimumRounds, floorRounds ?? 0), wide.isEmpty, !watched.isEmpty {
             return stop(.precise)
         }
         if round >= maxRounds { return stop(.roundsDone) }
@@ -70,17 +67,14 @@ public struct StoppingRule: Codable, Sendable, Equatable {
     /// The watched intervals wider than `precision`, or from too few rounds to be 95% ones (however
     /// narrow: one pair of workers gives a 0% interval), those first, then widest first.
     public static func wider(than precision: Double, _ cells: [CellSummary]) -> [WideInterval] {
-        func width(_ interval: WideInterval) -> Double { interval.hasLevel ? interval.halfWidth : .infinity }
-        return watched(cells).filter { width($0) > precision + 1e-12 }
-            .sorted { (width($0), $0.parser) > (width($1), $1.parser) }
+        wider(than: precision, watched(cells))
     }
 
-    static func hasWatchedIntervals(_ cells: [CellSummary]) -> Bool { !watched(cells).isEmpty }
-
-    /// A table of a run: one feed at one chunk size.
-    struct TableKey: Hashable {
-        var feed: String
-        var chunkSize: Int
+    /// The intervals of `watched` wider than `precision`, in the public `wider(than:_:)`'s order.
+    static func wider(than precision: Double, _ watched: [WideInterval]) -> [WideInterval] {
+        func width(_ interval: WideInterval) -> Double { interval.hasLevel ? interval.halfWidth : .infinity }
+        return watched.filter { width($0) > precision + 1e-12 }
+            .sorted { (width($0), $0.parser) > (width($1), $1.parser) }
     }
 
     /// Every watched interval of `cells`: each parse cell's × fastest and vs C, where they have one.
@@ -160,12 +154,11 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     ///   - nothingWatched: whether the run had no interval to watch.
     ///   - reference: the parser the ratios are against (`--reference`): the message says
     ///     "× c-libxml2" as the tables do; `nil`: "× fastest".
-    ///   - namesTables: whether the message names each interval's document: a run of several
-    ///     tables.
-    ///   - namesChunkSizes: whether it names each interval's chunk size too: a run of several.
+    ///   - namesDocuments: whether the message names each interval's document: a run of several.
+    ///   - namesChunkSizes: whether it names each interval's chunk size: a run of several.
     public init(
         reason: Reason, rounds: Int, seconds: Double, rule: StoppingRule, wider: [WideInterval],
-        nothingWatched: Bool = false, reference: String? = nil, namesTables: Bool = false,
+        nothingWatched: Bool = false, reference: String? = nil, namesDocuments: Bool = false,
         namesChunkSizes: Bool = false
     ) {
         self.nothingWatched = nothingWatched ? true : nil
@@ -175,10 +168,10 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
         self.rule = rule
         self.wider = wider
         self.message = ""
-        self.message = sentence(reference: reference, namesTables: namesTables, namesChunkSizes: namesChunkSizes)
+        self.message = sentence(reference: reference, namesDocuments: namesDocuments, namesChunkSizes: namesChunkSizes)
     }
 
-    func sentence(reference: String?, namesTables: Bool, namesChunkSizes chunkSizes: Bool) -> String {
+    func sentence(reference: String?, namesDocuments: Bool, namesChunkSizes: Bool) -> String {
         let done = "Stopped after \(rounds) round\(rounds == 1 ? "" : "s") (\(Self.seconds(seconds)) of measuring)"
         let asked = rule.precision.map { "±" + Self.percent($0) }
         switch reason {
@@ -202,10 +195,8 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
             let shown = wider.prefix(4).map {
                 "\($0.parser) \($0.figure == .fastest ? reference.map { "× \($0)" } ?? $0.figure.rawValue : $0.figure.rawValue) "
-                    + (namesTables
-                        ? "on \($0.feed.split(separator: "/").last.map(String.init) ?? $0.feed)"
-                            + (chunkSizes ? " (chunks of \($0.chunkSize))" : "") + " "
-                        : "")
+                    + (namesDocuments ? "on \(ComparisonKey.feedName($0.feed)) " : "")
+                    + (namesChunkSizes ? "in chunks of \($0.chunkSize) " : "")
                     + ($0.hasLevel
                         ? "±\(Self.percent($0.halfWidth))"
                         : "from \($0.pairs ?? 0) pair\($0.pairs == 1 ? "" : "s") (not 95%)")

@@ -134,6 +134,13 @@ struct StoppingRuleTests {
         #expect(
             last?.message.contains("Still wider: expat × c-libxml2 on hamlet.xml ±6.7%.") == true,
             "\(last?.message ?? "")")
+        // One document at two chunk sizes: the chunk size is named, not the document.
+        var small = cells[1]
+        small.cell.chunkSize = 1_024
+        let chunked = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: [cells[0], small, cells[1]])
+        let message = chunked?.message ?? ""
+        #expect(message.contains("expat × fastest in chunks of 1024 ±6.7%"), "\(message)")
+        #expect(message.contains("expat × fastest in chunks of 16384 ±6.7%") && !message.contains(" on "), "\(message)")
         // One table: no document named; no reference: × fastest.
         let one = rule.decide(afterRound: 10, elapsedSeconds: 2, cells: Array(cells.prefix(2)))
         #expect(one?.message.contains("Still wider: expat × fastest ±6.7%.") == true, "\(one?.message ?? "")")
