@@ -12,8 +12,8 @@ import SongFeed
 /// The catalog is read in a worker too (it is input like any other, and Foundation's `XMLParser`
 /// reads it). Each parser then runs in worker processes that take many documents each, one after
 /// the other, and report one line per document as they go: a crash or a hang ends the worker on
-/// one document, whose outcome is then settled by running it alone, and the next worker starts
-/// after it. A hang is a worker that reports nothing for ``Options/caseTimeout`` seconds.
+/// one document, whose outcome is then settled by running it alone (unless it was the worker's
+/// only document), and the next worker starts after it. A hang is a worker that reports nothing for ``Options/caseTimeout`` seconds.
 public enum ConformanceRunner {
     /// The file of the suite that lists every test with its entities included (`xml:base` on
     /// each group).
@@ -60,7 +60,7 @@ public enum ConformanceRunner {
         public var method: [String] {
             [
                 "each document pushed in chunks of \(chunkSize == 0 ? "the whole document" : "\(chunkSize) bytes") through the parser's adapter (the same path as `bench verify`): an error from the parser is \"rejected\", an end without one is \"accepted\" (so is a decoder's \"not a feed\" error after the XML was read: the XML was accepted)",
-                "workers run up to \(batchSize) documents each; a worker that crashes, or finishes no document within \(formatSeconds(caseTimeout)), is killed and that document is run again alone: its outcome alone is the one counted",
+                "workers run up to \(batchSize) documents each; a worker that crashes, or finishes no document within \(formatSeconds(caseTimeout)), is killed and that document, if it was not the worker's only one, is run again alone: its outcome alone is the one counted",
                 "each worker's data is limited to \(memoryLimitMiB) MiB (RLIMIT_DATA)",
             ]
         }
@@ -163,15 +163,21 @@ public enum ConformanceRunner {
             } else {
                 let culprit = batch[done]
                 let batchOutcome = result(of: termination, caseID: cases[culprit].id, errorLine: errorLine)
-                let (alone, aloneTermination, aloneError) = runWorker(
-                    parser: parser, suite: directory, cases: [cases[culprit]], options: options)
-                var settled =
-                    alone.first?.result
-                    ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
-                settled.caseID = cases[culprit].id
-                if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
-                results[culprit] = settled
-                reported[culprit] = alone.first
+                if batch.count == 1 {
+                    // It ran alone already: running it again would repeat that run (a hang twice
+                    // its time limit), so its outcome is this one.
+                    results[culprit] = batchOutcome
+                } else {
+                    let (alone, aloneTermination, aloneError) = runWorker(
+                        parser: parser, suite: directory, cases: [cases[culprit]], options: options)
+                    var settled =
+                        alone.first?.result
+                        ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
+                    settled.caseID = cases[culprit].id
+                    if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
+                    results[culprit] = settled
+                    reported[culprit] = alone.first
+                }
                 next = culprit + 1
             }
             progress?(next)
