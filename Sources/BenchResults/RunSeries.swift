@@ -20,6 +20,17 @@ public struct RunSeries: Sendable, Codable, Equatable {
         public var startedAt: String
         public var commit: String?
         public var value: Double
+        /// `true` when the run did not finish (interrupted, failed, or still running): its value is
+        /// from the cells it finished; absent for a run that finished.
+        public var incomplete: Bool?
+
+        init(runID: String, startedAt: String, commit: String?, value: Double, complete: Bool?) {
+            self.runID = runID
+            self.startedAt = startedAt
+            self.commit = commit
+            self.value = value
+            incomplete = complete == false ? true : nil
+        }
     }
 
     /// A shift of the series.
@@ -70,6 +81,7 @@ public struct RunSeries: Sendable, Codable, Equatable {
         struct Run {
             var startedAt: String
             var commit: String?
+            var complete: Bool?
             /// The values by worker (its round), for a time; all under round 0 for the others.
             var values: [Int: [Double]] = [:]
         }
@@ -92,7 +104,8 @@ public struct RunSeries: Sendable, Codable, Equatable {
             guard clean, let value = calibrated ? item.sample.wallNs.map(Double.init) : metric.value(item.sample),
                 value > 0, !calibrated || item.sample.calibrationNs != nil
             else { continue }
-            groups[key]?.runs[item.runID, default: Run(startedAt: item.runStartedAt, commit: item.runGitCommit)]
+            let run = Run(startedAt: item.runStartedAt, commit: item.runGitCommit, complete: item.runComplete)
+            groups[key]?.runs[item.runID, default: run]
                 .values[RunFigures.isOfWorkers(figure, in: cell) ? item.sample.round : 0, default: []].append(value)
         }
         return order.compactMap { key in
@@ -106,7 +119,8 @@ public struct RunSeries: Sendable, Codable, Equatable {
                     }
                     value /= calibration
                 }
-                return Point(runID: id, startedAt: run.startedAt, commit: run.commit, value: value)
+                return Point(
+                    runID: id, startedAt: run.startedAt, commit: run.commit, value: value, complete: run.complete)
             }.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }
             guard !points.isEmpty else { return nil }
             return RunSeries(
@@ -183,7 +197,9 @@ public struct RunSeries: Sendable, Codable, Equatable {
                     }
                     guard value > 0 else { continue }
                     groups[seriesKey]?.points.append(
-                        Point(runID: run.runID, startedAt: run.startedAt, commit: run.gitCommit, value: value))
+                        Point(
+                            runID: run.runID, startedAt: run.startedAt, commit: run.gitCommit, value: value,
+                            complete: run.complete))
                 }
             }
         }

@@ -76,6 +76,19 @@ struct HistoryCommandTests {
             words(withIt.standardOutput).contains(
                 "1 of the 31 runs searched did not finish (interrupted, failed, or still running)"),
             "\(withIt.standardOutput)")
+        // The JSON marks its point, and only its.
+        let marked = try runBench([
+            "history", "--store", path, "--metric", "wall", "--scenario", "parse", "--format", "json",
+        ])
+        #expect(marked.status == 0, "\(marked.standardError)")
+        struct Document: Decodable { var series: [RunSeries] }
+        let points = try JSONDecoder().decode(Document.self, from: Data(marked.standardOutput.utf8)).series
+            .flatMap(\.points)
+        #expect(points.count == 62, "\(points.count)")
+        #expect(
+            Set(points.filter { $0.incomplete == true }.map(\.runID)) == ["20261122T113000Z-h"],
+            "\(marked.standardOutput)")
+        #expect(points.allSatisfy { $0.incomplete == true || $0.incomplete == nil })
         let without = try runBench(["history", "--store", path, "--metric", "wall", "--exclude-incomplete"])
         #expect(without.status == 0 && !without.standardOutput.contains("did not finish"), "\(without.standardOutput)")
         #expect(without.standardOutput.contains("no change in 30 runs"), "\(without.standardOutput)")
