@@ -13,7 +13,8 @@ import SongFeed
 /// reads it). Each parser then runs in worker processes that take many documents each, one after
 /// the other, and report one line per document as they go: a crash or a hang ends the worker on
 /// one document, whose outcome is then settled by running it alone (unless it was the worker's
-/// only document), and the next worker starts after it. A hang is a worker that reports nothing for ``Options/caseTimeout`` seconds.
+/// only document), and the next worker starts after it. A hang is a worker that reports nothing
+/// for ``Options/caseTimeout`` seconds.
 public enum ConformanceRunner {
     /// The file of the suite that lists every test with its entities included (`xml:base` on
     /// each group).
