@@ -12,9 +12,9 @@ struct Conformance: ParsableCommand {
             Reads the suite's catalog (xmlconf-flattened.xml), keeps the XML 1.0 (5th edition) not-well-formed \
             and valid documents that need no external entity, and runs each parser over them in worker \
             processes: a crash or a hang costs only the document it happened on, which is then run alone to \
-            be sure (unless its worker had no other). Prints a table per parser and the exceptions; writes conformance.json, \
-            conformance-results.csv (one row per parser and document), conformance-summary.csv and \
-            conformance.md under --output-dir. Exit status 0 once the table is made, whatever it shows.
+            be sure (unless its worker had no other). Prints a table per parser and the exceptions; writes \
+            conformance.json, conformance-results.csv (one row per parser and document), \
+            conformance-summary.csv and conformance.md under --output-dir. Exit status 0 once the table is made, whatever it shows.
             """
     )
 

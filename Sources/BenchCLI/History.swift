@@ -105,8 +105,7 @@ struct History: ParsableCommand {
             incomplete == 0
             ? ""
             : "\(incomplete) of the \(searched.count) runs searched did not finish (interrupted, failed, or still "
-                + "running): their "
-                + "finished cells are in the series; --exclude-incomplete leaves them out.\n"
+                + "running): their finished cells are in the series; --exclude-incomplete leaves them out.\n"
         switch format {
         case .markdown: print(ChangeReport.markdown(series, method: method) + note, terminator: "")
         case .json: print(try ChangeReport.json(series, method: method), terminator: "")

@@ -153,15 +153,16 @@ extension HTMLReport {
     /// parser on the feed (chunk sizes, parse scenarios), as ``historyChart(runs:)`` draws them.
     static func historyChart(_ samples: [StoredSample]) -> String? {
         // Each cell's clean samples, then each run's point from its cells.
-        var cells: [String: (point: RunPoint, samples: [Sample])] = [:]
+        var cells: [String: (pointKey: String, point: RunPoint, samples: [Sample])] = [:]
         for item in samples where drawsHistory(item.sample.cell) && item.sample.isClean {
             guard item.sample.wallNs != nil else { continue }
             let cell = item.sample.cell
-            let point = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
-            let key = point + "\u{0}" + cell.scenario.name + "\u{0}" + String(cell.chunkSize)
+            let pointKey = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
+            let key = pointKey + "\u{0}" + cell.scenario.name + "\u{0}" + String(cell.chunkSize)
             cells[
                 key,
                 default: (
+                    pointKey,
                     RunPoint(
                         run: RunKey(id: item.runID, started: item.runStartedAt), machine: item.machine,
                         parser: cell.parser, feed: cell.feedSHA256, median: 0, count: 0), []
@@ -172,7 +173,7 @@ extension HTMLReport {
         for group in cells.values {
             let workers = WorkerValues.medians(group.samples) { $0.wallNs.map(Double.init) }
             guard let time = Statistics(Array(workers.values))?.median else { continue }
-            let key = group.point.run.id + "\u{0}" + group.point.parser + "\u{0}" + group.point.feed
+            let key = group.pointKey
             groups[key, default: (group.point, [])].times.append(time)
             groups[key]?.point.count += group.samples.count
         }

@@ -174,10 +174,15 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
     func sentence(reference: String?, namesDocuments: Bool, namesChunkSizes: Bool) -> String {
         let done = "Stopped after \(rounds) round\(rounds == 1 ? "" : "s") (\(Self.seconds(seconds)) of measuring)"
         let asked = rule.precision.map { "±" + Self.percent($0) }
+        // The ratio to the reference as the tables head it ("× c-libxml2"), "× fastest" without one.
+        func name(_ figure: WideInterval.Figure) -> String {
+            figure == .fastest ? reference.map { "× \($0)" } ?? figure.rawValue : figure.rawValue
+        }
+        let ratios = "\(name(.fastest)) and \(name(.versusC))"
         switch reason {
         case .precise:
             return done
-                + ": every \(reference.map { "× \($0)" } ?? "× fastest") and vs C interval from this run's rounds within \(asked ?? "the precision asked")"
+                + ": every \(ratios) interval from this run's rounds within \(asked ?? "the precision asked")"
                 + " (the noise between runs, when added from the store, widens them again)."
         case .timeSpent, .roundsDone:
             let limit =
@@ -189,12 +194,12 @@ public struct StoppingOutcome: Codable, Sendable, Equatable {
                     : "another round would pass --max-time \(Self.seconds(rule.maxSeconds ?? seconds))"
             guard let asked else { return done + ": \(limit)." }
             if nothingWatched == true {
-                return done + ": \(limit); no × fastest or vs C interval to watch (a ratio needs two parsers, or a "
-                    + "parser beside its C reference), so \(asked) could not end the rounds."
+                return done + ": \(limit); no \(name(.fastest)) or \(name(.versusC)) interval to watch (a ratio "
+                    + "needs two parsers, or a parser beside its C reference), so \(asked) could not end the rounds."
             }
             guard !wider.isEmpty else { return done + ": \(limit); every interval within \(asked)." }
             let shown = wider.prefix(4).map {
-                "\($0.parser) \($0.figure == .fastest ? reference.map { "× \($0)" } ?? $0.figure.rawValue : $0.figure.rawValue) "
+                "\($0.parser) \(name($0.figure)) "
                     + (namesDocuments ? "on \(ComparisonKey.feedName($0.feed)) " : "")
                     + (namesChunkSizes ? "in chunks of \($0.chunkSize) " : "")
                     + ($0.hasLevel
