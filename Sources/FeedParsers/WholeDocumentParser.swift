@@ -60,3 +60,9 @@ public final class WholeDocumentParser<Reader: WholeDocumentReader>: SongFeedPar
         FeedParseError(parser: Reader.name, message: message, line: 0, column: 0)
     }
 }
+
+/// A parser that gathers every chunk into one buffer and parses the document once it is complete
+/// (every ``WholeDocumentParser``): the sizes of the chunks it is pushed change only the gathering.
+package protocol GathersWholeDocument {}
+
+extension WholeDocumentParser: GathersWholeDocument {}

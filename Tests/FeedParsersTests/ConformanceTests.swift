@@ -9,7 +9,7 @@ import Testing
 struct ConformanceTests {
     static let groundTruth = FeedGenerator(songs: 300).generate()
 
-    @Test("Data/top300.rss.xml gives the generator's songs", arguments: songParsers, chunkSizes)
+    @Test("Data/top300.rss.xml gives the generator's songs", arguments: songParserChunks)
     func committedFeed(parser: String, chunkSize: Int?) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
         let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
@@ -24,7 +24,7 @@ struct ConformanceTests {
     @Test(
         "The real 2012 iTunes feed",
         .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
-        arguments: songParsers, chunkSizes)
+        arguments: songParserChunks)
     func realFeed(parser: String, chunkSize: Int?) throws {
         let path = try #require(TestPaths.realITunesFeed)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -47,7 +47,7 @@ struct ConformanceTests {
     @Test(
         "The real 2013 iTunes Atom feed: 10 entries, the im: fields and the category's term",
         .enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)),
-        arguments: songParsers, chunkSizes)
+        arguments: songParserChunks)
     func realAtomFeed(parser: String, chunkSize: Int?) throws {
         let path = try #require(TestPaths.realITunesAtomFeed)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -80,7 +80,7 @@ struct ConformanceTests {
 
     static let atomGroundTruth = FeedGenerator(songs: 300, format: .atom).generate()
 
-    @Test("The generator's Atom form gives the same songs as its RSS form", arguments: songParsers, chunkSizes)
+    @Test("The generator's Atom form gives the same songs as its RSS form", arguments: songParserChunks)
     func generatedAtomFeed(parser: String, chunkSize: Int?) throws {
         let songs = try parserType(parser).parse(Self.atomGroundTruth.bytes, chunkSize: chunkSize)
         #expect(Self.atomGroundTruth.songs == Self.groundTruth.songs)
