@@ -16,6 +16,8 @@ struct HostileCommandTests {
 
     /// A parser that holds: exit 0, its verdict, one row per document, within 100 columns; run from a
     /// directory other than the checkout (the corpus is generated, not read from Data/).
+    ///
+    /// libxml2's only run of the whole corpus in the tests (`HostileCorpusTests.runByTheCommandTests`).
     @Test func aParserThatHoldsExitsZero() throws {
         let directory = try TemporaryDirectory()
         let result = try runBench(
@@ -34,7 +36,10 @@ struct HostileCommandTests {
     }
 
     /// Foundation's `XMLParser` traps on invalid UTF-8 in a name and takes longer than the limit
-    /// over 1,000,000 attributes (pinned in HostileCorpusTests): exit 1, each named as it is.
+    /// over 1,000,000 attributes: exit 1, each named as it is, and every other document held.
+    ///
+    /// Its only run of the whole corpus in the tests, so these are its pins
+    /// (`HostileCorpusTests.runByTheCommandTests`): a crash or hang that comes or goes fails here.
     @Test func aParserThatCrashesOrHangsFails() throws {
         let result = try runBench(["hostile", "--parsers", "foundation", "--quiet"], environment: ["COLUMNS": "100"])
         #expect(result.status == 1, "\(result.standardOutput)\n\(result.standardError)")
