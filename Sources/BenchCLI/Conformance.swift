@@ -14,7 +14,8 @@ struct Conformance: ParsableCommand {
             processes: a crash or a hang costs only the document it happened on, which is then run alone to \
             be sure (unless its worker had no other). Prints a table per parser and the exceptions; writes \
             conformance.json, conformance-results.csv (one row per parser and document), \
-            conformance-summary.csv and conformance.md under --output-dir. Exit status 0 once the table is made, whatever it shows.
+            conformance-summary.csv and conformance.md under --output-dir. Exit status 0 once the table is \
+            made, whatever it shows.
             """
     )
 

@@ -28,9 +28,10 @@ public enum RunDefaults {
     /// Practices keep the 3 they were measured with. Download cells alone time 2 (3 until issue 46):
     /// each is a shaped transfer of a quarter of a second, and a worker's figure is its median,
     /// which for 2 is their mean: its variance is 1.11 times a median of 3's for normal noise, so
-    /// the next-run interval from 5 workers is about 5% wider in theory. Measured on this 2-core machine kind (2026-11-27, five download-only runs of
-    /// each, alternated): each run's parse medians fell in another's next-run interval 98 times in
-    /// 140 with 2, 100 in 140 with 3; the download-only run took 12.1 s instead of 17.5.
+    /// the next-run interval from 5 workers is about 5% wider in theory. Measured on this 2-core
+    /// machine kind (2026-11-27, five download-only runs of each, alternated): each run's parse
+    /// medians fell in another's next-run interval 98 times in 140 with 2, 100 in 140 with 3; the
+    /// download-only run took 12.1 s instead of 17.5.
     public static let iterations = (parse: 2, download: 2, practice: 3)
 
     /// Bytes pushed into a parser at a time.

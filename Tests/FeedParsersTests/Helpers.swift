@@ -5,17 +5,21 @@ import Foundation
 import SongFeed
 import Testing
 
-/// The chunk sizes a document is pushed in by the conformance tests; `nil` is the whole document in one chunk.
+/// The chunk sizes a document is pushed in by the conformance tests; `nil` is the whole document
+/// in one chunk.
 let chunkSizes: [Int?] = [1, 2, 3, 7, 64, 4_096, 16_384, nil]
 
 /// The parsers that build songs (all but the `memchr` floor).
-let songParsers = ParserRegistry.all.filter { $0.buildsSongs }.map { $0.name }
+let songParserTypes = ParserRegistry.all.filter { $0.buildsSongs }
+
+/// Their names.
+let songParsers = songParserTypes.map { $0.name }
 
 /// Each song parser with the chunk sizes a conformance test pushes a document in: every size for a
 /// parser that reads the chunks as they come; for one that gathers them and parses the document
 /// once (`GathersWholeDocument`), 1 byte and the whole document, as every other size parses the
 /// same gathered bytes again.
-let songParserChunks: [(String, Int?)] = ParserRegistry.all.filter { $0.buildsSongs }.flatMap { parser in
+let songParserChunks: [(String, Int?)] = songParserTypes.flatMap { parser in
     (parser is any GathersWholeDocument.Type ? [1, nil] : chunkSizes).map { (parser.name, $0) }
 }
 
