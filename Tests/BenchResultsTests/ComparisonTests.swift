@@ -268,6 +268,59 @@ struct ComparisonTests {
         #expect(judged.cells[0].verdict == .slower)
     }
 
+    /// A run whose machine ran off its usual speed (its HOST STATE line) is not judged on its wall or
+    /// CPU times against a run made at another moment: two back-to-back runs of the same code, the
+    /// second on a machine 1.31× slower than usual, were "4 regressions" and exit 2. Its calibrated
+    /// times are judged, and so are runs made turn about.
+    @Test func aRunWhoseMachineWasOffItsUsualSpeedIsNotJudgedOnItsTimes() {
+        let baseline = SyntheticRuns.run(
+            id: "a", started: "2026-11-22T10:00:00Z",
+            rounds: ["expat": SyntheticRuns.noisy(1e7, count: 10, noise: 0.05, seed: 3)], calibrationNs: 1_000_000)
+        var current = SyntheticRuns.run(
+            id: "b", started: "2026-11-22T10:01:00Z",
+            rounds: ["expat": SyntheticRuns.noisy(1.3e7, count: 10, noise: 0.05, seed: 4)], calibrationNs: 1_000_000)
+        current.hostState = HostState(
+            host: "test", calibrationNs: 1.31e6, usualNs: 1e6, historyRuns: 1, ratio: 1.31, threshold: 0.1, moved: true,
+            message: "HOST STATE: this run's machine ran 1.31× slower than its usual")
+        for metric in [ComparisonMetric.wall, .cpu] {
+            let comparison = RunComparison.compare(
+                baseline: [baseline], current: [current], metric: metric, threshold: 0.05)
+            #expect(comparison.cells[0].verdict == nil)
+            #expect(
+                comparison.cells[0].note?.hasPrefix(
+                    "not judged: the current run's machine ran 1.31× slower than its usual") == true,
+                "\(comparison.cells[0].note ?? "no note")")
+            #expect(comparison.regressions.isEmpty && comparison.compared.isEmpty)
+            #expect(comparison.warnings.contains { $0.contains("current") && $0.contains("HOST STATE") })
+        }
+        // The calibrated times are judged (here the calibration did not move: slower still).
+        let calibrated = RunComparison.compare(
+            baseline: [baseline], current: [current], metric: .calibrated, threshold: 0.05)
+        #expect(calibrated.cells[0].verdict == .slower)
+        // A baseline off its usual speed (faster) counts the same, and a machine in its usual state
+        // does not stop the judgement.
+        var faster = baseline
+        faster.hostState = HostState(
+            host: "test", calibrationNs: 8e5, usualNs: 1e6, historyRuns: 6, ratio: 0.8, threshold: 0.05, moved: true,
+            message: "")
+        let before = RunComparison.compare(
+            baseline: [faster], current: [current], metric: .wall, threshold: 0.05)
+        #expect(before.cells[0].note?.hasPrefix("not judged: the baseline run's machine ran 1.25× faster") == true)
+        // Runs made turn about pair each current worker with the baseline's of the same moment.
+        var laterBaseline = baseline
+        laterBaseline.environment.startedAt = "2026-11-22T10:02:00Z"
+        var laterCurrent = current
+        laterCurrent.environment.startedAt = "2026-11-22T10:03:00Z"
+        let turnAbout = RunComparison.compare(
+            baseline: [baseline, laterBaseline], current: [current, laterCurrent], metric: .wall, threshold: 0.05)
+        #expect(turnAbout.cells[0].method?.contains("paired by turn") == true, "\(turnAbout.cells[0].method ?? "no method")")
+        #expect(turnAbout.cells[0].verdict == .slower)
+        current.hostState?.moved = false
+        #expect(
+            RunComparison.compare(baseline: [baseline], current: [current], metric: .wall, threshold: 0.05)
+                .cells[0].verdict == .slower)
+    }
+
     // MARK: Defects of the first gate, each with its reproducing input
 
     /// 1. Every current iteration failed: a failure, not "only in the baseline" and exit 0.

@@ -18,6 +18,10 @@ extension RunComparison {
             var shas: Set<String>
             /// "baseline" or "current" when a run with this cell was flagged noisy.
             var noisy: String? = nil
+            /// How the machine of a run with this cell strayed from its usual speed (``HostState/moved``),
+            /// naming the side ("the current run's machine ran 1.31× slower than its usual"); `nil`
+            /// when no run's did.
+            var hostMoved: String? = nil
         }
 
         var cells: [ComparisonKey: Cell] = [:]
@@ -34,6 +38,7 @@ extension RunComparison {
                 for summary in run.cells { if let kind = summary.kind { kinds[ComparisonKey(summary.cell)] = kind } }
             }
             var noisyCells: Set<ComparisonKey> = []
+            var movedCells: [ComparisonKey: String] = [:]
             var values: [ComparisonKey: [Turn: [Double]]] = [:]
             var shas: [ComparisonKey: Set<String>] = [:]
             let ordered = runs.enumerated().sorted {
@@ -51,6 +56,9 @@ extension RunComparison {
                 for sample in run.samples where sample.cell.scenario != CellKey.notTimedScenario {
                     let key = ComparisonKey(sample.cell)
                     if run.noise?.noisy == true { noisyCells.insert(key) }
+                    if let state = run.hostState, state.moved, movedCells[key] == nil {
+                        movedCells[key] = Self.moved(state, side: name)
+                    }
                     var count = failedIterations[key] ?? (0, 0)
                     count.all += 1
                     if sample.error != nil { count.failed += 1 }
@@ -77,7 +85,8 @@ extension RunComparison {
                         median: median, iterations: byTurn.values.reduce(0) { $0 + $1.count }, workers: workers.count,
                         feedSHA256: keyShas.sorted().joined(separator: ","), failed: failedIterations[key]?.failed ?? 0,
                         kind: kinds[key]),
-                    workers: workers, iterationValues: all, shas: keyShas, noisy: noisyCells.contains(key) ? name : nil)
+                    workers: workers, iterationValues: all, shas: keyShas, noisy: noisyCells.contains(key) ? name : nil,
+                    hostMoved: movedCells[key])
             }
             for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {
                 // Every iteration failed: the cell exists, with no values.
@@ -87,6 +96,18 @@ extension RunComparison {
                     workers: [:], iterationValues: [], shas: [])
             }
         }
+
+        /// How a run's machine strayed from its usual speed, in words: "the current run's machine ran
+        /// 1.31× slower than its usual".
+        static func moved(_ state: HostState, side: String) -> String {
+            let machine = "the \(side) run's machine"
+            guard let ratio = state.ratio, ratio.isFinite, ratio > 0 else { return machine + " was not in its usual state" }
+            return ratio >= 1
+                ? machine + " ran \(format(ratio))× slower than its usual"
+                : machine + " ran \(format(1 / ratio))× faster than its usual"
+        }
+
+        private static func format(_ value: Double) -> String { String(format: "%.2f", value) }
 
         /// Why `key` counts as failed on this side, the current one, given the baseline's failed
         /// iterations; `nil` when it did not fail.

@@ -30,7 +30,10 @@
 /// Times (wall, CPU) of sides that did not run turn about are not judged when a run of either side
 /// was flagged noisy (``NoiseReport``): runs made at different moments on a busy machine differ by
 /// the moment (measured here: a whole mode of the workers 8% higher in one run than in the next),
-/// which no test on one run a side can tell from a change of the code.
+/// which no test on one run a side can tell from a change of the code. Nor are the wall and CPU
+/// times of sides that did not run turn about when a run of either side says its machine was off its
+/// usual speed (``HostState/moved``, from its calibration against its host's earlier runs): its
+/// times are the moment's as much as the code's; ``ComparisonMetric/calibrated`` judges them.
 public struct RunComparison: Codable, Sendable, Equatable {
     public var metric: ComparisonMetric
     public var threshold: Double
@@ -162,6 +165,16 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 "not judged: the \(noisy) was measured on a noisy machine, and the two sides did not run turn about "
                 + "(a time then depends on the moment as much as on the code). Compare runs made turn about "
                 + "(scripts/ci-regression.sh), or runs made when the machine is quiet"
+            cell.ratio = ratioOfMedians(a, b)
+            return
+        }
+        if !paired, metric.isTime, metric != .calibrated, let moved = a.hostMoved ?? b.hostMoved {
+            // The run's own calibration says its machine was not in its usual state: its absolute
+            // times say as much about the moment as about the code (the calibrated times do not).
+            cell.note =
+                "not judged: \(moved) (its calibration against its host's earlier runs), so its times depend on the "
+                + "moment as much as on the code. Compare with --metric calibrated, or runs made turn about "
+                + "(scripts/ci-regression.sh)"
             cell.ratio = ratioOfMedians(a, b)
             return
         }
@@ -326,6 +339,13 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 warnings.append(
                     "the \(side) has \(noisy.count) run(s) the harness flagged noisy: "
                         + (noisy.first?.noise?.warnings.first ?? ""))
+            }
+            let moved = runs.compactMap(\.hostState).filter(\.moved)
+            if let first = moved.first {
+                warnings.append(
+                    "the \(side) has \(moved.count) run(s) whose machine was not in its usual state: "
+                        + Side.moved(first, side: side) + " (HOST STATE); their wall and CPU times are not judged "
+                        + "unless the sides ran turn about: --metric calibrated judges them")
             }
         }
         return warnings
