@@ -269,9 +269,10 @@ struct ComparisonTests {
     }
 
     /// A run whose machine ran off its usual speed (its HOST STATE line) is not judged on its wall or
-    /// CPU times against a run made at another moment: two back-to-back runs of the same code, the
-    /// second on a machine 1.31× slower than usual, were "4 regressions" and exit 2. Its calibrated
-    /// times are judged, and so are runs made turn about.
+    /// CPU times against a run made at another moment.
+    ///
+    /// Two back-to-back runs of the same code, the second on a machine 1.31× slower than usual, were
+    /// "4 regressions" and exit 2. Its calibrated times are judged, and so are runs made turn about.
     @Test func aRunWhoseMachineWasOffItsUsualSpeedIsNotJudgedOnItsTimes() {
         let baseline = SyntheticRuns.run(
             id: "a", started: "2026-11-22T10:00:00Z",
@@ -313,7 +314,9 @@ struct ComparisonTests {
         laterCurrent.environment.startedAt = "2026-11-22T10:03:00Z"
         let turnAbout = RunComparison.compare(
             baseline: [baseline, laterBaseline], current: [current, laterCurrent], metric: .wall, threshold: 0.05)
-        #expect(turnAbout.cells[0].method?.contains("paired by turn") == true, "\(turnAbout.cells[0].method ?? "no method")")
+        #expect(
+            turnAbout.cells[0].method?.contains("paired by turn") == true,
+            "\(turnAbout.cells[0].method ?? "no method")")
         #expect(turnAbout.cells[0].verdict == .slower)
         current.hostState?.moved = false
         #expect(

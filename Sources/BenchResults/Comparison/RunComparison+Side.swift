@@ -101,7 +101,9 @@ extension RunComparison {
         /// 1.31× slower than its usual".
         static func moved(_ state: HostState, side: String) -> String {
             let machine = "the \(side) run's machine"
-            guard let ratio = state.ratio, ratio.isFinite, ratio > 0 else { return machine + " was not in its usual state" }
+            guard let ratio = state.ratio, ratio.isFinite, ratio > 0 else {
+                return machine + " was not in its usual state"
+            }
             return ratio >= 1
                 ? machine + " ran \(format(ratio))× slower than its usual"
                 : machine + " ran \(format(1 / ratio))× faster than its usual"
