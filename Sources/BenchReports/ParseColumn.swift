@@ -107,7 +107,7 @@ public enum ParseColumn: String, CaseIterable, Sendable {
                 ? "" : cell.workerSpread.map { Format.number($0 * 100, decimals: 0) + "%" } ?? ""
         case .mean: return Format.ms(cell.wall?.mean)
         case .cpu: return Format.ms(cell.cpuMedianNs)
-        case .throughput: return Format.number(cell.megabytesPerSecond)
+        case .throughput: return cell.kind == "baseline" ? "" : Format.number(cell.megabytesPerSecond)
         case .firstSong: return Format.ms(cell.firstSongMedianNs)
         case .parseMiB: return Format.mib(cell.parsePeakBytes.map(Double.init))
         case .workerMiB: return Format.mib(cell.peakResidentBytes.map(Double.init))
@@ -119,34 +119,46 @@ public enum ParseColumn: String, CaseIterable, Sendable {
         }
     }
 
-    /// The column's sentence of the legend; `nil` for one another column's sentence explains.
-    var legend: String? {
+    /// The column's sentence of the legend, the ratios against `reference` when the run has one
+    /// (`nil`: the fastest of each table); `nil` for one another column's sentence explains.
+    func legend(reference: String?) -> String? {
+        let against = ParseColumn.fastest.header(reference: reference)
         switch self {
         case .kind:
-            "kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr over "
-                + "the bytes, no parsing)."
+            return "kind: push/event, pull, tree, Codable, reference (the same extraction in plain C), floor (memchr "
+                + "over the bytes, no parsing), baseline (null: no parse, what the harness costs; in a document run "
+                + "also sink: the timed sink alone, what every parser's time includes)."
         case .fastest:
-            "× fastest: time ÷ the fastest parser's, estimated from the workers that ran in the same round "
-                + "(Hodges–Lehmann), with a 95% Wilcoxon interval (95% CI): stable when the whole machine speeds up or "
-                + "slows down."
-        case .interval: nil
-        case .floor: "× floor: time ÷ the memchr floor's, paired by round as × fastest."
+            return "\(against): time ÷ "
+                + (reference.map { "\($0)'s (the run's reference parser)" } ?? "the fastest parser's")
+                + ", estimated from the workers that ran in the same round (Hodges–Lehmann), with a 95% Wilcoxon "
+                + "interval (95% CI): stable when the whole machine speeds up or slows down."
+        case .interval: return nil
+        case .floor: return "× floor: time ÷ the memchr floor's, paired by round as \(against)."
         case .versusC:
-            "vs C: the Swift adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what the "
-                + "binding costs; intervals 95%."
-        case .time: "time: the median of the workers' median times."
+            return "vs C: the Swift adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what "
+                + "the binding costs; intervals 95%."
+        case .time: return "time: the median of the workers' median times."
         case .nextRun:
-            "next run 95%: the interval the next run's time should fall in — order statistics of the worker "
+            return "next run 95%: the interval the next run's time should fall in — order statistics of the worker "
                 + "medians, chosen so that a next run whose workers behave like these lands inside with at least 95% "
                 + "probability (exact; with 40 workers the 11th to the 30th); it includes the noise between processes "
                 + "that one worker's iterations cannot show; once the store holds 5 earlier runs of this host, it and "
-                + "the × fastest and vs C intervals are widened by the noise between runs (the lines above the table "
+                + "the \(against) and vs C intervals are widened by the noise between runs (the lines above the table "
                 + "say which)."
+        default: return sentence
+        }
+    }
+
+    /// The legend's sentence of the columns that do not depend on the reference.
+    private var sentence: String? {
+        switch self {
+        case .kind, .fastest, .interval, .floor, .versusC, .time, .nextRun: nil
         case .workers: "workers: the worker processes measured."
         case .spread: "spread: how much the workers disagree (sd of the logarithms of their medians)."
         case .mean: "mean: of every parse."
         case .cpu: "CPU: median CPU time of the worker process (every thread)."
-        case .throughput: "MB/s: feed bytes / time (10^6 bytes)."
+        case .throughput: "MB/s: feed bytes / time (10^6 bytes; none for a baseline, which reads no feed)."
         case .firstSong: "1st song: median time to the first song."
         case .parseMiB:
             "parse MiB: the parse's own peak, how far the worker's resident set rose above its level just before "
@@ -169,11 +181,14 @@ public enum ParseColumn: String, CaseIterable, Sendable {
     /// fit (the legend names them; the files have them).
     public static let narrowDropOrder: [ParseColumn] = [.throughput, .kind, .allocations]
 
-    /// The column's words in the short key (``key(_:download:)``); `nil` for one that needs none.
-    var keyPhrase: String? {
+    /// The column's words in the short key (``key(_:download:reference:)``), the ratios against
+    /// `reference` when the run has one; `nil` for one that needs none.
+    func keyPhrase(reference: String?) -> String? {
         switch self {
         case .kind, .interval: nil
-        case .fastest: "× fastest: time ÷ the fastest's, from workers of the same round, with its 95% CI"
+        case .fastest:
+            "\(header(reference: reference)): time ÷ \(reference.map { "\($0)'s" } ?? "the fastest's"), from workers of "
+                + "the same round, with its 95% CI"
         case .floor: "× floor: ÷ one memchr pass"
         case .versusC: "vs C: ÷ the same extraction in C"
         case .time: "time: median of the workers' medians"
@@ -195,12 +210,12 @@ public enum ParseColumn: String, CaseIterable, Sendable {
     }
 
     /// The terminal's short key of the parse table (and the download table's, when `download`):
-    /// what each shown column is, in a few words, which columns are hidden, and where the whole
-    /// legend is.
-    static func key(_ columns: [ParseColumn], download: Bool) -> String {
+    /// what each shown column is, in a few words (the ratios against `reference` when the run has
+    /// one), which columns are hidden, and where the whole legend is.
+    static func key(_ columns: [ParseColumn], download: Bool, reference: String? = nil) -> String {
         var text =
             "Key: times in ms, from parses that kept the CPU, each parser in many worker processes; "
-            + columns.compactMap(\.keyPhrase).joined(separator: "; ") + "."
+            + columns.compactMap { $0.keyPhrase(reference: reference) }.joined(separator: "; ") + "."
         if download { text += " " + RunReport.downloadKey }
         // The default columns a narrow terminal left out are named; the others are one option away.
         let dropped = defaults.filter { !columns.contains($0) }
@@ -212,12 +227,12 @@ public enum ParseColumn: String, CaseIterable, Sendable {
     }
 
     /// The parse table's legend for `columns`: what every table shares, each shown column's
-    /// sentence, and where the hidden ones are.
-    static func legend(_ columns: [ParseColumn]) -> String {
+    /// sentence (the ratios against `reference` when the run has one), and where the hidden ones are.
+    static func legend(_ columns: [ParseColumn], reference: String? = nil) -> String {
         var text =
             "Times in ms (wall clock, monotonic), from parses that kept the CPU. Each parser runs in several worker "
             + "processes (one per round, side by side with the other parsers' workers, the order turned each round). "
-        text += columns.compactMap(\.legend).joined(separator: " ")
+        text += columns.compactMap { $0.legend(reference: reference) }.joined(separator: " ")
         text += " Failed iterations are left out of every figure."
         let hidden = allCases.filter { !columns.contains($0) }
         if !hidden.isEmpty {

@@ -12,10 +12,12 @@ extension RunReport {
     /// The C references, the floor and the baselines are not Swift choices and are left out.
     public static func answer(_ result: RunResult) -> [String] {
         let tables = groups(result.cells.filter { $0.cell.scenario.isParseFromMemory })
-        return tables.compactMap(answer)
+        return tables.compactMap { answer($0, reference: result.settings.reference) }
     }
 
-    static func answer(_ table: [CellSummary]) -> String? {
+    /// The sentence of one table, whose ratios are against `reference` when the run has one (the
+    /// fastest's otherwise), as its column says.
+    static func answer(_ table: [CellSummary], reference: String? = nil) -> String? {
         let notChoices: Set<String> = ["reference", "floor", "baseline"]
         let choices = table.filter { cell in
             cell.relative != nil && cell.time != nil && !notChoices.contains(cell.kind ?? "baseline")
@@ -43,7 +45,7 @@ extension RunReport {
         }
         // Which intervals the claim rests on: those the table shows.
         let basis =
-            "by the × fastest 95% intervals shown, "
+            "by the \(ParseColumn.fastest.header(reference: reference)) 95% intervals shown, "
             + (choices.contains { $0.relative?.runToRun != nil }
                 ? "widened by the noise between the host's runs" : "from this run's rounds")
         var sentence: String

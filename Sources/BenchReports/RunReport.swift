@@ -469,7 +469,12 @@ public enum RunReport {
         var legends =
             counted
             ? [instructionsLegend(cells)]
-            : parses ? [key ? ParseColumn.key(columns, download: downloads) : ParseColumn.legend(columns)] : []
+            : parses
+                ? [
+                    key
+                        ? ParseColumn.key(columns, download: downloads, reference: reference)
+                        : ParseColumn.legend(columns, reference: reference)
+                ] : []
         if downloads && !(key && parses && !counted) {
             legends.append(
                 (key ? downloadKey : downloadLegend)
@@ -553,7 +558,8 @@ public enum RunReport {
         }
         return text + "\n\n"
             + (cells.contains { $0.instructions != nil }
-                ? instructionsLegend(cells) : ParseColumn.legend(ParseColumn.allCases))
+                ? instructionsLegend(cells)
+                : ParseColumn.legend(ParseColumn.allCases, reference: result.settings.reference))
             + "\n"
     }
 }

@@ -147,4 +147,32 @@ struct TerminalTableTests {
                 RunResult(environment: run.environment, settings: run.settings, cells: [cells[0]], samples: [])
             ).isEmpty)
     }
+
+    /// A run whose ratios are against a reference parser says so wherever it names the column.
+    ///
+    /// The document workload's c-libxml2, or `--reference`: its header, the key, the legend and the
+    /// answer. A ratio below 1 is then no contradiction of "the fastest's".
+    @Test func aRunAgainstAReferenceNamesItInTheKeyTheLegendAndTheAnswer() {
+        let cells = [
+            Self.cell("c-libxml2", kind: "reference", ratio: 1, interval: nil, mib: 0.8),
+            Self.cell("libxml2", kind: "push/event", ratio: 0.92, interval: (0.88, 0.95), mib: 0.8),
+            Self.cell("expat", kind: "push/event", ratio: 1.74, interval: (1.67, 1.81), mib: 0.2),
+        ]
+        let environment = SyntheticRuns.run(id: "a", started: "2026-11-25T08:00:00Z", rounds: [:]).environment
+        var settings = RunSettings(iterations: 5, warmup: 1, rounds: 20, chunkSize: 16_384, timeoutSeconds: 30)
+        settings.reference = "c-libxml2"
+        let run = RunResult(environment: environment, settings: settings, cells: cells, samples: [])
+        let keyed = RunReport.table(run, columns: ParseColumn.defaults, key: true)
+        #expect(keyed.contains("× c-libxml2"))
+        #expect(keyed.contains("× c-libxml2: time ÷ c-libxml2's, from workers of the same round"), "\(keyed)")
+        let legend = RunReport.table(run)
+        #expect(legend.contains("× c-libxml2: time ÷ c-libxml2's (the run's reference parser)"), "\(legend)")
+        #expect(legend.contains("paired by round as × c-libxml2"))
+        for text in [keyed, legend, RunReport.markdown(run)] {
+            #expect(!text.contains("× fastest"), "\(text)")
+        }
+        #expect(
+            RunReport.answer(run).first?.contains("by the × c-libxml2 95% intervals shown, from this run's rounds")
+                == true, "\(RunReport.answer(run))")
+    }
 }
