@@ -77,11 +77,16 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                 text + ": figures taken now can move by tens of percent. Close other programs, or wait, and run again.")
         }
         let timedCells = cells.filter { $0.cell.scenario.isParseFromMemory && $0.cell.parser != baseline }
-        let spreads = timedCells.compactMap { cell in cell.workerSpread.map { (cell.cell.parser, $0) } }
+        // A run over several feeds or documents names the one whose cell it is: a parser has a cell on each.
+        let severalFeeds = Set(timedCells.map(\.cell.feedPath)).count > 1
+        let spreads = timedCells.compactMap { cell in
+            let feed = severalFeeds ? " on \(ComparisonKey.feedName(cell.cell.feedPath))" : ""
+            return cell.workerSpread.map { ("\(cell.cell.parser) workers" + feed, $0) }
+        }
         let largest = spreads.map(\.1).max()
-        for (parser, spread) in spreads where spread > spreadLimit {
+        for (workers, spread) in spreads where spread > spreadLimit {
             warnings.append(
-                "The \(parser) workers disagree by \(percent(spread)) (standard deviation of their medians; a quiet machine shows under \(percent(spreadLimit))): "
+                "The \(workers) disagree by \(percent(spread)) (standard deviation of their medians; a quiet machine shows under \(percent(spreadLimit))): "
                     + "the machine's speed changed during the run. Run again when it is quieter, or with more workers (--rounds)."
             )
         }

@@ -143,6 +143,20 @@ struct FiguresTests {
         #expect(spread.noisy && spread.warnings.contains { $0.contains("expat workers disagree") })
         // …and then the order of expat and libxml2 is not settled either: said as such.
         #expect(spread.warnings.contains { $0.hasPrefix("Too noisy to rank") } == !spread.unranked.isEmpty)
+        // A run over several documents names the document of each line: a parser has a cell on each.
+        var twoDocuments = disagreeing
+        for var sample in disagreeing.samples {
+            sample.cell.feedPath = "../shared/data/documents/hamlet.xml"
+            sample.cell.feedSHA256 = "hamlet"
+            twoDocuments.samples.append(sample)
+        }
+        let perDocument = NoiseReport.assess(
+            cells: Self.summaries(twoDocuments), samples: twoDocuments.samples, settings: Self.settings, load: nil,
+            baseline: "null")
+        let lines = perDocument.warnings.filter { $0.contains("workers on") && $0.contains("disagree") }
+        #expect(lines.count == 2, "\(perDocument.warnings)")
+        #expect(lines.contains { $0.hasPrefix("The expat workers on hamlet.xml disagree by") })
+        #expect(lines.contains { $0.hasPrefix("The expat workers on top300.rss.xml disagree by") })
     }
 
     /// A pair of parsers with too few paired workers for a 95% interval: the text gives the pairs it
