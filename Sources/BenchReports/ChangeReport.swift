@@ -42,8 +42,19 @@ public enum ChangeReport {
         guard !series.isEmpty else { return "No stored runs match.\n" }
         var lines: [String] = []
         let shifted = series.filter { !$0.shifts.isEmpty }
-        lines.append(
-            "\(shifted.count) of \(series.count) series shifted (metric: \(series.first?.metric.name ?? "")).")
+        // A series with too few runs was not searched: the headline counts the searched ones, never
+        // "0 shifted" for series it could not tell about.
+        let needed = 2 * method.minimumSegment
+        let tooFew = series.filter { $0.shifts.isEmpty && $0.points.count < needed }.count
+        let metric = "(metric: \(series.first?.metric.name ?? ""))"
+        if tooFew == series.count {
+            lines.append(
+                "None of the \(series.count) series has the runs to tell a shift (\(needed) needed): nothing was "
+                    + "searched \(metric).")
+        } else {
+            let unsearched = tooFew > 0 ? "; \(tooFew) more had too few runs to tell (\(needed) needed)" : ""
+            lines.append("\(shifted.count) of \(series.count - tooFew) series searched shifted\(unsearched) \(metric).")
+        }
         lines.append("")
         for item in series {
             let place = item.host.isEmpty ? "" : " on \(item.host)"

@@ -107,13 +107,14 @@ public enum HistoryReport {
     /// - Returns: the tables and their notes.
     public static func table(_ rows: [HistoryRow], width: Int? = nil) -> String {
         guard !rows.isEmpty else { return "No samples match.\n" }
-        var hidden: [String] = []
+        // The columns each table went without: one a narrower table kept is "in some tables" only.
+        var hiddenByTable: [[String]] = []
         let blocks = groups(rows).map { group in
             var table = TextTable(header: tableHeader, rows: group.rows.map(tableRow))
             if let width {
                 let fitted = table.fitted(width: width, indent: "  ", dropOrder: narrowDropOrder)
                 table = fitted.table
-                hidden += fitted.dropped.filter { !hidden.contains($0) }
+                hiddenByTable.append(fitted.dropped)
             }
             return group.title + "\n" + (shapeLine(group.rows).map { "  \($0)\n" } ?? "") + table.render(indent: "  ")
         }
@@ -137,9 +138,16 @@ public enum HistoryReport {
                 + "--exclude-incomplete leaves them out."
         }
         notes += pooledNotes(rows).map { " " + $0 }.joined()
+        let hidden = narrowDropOrder.filter { column in hiddenByTable.contains { $0.contains(column) } }
         if !hidden.isEmpty {
+            let everywhere = hidden.filter { column in hiddenByTable.allSatisfy { $0.contains(column) } }
+            let somewhere = hidden.filter { !everywhere.contains($0) }
+            let said =
+                (everywhere.isEmpty ? [] : [everywhere.joined(separator: ", ")])
+                + (somewhere.isEmpty
+                    ? [] : ["in the wider tables only, " + somewhere.joined(separator: ", ")])
             notes +=
-                " Not shown at this width: \(hidden.joined(separator: ", ")) (--format csv or json has every figure)."
+                " Not shown at this width: \(said.joined(separator: "; ")) (--format csv or json has every figure)."
         }
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
         let text = machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"

@@ -94,6 +94,30 @@ struct HistoryCommandTests {
         #expect(without.standardOutput.contains("no change in 30 runs"), "\(without.standardOutput)")
     }
 
+    /// A store with too few runs to search: the headline says nothing was searched, never "0 of 2
+    /// series shifted" over series it could not tell about.
+    @Test func tooFewRunsAreSaidAsNothingSearched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("stats.sqlite")
+        let store = try StatsStores.open(path)
+        for run in 0..<3 {
+            let result = SyntheticRuns.run(
+                id: String(format: "20261122T10%02d00Z-f", run), started: String(format: "2026-11-22T10:%02d:00Z", run),
+                rounds: ["expat": [3_000_000, 3_010_000], "libxml2": [2_000_000, 2_010_000]])
+            try store.beginRun(result.environment, settings: result.settings)
+            try store.record(result.samples, runID: result.environment.runID)
+            try store.finishRun(
+                result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
+        }
+        let history = try runBench(["history", "--store", path, "--metric", "wall"])
+        #expect(history.status == 0, "\(history.standardError)")
+        #expect(
+            words(history.standardOutput).hasPrefix(
+                "None of the 2 series has the runs to tell a shift (8 needed): nothing was searched (metric: wall)."),
+            "\(history.standardOutput)")
+        #expect(!history.standardOutput.contains("series searched shifted"))
+    }
+
     /// The host ran 1.4× slower through runs 6–10 (every parse and its calibration alike), and expat
     /// got 5% slower from run 21: wall time sees the host's slow spell in both parsers, calibrated
     /// time (the default) sees only expat's change, also with `--parsers expat` (the run's
@@ -121,7 +145,9 @@ struct HistoryCommandTests {
                 result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
         }
         let wall = try runBench(["history", "--store", path, "--metric", "wall"])
-        #expect(wall.status == 0 && wall.standardOutput.contains("2 of 2 series shifted"), "\(wall.standardOutput)")
+        #expect(
+            wall.status == 0 && wall.standardOutput.contains("2 of 2 series searched shifted"),
+            "\(wall.standardOutput)")
         #expect(wall.standardOutput.contains("at run 6, 20261122T100500Z-c"), "\(wall.standardOutput)")
 
         for arguments in [["history", "--store", path], ["history", "--store", path, "--parsers", "expat"]] {
