@@ -123,13 +123,17 @@ public enum CompareReport {
         }
         let notes = notes(comparison)
         if !notes.isEmpty { text += "\n" + notes.map { "  - \($0)" }.joined(separator: "\n") + "\n" }
-        if let documents = RunReport.documentsBlock(comparison.documents) { text += "\n" + documents + "\n" }
-        text += "\n" + legend(comparison)
+        var legend = "\n" + legend(comparison)
         if !hidden.isEmpty {
-            text += " Not shown at this width: \(hidden.joined(separator: ", ")) (--format markdown or json has them)."
+            legend +=
+                " Not shown at this width: \(hidden.joined(separator: ", ")) (--format markdown or json has them)."
         }
-        text += "\n"
-        return width.map { Format.wrap(text, width: $0) } ?? text
+        legend += "\n"
+        func wrapped(_ text: String) -> String { width.map { Format.wrap(text, width: $0) } ?? text }
+        // The documents' table is not wrapped (wrapping a row wider than the terminal ran its columns
+        // together): its heading is, as the run's report does it.
+        let documents = RunReport.documentsBlock(comparison.documents, width: width).map { "\n" + $0 + "\n" } ?? ""
+        return wrapped(text) + documents + wrapped(legend)
     }
 
     /// Markdown, ready to paste into a pull-request comment.

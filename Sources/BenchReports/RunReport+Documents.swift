@@ -59,9 +59,24 @@ extension RunReport {
         let heading =
             "Documents (measured shape: text share is character data ÷ bytes, refs/KB entity and character "
             + "references per 1,000 bytes):"
-        return (width.map { Format.wrap(heading, width: $0) } ?? heading) + "\n"
-            + TextTable(header: documentHeader, rows: documents.map(documentRow)).render(indent: "  ")
+        var table = TextTable(header: documentHeader, rows: documents.map(documentRow))
+        var note = ""
+        if let width {
+            // Narrower than the table: its least read columns go, named under it (never a row wrapped).
+            let fitted = table.fitted(width: width, indent: "  ", dropOrder: documentDropOrder)
+            table = fitted.table
+            if !fitted.dropped.isEmpty {
+                let said =
+                    "  not shown at this width: \(fitted.dropped.joined(separator: ", ")) (the documents CSV and the "
+                    + "JSON have them)"
+                note = "\n" + Format.wrap(said, width: width)
+            }
+        }
+        return (width.map { Format.wrap(heading, width: $0) } ?? heading) + "\n" + table.render(indent: "  ") + note
     }
+
+    /// The documents' columns a narrow terminal goes without, first to last.
+    static let documentDropOrder = ["namespaces", "max depth", "refs/KB", "attrs/element", "elements"]
 
     /// The Markdown block, empty without documents.
     static func documentsMarkdown(_ documents: [DocumentProfile]?) -> String {
