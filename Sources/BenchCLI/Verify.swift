@@ -89,7 +89,9 @@ struct Verify: ParsableCommand {
                 throw CommandFailure(description: "cannot create \(canonical): \(error.localizedDescription)")
             }
         }
+        // What disagreed or failed, and the inputs that could not be checked at all (missing, not a file).
         var failures: [String] = []
+        var unchecked: [String] = []
         for path in paths {
             let verification: FeedVerification
             // On a terminal, which parser is at work and for how long (a large document takes minutes).
@@ -101,7 +103,7 @@ struct Verify: ParsableCommand {
                 ticker.stop()
             } catch {
                 ticker.stop()
-                failures.append("\(error)")
+                unchecked.append("\(error)")
                 print(Format.wrap("\n\(error)", width: width))
                 continue
             }
@@ -113,9 +115,18 @@ struct Verify: ParsableCommand {
                 print("Wrote \(songs.count) songs to \(dump)")
             }
         }
-        if !failures.isEmpty {
-            if dump != nil { print("Nothing written to \(dump ?? ""): the parsers did not agree.") }
-            throw CommandFailure(description: "parsers disagree or fail: \(failures[0])")
+        if !failures.isEmpty || !unchecked.isEmpty {
+            if dump != nil {
+                print(
+                    "Nothing written to \(dump ?? ""): "
+                        + (failures.isEmpty ? "an input could not be checked." : "the parsers did not agree."))
+            }
+            throw CommandFailure(
+                description: failures.isEmpty
+                    ? "not checked: \(unchecked[0])"
+                        + (unchecked.count > 1 ? " (and \(unchecked.count - 1) more input(s) not checked)" : "")
+                    : "parsers disagree or fail: \(failures[0])"
+                        + (unchecked.isEmpty ? "" : " (and \(unchecked.count) input(s) not checked)"))
         }
         let noun = workload.inputNoun
         print("\nAll parsers agree on \(paths.count) \(noun)\(paths.count == 1 ? "" : "s").")

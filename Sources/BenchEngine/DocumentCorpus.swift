@@ -30,7 +30,11 @@ public struct DocumentCorpus: Sendable {
     public func paths(defaultCorpus: Bool, warn: (String) -> Void = { _ in }) throws -> [String] {
         var paths: [String] = []
         for path in documents {
-            guard FileManager.default.fileExists(atPath: path) else { throw FeedResolutionError.documentNotFound(path) }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw FeedResolutionError.documentNotFound(path)
+            }
+            guard !isDirectory.boolValue else { throw FeedResolutionError.documentIsDirectory(path) }
             paths.append(path)
         }
         if let directory {
@@ -72,9 +76,10 @@ public struct DocumentCorpus: Sendable {
     /// The `.xml` files directly in `directory`, sorted by name.
     static func xmlFiles(in directory: String) throws -> [String] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw FeedResolutionError.corpusNotFound(directory)
         }
+        guard isDirectory.boolValue else { throw FeedResolutionError.corpusIsFile(directory) }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         return names.filter { $0.lowercased().hasSuffix(".xml") }.sorted()
             .map { (directory as NSString).appendingPathComponent($0) }

@@ -16,13 +16,19 @@ public struct FeedFile: Sendable {
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FeedFileError(description: "feed not found: \(path)")
+            throw FeedFileError(description: "no such file: \(path)")
         }
         guard !isDirectory.boolValue else {
-            throw FeedFileError(description: "feed is a directory, not a file: \(path)")
+            throw FeedFileError(description: "a directory, not a file: \(path)")
+        }
+        // A FIFO would block the open until something writes to it, and a device or a socket has
+        // no size to read: only a regular file (or a link to one) is a document.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw FeedFileError(description: "not a regular file (a FIFO, a device or a socket?): \(path)")
         }
         guard let bytes = Self.read(path) else {
-            throw FeedFileError(description: "cannot read feed: \(path)")
+            throw FeedFileError(description: "cannot read \(path)")
         }
         self.path = path
         self.bytes = bytes

@@ -9,8 +9,12 @@ public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvert
     case defaultFeedNotFound(String)
     /// A document named that does not exist.
     case documentNotFound(String)
+    /// A document named that is a directory (a directory of documents is a corpus).
+    case documentIsDirectory(String)
     /// A corpus directory that does not exist.
     case corpusNotFound(String)
+    /// A corpus named that is a file, not a directory (one document is a document).
+    case corpusIsFile(String)
     /// A corpus directory with no `.xml` file.
     case emptyCorpus(String)
     /// A remote feed that could not be downloaded, and why.
@@ -30,7 +34,10 @@ public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvert
         case .defaultFeedNotFound(let path):
             "feed not found: \(path) (run from the package directory, or pass --feed PATH)"
         case .documentNotFound(let path): "document not found: \(path)"
+        case .documentIsDirectory(let path):
+            "document is a directory, not a file: \(path) (the .xml files of a directory: --corpus)"
         case .corpusNotFound(let directory): "corpus directory not found: \(directory)"
+        case .corpusIsFile(let path): "corpus is a file, not a directory: \(path) (one document: --document)"
         case .emptyCorpus(let directory): "no .xml files in \(directory)"
         case .cannotDownload(let url, let reason): "cannot download \(url.absoluteString): \(reason)"
         case .cannotWrite(let path): "cannot write \(path)"

@@ -118,7 +118,7 @@ struct BenchCommandTests {
     @Test func aMissingFeedIsNamed() throws {
         let result = try runBench(["verify", "no/such/feed.xml"])
         #expect(result.status == 1)
-        #expect(words(result.standardError).contains("feed not found: no/such/feed.xml"))
+        #expect(words(result.standardError).contains("Error: not checked: no such file: no/such/feed.xml"))
     }
 
     @Test func anUnknownParserListsTheKnownOnes() throws {

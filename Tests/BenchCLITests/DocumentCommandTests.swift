@@ -17,6 +17,43 @@ struct DocumentCommandTests {
         return directory.path("catalog.xml")
     }
 
+    /// Inputs of the wrong kind: each a clear error that says what was given and what would do,
+    /// before anything is measured; a FIFO is refused rather than waited on (its open blocked the
+    /// run until something wrote to it), and a missing file given to `bench verify` is said to be
+    /// unchecked, not a disagreement of the parsers.
+    @Test func anInputOfTheWrongKindIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let document = try Self.writeDocument(in: directory)
+        let fifo = directory.path("fifo.xml")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let cases: [([String], String)] = [
+            (["run", "--document", fifo], "not a regular file (a FIFO, a device or a socket?): \(fifo)"),
+            (["verify", "--workload", "document", fifo], "not a regular file"),
+            (
+                ["run", "--document", directory.url.path],
+                "document is a directory, not a file: \(directory.url.path) (the .xml files of a directory: --corpus)"
+            ),
+            (
+                ["run", "--corpus", document],
+                "corpus is a file, not a directory: \(document) (one document: --document)"
+            ),
+            (
+                ["verify", "--workload", "document", directory.path("missing.xml")],
+                "Error: not checked: no such file: \(directory.path("missing.xml"))"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let extra = arguments[0] == "run" ? ["--no-store", "--output-dir", directory.path("out")] : []
+            let result = try runBench(arguments + extra)
+            #expect(result.status == 1, "\(arguments): \(result.standardError)")
+            #expect(words(result.standardError).contains(message), "\(arguments): \(result.standardError)")
+            #expect(!result.standardError.contains("disagree"), "\(arguments): \(result.standardError)")
+        }
+        // Nothing measured, nothing written (the output directory is made, empty, as the run begins).
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: directory.path("out"))) ?? []
+        #expect(written.isEmpty, "\(written)")
+    }
+
     @Test("A document that is not a feed gives no songs: an error with a hint, never 'agree'")
     func noSongsIsAnError() throws {
         let directory = try TemporaryDirectory()
