@@ -420,8 +420,9 @@ public enum RunReport {
         let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
         for (group, coverage) in zip(all, coverage) {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
+            // The title is wrapped (a document's path can be long); the table is never.
             var text =
-                title(group, timedSink: timedSink) + "\n"
+                wrapped(title(group, timedSink: timedSink)) + "\n"
                 + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
             var notes = group.compactMap { cell in
                 (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
