@@ -364,3 +364,19 @@ enum ReportFormat: RawRepresentable, Hashable, CaseIterable, ExpressibleByArgume
         return format
     }
 }
+
+/// `--since` (`bench report`, `bench store push` and `pull`): an ISO 8601 date, or a date and a UTC
+/// time, compared with the runs' start times (`2026-11-22T10:00:00Z`) as text, which orders them in
+/// time only for these forms.
+enum SinceOption {
+    /// - Throws: `ValidationError` for anything else ("yesterday", "1", a time with an offset).
+    static func validate(_ since: String?) throws {
+        guard let since else { return }
+        let date = #"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"#
+        let time = #"T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?Z?"#
+        guard since.range(of: "^\(date)(\(time))?$", options: .regularExpression) != nil else {
+            throw ValidationError(
+                "--since takes an ISO 8601 date or UTC time, like 2026-11-22 or 2026-11-22T10:00:00Z, not '\(since)'")
+        }
+    }
+}

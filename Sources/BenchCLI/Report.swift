@@ -67,9 +67,7 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last must be at least 1") }
-        if let since, since.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: .regularExpression) == nil {
-            throw ValidationError("--since takes an ISO 8601 date or time, like 2026-11-22 or 2026-11-22T10:00:00Z")
-        }
+        try SinceOption.validate(since)
     }
 
     func run() throws {

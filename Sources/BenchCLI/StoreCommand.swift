@@ -121,6 +121,8 @@ struct RunSelection: ParsableArguments {
     @Flag(help: "No progress line.")
     var quiet = false
 
+    func validate() throws { try SinceOption.validate(since) }
+
     func selects(_ environment: RunEnvironment) -> Bool {
         let ids = ListArgument.split(runIDs)
         let hosts = ListArgument.split(self.hosts)
@@ -194,7 +196,13 @@ struct StoreCopy {
                     + (tally.failures.isEmpty ? "." : "; \(tally.failures.count) not copied."),
                 width: Terminal(quiet: true).width))
         if tally.considered == 0 && tally.failures.isEmpty {
-            printError("no runs matched (--run, --host, --since) in " + sources.map(\.name).joined(separator: ", "))
+            let sources = sources.map(\.name).joined(separator: ", ")
+            // Runs named by their IDs that are not there: an error, as `bench store remove` says it.
+            let named = ListArgument.split(selection.runIDs)
+            guard named.isEmpty else {
+                throw CommandFailure(description: "no run \(named.joined(separator: ", ")) in \(sources)")
+            }
+            printError("no runs matched (--host, --since) in " + sources)
         }
         if !tally.failures.isEmpty {
             throw CommandFailure(

@@ -1,6 +1,7 @@
 import BenchResults
 import BenchTestSupport
 import Foundation
+import StatsStore
 import Testing
 
 /// One history for many machines, as users meet it: `bench run`, `report`, `compare` and
@@ -234,6 +235,44 @@ struct SharedStoreLocationTests {
         #expect(
             report.status != 0 && words(report.standardError).contains("PGPASSWORD")
                 && !words(report.standardError).contains("hunter2"))
+    }
+
+    /// Which runs to copy is checked.
+    ///
+    /// `--since` is a date or a UTC time (it was compared as text, so "yesterday" copied none and "1"
+    /// every run, both with exit 0), and a run named by `--run` that is not there is an error, as
+    /// `bench store remove` says it. A date no run is after is no error.
+    @Test func aSelectionOfRunsIsCheckedAndANamedRunMustBeThere() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("local.sqlite")
+        let store = try StatsStores.open(source)
+        let run = SyntheticRuns.run(
+            id: "20261122T100000Z-s", started: "2026-11-22T10:00:00Z", rounds: ["expat": [3_000_000]])
+        try store.beginRun(run.environment, settings: run.settings)
+        try store.record(run.samples, runID: run.environment.runID)
+        try store.finishRun(run.environment.runID, endedAt: run.environment.startedAt, noise: nil, rounds: nil)
+        let target = directory.path("copy.sqlite")
+        let cases: [(String, Int?)] = [("yesterday", nil), ("1", nil), ("2026-11-22T25:00", nil), ("2030-01-01", 0)]
+        for (since, copied) in cases {
+            let push = try runBench(["store", "push", "--from", source, "--to", target, "--since", since])
+            if let copied {
+                #expect(push.status == 0 && words(push.standardOutput).contains("Pushed \(copied) run(s)"))
+                #expect(words(push.standardError).contains("no runs matched (--host, --since)"))
+            } else {
+                #expect(push.status != 0, "--since \(since): \(push.standardOutput)")
+                #expect(words(push.standardError).contains("--since takes an ISO 8601 date or UTC time"))
+            }
+        }
+        for since in ["2026-11-22", "2026-11-22T09:59:00Z"] {
+            let push = try runBench(["store", "push", "--from", source, "--to", target, "--since", since])
+            #expect(push.status == 0, "\(push.standardError)")
+        }
+        let missing = try runBench(["store", "pull", "--from", source, "--to", target, "--run", "nope,20261122T1"])
+        #expect(missing.status == 1)
+        #expect(
+            words(missing.standardError).contains("no run nope, 20261122T1 in \(source)"), "\(missing.standardError)")
+        let report = try runBench(["report", "--store", source, "--since", "2026-13-01"])
+        #expect(report.status != 0 && words(report.standardError).contains("not '2026-13-01'"))
     }
 }
 
