@@ -37,7 +37,8 @@ struct Serve: ParsableCommand {
         } catch {
             throw CommandFailure(description: "\(error)")
         }
-        print("Serving \(paths.count) feed\(paths.count == 1 ? "" : "s") with network \(profile) — Ctrl-C to stop:")
+        let served = server.feedNames.count
+        print("Serving \(served) feed\(served == 1 ? "" : "s") with network \(profile) — Ctrl-C to stop:")
         for name in server.feedNames { print("  \(server.url(for: name).absoluteString)") }
         fflush(nil)  // all streams: the URLs must show before the server blocks
         try server.wait()

@@ -68,13 +68,26 @@ public final class FeedServer: Sendable {
     /// - Throws: ``FeedServerError`` when a feed cannot be read or the port cannot be bound.
     public static func start(feeds paths: [String], profile: NetworkProfile, port: Int = 0) throws -> FeedServer {
         var feeds: [String: Feed] = [:]
+        var pathsByName: [String: String] = [:]
         for path in paths {
+            // A feed is served by its file name: two files of one name would hide one (the same file
+            // twice is served once).
+            let name = (path as NSString).lastPathComponent
+            let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            if let other = pathsByName[name] {
+                guard other == resolved else {
+                    throw FeedServerError(
+                        description: "two feeds named \(name) (\(other) and \(resolved)): the server serves a feed by "
+                            + "its file name; give one of them another name")
+                }
+                continue
+            }
+            pathsByName[name] = resolved
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw FeedServerError(description: "cannot read feed \(path)")
             }
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             let modified = (attributes?[.modificationDate] as? Date) ?? Date()
-            let name = (path as NSString).lastPathComponent
             let bytes = [UInt8](data)
             // A strong validator from the content: the same bytes give the same ETag on every run.
             feeds[name] = Feed(
@@ -191,6 +204,25 @@ enum InjectedFault: Equatable {
         }
     }
 
+    /// What is wrong with a query's fault items, in words; `nil` when it has none or they are valid.
+    /// The server answers 400 with it: a fault asked for and not injected would pass a client's test.
+    static func problem(_ items: [URLQueryItem]) -> String? {
+        let kinds = ["404", "500", "reset", "short", "stall", "loop"]
+        for item in items {
+            let value = item.value ?? ""
+            switch item.name {
+            case "fault" where !kinds.contains(value):
+                return "fault must be one of \(kinds.joined(separator: ", ")), not '\(value)'"
+            case "at" where (Int(value) ?? -1) < 0:
+                return "at must be a count of body bytes (0 or more), not '\(value)'"
+            case "fault-start" where (Int(value) ?? 0) < 1:
+                return "fault-start must be an item number (1 or more), not '\(value)'"
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The fault of a query string (`nil` for none, or for a query that is not a valid one).
     init?(query: String?) {
         guard let query, let components = URLComponents(string: "http://localhost/?" + query) else { return nil }
@@ -266,6 +298,7 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
 
         guard request.method == .GET || request.method == .HEAD else { return answer(.methodNotAllowed) }
+        if let problem = InjectedFault.problem(queryItems) { return answer(.badRequest, message: problem) }
         let query: FeedQuery
         do {
             query = try FeedQuery(queryItems: queryItems)
@@ -320,6 +353,15 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             if zip, let zipped = GzipBody.compressed(body) {
                 sent = zipped
                 headers.add(name: "Content-Encoding", value: "gzip")
+            }
+            if sendBody, let cutoff = fault?.cutoff, cutoff >= sent.count {
+                // Past the body's last byte the fault would never strike: said, not skipped.
+                self.shaper.fault = nil
+                self.sendStatus(
+                    .badRequest,
+                    message: "at=\(cutoff) is not before the end of the body (\(sent.count) bytes"
+                        + (zip ? ", gzip" : "") + "): the fault would not strike", context: context)
+                return
             }
             headers.add(name: "Content-Length", value: String(sent.count))
             context.write(

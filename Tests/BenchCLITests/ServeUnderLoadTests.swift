@@ -63,7 +63,19 @@ struct ServeUnderLoadTests {
         #expect(Self.statusLine(post) == "HTTP/1.1 405 Method Not Allowed")
         let badQuery = Self.exchange(
             port: server.port, Array("GET /top300.rss.xml?fault=%zz&at=x HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(Self.statusLine(badQuery) == "HTTP/1.1 200 OK")
+        // A fault asked for and not injected would pass a client's test: an error that says why.
+        #expect(Self.statusLine(badQuery) == "HTTP/1.1 400 Bad Request")
+        #expect(badQuery.contains("fault must be one of"))
+        for (query, said) in [
+            ("fault=short&at=-1", "at must be a count of body bytes (0 or more), not '-1'"),
+            ("fault=reset&at=99999999", "at=99999999 is not before the end of the body (901440 bytes)"),
+            ("fault=loop&fault-start=0", "fault-start must be an item number (1 or more), not '0'"),
+        ] {
+            let reply = Self.exchange(
+                port: server.port, Array("GET /top300.rss.xml?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(Self.statusLine(reply) == "HTTP/1.1 400 Bad Request", "\(query)")
+            #expect(reply.contains(said), "\(query)")
+        }
         // A 1 MB header, ten times.
         for _ in 0..<10 {
             let huge = Self.exchange(

@@ -171,6 +171,29 @@ struct FeedTransportTests {
         }
     }
 
+    /// A feed is served by its file name: two files of one name are an error (one of them was
+    /// unreachable, the other answering for both), the same file twice is served once.
+    @Test func twoFeedsOfOneNameAreAnError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for side in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(side), withIntermediateDirectories: true)
+            try Data("<rss>\(side)</rss>".utf8).write(to: directory.appendingPathComponent("\(side)/feed.xml"))
+        }
+        let a = directory.appendingPathComponent("a/feed.xml").path
+        let b = directory.appendingPathComponent("b/feed.xml").path
+        #expect(throws: FeedServerError.self) { try FeedServer.start(feeds: [a, b], profile: .loopback) }
+        do {
+            _ = try FeedServer.start(feeds: [a, b], profile: .loopback)
+        } catch {
+            #expect("\(error)".contains("two feeds named feed.xml"), "\(error)")
+        }
+        let once = try FeedServer.start(feeds: [a, a], profile: .loopback)
+        defer { try? once.stop() }
+        #expect(once.feedNames == ["feed.xml"])
+    }
+
     @Test func profilesHaveTheirFigures() {
         #expect(NetworkProfile(name: "3g") == .threeG)
         #expect(NetworkProfile.threeG.bandwidthKbps == 1_600 && NetworkProfile.threeG.rttMs == 300)
