@@ -205,6 +205,7 @@ enum InjectedFault: Equatable {
     }
 
     /// What is wrong with a query's fault items, in words; `nil` when it has none or they are valid.
+    ///
     /// The server answers 400 with it: a fault asked for and not injected would pass a client's test.
     static func problem(_ items: [URLQueryItem]) -> String? {
         let kinds = ["404", "500", "reset", "short", "stall", "loop"]
