@@ -15,7 +15,8 @@ struct Conformance: ParsableCommand {
             be sure (unless its worker had no other). Prints a table per parser and the exceptions; writes \
             conformance.json, conformance-results.csv (one row per parser and document), \
             conformance-summary.csv and conformance.md under --output-dir. Exit status 0 once the table is \
-            made, whatever it shows.
+            made, whatever it shows; 1 when it checked nothing (every document failed to run for every parser: \
+            documents missing from the catalog's directory, say), the files still written.
             """
     )
 
@@ -113,5 +114,12 @@ struct Conformance: ParsableCommand {
             written.append(try files.write(text, to: name))
         }
         if !quiet { print("\nWrote:\n" + written.map { "  " + $0 }.joined(separator: "\n")) }
+        // A table of failures only checked nothing: no parser read a single document.
+        let outcomes = table.parsers.flatMap(\.results)
+        if !outcomes.isEmpty, outcomes.allSatisfy({ $0.outcome == .failed }) {
+            let first = outcomes.first.map { "\($0.caseID): \($0.detail ?? "failed")" } ?? ""
+            throw CommandFailure(
+                description: "nothing checked: every document failed to run for every parser (first, \(first))")
+        }
     }
 }

@@ -95,6 +95,29 @@ struct ConformanceCommandTests {
         #expect(words(result.standardError).contains("cannot read the catalog"), "\(result.standardError)")
     }
 
+    /// A catalog none of whose documents could be run checked nothing: exit 1, the table and files
+    /// still made (it exited 0, "whatever the table shows").
+    @Test func aSuiteWhereNothingRanIsNoSuccess() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "xmlconf-flattened.xml",
+            """
+            <?xml version="1.0"?>
+            <TESTSUITE PROFILE="p"><TESTCASES PROFILE="q" xml:base="">
+            <TEST TYPE="not-wf" ENTITIES="none" ID="missing-1" URI="nowhere/missing.xml" SECTIONS="2.1" EDITION="5">gone</TEST>
+            </TESTCASES></TESTSUITE>
+            """)
+        let output = directory.path("out")
+        let result = try runBench([
+            "conformance", directory.path(""), "--parsers", "libxml2,expat", "--output-dir", output, "--quiet",
+        ])
+        #expect(result.status == 1, "\(result.standardOutput)")
+        #expect(
+            words(result.standardError).contains("nothing checked: every document failed to run for every parser"),
+            "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: output + "/conformance.json"))
+    }
+
     /// The W3C suite: libxml2 and expat reject what xmllint and expat themselves reject, so no
     /// adapter swallows its library's error.
     @Test(.enabled(if: TestPaths.hasSharedData, Comment(rawValue: TestPaths.sharedDataMissing)))
