@@ -163,7 +163,8 @@ public enum ConformanceRunner {
                 next = batch[batch.count - 1] + 1
             } else {
                 let culprit = batch[done]
-                let batchOutcome = result(of: termination, caseID: cases[culprit].id, errorLine: errorLine)
+                let batchOutcome = result(
+                    of: termination, caseID: cases[culprit].id, errorLine: errorLine, limit: options.caseTimeout)
                 if batch.count == 1 {
                     // It ran alone already: running it again would repeat that run (a hang twice
                     // its time limit), so its outcome is this one.
@@ -173,7 +174,9 @@ public enum ConformanceRunner {
                         parser: parser, suite: directory, cases: [cases[culprit]], options: options)
                     var settled =
                         alone.first?.result
-                        ?? result(of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError)
+                        ?? result(
+                            of: aloneTermination, caseID: cases[culprit].id, errorLine: aloneError,
+                            limit: options.caseTimeout)
                     settled.caseID = cases[culprit].id
                     if settled.outcome != batchOutcome.outcome { notReproduced.append(cases[culprit].id) }
                     results[culprit] = settled
@@ -201,16 +204,20 @@ public enum ConformanceRunner {
         result.outcome == .failed && result.detail?.hasPrefix(exceededMemoryPrefix) == true
     }
 
-    /// The outcome of a document that ended its worker.
-    static func result(of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?)
-        -> ConformanceResult
-    {
+    /// The outcome of a document that ended its worker; `limit` is the document's time limit (its
+    /// worker is stopped some seconds after it, its start-up's grace: both are said).
+    static func result(
+        of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?, limit: Double? = nil
+    ) -> ConformanceResult {
         switch termination {
         case .signaled(let signal)?:
             return ConformanceResult(caseID: caseID, outcome: .crashed, detail: signalName(signal), signal: signal)
         case .stalled(let seconds)?, .timedOut(let seconds)?:
-            return ConformanceResult(
-                caseID: caseID, outcome: .hung, detail: "no result within \(formatSeconds(seconds))")
+            let stopped = formatSeconds(seconds)
+            let detail =
+                limit.map { "no result within \(formatSeconds($0)) (stopped at \(stopped))" }
+                ?? "no result within \(stopped)"
+            return ConformanceResult(caseID: caseID, outcome: .hung, detail: detail)
         case .exceededMemory(let limit)?:
             return ConformanceResult(
                 caseID: caseID, outcome: .failed,
