@@ -56,6 +56,13 @@ struct Verify: ParsableCommand {
         if dump != nil && feeds.count > 1 {
             throw ValidationError("--dump writes the songs of one feed; give exactly one feed with it")
         }
+        // Only parsers that are not compared (the memchr floor: no songs, no events): nothing to check.
+        let names = parserOptions.names(default: ParserRegistry.names)
+        if !names.isEmpty, !names.contains(where: { FeedVerifier.notCompared($0, workload: workload) == nil }) {
+            throw ValidationError(
+                "\(names.joined(separator: ", ")) build\(names.count == 1 ? "s" : "") no \(workload.countedNoun) to "
+                    + "compare, so there is nothing to check: name a parser that builds them (bench list)")
+        }
     }
 
     func run() throws {

@@ -189,7 +189,7 @@ public enum FeedVerifier {
 
     /// Why `parser` is not compared for `workload`: it builds nothing to compare, or cannot do the
     /// workload at all; `nil` when it is compared.
-    static func notCompared(_ parser: String, workload: Workload) -> ParserVerdict.Status? {
+    package static func notCompared(_ parser: String, workload: Workload) -> ParserVerdict.Status? {
         switch workload {
         case .songs:
             guard let type = ParserRegistry.parser(named: parser), !type.buildsSongs else { return nil }

@@ -121,6 +121,19 @@ struct BenchCommandTests {
         #expect(words(result.standardError).contains("Error: not checked: no such file: no/such/feed.xml"))
     }
 
+    /// Only the floor named: nothing to compare, an error before any worker (it ran the others beside
+    /// it, printed "agree" for them, then "no parser succeeded").
+    @Test func onlyTheFloorIsNothingToVerify() throws {
+        for workload in ["songs", "document"] {
+            let result = try runBench(["verify", "--parsers", "memchr", "--workload", workload, TestPaths.top300])
+            #expect(result.status != 0)
+            let noun = workload == "songs" ? "songs" : "events"
+            let said = "memchr builds no \(noun) to compare, so there is nothing to check"
+            #expect(words(result.standardError).contains(said), "\(result.standardError)")
+            #expect(!result.standardOutput.contains("agree"), "\(result.standardOutput)")
+        }
+    }
+
     @Test func anUnknownParserListsTheKnownOnes() throws {
         let result = try runBench(["verify", "--parsers", "sax9000"])
         #expect(result.status == 1)
