@@ -54,6 +54,10 @@ struct Generate: ParsableCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(description: "\(output) is a directory: --output takes the file to write")
+        }
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: output))
         } catch {

@@ -146,8 +146,11 @@ extension StoreCommand {
             return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
         }
 
+        /// A size in whole MB, or to two significant figures under 10 MB ("0.60 MB", "2.4 MB"): a small
+        /// store's change must not round to "1 MB to 1 MB".
         static func megabytes(_ bytes: Int64) -> String {
-            String(format: "%.0f MB", Double(bytes) / 1e6)
+            let value = Double(bytes) / 1e6
+            return String(format: value >= 10 ? "%.0f MB" : value >= 1 ? "%.1f MB" : "%.2f MB", value)
         }
     }
 }

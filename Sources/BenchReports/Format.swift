@@ -63,6 +63,20 @@ struct TextTable {
     /// Columns aligned left (the others align right).
     var leftAligned: Set<Int> = [0]
 
+    /// The columns several fitted tables went without, in `order`, for a note under them: those
+    /// hidden in every table, then "in the wider tables only, …" for those a narrower table kept;
+    /// `nil` when none was hidden.
+    static func hiddenColumns(_ droppedByTable: [[String]], order: [String]) -> String? {
+        let hidden = order.filter { column in droppedByTable.contains { $0.contains(column) } }
+        guard !hidden.isEmpty else { return nil }
+        let everywhere = hidden.filter { column in droppedByTable.allSatisfy { $0.contains(column) } }
+        let somewhere = hidden.filter { !everywhere.contains($0) }
+        let parts =
+            (everywhere.isEmpty ? [] : [everywhere.joined(separator: ", ")])
+            + (somewhere.isEmpty ? [] : ["in the wider tables only, " + somewhere.joined(separator: ", ")])
+        return parts.joined(separator: "; ")
+    }
+
     /// The table within `width` characters a line (with `indent`): first without the columns that
     /// are empty in every row, then without the columns `dropOrder` names, in its order, until it
     /// fits (or none is left to drop).

@@ -138,16 +138,8 @@ public enum HistoryReport {
                 + "--exclude-incomplete leaves them out."
         }
         notes += pooledNotes(rows).map { " " + $0 }.joined()
-        let hidden = narrowDropOrder.filter { column in hiddenByTable.contains { $0.contains(column) } }
-        if !hidden.isEmpty {
-            let everywhere = hidden.filter { column in hiddenByTable.allSatisfy { $0.contains(column) } }
-            let somewhere = hidden.filter { !everywhere.contains($0) }
-            let said =
-                (everywhere.isEmpty ? [] : [everywhere.joined(separator: ", ")])
-                + (somewhere.isEmpty
-                    ? [] : ["in the wider tables only, " + somewhere.joined(separator: ", ")])
-            notes +=
-                " Not shown at this width: \(said.joined(separator: "; ")) (--format csv or json has every figure)."
+        if let hidden = TextTable.hiddenColumns(hiddenByTable, order: narrowDropOrder) {
+            notes += " Not shown at this width: \(hidden) (--format csv or json has every figure)."
         }
         let machine = machines.count == 1 ? machines.first.map { "On \($0.label).\n\n" } ?? "" : ""
         let text = machine + blocks.joined(separator: "\n\n") + "\n\n" + notes + "\n"

@@ -166,13 +166,13 @@ public enum SweepReport {
         noise.warnings = noise.warnings.map { warning in
             warning.hasPrefix("Too noisy to rank ")
                 ? "Too few rounds or too noisy to rank \(unranked) pair\(unranked == 1 ? "" : "s") of parsers by their relative speed "
-                    + "(the run's own report names them; a sweep shows growth, `bench run` ranks)."
+                    + "(the sweep's JSON names them, in noise.unranked; a sweep shows growth, `bench run` ranks)."
                 : warning
         }
         var lines = RunReport.noiseLines(noise)
         if !noise.noisy && unranked > 0 {
             lines.append(
-                "\(unranked) pair\(unranked == 1 ? "" : "s") of parsers not told apart by their relative speed (the run's own report names them; "
+                "\(unranked) pair\(unranked == 1 ? "" : "s") of parsers not told apart by their relative speed (the sweep's JSON names them, in noise.unranked; "
                     + "a sweep shows growth, `bench run` ranks).")
         }
         return lines
@@ -195,11 +195,12 @@ public enum SweepReport {
     /// - Returns: the tables, their notes and the legend.
     public static func table(_ result: SweepResult, width: Int? = nil) -> String {
         var blocks: [String] = []
-        var hidden: [String] = []
+        // The columns each table went without: one a narrower table kept is "in the wider tables only".
+        var hiddenByTable: [[String]] = []
         func render(_ table: TextTable) -> String {
             guard let width else { return table.render(indent: "  ") }
             let fitted = table.fitted(width: width, indent: "  ", dropOrder: narrowDropOrder)
-            hidden += fitted.dropped.filter { !hidden.contains($0) }
+            hiddenByTable.append(fitted.dropped)
             return fitted.table.render(indent: "  ")
         }
         let scale = result.points.filter { $0.sweep == "scale" }
@@ -230,10 +231,8 @@ public enum SweepReport {
                 "Note: with \(short.workers ?? 0) worker\(short.workers == 1 ? "" : "s") a cell, a next-run interval covers \(Format.number(coverage * 100, decimals: 0))%, "
                     + "not 95% (10 or more workers do: --rounds 10). Instruction and allocation counts are exact.")
         }
-        if !hidden.isEmpty {
-            blocks.append(
-                "Not shown at this width: \(hidden.joined(separator: ", ")) (the sweep's CSV and HTML have every column)."
-            )
+        if let hidden = TextTable.hiddenColumns(hiddenByTable, order: narrowDropOrder) {
+            blocks.append("Not shown at this width: \(hidden) (the sweep's CSV and HTML have every column).")
         }
         let text = blocks.joined(separator: "\n\n") + "\n\n" + legend(result.plan) + "\n"
         return width.map { Format.wrap(text, width: $0) } ?? text

@@ -83,6 +83,14 @@ public final class FeedServer: Sendable {
                 continue
             }
             pathsByName[name] = resolved
+            // Only a regular file: a directory cannot be served, and a FIFO's read would wait for a writer.
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw FeedServerError(
+                    description: status.st_mode & S_IFMT == S_IFDIR
+                        ? "feed is a directory, not a file: \(path)"
+                        : "feed is not a regular file (a FIFO, a device or a socket?): \(path)")
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw FeedServerError(description: "cannot read feed \(path)")
             }
@@ -120,7 +128,10 @@ public final class FeedServer: Sendable {
             channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
         } catch {
             try? group.syncShutdownGracefully()
-            throw FeedServerError(description: "cannot listen on 127.0.0.1:\(port): \(error)")
+            // The system's words for the usual cause, rather than the bind call's.
+            let reason =
+                (error as? IOError).map { String(cString: strerror($0.errnoCode)).lowercased() } ?? "\(error)"
+            throw FeedServerError(description: "cannot listen on 127.0.0.1:\(port): \(reason)")
         }
         self.group = group
         self.port = channel.localAddress?.port ?? port

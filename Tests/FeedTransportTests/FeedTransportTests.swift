@@ -172,7 +172,8 @@ struct FeedTransportTests {
     }
 
     /// A feed is served by its file name: two files of one name are an error (one of them was
-    /// unreachable, the other answering for both), the same file twice is served once.
+    /// unreachable, the other answering for both), the same file twice is served once; what cannot be
+    /// served is said in words.
     @Test func twoFeedsOfOneNameAreAnError() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -192,6 +193,26 @@ struct FeedTransportTests {
         let once = try FeedServer.start(feeds: [a, a], profile: .loopback)
         defer { try? once.stop() }
         #expect(once.feedNames == ["feed.xml"])
+        // Not a regular file: a directory, and a FIFO (whose read would wait for a writer for ever).
+        let fifo = directory.appendingPathComponent("fifo.xml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, said) in [
+            (directory.path, "feed is a directory, not a file"), (fifo, "feed is not a regular file (a FIFO"),
+        ] {
+            do {
+                _ = try FeedServer.start(feeds: [path], profile: .loopback)
+                Issue.record("\(path) served")
+            } catch {
+                #expect("\(error)".contains(said), "\(error)")
+            }
+        }
+        // A port in use, in the system's words.
+        do {
+            _ = try FeedServer.start(feeds: [a], profile: .loopback, port: once.port)
+            Issue.record("a second server on port \(once.port)")
+        } catch {
+            #expect("\(error)" == "cannot listen on 127.0.0.1:\(once.port): address already in use", "\(error)")
+        }
     }
 
     @Test func profilesHaveTheirFigures() {
