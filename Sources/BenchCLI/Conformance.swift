@@ -68,6 +68,16 @@ struct Conformance: ParsableCommand {
                     "no suite at \(Self.defaultSuite): give the directory of the W3C XML Conformance Test Suite "
                     + "(https://www.w3.org/XML/Test/, the directory with xmlconf-flattened.xml)")
         }
+        // Where the files go is checked before the run, not after its minutes.
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(
+                description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: outputDirectory) else {
+            throw CommandFailure(description: "cannot write into the output directory \(outputDirectory)")
+        }
         let terminal = Terminal(quiet: quiet)
         let started = Date()
         terminal.progress("reading the catalog…")

@@ -56,6 +56,15 @@ struct Verify: ParsableCommand {
         if dump != nil && feeds.count > 1 {
             throw ValidationError("--dump writes the songs of one feed; give exactly one feed with it")
         }
+        if let dump {
+            // Checked before the parsers run, not after.
+            let parent = (dump as NSString).deletingLastPathComponent
+            let directory = parent.isEmpty ? "." : parent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+                FileManager.default.isWritableFile(atPath: directory)
+            else { throw ValidationError("--dump: cannot write into \(directory)") }
+        }
         // Only parsers that are not compared (the memchr floor: no songs, no events): nothing to check.
         let names = parserOptions.names(default: ParserRegistry.names)
         if !names.isEmpty, !names.contains(where: { FeedVerifier.notCompared($0, workload: workload) == nil }) {

@@ -134,6 +134,19 @@ struct BenchCommandTests {
         }
     }
 
+    /// Where `bench verify --dump` and `bench conformance` write is checked before any parse: both
+    /// ran their whole check, then said they could not write.
+    @Test func whereTheFilesGoIsCheckedFirst() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a-file", "not a directory")
+        let dump = try runBench(["verify", "--dump", file + "/songs.json", TestPaths.top300])
+        #expect(dump.status != 0 && words(dump.standardError).contains("--dump: cannot write into \(file)"))
+        #expect(!dump.standardOutput.contains("agree"), "\(dump.standardOutput)")
+        let conformance = try runBench(["conformance", directory.url.path, "--output-dir", file + "/out"])
+        #expect(conformance.status == 1)
+        #expect(words(conformance.standardError).contains("cannot create the output directory \(file)/out"))
+    }
+
     @Test func anUnknownParserListsTheKnownOnes() throws {
         let result = try runBench(["verify", "--parsers", "sax9000"])
         #expect(result.status == 1)
