@@ -24,8 +24,9 @@ struct Compare: ParsableCommand {
             whole interval above 1; failed when it ran in the baseline and failed in the current runs. Cells \
             on one side only, different feeds, debug builds, noisy runs and different library versions are \
             reported, never silently compared; unless the sides ran turn about, the times of a run flagged noisy, \
-            and the wall and CPU times of a run whose machine was off its usual speed (HOST STATE: --metric \
-            calibrated judges those), are not judged. Exit status: 0 no regression, 2 regression, 3 a cell failed \
+            and the wall and CPU times of a cell whose two sides' calibration (the machine's speed, timed before \
+            each parse) differs by more than the threshold (--metric calibrated judges those), are not judged. \
+            Exit status: 0 no regression, 2 regression, 3 a cell failed \
             in the current runs (before 2), 4 nothing judged or compared (no cell had enough workers, or the \
             sides share no cell: a gate that checked nothing must not pass; --allow-nothing-judged lets it), \
             1 bad input.

@@ -268,18 +268,21 @@ struct ComparisonTests {
         #expect(judged.cells[0].verdict == .slower)
     }
 
-    /// A run whose machine ran off its usual speed (its HOST STATE line) is not judged on its wall or
-    /// CPU times against a run made at another moment.
+    /// Two sides whose machine ran at different speeds (the calibration timed before each parse)
+    /// are not judged on their wall or CPU times when they did not run turn about.
     ///
-    /// Two back-to-back runs of the same code, the second on a machine 1.31× slower than usual, were
-    /// "4 regressions" and exit 2. Its calibrated times are judged, and so are runs made turn about.
-    @Test func aRunWhoseMachineWasOffItsUsualSpeedIsNotJudgedOnItsTimes() {
-        let baseline = SyntheticRuns.run(
-            id: "a", started: "2026-11-22T10:00:00Z",
-            rounds: ["expat": SyntheticRuns.noisy(1e7, count: 10, noise: 0.05, seed: 3)], calibrationNs: 1_000_000)
-        var current = SyntheticRuns.run(
-            id: "b", started: "2026-11-22T10:01:00Z",
-            rounds: ["expat": SyntheticRuns.noisy(1.3e7, count: 10, noise: 0.05, seed: 4)], calibrationNs: 1_000_000)
+    /// Two back-to-back default runs of the same code, the second on a machine 1.31× slower (its
+    /// HOST STATE line said so), were "4 regressions" and exit 2. Their calibrated times are judged,
+    /// and so are runs made turn about, and sides whose calibrations agree.
+    @Test func sidesWhoseMachineRanAtOtherSpeedsAreNotJudgedOnTheirTimes() {
+        func run(_ id: String, minute: Int, wall: Double, calibration: Int) -> RunResult {
+            SyntheticRuns.run(
+                id: id, started: "2026-11-22T10:0\(minute):00Z",
+                rounds: ["expat": SyntheticRuns.noisy(wall, count: 10, noise: 0.05, seed: UInt64(minute + 3))],
+                calibrationNs: calibration)
+        }
+        let baseline = run("a", minute: 0, wall: 1e7, calibration: 1_000_000)
+        var current = run("b", minute: 1, wall: 1.3e7, calibration: 1_310_000)
         current.hostState = HostState(
             host: "test", calibrationNs: 1.31e6, usualNs: 1e6, historyRuns: 1, ratio: 1.31, threshold: 0.1, moved: true,
             message: "HOST STATE: this run's machine ran 1.31× slower than its usual")
@@ -289,39 +292,38 @@ struct ComparisonTests {
             #expect(comparison.cells[0].verdict == nil)
             #expect(
                 comparison.cells[0].note?.hasPrefix(
-                    "not judged: the current run's machine ran 1.31× slower than its usual") == true,
+                    "not judged: the current runs' machine ran 1.31× slower than the baseline's, by the calibration "
+                        + "timed before each parse (1310 µs against 1000 µs)") == true,
                 "\(comparison.cells[0].note ?? "no note")")
             #expect(comparison.regressions.isEmpty && comparison.compared.isEmpty)
             #expect(comparison.warnings.contains { $0.contains("current") && $0.contains("HOST STATE") })
         }
-        // The calibrated times are judged (here the calibration did not move: slower still).
+        // The calibrated times are judged: the same per calibration, so unchanged.
         let calibrated = RunComparison.compare(
             baseline: [baseline], current: [current], metric: .calibrated, threshold: 0.05)
-        #expect(calibrated.cells[0].verdict == .slower)
-        // A baseline off its usual speed (faster) counts the same, and a machine in its usual state
-        // does not stop the judgement.
-        var faster = baseline
-        faster.hostState = HostState(
-            host: "test", calibrationNs: 8e5, usualNs: 1e6, historyRuns: 6, ratio: 0.8, threshold: 0.05, moved: true,
-            message: "")
-        let before = RunComparison.compare(
-            baseline: [faster], current: [current], metric: .wall, threshold: 0.05)
-        #expect(before.cells[0].note?.hasPrefix("not judged: the baseline run's machine ran 1.25× faster") == true)
+        #expect(calibrated.cells[0].verdict == .unchanged, "\(calibrated.cells[0])")
+        // A faster machine counts the same.
+        let faster = run("c", minute: 2, wall: 0.8e7, calibration: 800_000)
+        let before = RunComparison.compare(baseline: [baseline], current: [faster], metric: .wall, threshold: 0.05)
+        #expect(before.cells[0].note?.hasPrefix("not judged: the current runs' machine ran 1.25× faster") == true)
         // Runs made turn about pair each current worker with the baseline's of the same moment.
-        var laterBaseline = baseline
-        laterBaseline.environment.startedAt = "2026-11-22T10:02:00Z"
-        var laterCurrent = current
-        laterCurrent.environment.startedAt = "2026-11-22T10:03:00Z"
+        let laterBaseline = run("d", minute: 2, wall: 1e7, calibration: 1_000_000)
+        let laterCurrent = run("e", minute: 3, wall: 1.3e7, calibration: 1_310_000)
         let turnAbout = RunComparison.compare(
             baseline: [baseline, laterBaseline], current: [current, laterCurrent], metric: .wall, threshold: 0.05)
         #expect(
             turnAbout.cells[0].method?.contains("paired by turn") == true,
             "\(turnAbout.cells[0].method ?? "no method")")
         #expect(turnAbout.cells[0].verdict == .slower)
-        current.hostState?.moved = false
-        #expect(
-            RunComparison.compare(baseline: [baseline], current: [current], metric: .wall, threshold: 0.05)
-                .cells[0].verdict == .slower)
+        // Calibrations that agree: a slower parse is a regression, whatever one run's host state says.
+        let sameMachine = run("f", minute: 4, wall: 1.3e7, calibration: 1_020_000)
+        var moved = sameMachine
+        moved.hostState = current.hostState
+        for side in [sameMachine, moved] {
+            #expect(
+                RunComparison.compare(baseline: [baseline], current: [side], metric: .wall, threshold: 0.05)
+                    .cells[0].verdict == .slower)
+        }
     }
 
     // MARK: Defects of the first gate, each with its reproducing input

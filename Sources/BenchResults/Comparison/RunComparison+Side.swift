@@ -18,10 +18,9 @@ extension RunComparison {
             var shas: Set<String>
             /// "baseline" or "current" when a run with this cell was flagged noisy.
             var noisy: String? = nil
-            /// How the machine of a run with this cell strayed from its usual speed (``HostState/moved``),
-            /// naming the side ("the current run's machine ran 1.31× slower than its usual"); `nil`
-            /// when no run's did.
-            var hostMoved: String? = nil
+            /// The median of the calibration workload timed before each of the cell's parses, ns (the
+            /// machine's speed when it ran); `nil` when the samples have none (counted runs, old runs).
+            var calibration: Double? = nil
         }
 
         var cells: [ComparisonKey: Cell] = [:]
@@ -38,7 +37,7 @@ extension RunComparison {
                 for summary in run.cells { if let kind = summary.kind { kinds[ComparisonKey(summary.cell)] = kind } }
             }
             var noisyCells: Set<ComparisonKey> = []
-            var movedCells: [ComparisonKey: String] = [:]
+            var calibrations: [ComparisonKey: [Double]] = [:]
             var values: [ComparisonKey: [Turn: [Double]]] = [:]
             var shas: [ComparisonKey: Set<String>] = [:]
             let ordered = runs.enumerated().sorted {
@@ -56,9 +55,7 @@ extension RunComparison {
                 for sample in run.samples where sample.cell.scenario != CellKey.notTimedScenario {
                     let key = ComparisonKey(sample.cell)
                     if run.noise?.noisy == true { noisyCells.insert(key) }
-                    if let state = run.hostState, state.moved, movedCells[key] == nil {
-                        movedCells[key] = Self.moved(state, side: name)
-                    }
+                    if let ns = sample.calibrationNs, ns > 0 { calibrations[key, default: []].append(Double(ns)) }
                     var count = failedIterations[key] ?? (0, 0)
                     count.all += 1
                     if sample.error != nil { count.failed += 1 }
@@ -86,7 +83,7 @@ extension RunComparison {
                         feedSHA256: keyShas.sorted().joined(separator: ","), failed: failedIterations[key]?.failed ?? 0,
                         kind: kinds[key]),
                     workers: workers, iterationValues: all, shas: keyShas, noisy: noisyCells.contains(key) ? name : nil,
-                    hostMoved: movedCells[key])
+                    calibration: calibrations[key].flatMap { Statistics($0)?.median })
             }
             for (key, count) in failedIterations where cells[key] == nil && count.failed > 0 {
                 // Every iteration failed: the cell exists, with no values.

@@ -31,9 +31,9 @@
 /// was flagged noisy (``NoiseReport``): runs made at different moments on a busy machine differ by
 /// the moment (measured here: a whole mode of the workers 8% higher in one run than in the next),
 /// which no test on one run a side can tell from a change of the code. Nor are the wall and CPU
-/// times of sides that did not run turn about when a run of either side says its machine was off its
-/// usual speed (``HostState/moved``, from its calibration against its host's earlier runs): its
-/// times are the moment's as much as the code's; ``ComparisonMetric/calibrated`` judges them.
+/// times of sides that did not run turn about when the calibration workload timed before each parse
+/// says the two sides' machine ran at speeds further apart than the threshold: their times are the
+/// moment's as much as the code's; ``ComparisonMetric/calibrated`` judges them.
 public struct RunComparison: Codable, Sendable, Equatable {
     public var metric: ComparisonMetric
     public var threshold: Double
@@ -168,13 +168,19 @@ public struct RunComparison: Codable, Sendable, Equatable {
             cell.ratio = ratioOfMedians(a, b)
             return
         }
-        if !paired, metric.isTime, metric != .calibrated, let moved = a.hostMoved ?? b.hostMoved {
-            // The run's own calibration says its machine was not in its usual state: its absolute
-            // times say as much about the moment as about the code (the calibrated times do not).
+        if !paired, metric.isTime, metric != .calibrated, let before = a.calibration, let after = b.calibration,
+            before > 0, after / before > 1 + threshold || after / before < 1 / (1 + threshold)
+        {
+            // The calibration timed before every parse says the two sides' machine ran at different
+            // speeds: their absolute times differ by the moment as much as by the code (the
+            // calibrated times do not).
+            let machine = after / before
             cell.note =
-                "not judged: \(moved) (its calibration against its host's earlier runs), so its times depend on the "
-                + "moment as much as on the code. Compare with --metric calibrated, or runs made turn about "
-                + "(scripts/ci-regression.sh)"
+                "not judged: the current runs' machine ran \(String(format: "%.2f", max(machine, 1 / machine)))× "
+                + (machine > 1 ? "slower" : "faster") + " than the baseline's, by the calibration timed before each "
+                + "parse (\(String(format: "%.0f", after / 1000)) µs against \(String(format: "%.0f", before / 1000)) µs), "
+                + "so their times differ by the moment as much as by the code. Compare with --metric calibrated, or "
+                + "runs made turn about (scripts/ci-regression.sh)"
             cell.ratio = ratioOfMedians(a, b)
             return
         }
@@ -344,8 +350,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
             if let first = moved.first {
                 warnings.append(
                     "the \(side) has \(moved.count) run(s) whose machine was not in its usual state: "
-                        + Side.moved(first, side: side) + " (HOST STATE); their wall and CPU times are not judged "
-                        + "unless the sides ran turn about: --metric calibrated judges them")
+                        + Side.moved(first, side: side) + " (HOST STATE)")
             }
         }
         return warnings
