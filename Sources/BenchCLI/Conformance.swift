@@ -108,12 +108,6 @@ struct Conformance: ParsableCommand {
         print(ConformanceReport.text(table, width: terminal.width), terminator: "")
 
         let files = RunFiles(directory: outputDirectory)
-        do {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(
-                description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
-        }
         var written: [String] = []
         for (name, text) in [
             ("conformance.json", try ConformanceReport.json(table)),

@@ -94,20 +94,6 @@ extension RunComparison {
             }
         }
 
-        /// How a run's machine strayed from its usual speed, in words: "the current run's machine ran
-        /// 1.31× slower than its usual".
-        static func moved(_ state: HostState, side: String) -> String {
-            let machine = "the \(side) run's machine"
-            guard let ratio = state.ratio, ratio.isFinite, ratio > 0 else {
-                return machine + " was not in its usual state"
-            }
-            return ratio >= 1
-                ? machine + " ran \(format(ratio))× slower than its usual"
-                : machine + " ran \(format(1 / ratio))× faster than its usual"
-        }
-
-        private static func format(_ value: Double) -> String { String(format: "%.2f", value) }
-
         /// Why `key` counts as failed on this side, the current one, given the baseline's failed
         /// iterations; `nil` when it did not fail.
         func failure(_ key: ComparisonKey, baselineFailed: Int) -> String? {

@@ -349,8 +349,7 @@ public struct RunComparison: Codable, Sendable, Equatable {
             let moved = runs.compactMap(\.hostState).filter(\.moved)
             if let first = moved.first {
                 warnings.append(
-                    "the \(side) has \(moved.count) run(s) whose machine was not in its usual state: "
-                        + Side.moved(first, side: side) + " (HOST STATE)")
+                    "the \(side) has \(moved.count) run(s) whose machine was not in its usual state: " + first.message)
             }
         }
         return warnings
