@@ -9,18 +9,18 @@ import Foundation
 #endif
 
 extension WorkerProcess {
-    /// Makes SIGINT and SIGTERM kill the running worker, remove what was registered with
+    /// Makes SIGINT and SIGTERM kill the running workers, remove what was registered with
     /// ``removeOnInterrupt(_:)``, then end this process by the same signal, so that interrupting
     /// `bench` never leaves a worker running on its own, nor a temporary file behind.
     ///
-    /// For a command that runs one worker at a time (`bench run`, `bench verify`). The handler only
-    /// kills the worker and writes the signal's number to a pipe (both async-signal-safe); a thread
-    /// waiting on that pipe does the rest.
+    /// For a command whose workers hold nothing to keep (`bench verify`, `sweep`, `conformance`,
+    /// `hostile`). The handler only kills the workers and writes the signal's number to a pipe
+    /// (both async-signal-safe); a thread waiting on that pipe does the rest.
     public static func killWorkerOnInterrupt() {
         installInterruptHandler(grace: nil)
     }
 
-    /// Makes SIGINT and SIGTERM kill the running worker and start no other, and leaves the
+    /// Makes SIGINT and SIGTERM kill the running workers and start no other, and leaves the
     /// process to end itself: the caller sees ``interruption`` (its workers end at once, and
     /// ``run(executable:arguments:input:environment:inheritsEnvironment:timeout:idleTimeout:progress:memoryLimit:)``
     /// refuses to start another), keeps what finished, and exits with the signal's code.
@@ -48,6 +48,8 @@ extension WorkerProcess {
     private static func installInterruptHandler(grace: Double?) {
         interruptSetup.lock()
         defer { interruptSetup.unlock() }
+        // Made here, not in the handler: its first use allocates.
+        _ = runningWorkers
         if interruptPipe.write < 0 {
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else { return }
@@ -108,10 +110,12 @@ extension WorkerProcess {
 
     private static let interruptHandler: @convention(c) (Int32) -> Void = { sig in
         // Only async-signal-safe calls here. The signal first: a worker started from now on is
-        // killed by its starter (see `start`), one started before by this handler.
+        // killed by its starter (see `start`), every one started before by this handler.
         if WorkerProcess.interruptSignal == 0 { WorkerProcess.interruptSignal = sig }
-        let pid = WorkerProcess.activeWorker
-        if pid > 0 { kill(pid, SIGKILL) }
+        for slot in 0..<WorkerProcess.runningWorkerSlots {
+            let pid = WorkerProcess.runningWorkers[slot]
+            if pid > 0 { kill(pid, SIGKILL) }
+        }
         var byte = UInt8(truncatingIfNeeded: sig)
         if write(WorkerProcess.interruptPipe.write, &byte, 1) != 1 {
             signal(sig, SIG_DFL)
@@ -151,9 +155,21 @@ extension WorkerProcess {
         if getppid() != parent { _exit(137) }
     }
 
-    /// The worker being waited for, if any (read by the signal handler; one word, written by the
-    /// spawning thread).
-    nonisolated(unsafe) static var activeWorker: pid_t = 0
+    /// How many workers ``runningWorkers`` holds at most: more than ever run at once (a counted run's
+    /// lanes, the download scenario's links). One beyond would still end with this process
+    /// (``endWithParent()``), not with the signal.
+    static let runningWorkerSlots = 64
+
+    /// The workers being waited for, one process id a slot, 0 in a free one: every one is killed
+    /// by the signal handler. Workers run side by side (a counted run's two lanes): with one slot,
+    /// Ctrl-C killed the worker started last and the run waited for the other to finish (a counted
+    /// libxml2 worker of 50 parses: 68 s). Written under the spawning lock by the threads that
+    /// start and reap them; made before the handler is installed.
+    nonisolated(unsafe) static let runningWorkers: UnsafeMutablePointer<pid_t> = {
+        let slots = UnsafeMutablePointer<pid_t>.allocate(capacity: runningWorkerSlots)
+        slots.initialize(repeating: 0, count: runningWorkerSlots)
+        return slots
+    }()
 }
 
 /// A string shared between threads.

@@ -261,7 +261,7 @@ public enum WorkerProcess {
             deadline: reading.deadline)
         ended.timedOut = ended.timedOut || reading.timedOut
         for fd in reading.open { close(fd) }
-        if activeWorker == worker.pid { activeWorker = 0 }
+        noteEnded(worker.pid)
         let errorText = String(decoding: reading.errorTail.suffix(standardErrorLimit), as: UTF8.self)
         let termination: Termination
         if let memoryLimit, reading.exceededMemory || (ended.status != 0 && allocationFailed(errorText)) {
@@ -349,7 +349,7 @@ public enum WorkerProcess {
             if let dataLimit { limitData(of: pid, toBytes: dataLimit) }
             for pipe in pipes { close(pipe.write) }
             if let inputPipe { close(inputPipe.read) }
-            activeWorker = pid
+            noteRunning(pid)
             // Interrupted between the check below and the spawn: the handler saw no worker to kill.
             if interruptSignal != 0 { kill(pid, SIGKILL) }
             return StartedWorker(
@@ -395,6 +395,21 @@ public enum WorkerProcess {
     // MARK: Helpers
 
     private static let spawnLock = NSLock()
+
+    /// Notes `pid` in a free slot of ``runningWorkers`` (the caller holds `spawnLock`).
+    private static func noteRunning(_ pid: pid_t) {
+        for slot in 0..<runningWorkerSlots where runningWorkers[slot] == 0 {
+            runningWorkers[slot] = pid
+            return
+        }
+    }
+
+    /// Frees `pid`'s slot of ``runningWorkers`` once it is reaped.
+    private static func noteEnded(_ pid: pid_t) {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        for slot in 0..<runningWorkerSlots where runningWorkers[slot] == pid { runningWorkers[slot] = 0 }
+    }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
