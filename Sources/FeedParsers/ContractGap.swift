@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A part of the contract that a parser does not meet on some inputs: what its tests pin instead
 /// (`KnownDeviation`, `CanonicalFormDifferences`), known to the verifier so that an answer is
 /// confirmed only by a parser that meets the whole contract on the input at hand.
@@ -30,20 +38,28 @@ public enum ContractGap: String, Sendable, Hashable, CaseIterable {
         case .dtdEntities:
             return Self.contains(document, "<!ENTITY") || Self.contains(document, "<!ATTLIST")
         case .carriageReturnInCDATA:
-            return document.contains(0x0D) && Self.contains(document, "<![CDATA[")
+            return Self.contains(document, "\r") && Self.contains(document, "<![CDATA[")
         }
     }
 
     /// Whether `bytes` hold `text` (ASCII).
+    ///
+    /// With `memchr` and `memcmp`: every verified run asks this of the whole feed for each parser,
+    /// and a loop over the bytes in Swift took a debug build 0.35 s of a 0.7 s run on the 900 KB feed.
     static func contains(_ bytes: [UInt8], _ text: StaticString) -> Bool {
-        let needle = text.withUTF8Buffer { Array($0) }
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        var index = 0
-        let last = bytes.count - needle.count
-        while index <= last {
-            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
+        text.withUTF8Buffer { needle in
+            bytes.withUnsafeBytes { haystack in
+                guard let base = haystack.baseAddress, let needleBase = needle.baseAddress, let first = needle.first,
+                    haystack.count >= needle.count
+                else { return false }
+                let last = haystack.count - needle.count
+                var offset = 0
+                while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
+                    if memcmp(hit, needleBase, needle.count) == 0 { return true }
+                    offset = base.distance(to: UnsafeRawPointer(hit)) + 1
+                }
+                return false
+            }
         }
-        return false
     }
 }
