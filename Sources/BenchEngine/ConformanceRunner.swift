@@ -204,8 +204,16 @@ public enum ConformanceRunner {
         result.outcome == .failed && result.detail?.hasPrefix(exceededMemoryPrefix) == true
     }
 
+    /// Seconds a worker is given beyond a document's time limit before it is stopped.
+    ///
+    /// The worker says when it has started (``ConformanceWorker`` writes a byte before its first
+    /// document), and the limit runs from there: a spawn slowed by a busy machine has the limit
+    /// and this grace, and a hang is stopped a second after its limit. (Counted from the spawn, the
+    /// grace was 5 s: each hang cost 10 s of a spinning core against a 5 s limit.)
+    static let startGrace = 1.0
+
     /// The outcome of a document that ended its worker; `limit` is the document's time limit (its
-    /// worker is stopped some seconds after it, its start-up's grace: both are said).
+    /// worker is stopped ``startGrace`` after it: both are said).
     static func result(
         of termination: WorkerProcess.Termination?, caseID: String, errorLine: String?, limit: Double? = nil
     ) -> ConformanceResult {
@@ -244,7 +252,7 @@ public enum ConformanceRunner {
         do {
             outcome = try WorkerProcess.run(
                 WorkerCommand(executable: options.executable, job: .conformance(job)),
-                idleTimeout: options.caseTimeout + 5)
+                idleTimeout: options.caseTimeout + startGrace)
         } catch {
             return ([], nil, "\(error)")
         }

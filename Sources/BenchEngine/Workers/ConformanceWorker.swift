@@ -21,7 +21,8 @@ public enum ConformanceWorker {
     }
 
     /// Parses each of the job's documents (relative to its suite) and calls `report` with each line
-    /// (then writes one byte on the progress descriptor when it is open).
+    /// (then writes one byte on the progress descriptor when it is open; one more once its parser is
+    /// ready, before the first document).
     ///
     /// - Throws: ``VerifyWorkerError`` for an unknown parser.
     public static func run(_ job: ConformanceJob, report: (Data) throws -> Void) throws {
@@ -32,6 +33,12 @@ public enum ConformanceWorker {
         if let memoryLimitMiB = job.memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0
         let encoder = JSONEncoder()
+        // Started: the first document's time limit runs from here, not from the worker's spawn
+        // (ConformanceRunner.startGrace).
+        if progress {
+            var byte: UInt8 = 0x2E
+            _ = write(WorkerProcess.progressDescriptor, &byte, 1)
+        }
         for (index, path) in job.paths.enumerated() {
             let full = (suite as NSString).appendingPathComponent(path)
             let result: ConformanceResult
