@@ -75,6 +75,11 @@ let package = Package(
         // `c-expat` reference parsers); only FeedParsers imports it.
         .target(name: "CReferenceParsers", dependencies: ["CLibXML2", "CExpat"]),
 
+        // Client requests to valgrind's callgrind (instrument the counted worker from its first parse, not
+        // its start-up); only BenchEngine imports it. Built without valgrind's header, its requests do
+        // nothing and the counter instruments the whole worker.
+        .target(name: "CCallgrind"),
+
         // MARK: Libraries, one concern each
         .target(
             name: "SongFeed",
@@ -92,7 +97,7 @@ let package = Package(
         .target(
             name: "BenchEngine",
             dependencies: [
-                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore",
+                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore", "CCallgrind",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             // The compiler's version, recorded with every run (EnvironmentProbe.swiftVersion()).

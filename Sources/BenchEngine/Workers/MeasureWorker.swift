@@ -1,4 +1,5 @@
 import BenchResults
+import CCallgrind
 import FeedParsers
 import SongFeed
 
@@ -194,6 +195,9 @@ public enum MeasureWorker {
             var canonicalParser: (any DocumentParser.Type)?
             if case .document(let parserType, _, _) = work, parserType.reportsEvents { canonicalParser = parserType }
             let canonicalWarmup = warmup >= 2 && !countingOnly ? warmup - 1 : nil
+            // Under callgrind, its instrumentation starts here, before the warm-up parses: the
+            // worker's start-up runs at valgrind's lightest (see InstructionCounter.startsInstrumenting).
+            if countingOnly { bench_callgrind_start_instrumentation() }
             var index = 0
             while index < limit && (index < warmup || log.keptCPU < wanted) {
                 if index == canonicalWarmup, let canonicalParser, case .document(_, let sink, _) = work {
@@ -216,6 +220,8 @@ public enum MeasureWorker {
                     missed = 0
                 }
             }
+            // The parses are counted: the rest of the worker runs at valgrind's lightest again.
+            if countingOnly { bench_callgrind_stop_instrumentation() }
             if canonical == nil, let canonicalParser, case .document(_, let sink, _) = work {
                 canonical = CanonicalWalk(canonicalParser, bytes: bytes, step: parse.step, sink: sink)
             }
