@@ -155,16 +155,18 @@ extension WorkerProcess {
         if getppid() != parent { _exit(137) }
     }
 
-    /// How many workers ``runningWorkers`` holds at most: more than ever run at once (a counted run's
-    /// lanes, the download scenario's links). One beyond would still end with this process
-    /// (``endWithParent()``), not with the signal.
+    /// How many workers ``runningWorkers`` holds at most.
+    ///
+    /// More than ever run at once (a counted run's lanes, the download scenario's links). One
+    /// beyond would still end with this process (``endWithParent()``), not with the signal.
     static let runningWorkerSlots = 64
 
-    /// The workers being waited for, one process id a slot, 0 in a free one: every one is killed
-    /// by the signal handler. Workers run side by side (a counted run's two lanes): with one slot,
-    /// Ctrl-C killed the worker started last and the run waited for the other to finish (a counted
-    /// libxml2 worker of 50 parses: 68 s). Written under the spawning lock by the threads that
-    /// start and reap them; made before the handler is installed.
+    /// The workers being waited for, one process id a slot, 0 in a free one.
+    ///
+    /// Every one is killed by the signal handler. Workers run side by side (a counted run's two
+    /// lanes): with one slot, Ctrl-C killed the worker started last and the run waited for the
+    /// other to finish (a counted libxml2 worker of 50 parses: 68 s). Written under the spawning
+    /// lock by the threads that start and reap them; made before the handler is installed.
     nonisolated(unsafe) static let runningWorkers: UnsafeMutablePointer<pid_t> = {
         let slots = UnsafeMutablePointer<pid_t>.allocate(capacity: runningWorkerSlots)
         slots.initialize(repeating: 0, count: runningWorkerSlots)
