@@ -111,6 +111,7 @@ public enum PagedFetch {
                             if index == 0 && cancelAfterFirstPage {
                                 state.cancelled(at: monotonicNow())
                                 queue.cancelAllOperations()
+                                state.queueCancelled(at: monotonicNow())
                                 downloader.cancelAll()
                             }
                         case .failure(let error):
@@ -189,19 +190,21 @@ private final class QueueState: @unchecked Sendable {
     private var finishTimes: [Int: UInt64] = [:]
     private var errors: [Int: DownloadError] = [:]
     private var cancelTime: UInt64?
+    private var queueCancelTime: UInt64?
     private var runningAtCancel = 0
     private var startedAfterCancel = 0
     private var active = 0
 
     /// Whether the page may start (not once cancelled).
     ///
-    /// An operation the queue started after the cancel (it should have dropped it) counts in
-    /// `startedAfterCancel`; one it started just before, whose body only got here after, does not: its
-    /// request is not made either way.
+    /// An operation the queue started once `cancelAllOperations()` had returned (it should have
+    /// dropped it) counts in `startedAfterCancel`. One it started before, whose body only got here
+    /// after the cancel, does not, nor one started between the cancel and the queue's being told
+    /// (a busy machine widens that gap: CI once counted one there): its request is not made either way.
     func start(page: Int, operationStartedAt: UInt64, at time: UInt64) -> Bool {
         lock.withLock {
-            if let cancelTime {
-                if operationStartedAt >= cancelTime { startedAfterCancel += 1 }
+            if cancelTime != nil {
+                if let queueCancelTime, operationStartedAt >= queueCancelTime { startedAfterCancel += 1 }
                 return false
             }
             startTimes[page] = time
@@ -226,12 +229,18 @@ private final class QueueState: @unchecked Sendable {
         }
     }
 
-    /// The cancel came: the pages still running are counted.
+    /// The cancel came: the pages still running are counted, and no page starts from now on.
     func cancelled(at time: UInt64) {
         lock.withLock {
             cancelTime = time
             runningAtCancel = active
         }
+    }
+
+    /// The queue has been told (`cancelAllOperations()` returned): what it starts from now on, it
+    /// started after the cancel.
+    func queueCancelled(at time: UInt64) {
+        lock.withLock { queueCancelTime = time }
     }
 
     func result(
