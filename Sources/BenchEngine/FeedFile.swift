@@ -1,3 +1,4 @@
+import FeedTransport
 import Foundation
 import SongFeed
 
@@ -12,20 +13,11 @@ public struct FeedFile: Sendable {
 
     /// Reads a feed.
     ///
-    /// - Throws: ``FeedFileError`` naming the path when it is missing, a directory or unreadable.
+    /// - Throws: ``FeedFileError`` naming the path when it is missing, not a regular file (a
+    ///   directory, a FIFO, a device) or unreadable.
     public init(path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FeedFileError(description: "no such file: \(path)")
-        }
-        guard !isDirectory.boolValue else {
-            throw FeedFileError(description: "a directory, not a file: \(path)")
-        }
-        // A FIFO would block the open until something writes to it, and a device or a socket has
-        // no size to read: only a regular file (or a link to one) is a document.
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw FeedFileError(description: "not a regular file (a FIFO, a device or a socket?): \(path)")
+        if let problem = FilePathProblem(path: path) {
+            throw FeedFileError(description: "\(problem.rawValue): \(path)")
         }
         guard let bytes = Self.read(path) else {
             throw FeedFileError(description: "cannot read \(path)")

@@ -84,12 +84,8 @@ public final class FeedServer: Sendable {
             }
             pathsByName[name] = resolved
             // Only a regular file: a directory cannot be served, and a FIFO's read would wait for a writer.
-            var status = stat()
-            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                throw FeedServerError(
-                    description: status.st_mode & S_IFMT == S_IFDIR
-                        ? "feed is a directory, not a file: \(path)"
-                        : "feed is not a regular file (a FIFO, a device or a socket?): \(path)")
+            if let problem = FilePathProblem(path: path), problem != .missing {
+                throw FeedServerError(description: "feed is \(problem.rawValue): \(path)")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw FeedServerError(description: "cannot read feed \(path)")
@@ -215,15 +211,17 @@ enum InjectedFault: Equatable {
         }
     }
 
+    /// The faults `fault=` names, as ``init(items:)`` reads them (for the message of a bad one).
+    static let kinds = ["404", "500", "reset", "short", "stall", "loop"]
+
     /// What is wrong with a query's fault items, in words; `nil` when it has none or they are valid.
     ///
     /// The server answers 400 with it: a fault asked for and not injected would pass a client's test.
     static func problem(_ items: [URLQueryItem]) -> String? {
-        let kinds = ["404", "500", "reset", "short", "stall", "loop"]
         for item in items {
             let value = item.value ?? ""
             switch item.name {
-            case "fault" where !kinds.contains(value):
+            case "fault" where InjectedFault(items: [item]) == nil:
                 return "fault must be one of \(kinds.joined(separator: ", ")), not '\(value)'"
             case "at" where (Int(value) ?? -1) < 0:
                 return "at must be a count of body bytes (0 or more), not '\(value)'"

@@ -32,13 +32,15 @@ public enum ConformanceWorker {
         let (suite, chunkSize, reportSongs) = (job.suite, job.chunkSize, job.reportSongs)
         if let memoryLimitMiB = job.memoryLimitMiB { limitData(toMiB: memoryLimitMiB) }
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0
-        let encoder = JSONEncoder()
-        // Started: the first document's time limit runs from here, not from the worker's spawn
-        // (ConformanceRunner.startGrace).
-        if progress {
+        func tick() {
+            guard progress else { return }
             var byte: UInt8 = 0x2E
             _ = write(WorkerProcess.progressDescriptor, &byte, 1)
         }
+        let encoder = JSONEncoder()
+        // Started: the first document's time limit runs from here, not from the worker's spawn
+        // (ConformanceRunner.startGrace).
+        tick()
         for (index, path) in job.paths.enumerated() {
             let full = (suite as NSString).appendingPathComponent(path)
             let result: ConformanceResult
@@ -71,10 +73,7 @@ public enum ConformanceWorker {
             var line = try encoder.encode(Line(index: index, result: result, songs: songs, canonical: canonical))
             line.append(UInt8(ascii: "\n"))
             try report(line)
-            if progress {
-                var byte: UInt8 = 0x2E
-                _ = write(WorkerProcess.progressDescriptor, &byte, 1)
-            }
+            tick()
         }
     }
 
