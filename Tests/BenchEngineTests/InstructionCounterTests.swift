@@ -108,6 +108,26 @@ struct InstructionCounterTests {
         }
     }
 
+    /// nm's listing is read only where the word is: each whole line that has it, once, whether it
+    /// is the first line, the last (with or without its line break) or has the word twice.
+    @Test func theListingIsReadOnlyWhereTheWordIs() {
+        let word = InstructionCounter.symbolWord
+        let listing = [
+            "0000000000423660 T $s11BenchEngine13MeasureWorkerO20callgrindParseRegion_",
+            "0000000000423670 T $s11BenchEngine13MeasureWorkerO7measure",
+            "0000000000423680 t callgrind_callgrindThreadRegion",
+            "0000000000423690 T bench_main",
+            "00000000004236a0 T bench_callgrind_stop_instrumentation",
+        ]
+        let lines = { (text: String) in InstructionCounter.lines(of: text, containing: word).map(String.init) }
+        let expected = [listing[0], listing[2], listing[4]]
+        #expect(lines(listing.joined(separator: "\n")) == expected)
+        #expect(lines(listing.joined(separator: "\n") + "\n") == expected)
+        #expect(lines(listing[1] + "\n" + listing[3]).isEmpty)
+        #expect(lines("").isEmpty)
+        #expect(lines(word) == [word])
+    }
+
     /// A counter with its directory in `directory` and tools that are never run.
     static func counter(in directory: TemporaryDirectory) throws -> InstructionCounter {
         let counter = InstructionCounter(

@@ -54,6 +54,10 @@ public struct InstructionCounter: Sendable {
     /// honour two `--toggle-collect` options (the first is ignored); one pattern works.
     static let togglePattern = "*callgrind*Region*"
 
+    /// What the names above and every name the pattern matches have in them: nm's lines without it
+    /// are not read.
+    static let symbolWord = "callgrind"
+
     /// What instruction counting needs and could not find.
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -113,7 +117,9 @@ public struct InstructionCounter: Sendable {
             throw Unavailable(description: "cannot copy \(clock) to \(directory): \(error.localizedDescription)")
         }
         let listed = try tool(nm, [copy])
-        let names = listed.output.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let names = lines(of: listed.output, containing: symbolWord).compactMap {
+            $0.split(separator: " ").last.map(String.init)
+        }
         let symbols = names.filter { $0.contains(regionName) }
         let threadSymbols = names.filter { $0.contains(threadRegionName) }
         guard symbols.count == 1, let symbol = symbols.first else {
@@ -314,6 +320,22 @@ public struct InstructionCounter: Sendable {
     /// Where SwiftPM puts the frozen clock's library: beside `executable`.
     static func frozenClockLibrary(besideExecutable executable: String) -> String {
         (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(frozenClockName)
+    }
+
+    /// The lines of `text` that contain `word`, found by Foundation's search: nm lists ~100,000
+    /// symbols of a debug build, and splitting them all into lines and words cost a debug `bench`
+    /// a second before each counted run, for the five that have the word.
+    static func lines(of text: String, containing word: String) -> [Substring] {
+        var found: [Substring] = []
+        var start = text.startIndex
+        while let match = text.range(of: word, range: start..<text.endIndex) {
+            let lineStart =
+                text[..<match.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+            let lineEnd = text[match.upperBound...].firstIndex(of: "\n") ?? text.endIndex
+            found.append(text[lineStart..<lineEnd])
+            start = lineEnd
+        }
+        return found
     }
 
     /// Runs a tool to its end and returns its status and output.
