@@ -66,7 +66,7 @@ public enum HTMLReport {
         if let commit = environment.gitCommit { about += " of commit \(commit)" }
         about +=
             "; \(environment.swiftVersion); libxml2 \(environment.libxml2Version), expat \(environment.expatVersion); "
-        about += "\(environment.cpuModel), \(environment.cores) cores; \(environment.os). "
+        about += "\(environment.cpuModel), \(environment.coresText); \(environment.os). "
         let settings = result.settings
         if result.cells.contains(where: { $0.cell.scenario.isParseFromMemory }) {
             let rounds = result.stopped?.rounds ?? settings.rounds

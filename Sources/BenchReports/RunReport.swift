@@ -284,7 +284,7 @@ public enum RunReport {
         var text =
             "\(environment.buildConfiguration) build · \(environment.swiftVersion) · libxml2 \(environment.libxml2Version) · "
         text +=
-            "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
+            "expat \(environment.expatVersion)\n\(environment.cpuModel), \(environment.coresText) · \(environment.os)\n"
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         // Download workers that ran side by side, where the run had any.
         let atOnce =
@@ -514,7 +514,7 @@ public enum RunReport {
         text +=
             "\(environment.buildConfiguration) build, \(environment.swiftVersion), libxml2 \(environment.libxml2Version), "
         text +=
-            "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.cores) cores), \(environment.os)"
+            "expat \(environment.expatVersion), \(environment.cpuModel) (\(environment.coresText)), \(environment.os)"
         if let commit = environment.gitCommit { text += ", commit `\(commit)`" }
         if let sink = result.settings.timedSinkDescription { text += "; \(sink)" }
         text += "\n"

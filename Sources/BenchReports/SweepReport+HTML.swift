@@ -61,7 +61,7 @@ struct SweepPage {
         if let commit = environment.gitCommit { body += " of commit \(e(commit))" }
         body +=
             "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
-        body += "\(e(environment.cpuModel)), \(environment.cores) cores; \(e(environment.os)). "
+        body += "\(e(environment.cpuModel)), \(environment.coresText); \(e(environment.os)). "
         body +=
             "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
         for line in SweepReport.noiseLines(result.noise) {

@@ -144,9 +144,10 @@ public enum SweepReport {
         var text =
             "Sweep \(environment.runID) · \(environment.buildConfiguration) build · \(environment.swiftVersion) · "
         text += "libxml2 \(environment.libxml2Version) · expat \(environment.expatVersion)\n"
-        text += "\(environment.cpuModel), \(environment.cores) cores · \(environment.os)\n"
+        text += "\(environment.cpuModel), \(environment.coresText) · \(environment.os)\n"
         text +=
-            "\(settings.rounds) workers per cell, \(settings.iterations) timed parses each after \(settings.warmup) warm-up; "
+            "\(settings.rounds) worker\(settings.rounds == 1 ? "" : "s") per cell, \(settings.iterations) timed "
+            + "parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up; "
         text += "allocations counted in one more worker per cell"
         if result.plan.instructionsUpTo > 0 {
             text += "; instructions counted by callgrind up to \(result.plan.describe(result.plan.instructionsUpTo))"

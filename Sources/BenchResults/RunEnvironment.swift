@@ -45,4 +45,7 @@ public struct RunEnvironment: Codable, Sendable, Equatable {
 
     /// Whether the run's figures come from a debug build (not representative).
     public var isDebug: Bool { buildConfiguration != "release" }
+
+    /// "2 cores", or "1 core" (a CI container's).
+    public var coresText: String { "\(cores) core\(cores == 1 ? "" : "s")" }
 }

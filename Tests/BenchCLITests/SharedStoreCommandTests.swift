@@ -37,7 +37,8 @@ struct SharedStoreCommandTests {
             arguments[arguments.firstIndex(of: "--iterations").map { $0 + 1 } ?? 0] = "5"
             let result = try runBench(arguments, environment: ["BENCH_HOST": host])
             #expect(result.status == 0, "\(result.standardError)")
-            ids[host] = try #require(Self.runIDs(directory.path(host)).first)
+            let id = try #require(Self.runIDs(directory.path(host)).first, "\(host) wrote no run file")
+            ids[host] = id
         }
         let stores = ["runner-a", "runner-b", "laptop"].map { directory.path("\($0).sqlite") }.joined(separator: ",")
         let push = try runBench(["store", "push", "--from", stores, "--to", database.url])

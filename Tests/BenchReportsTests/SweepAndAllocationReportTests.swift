@@ -80,6 +80,23 @@ struct SweepAndAllocationReportTests {
         #expect(try JSONDecoder().decode(SweepResult.self, from: Data(json.utf8)).points == result.points)
     }
 
+    /// One of a thing is said in the singular: "1 core" (a CI container's), "1 timed parse".
+    @Test func theHeadersSayOneInTheSingular() {
+        var sweep = SyntheticSweep.result()
+        #expect(SweepReport.header(sweep).contains("CPU, 2 cores · "))
+        #expect(SweepReport.header(sweep).contains("3 workers per cell, 1 timed parse each after 1 warm-up;"))
+        sweep.environment.cores = 1
+        sweep.settings.rounds = 1
+        sweep.settings.iterations = 2
+        #expect(SweepReport.header(sweep).contains("CPU, 1 core · "))
+        #expect(SweepReport.header(sweep).contains("1 worker per cell, 2 timed parses each after 1 warm-up;"))
+        #expect(SweepReport.html(sweep).contains("CPU, 1 core; "))
+        var run = SyntheticRuns.run(id: "one-core", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1_000]])
+        run.environment.cores = 1
+        #expect(RunReport.header(run).contains("CPU, 1 core · "))
+        #expect(HTMLReport.run(run, history: []).contains("CPU, 1 core; "))
+    }
+
     @Test func theSweepPageIsSelfContainedWithAChartAndATablePerFigure() throws {
         let result = SyntheticSweep.result(chunks: [512, 0])
         let html = SweepReport.html(result)

@@ -9,8 +9,9 @@ import Testing
 /// in one chunk.
 let chunkSizes: [Int?] = [1, 2, 3, 7, 64, 4_096, 16_384, nil]
 
-/// The parsers that build songs (all but the `memchr` floor).
-let songParserTypes = ParserRegistry.all.filter { $0.buildsSongs }
+/// The parsers that build songs (all but the `memchr` floor); asked of the registry each time, as
+/// metatypes are not `Sendable` to keep in a global.
+var songParserTypes: [any SongFeedParser.Type] { ParserRegistry.all.filter { $0.buildsSongs } }
 
 /// Their names.
 let songParsers = songParserTypes.map { $0.name }
