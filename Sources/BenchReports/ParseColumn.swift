@@ -95,7 +95,11 @@ public enum ParseColumn: String, CaseIterable, Sendable {
         case .fastest: return relative.map { RunReport.ratio($0.ratio) } ?? ""
         case .interval:
             return relative.flatMap { r in
-                r.low.flatMap { low in r.high.map { "\(RunReport.ratio(low))–\(RunReport.ratio($0))" } }
+                r.low.flatMap { low in
+                    r.high.map {
+                        "\(RunReport.ratio(low))–\(RunReport.ratio($0))" + (r.lowerLevel.map { " (\($0)%)" } ?? "")
+                    }
+                }
             } ?? ""
         case .floor: return RunReport.ratioWithInterval(cell.floorMultiple)
         case .versusC: return RunReport.ratioWithInterval(cell.bindingTax)

@@ -30,7 +30,7 @@ extension RunReport {
         // The intervals the table shows (the reference's own ratio is exact: 1). One from too few
         // pairs of workers (a busy machine's lost parses) is no 95% interval and settles no order,
         // as the noise lines say ("Too noisy to rank").
-        func hasLevel(_ speed: RelativeSpeed) -> Bool { (speed.coverage ?? 1) >= 0.95 - 1e-9 }
+        func hasLevel(_ speed: RelativeSpeed) -> Bool { speed.isAt95 }
         let winnerHigh = best.high ?? best.ratio
         var ahead: [String] = []
         var tied: [String] = []
@@ -43,9 +43,13 @@ extension RunReport {
                 tied.append("\(other.cell.parser) (\(ratio(factor))×)")
             }
         }
-        // Which intervals the claim rests on: those the table shows.
+        // Which intervals the claim rests on: those the table shows, 95% ones or not (a run of
+        // a few rounds shows 50% ones, which settle no order).
+        let level =
+            choices.allSatisfy { $0.relative?.isAt95 ?? true }
+            ? "95% intervals shown" : "intervals shown (too few pairs of workers for 95% ones: more --rounds)"
         let basis =
-            "by the \(ParseColumn.fastest.header(reference: reference)) 95% intervals shown, "
+            "by the \(ParseColumn.fastest.header(reference: reference)) \(level), "
             + (choices.contains { $0.relative?.runToRun != nil }
                 ? "widened by the noise between the host's runs" : "from this run's rounds")
         var sentence: String

@@ -155,7 +155,7 @@ public enum RunReport {
     static func ratioWithInterval(_ value: RelativeSpeed?) -> String {
         guard let value else { return "" }
         guard let low = value.low, let high = value.high, ratio(low) != ratio(high) else { return ratio(value.ratio) }
-        return "\(ratio(value.ratio)) (\(ratio(low))–\(ratio(high)))"
+        return "\(ratio(value.ratio)) (\(ratio(low))–\(ratio(high))\(value.lowerLevel.map { ", \($0)%" } ?? ""))"
     }
 
     /// One row per measured iteration.

@@ -22,6 +22,16 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
     public var high: Double?
     /// The interval's exact coverage (below 0.95 with fewer than 6 rounds).
     public var coverage: Double?
+
+    /// Whether the interval is a 95% one (the reference's own ratio, exact, has none to lack).
+    public var isAt95: Bool { (coverage ?? 1) >= 0.95 - 1e-9 }
+
+    /// The interval's level in whole percent (50) where it is not a 95% one, for the tables whose
+    /// columns say 95%; `nil` where it is.
+    public var lowerLevel: Int? {
+        guard let coverage, !isAt95 else { return nil }
+        return Int((coverage * 100).rounded(.down))
+    }
     /// Rounds in which both had a figure.
     public var rounds: Int
     /// The run-to-run level learnt from the host's earlier runs, when the store had enough of them.

@@ -171,5 +171,11 @@ struct NeverContradictoryTests {
         let said = try #require(RunReport.answer(run).first)
         #expect(!said.contains("ahead of expat"), "\(said)")
         #expect(said.contains("not told apart from expat"), "\(said)")
+        // Nor does the answer call it a 95% one, and the table's "95% CI" column says its level.
+        #expect(!said.contains("95% intervals shown"), "\(said)")
+        #expect(said.contains("intervals shown (too few pairs of workers for 95% ones: more --rounds)"), "\(said)")
+        let expat = try #require(RunReport.table(run).split(separator: "\n").first { $0.hasPrefix("  expat ") })
+        #expect(expat.contains("(50%)"), "\(expat)")
+        #expect(!RunReport.table(Self.run(rounds: Self.quick)).contains("(50%)"))
     }
 }
