@@ -107,11 +107,21 @@ public enum ConformanceRunner {
             let line = outcome.standardError.split(separator: "\n").last.map { ": \($0)" } ?? ""
             throw Failure(description: "cannot read the catalog \(catalog): worker \(outcome.termination)\(line)")
         }
+        let entries: [CatalogEntry]
         do {
-            return try JSONDecoder().decode([CatalogEntry].self, from: Data(outcome.result))
+            entries = try JSONDecoder().decode([CatalogEntry].self, from: Data(outcome.result))
         } catch {
             throw Failure(description: "cannot read the catalog \(catalog): \(error)")
         }
+        // A catalog names its documents; none is read from outside the suite.
+        for entry in entries {
+            if let outside = entry.pathOutsideSuite {
+                throw Failure(
+                    description: "the catalog \(catalog) names \(outside) (test \(entry.id)), outside the suite's "
+                        + "directory: refused")
+            }
+        }
+        return entries
     }
 
     /// Runs `parsers` over `cases`, one parser after the other; `progress` gets the parser and the

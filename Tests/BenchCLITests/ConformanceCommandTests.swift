@@ -3,6 +3,8 @@ import BenchTestSupport
 import Foundation
 import Testing
 
+@testable import BenchEngine
+
 /// `bench conformance`, on a small suite written here and on the W3C suite in `../shared/data`.
 @Suite("bench conformance", .endToEnd)
 struct ConformanceCommandTests {
@@ -93,6 +95,38 @@ struct ConformanceCommandTests {
         let result = try runBench(["conformance", directory.path(""), "--output-dir", directory.path("out")])
         #expect(result.status == 1)
         #expect(words(result.standardError).contains("cannot read the catalog"), "\(result.standardError)")
+    }
+
+    /// A catalog names its documents, and none is read from outside the suite's directory: a test
+    /// whose document or output climbs out with `..` refuses the catalog, naming it, before any
+    /// document is parsed (an absolute path was already read inside the suite).
+    @Test func aCatalogThatNamesAFileOutsideTheSuiteIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("secret.xml", "<secret/>")
+        let suite = directory.path("suite")
+        try FileManager.default.createDirectory(atPath: suite + "/sub", withIntermediateDirectories: true)
+        for (attribute, name) in [("URI", "../secret.xml"), ("OUTPUT", "sub/../../secret.xml")] {
+            let uri = attribute == "URI" ? name : "sub/a.xml"
+            let output = attribute == "OUTPUT" ? " OUTPUT=\"\(name)\"" : ""
+            try Data(
+                """
+                <?xml version="1.0"?>
+                <TESTSUITE PROFILE="p"><TESTCASES PROFILE="q" xml:base="">
+                <TEST TYPE="valid" ENTITIES="none" ID="out-1" URI="\(uri)"\(output) SECTIONS="2.1" EDITION="5">out</TEST>
+                </TESTCASES></TESTSUITE>
+                """.utf8
+            ).write(to: URL(fileURLWithPath: suite + "/xmlconf-flattened.xml"))
+            let result = try runBench([
+                "conformance", suite, "--parsers", "libxml2", "--output-dir", directory.path("out"), "--quiet",
+            ])
+            #expect(result.status == 1, "\(attribute): \(result.standardOutput)")
+            #expect(
+                words(result.standardError).contains("names \(name) (test out-1), outside the suite's directory"),
+                "\(attribute): \(result.standardError)")
+        }
+        #expect(CatalogEntry.climbsOut("a/../../b") && CatalogEntry.climbsOut("../a"))
+        #expect(
+            !CatalogEntry.climbsOut("a/../b") && !CatalogEntry.climbsOut("./a/./b") && !CatalogEntry.climbsOut("/a"))
     }
 
     /// A catalog none of whose documents could be run checked nothing: exit 1, the table and files

@@ -20,6 +20,27 @@ public struct CatalogEntry: Codable, Sendable {
     public var sections: String
     public var summary: String
 
+    /// The document or expected output this test names outside its suite's directory, if any: a
+    /// path that climbs out with `..` (an absolute one is read inside the suite, as the worker joins
+    /// every path to it).
+    var pathOutsideSuite: String? {
+        [path, output].compactMap { $0 }.first { Self.climbsOut($0) }
+    }
+
+    /// Whether `path`, relative to a directory, leaves it ("a/../../b").
+    static func climbsOut(_ path: String) -> Bool {
+        var depth = 0
+        for component in path.split(separator: "/") {
+            if component == ".." {
+                depth -= 1
+                if depth < 0 { return true }
+            } else if component != "." {
+                depth += 1
+            }
+        }
+        return false
+    }
+
     /// The case, when ``ConformanceRunner/rules`` choose this test.
     var selected: ConformanceCase? {
         guard let expectation = selectedExpectation else { return nil }
