@@ -124,7 +124,8 @@ struct Compare: ParsableCommand {
                 try Data(CompareReport.markdown(comparison).utf8).write(
                     to: URL(fileURLWithPath: markdown), options: .atomic)
             } catch {
-                throw CommandFailure(description: "cannot write \(markdown): \(error.localizedDescription)")
+                throw CommandFailure(
+                    description: "cannot write \(markdown): \(RunFiles.reason(error, writing: markdown))")
             }
         }
         if !comparison.failures.isEmpty { throw BenchExitCode.failedCell.exitCode }

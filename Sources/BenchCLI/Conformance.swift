@@ -51,6 +51,13 @@ struct Conformance: ParsableCommand {
         guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
         guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole document) or more") }
         guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
+        // Only the floor (memchr accepts every document by design): nothing would be checked.
+        let names = parserOptions.names
+        if !names.isEmpty, names.allSatisfy({ ParserRegistry.kind(of: $0) == .floor }) {
+            throw ValidationError(
+                "\(names.joined(separator: ", ")) parse\(names.count == 1 ? "s" : "") nothing (the floor accepts every "
+                    + "document by design), so there is nothing to check: name a parser (bench list)")
+        }
     }
 
     func run() throws {

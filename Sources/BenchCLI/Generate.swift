@@ -12,14 +12,20 @@ struct Generate: ParsableCommand {
             "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
     )
 
-    @Option(help: "The number of songs (items).")
-    var songs: Int = 300
+    @Option(help: "The number of songs (items; default: \(Self.defaultSongs)).")
+    var songs: Int?
+
+    /// A feed's songs when `--songs` is not given: the committed feed's.
+    static let defaultSongs = 300
 
     @Option(help: "The seed of the pseudo-random choices.")
     var seed: UInt64 = FeedGenerator.defaultSeed
 
-    @Option(help: "The feed's form: rss (the 2012 feeds) or atom (Apple's later feeds); the same songs either way.")
-    var format: FeedGenerator.Format = .rss
+    @Option(
+        help:
+            "The feed's form: rss (the 2012 feeds) or atom (Apple's later feeds); the same songs either way (default: rss)."
+    )
+    var format: FeedGenerator.Format?
 
     @Option(help: "The file to write (default: standard output).")
     var output: String?
@@ -30,21 +36,37 @@ struct Generate: ParsableCommand {
             discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
     var shape: DocumentShape?
 
-    @Option(help: "With --shape: the document's size in bytes, about.")
-    var bytes: Int = 1_000_000
+    @Option(help: "With --shape: the document's size in bytes, about (default: \(Self.defaultBytes)).")
+    var bytes: Int?
+
+    /// A shaped document's size when `--bytes` is not given.
+    static let defaultBytes = 1_000_000
 
     func validate() throws {
-        guard songs >= 0 else { throw ValidationError("--songs must be 0 or more") }
-        guard bytes >= 1 else { throw ValidationError("--bytes must be at least 1") }
+        // What sizes a feed does not size a document, and the other way round: refused, not ignored.
+        if shape != nil, songs != nil || format != nil {
+            throw ValidationError("--songs and --format make a feed; a --shape document is sized by --bytes")
+        }
+        if shape == nil, bytes != nil {
+            throw ValidationError("--bytes sizes a --shape document; a feed is sized by --songs")
+        }
+        guard (1...FeedGenerator.maxSongs).contains(songs ?? Self.defaultSongs) else {
+            throw ValidationError("--songs must be 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
+        }
+        guard (1...DocumentShape.maxBytes).contains(bytes ?? Self.defaultBytes) else {
+            throw ValidationError("--bytes must be 1 to \(DocumentShape.maxBytes) (256 MiB)")
+        }
     }
 
     func run() throws {
         if let shape {
             let document = shape.generate(
-                bytes: bytes, seed: seed == FeedGenerator.defaultSeed ? DocumentShape.defaultSeed : seed)
+                bytes: bytes ?? Self.defaultBytes,
+                seed: seed == FeedGenerator.defaultSeed ? DocumentShape.defaultSeed : seed)
             try write(document, what: "\(shape.rawValue) document")
             return
         }
+        let (songs, format) = (songs ?? Self.defaultSongs, format ?? .rss)
         let feed = FeedGenerator(songs: songs, seed: seed, format: format).generate()
         try write(feed.bytes, what: "\(songs) songs (\(format.rawValue))")
     }
@@ -61,7 +83,7 @@ struct Generate: ParsableCommand {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: output))
         } catch {
-            throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
+            throw CommandFailure(description: "cannot write \(output): \(RunFiles.reason(error, writing: output))")
         }
         print(
             Format.wrap(

@@ -47,7 +47,7 @@ struct Hostile: ParsableCommand {
     func validate() throws {
         guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
         guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
-        for name in parserOptions.names where !ParserRegistry.buildsSongs(name) {
+        for name in parserOptions.names(all: Self.defaultParsers) where !ParserRegistry.buildsSongs(name) {
             throw ValidationError(
                 "\(name) builds no songs: the hostile corpus checks song parsers (\(Self.defaultParsers.joined(separator: ", ")))"
             )
@@ -58,7 +58,7 @@ struct Hostile: ParsableCommand {
         WorkerProcess.killWorkerOnInterrupt()
         // The resident watch at the same figure as each worker's own data limit.
         WorkerProcess.memoryLimitBytes = memoryLimitMiB << 20
-        let parsers = parserOptions.names(default: Self.defaultParsers)
+        let parsers = parserOptions.names(default: Self.defaultParsers, all: Self.defaultParsers)
         let terminal = Terminal(quiet: quiet)
         let width = terminal.width
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent(

@@ -8,11 +8,20 @@ import StatsStore
 /// Lists on the command line: every list option takes comma-separated values, repeated options,
 /// or both (`--parsers libxml2,expat` = `--parsers libxml2 --parsers expat`).
 enum ListArgument {
-    /// The values of a list option, commas split, blanks dropped.
+    /// The values of a list option, commas split, blanks dropped, each once where it was first
+    /// named: a parser, feed or run named twice would otherwise be measured or counted twice (two
+    /// rows of the same parser, a run's samples pooled with themselves in a comparison).
     static func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
+        once(
+            values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            })
+    }
+
+    /// `values` with each once, where it first came (sizes read from a list: "30,030" is 30 twice).
+    static func once<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        return values.filter { seen.insert($0).inserted }
     }
 }
 
@@ -28,18 +37,26 @@ struct ParserOptions: ParsableArguments {
     var raw: [String] = []
 
     /// The parsers asked for ('all' expanded, in registry order); empty when none were named.
-    var names: [String] {
+    var names: [String] { names(all: ParserRegistry.names) }
+
+    /// The parsers asked for, 'all' being the command's `all` (`bench hostile`'s: every parser that
+    /// builds songs); empty when none were named.
+    func names(all: [String]) -> [String] {
         let asked = ListArgument.split(raw)
-        guard asked.contains("all") else { return asked }
-        return ParserRegistry.names
+        return asked.contains("all") ? all : asked
     }
 
     /// The parsers asked for, or `defaults` when none were named.
-    func names(default defaults: [String]) -> [String] {
-        names.isEmpty ? defaults : names
+    func names(default defaults: [String], all: [String] = ParserRegistry.names) -> [String] {
+        let asked = names(all: all)
+        return asked.isEmpty ? defaults : asked
     }
 
     func validate() throws {
+        if !raw.isEmpty && names.isEmpty {
+            throw ValidationError(
+                "--parsers names no parser; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
+        }
         for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
             throw ValidationError(
                 "unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")

@@ -32,17 +32,19 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("download-rounds"),
-        help: "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds).")
-    var downloadRounds: Int = RunDefaults.downloadRounds
+        help:
+            "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds; default: \(RunDefaults.downloadRounds))."
+    )
+    var downloadRounds: Int?
 
     @Option(
         name: .customLong("downloads-at-once"),
         help: ArgumentHelp(
-            "Download workers of one feed that run at once in a round, each on a shaped link of its own (1: one at a time).",
+            "Download workers of one feed that run at once in a round, each on a shaped link of its own (1: one at a time; default: \(RunDefaults.downloadsAtOnce)).",
             discussion:
                 "On links of their own, two workers at once measured what one alone does on a 2-core machine, in a little over half the time; more than a worker a core slowed their parses. A practice (--scenario paged, queue, …), an unshaped link (--network loopback) and a remote --url run one worker at a time."
         ))
-    var downloadsAtOnce: Int = RunDefaults.downloadsAtOnce
+    var downloadsAtOnce: Int?
 
     @Option(
         help:
@@ -119,8 +121,10 @@ struct Run: ParsableCommand {
         help: "The queue scenario's widths (requests at once), comma-separated or repeated (default: 1,2,4).")
     var maxConcurrent: [String] = []
 
-    @Option(name: .customLong("queue-page-size"), help: "Songs per page in the queue scenario.")
-    var queuePageSize: Int = 25
+    @Option(
+        name: .customLong("queue-page-size"),
+        help: "Songs per page in the queue scenario (default: \(RunDefaults.queuePageSize)).")
+    var queuePageSize: Int?
 
     @Option(
         name: .customLong("threads"), parsing: .singleValue,
@@ -189,8 +193,9 @@ struct Run: ParsableCommand {
             request.timeoutSeconds = measuring.timeout
             (request.precision, request.maxSeconds) = (precision?.fraction, maxTime)
             request.countsInstructions = counter == .instructions
-            (request.reference, request.downloadRounds) = (reference, downloadRounds)
-            request.downloadsAtOnce = downloadsAtOnce
+            request.reference = reference
+            if let downloadRounds { request.downloadRounds = downloadRounds }
+            if let downloadsAtOnce { request.downloadsAtOnce = downloadsAtOnce }
             (request.keepPreempted, request.countPreempted) = (keepPreempted, countPreempted)
             (request.countsAllocations, request.slowdownPercent) = (!noAllocationCounts, injectSlowdown)
             (request.feeds, request.songs, request.url) = (ListArgument.split(feeds), songs, url)
@@ -198,9 +203,19 @@ struct Run: ParsableCommand {
             request.pageSizes = try RunRequest.positiveList(ListArgument.split(pageSizes), option: "--page-size")
             request.queueWidths = try RunRequest.positiveList(
                 ListArgument.split(maxConcurrent), option: "--max-concurrent")
-            request.threadCounts = try RunRequest.positiveList(ListArgument.split(threadCounts), option: "--threads")
-            (request.queuePageSize, request.allowUnverified) = (queuePageSize, Set(ListArgument.split(allowUnverified)))
+            request.threadCounts = try RunRequest.positiveList(
+                ListArgument.split(threadCounts), option: "--threads", most: RunRequest.mostThreads)
+            if let queuePageSize { request.queuePageSize = queuePageSize }
+            request.allowUnverified = Set(ListArgument.split(allowUnverified))
             request.network = networkOptions.profile(default: .wifi) ?? .wifi
+            // The options that set some scenarios only, as given: one for none of the run's is refused.
+            let given: [(Bool, ScenarioOption)] = [
+                (!pageSizes.isEmpty, .pageSize), (!maxConcurrent.isEmpty, .maxConcurrent),
+                (queuePageSize != nil, .queuePageSize), (!threadCounts.isEmpty, .threads),
+                (downloadRounds != nil, .downloadRounds), (downloadsAtOnce != nil, .downloadsAtOnce),
+                (networkOptions.network != nil, .network),
+            ]
+            request.optionsGiven = Set(given.filter(\.0).map(\.1))
             return request
         } catch {
             throw ValidationError(error.description)

@@ -92,17 +92,18 @@ struct Sweep: ParsableCommand {
     /// The scale sweep's sizes: songs per feed, or with --shape bytes per document.
     var sizes: [Int] {
         get throws {
-            let (option, given, defaults, what) =
+            let (option, given, defaults, what, most) =
                 shape == nil
-                ? ("--songs", songs, RunDefaults.Sweep.songs, "song count")
-                : ("--bytes", bytes, RunDefaults.Sweep.bytes, "size")
+                ? ("--songs", songs, RunDefaults.Sweep.songs, "song count", FeedGenerator.maxSongs)
+                : ("--bytes", bytes, RunDefaults.Sweep.bytes, "size", DocumentShape.maxBytes)
             if given.isEmpty { return defaults }
-            return try ListArgument.split(given).map { text in
-                guard let value = Int(text), value >= 1 else {
-                    throw ValidationError("\(option): '\(text)' is not a \(what) of 1 or more")
-                }
-                return value
-            }
+            return ListArgument.once(
+                try ListArgument.split(given).map { text in
+                    guard let value = Int(text), (1...most).contains(value) else {
+                        throw ValidationError("\(option): '\(text)' is not a \(what) of 1 to \(most)")
+                    }
+                    return value
+                })
         }
     }
 
@@ -113,12 +114,13 @@ struct Sweep: ParsableCommand {
             let values = ListArgument.split(chunkSizes)
             if chunkSizes.isEmpty { return RunDefaults.Sweep.chunkSizes }
             if values == ["none"] { return [] }
-            return try values.map { text in
-                guard let value = Int(text), value >= 0 else {
-                    throw ValidationError("--chunk-sizes: '\(text)' is not a size of 0 or more")
-                }
-                return value
-            }
+            return ListArgument.once(
+                try values.map { text in
+                    guard let value = Int(text), value >= 0 else {
+                        throw ValidationError("--chunk-sizes: '\(text)' is not a size of 0 or more")
+                    }
+                    return value
+                })
         }
     }
 
@@ -137,13 +139,17 @@ struct Sweep: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        guard chunkBytes >= 1 else { throw ValidationError("--chunk-bytes must be at least 1") }
+        guard (1...DocumentShape.maxBytes).contains(chunkBytes) else {
+            throw ValidationError("--chunk-bytes must be 1 to \(DocumentShape.maxBytes) (256 MiB)")
+        }
         let sizes = try self.sizes
         let chunks = try chunkSizeList
         guard !sizes.isEmpty || !chunks.isEmpty else {
             throw ValidationError("nothing to sweep: give \(shape == nil ? "--songs" : "--bytes") or --chunk-sizes")
         }
-        guard chunkSongs >= 1 else { throw ValidationError("--chunk-songs must be at least 1") }
+        guard (1...FeedGenerator.maxSongs).contains(chunkSongs) else {
+            throw ValidationError("--chunk-songs must be 1 to \(FeedGenerator.maxSongs)")
+        }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
         guard instructionsUpTo >= 0 else { throw ValidationError("--instructions-up-to must be 0 or more") }
     }

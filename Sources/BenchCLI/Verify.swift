@@ -64,6 +64,9 @@ struct Verify: ParsableCommand {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
                 FileManager.default.isWritableFile(atPath: directory)
             else { throw ValidationError("--dump: cannot write into \(directory)") }
+            if FileManager.default.fileExists(atPath: dump, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ValidationError("--dump takes the file to write, and \(dump) is a directory")
+            }
         }
         // Only parsers that are not compared (the memchr floor: no songs, no events): nothing to check.
         let names = parserOptions.names(default: ParserRegistry.names)
@@ -157,7 +160,7 @@ struct Verify: ParsableCommand {
             data.append(0x0A)
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure(description: "cannot write \(path): \(error.localizedDescription)")
+            throw CommandFailure(description: "cannot write \(path): \(RunFiles.reason(error, writing: path))")
         }
     }
 }
@@ -262,7 +265,7 @@ enum VerifyReport {
     }
 }
 
-/// Parses "1,7,512,whole".
+/// Parses "1,7,512,whole", each size once ("0,whole" is the whole document once).
 enum ChunkSizeList {
     static func parse(_ text: String) throws -> [Int] {
         let sizes = try text.split(separator: ",").map { part -> Int in
@@ -274,6 +277,6 @@ enum ChunkSizeList {
             return size
         }
         guard !sizes.isEmpty else { throw ValidationError("give at least one chunk size") }
-        return sizes
+        return ListArgument.once(sizes)
     }
 }

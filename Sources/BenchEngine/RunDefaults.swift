@@ -43,6 +43,9 @@ public enum RunDefaults {
     /// Worker processes per parser in download cells, spread evenly over the rounds.
     public static let downloadRounds = 5
 
+    /// Songs per page in the queue scenario (`--queue-page-size`).
+    public static let queuePageSize = 25
+
     /// Download workers of a round that run at once, each fetching over a shaped link of its own
     /// (`RunSettings.downloadsAtOnce`): two.
     ///

@@ -35,7 +35,7 @@ public struct RunPlan: Sendable {
     /// The `queue` practice's widths (requests at once).
     public var queueWidths: [Int] = [1, 2, 4]
     /// The `queue` practice's page size (songs per page).
-    public var queuePageSize = 25
+    public var queuePageSize = RunDefaults.queuePageSize
     /// The concurrent scenario's thread counts (parses at once), one cell each.
     public var threadCounts: [Int] = [1, 2, 4]
     /// The `store` practice's ways of writing the songs.

@@ -57,20 +57,25 @@ extension RunRequest {
         return ScenarioID.allCases.filter { named.contains($0) }
     }
 
-    /// A list of positive integers (`--page-size 25,100`, split), or `nil` when none were given.
+    /// A list of positive integers (`--page-size 25,100`, split), each once, or `nil` when none were
+    /// given.
     ///
-    /// - Throws: ``Problem`` naming `option` for a value that is not a whole number from 1 to 100000.
-    public static func positiveList(_ values: [String], option: String) throws(Problem) -> [Int]? {
+    /// - Throws: ``Problem`` naming `option` for a value that is not a whole number from 1 to `most`.
+    public static func positiveList(_ values: [String], option: String, most: Int = 100_000) throws(Problem) -> [Int]? {
         guard !values.isEmpty else { return nil }
         var numbers: [Int] = []
         for text in values {
-            guard let value = Int(text), value >= 1, value <= 100_000 else {
-                throw Problem("\(option): '\(text)' is not a whole number from 1 to 100000")
+            guard let value = Int(text), value >= 1, value <= most else {
+                throw Problem("\(option): '\(text)' is not a whole number from 1 to \(most)")
             }
-            numbers.append(value)
+            if !numbers.contains(value) { numbers.append(value) }
         }
         return numbers
     }
+
+    /// The most threads the concurrent scenario parses on at once in its worker: 1,000 ran, and
+    /// 100,000 (which the check let through) crashed every worker, the null baseline's too.
+    public static let mostThreads = 1_000
 
     /// Checks that every parser of `parsers` can walk `what` ("a document", "a deep document"),
     /// else names the first that cannot and why.
@@ -114,6 +119,13 @@ extension RunRequest {
                 "--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"
             )
         }
+        // A reference the run does not measure: the tables would say "× foundation" over figures
+        // taken against another parser.
+        if let reference, !parsers.isEmpty, !parsers.contains(reference) {
+            throw Problem(
+                "--reference \(reference) is not among the parsers measured (\(parsers.joined(separator: ", "))): "
+                    + "add it to --parsers")
+        }
         guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
         guard (1...FeedServer.mostLinks).contains(downloadsAtOnce) else {
             throw Problem("--downloads-at-once must be from 1 to \(FeedServer.mostLinks)")
@@ -126,7 +138,9 @@ extension RunRequest {
         guard (0...1000).contains(slowdownPercent) else {
             throw Problem("--inject-slowdown must be 0 to 1000 (percent)")
         }
-        if let songs, songs < 1 { throw Problem("--songs must be at least 1") }
+        if let songs, !(1...FeedGenerator.maxSongs).contains(songs) {
+            throw Problem("--songs must be 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
+        }
         if let maxSeconds, !(maxSeconds > 0) { throw Problem("--max-time must be a positive number of seconds") }
         if let precision, !parsers.isEmpty, !Self.haveARatio(parsers) {
             throw Problem(
@@ -144,6 +158,18 @@ extension RunRequest {
             throw Problem(
                 "--url: the practices (\(practices.map(\.rawValue).joined(separator: ", "))) are measured against the embedded server, which pages and compresses; drop --url or those scenarios"
             )
+        }
+        // An option for scenarios the run does not have would change nothing: refused, not ignored
+        // (once its value is known to be one it could take).
+        for option in ScenarioOption.allCases where optionsGiven.contains(option) {
+            guard !scenarios.contains(where: { $0.options.contains(option) }) else { continue }
+            let takers = ScenarioID.allCases.filter { $0.options.contains(option) }.map(\.rawValue)
+            let one = takers.count == 1
+            throw Problem(
+                "\(option.rawValue) sets the \(takers.joined(separator: ", ")) scenario\(one ? "" : "s"), "
+                    + (one ? "which this run does not have" : "none of which this run has") + " (its scenarios: "
+                    + "\(scenarios.map(\.rawValue).joined(separator: ", "))): add \(one ? "it" : "one") with --scenario, "
+                    + "or leave \(option.rawValue) out")
         }
     }
 

@@ -53,11 +53,14 @@ public struct RunRequest: Sendable {
     public var queueWidths: [Int]?
     public var threadCounts: [Int]?
     /// Songs per page in the queue scenario.
-    public var queuePageSize = 25
+    public var queuePageSize = RunDefaults.queuePageSize
     /// Parsers to time even when no other parser confirms their answer.
     public var allowUnverified: Set<String> = []
     /// The embedded server's network profile.
     public var network: NetworkProfile = .wifi
+    /// The options that set some scenarios only that were given (the defaults of those not given
+    /// apply): ``check()`` refuses one for scenarios the run does not have.
+    public var optionsGiven: Set<ScenarioOption> = []
 
     public init(parsers: [String], scenarios: [ScenarioID], workload: Workload = .songs) {
         self.parsers = parsers

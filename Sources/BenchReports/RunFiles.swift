@@ -118,7 +118,7 @@ public struct RunFiles: Sendable {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw Failure(description: "cannot write \(path): \(Self.reason(error))")
+            throw Failure(description: "cannot write \(path): \(Self.reason(error, writing: path))")
         }
         return path
     }
@@ -140,6 +140,23 @@ public struct RunFiles: Sendable {
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         return nsError.localizedDescription
+    }
+
+    /// Why `path` could not be written: what is in its way (a directory at the path, a parent that
+    /// is missing or is a file), which Foundation reports only as "error 512", or else the system's
+    /// reason.
+    public static func reason(_ error: any Error, writing path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a directory"
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let directory = parent.isEmpty ? "." : parent
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            return "\(directory) does not exist"
+        }
+        guard isDirectory.boolValue else { return "\(directory) is not a directory" }
+        return reason(error)
     }
 
     /// "20261122T033512Z-4f1c": what `bench run` names its runs (a time, a dash, a suffix without

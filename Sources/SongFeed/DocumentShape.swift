@@ -48,6 +48,12 @@ package enum DocumentShape: String, CaseIterable, Sendable {
     /// The default seed of ``generate(bytes:seed:)``.
     package static let defaultSeed: UInt64 = 20_261_125
 
+    /// The largest document ``generate(bytes:seed:)`` is asked for: 256 MiB.
+    ///
+    /// It is built in memory (twenty-five times the sweep's largest). More is refused before
+    /// anything is allocated.
+    package static let maxBytes = 256 << 20
+
     /// A document of this shape of about `bytes` bytes.
     package func generate(bytes target: Int, seed: UInt64 = defaultSeed) -> [UInt8] {
         if self == .utf16 {

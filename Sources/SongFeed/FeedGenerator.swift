@@ -40,6 +40,13 @@ package struct FeedGenerator: Sendable {
     /// The seed of the committed `Data/top300.rss.xml`.
     package static let defaultSeed: UInt64 = 20_120_515
 
+    /// The most songs a feed is generated with: about 300 MB.
+    ///
+    /// It is built in memory (ten times the sweep's largest feed). More is refused before anything
+    /// is allocated, not left to fail there (100,000,000 songs asked for 310 GB and ended in a
+    /// fatal error).
+    package static let maxSongs = 100_000
+
     package init(songs: Int, seed: UInt64 = FeedGenerator.defaultSeed, format: Format = .rss) {
         self.songCount = songs
         self.seed = seed

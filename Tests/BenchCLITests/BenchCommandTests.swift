@@ -39,7 +39,7 @@ struct BenchCommandTests {
         let settings = try run.settings()
         #expect(
             run.measuring.iterations == nil && settings.warmup == 2 && settings.chunkSize == 16_384
-                && settings.rounds == 40 && run.downloadRounds == 5)
+                && settings.rounds == 40 && settings.downloadRounds == 5)
         // At most 40 rounds: the parse cells stop once their ratios are within ±2%, from round 10 on.
         #expect(settings.stopping?.precision == 0.02 && settings.stopping?.floorRounds == 10)
         #expect(settings.stopping?.maxSeconds == nil && settings.stopping?.maxRounds == 40)
@@ -191,6 +191,55 @@ struct BenchCommandTests {
         #expect(try ChunkSizeList.parse("1,7, 512,whole") == [1, 7, 512, 0])
         #expect(throws: (any Error).self) { try ChunkSizeList.parse("1,x") }
         #expect(throws: (any Error).self) { try ChunkSizeList.parse("-3") }
+    }
+
+    /// A value named twice in a list is read once: a parser or feed named twice made two rows of it
+    /// with its samples pooled, a run ID twice a comparison of a run's samples with themselves.
+    @Test func aListNamesEachValueOnce() throws {
+        #expect(ListArgument.split(["expat,expat", "libxml2", " expat "]) == ["expat", "libxml2"])
+        #expect(try ChunkSizeList.parse("512,0,whole,512") == [512, 0])
+        let run = try #require(
+            try Bench.parseAsRoot(["run", "--parsers", "expat,libxml2,expat", "--feed", "a.xml,a.xml"]) as? Run)
+        #expect(try run.request().parsers == ["expat", "libxml2"])
+        #expect(try run.request().feeds == ["a.xml"])
+        let sweep = try #require(
+            try Bench.parseAsRoot(["sweep", "--songs", "30,030,300", "--chunk-sizes", "0,0,512"]) as? Sweep)
+        #expect(try sweep.sizes == [30, 300])
+        #expect(try sweep.chunkSizeList == [0, 512])
+        // 'all' is the command's own: every song parser for bench hostile (memchr builds none).
+        let hostile = try #require(try Bench.parseAsRoot(["hostile", "--parsers", "all"]) as? Hostile)
+        #expect(hostile.parserOptions.names(all: Hostile.defaultParsers) == Hostile.defaultParsers)
+        #expect(!Hostile.defaultParsers.contains("memchr"))
+    }
+
+    /// What would crash, take unbounded memory, check nothing or be ignored is refused up front,
+    /// with the option and what it takes.
+    @Test(arguments: [
+        (["generate", "--songs", "100000000"], "--songs must be 1 to 100000"),
+        (["generate", "--songs", "0"], "--songs must be 1 to 100000"),
+        (["generate", "--songs", "9223372036854775807"], "--songs must be 1 to 100000"),
+        (["generate", "--shape", "deep", "--bytes", "100000000000000"], "--bytes must be 1 to 268435456"),
+        (["generate", "--shape", "deep", "--songs", "5"], "--songs and --format make a feed"),
+        (["generate", "--shape", "deep", "--format", "atom"], "--songs and --format make a feed"),
+        (["generate", "--songs", "5", "--bytes", "100"], "--bytes sizes a --shape document"),
+        (["run", "--songs", "100001"], "--songs must be 1 to 100000"),
+        (["run", "--scenario", "concurrent", "--threads", "100000"], "--threads: '100000' is not a whole number"),
+        (["run", "--scenario", "parse", "--threads", "2"], "--threads sets the concurrent scenario"),
+        (["run", "--scenario", "parse", "--network", "lte"], "--network sets the download, conditional"),
+        (["run", "--parsers", "libxml2,expat", "--reference", "foundation"], "--reference foundation is not among"),
+        (["run", "--parsers", ""], "--parsers names no parser"),
+        (["sweep", "--songs", "100000000"], "--songs: '100000000' is not a song count of 1 to 100000"),
+        (["sweep", "--shape", "wide", "--bytes", "300000000"], "--bytes: '300000000' is not a size of 1 to"),
+        (["conformance", "--parsers", "memchr"], "memchr parses nothing"),
+    ])
+    func anUnusableOptionIsRefused(_ arguments: [String], _ message: String) {
+        do {
+            _ = try Bench.parseAsRoot(arguments)
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            let text = Bench.fullMessage(for: error)
+            #expect(text.contains(message), "\(arguments): \(text)")
+        }
     }
 
     @Test func validationRejectsBadOptions() {

@@ -242,6 +242,31 @@ struct NeverSilentCommandTests {
         #expect(try StatsDatabase(path: store).runs().isEmpty)
     }
 
+    /// A file that cannot be written says what is in the way, not Foundation's "error 512": a
+    /// directory at the path, a parent that is a file or is missing.
+    @Test func aFileThatCannotBeWrittenSaysWhatIsInTheWay() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a-file", "x")
+        let feed = try directory.write("feed.xml", Samples.feed([Samples.item(title: "One")]))
+        let cases: [([String], String)] = [
+            (
+                ["generate", "--songs", "3", "--output", file + "/a.xml"],
+                "cannot write \(file)/a.xml: \(file) is not a directory"
+            ),
+            (
+                ["generate", "--songs", "3", "--output", directory.path("none/a.xml")],
+                "\(directory.path("none")) does not exist"
+            ),
+            (["verify", "--parsers", "libxml2,expat", "--dump", directory.path(""), feed], "is a directory"),
+        ]
+        for (arguments, said) in cases {
+            let result = try runBench(arguments)
+            #expect(result.status == 1, "\(arguments): \(result.standardError)")
+            #expect(words(result.standardError).contains(said), "\(arguments): \(result.standardError)")
+            #expect(!result.standardError.contains("NSCocoaErrorDomain"), "\(arguments): \(result.standardError)")
+        }
+    }
+
     /// A full output directory: the table is printed all the same, and no `latest` file names an
     /// earlier run as this one (the table was lost and latest.json held the previous run).
     @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))

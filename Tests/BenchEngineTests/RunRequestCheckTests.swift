@@ -1,6 +1,7 @@
 import BenchResults
 import BenchTestSupport
 import Foundation
+import SongFeed
 import Testing
 
 @testable import BenchEngine
@@ -48,11 +49,54 @@ struct RunRequestCheckTests {
     @Test func listsTakeWholeNumbersFromOneTo100000() throws {
         #expect(try RunRequest.positiveList([], option: "--page-size") == nil)
         #expect(try RunRequest.positiveList(["25", "100"], option: "--page-size") == [25, 100])
+        // Each once: "25,025" is 25 twice.
+        #expect(try RunRequest.positiveList(["25", "100", "025"], option: "--page-size") == [25, 100])
         for bad in ["0", "-3", "x", "100001"] {
-            #expect(throws: Problem("--threads: '\(bad)' is not a whole number from 1 to 100000")) {
-                try RunRequest.positiveList(["2", bad], option: "--threads")
+            #expect(throws: Problem("--page-size: '\(bad)' is not a whole number from 1 to 100000")) {
+                try RunRequest.positiveList(["2", bad], option: "--page-size")
             }
         }
+        // Threads up to a thousand (100,000 crashed every worker).
+        #expect(try RunRequest.positiveList(["1000"], option: "--threads", most: RunRequest.mostThreads) == [1000])
+        #expect(throws: Problem("--threads: '1001' is not a whole number from 1 to 1000")) {
+            try RunRequest.positiveList(["1001"], option: "--threads", most: RunRequest.mostThreads)
+        }
+    }
+
+    /// An option that sets scenarios the run does not have is refused, naming them, rather than
+    /// left to change nothing; with one of them in the run it passes.
+    @Test func anOptionForScenariosTheRunDoesNotHaveIsRefused() throws {
+        func problem(_ option: ScenarioOption, scenarios: [ScenarioID]) -> String? {
+            var request = RunRequest(parsers: ["libxml2", "expat"], scenarios: scenarios)
+            request.optionsGiven = [option]
+            do {
+                try request.check()
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let takers: [ScenarioOption: [ScenarioID]] = [
+            .pageSize: [.paged], .maxConcurrent: [.queue, .cancel], .queuePageSize: [.queue, .cancel],
+            .threads: [.concurrent], .downloadsAtOnce: [.download, .conditional],
+            .network: [.download, .conditional, .paged, .fields, .gzip, .queue, .cancel],
+            .downloadRounds: [.download, .conditional, .paged, .fields, .gzip, .queue, .cancel, .store, .read],
+        ]
+        #expect(Set(takers.keys) == Set(ScenarioOption.allCases))
+        for (option, scenarios) in takers {
+            #expect(ScenarioID.allCases.filter { $0.options.contains(option) } == scenarios, "\(option)")
+            let refused = problem(option, scenarios: [.parse])
+            #expect(
+                refused?.hasPrefix("\(option.rawValue) sets the \(scenarios[0].rawValue)") == true, "\(refused ?? "")")
+            #expect(refused?.hasSuffix("or leave \(option.rawValue) out") == true, "\(refused ?? "")")
+            for scenario in scenarios {
+                #expect(problem(option, scenarios: [.parse, scenario]) == nil, "\(option) with \(scenario)")
+            }
+        }
+        #expect(
+            problem(.threads, scenarios: [.parse, .download])
+                == "--threads sets the concurrent scenario, which this run does not have (its scenarios: parse, "
+                + "download): add it with --scenario, or leave --threads out")
     }
 
     @Test func theChecksNameWhatNoRunCanDo() throws {
@@ -93,7 +137,15 @@ struct RunRequestCheckTests {
             problem { $0.countsInstructions = true }?.hasPrefix(
                 "--counter instructions counts the parse scenario only, not download") == true)
         #expect(problem { $0.slowdownPercent = 1001 } == "--inject-slowdown must be 0 to 1000 (percent)")
-        #expect(problem { $0.songs = 0 } == "--songs must be at least 1")
+        for songs in [0, FeedGenerator.maxSongs + 1, Int.max] {
+            #expect(problem { $0.songs = songs } == "--songs must be 1 to 100000 (a feed of about 300 MB)")
+        }
+        #expect(problem { $0.songs = FeedGenerator.maxSongs } == nil)
+        // A reference the run does not measure would head the tables over other figures.
+        #expect(
+            problem { $0.reference = "foundation" }
+                == "--reference foundation is not among the parsers measured (libxml2, expat): add it to --parsers")
+        #expect(problem { $0.reference = "expat" } == nil)
         #expect(problem { $0.maxSeconds = 0 } == "--max-time must be a positive number of seconds")
         #expect(problem { $0.queuePageSize = 0 } == "--queue-page-size must be at least 1")
         #expect(

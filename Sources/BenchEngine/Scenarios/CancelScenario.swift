@@ -9,6 +9,8 @@ struct CancelScenario: PracticeScenario {
         plan.queueWidths.map { .queue(width: $0, pageSize: plan.queuePageSize, cancel: true) }
     }
 
+    var ownOptions: Set<ScenarioOption> { [.maxConcurrent, .queuePageSize] }
+
     /// Before the iterations, in the worker: the whole uncancelled fetch, whose digest is the
     /// worker's and whose first page the cancelled fetches must keep.
     static func firstPage(

@@ -33,6 +33,8 @@ import SongFeed
 struct ConcurrentScenario: BenchScenario {
     func cells(in plan: RunPlan) -> [CellScenario] { plan.threadCounts.map { ConcurrentFigures.cell(threads: $0) } }
 
+    var ownOptions: Set<ScenarioOption> { [.threads] }
+
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { plan.chunkSizes(for: feed) }
 
     var fetchesFeed: Bool { false }

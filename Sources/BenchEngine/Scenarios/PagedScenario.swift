@@ -9,6 +9,8 @@ import SongFeed
 struct PagedScenario: PracticeScenario {
     func practices(in plan: RunPlan) -> [Practice] { plan.pageSizes.map { .paged(pageSize: $0) } }
 
+    var ownOptions: Set<ScenarioOption> { [.pageSize] }
+
     /// One iteration, in the worker: the first page, then every next link.
     static func fetch(
         pageSize: Int, parser: any SongFeedParser.Type, url: URL, timeout: Double

@@ -11,6 +11,8 @@ struct QueueScenario: PracticeScenario {
             + CancelScenario().practices(in: plan)
     }
 
+    var ownOptions: Set<ScenarioOption> { CancelScenario().ownOptions }
+
     /// One iteration, in the worker: every page of `pageSize` songs, `width` requests at once;
     /// with `cancel`, all of them cancelled once the first page's songs are in.
     static func fetch(

@@ -27,6 +27,10 @@ protocol BenchScenario: Sendable {
     /// Whether its cells fetch the feed from the embedded server (or a `--url`).
     var fetchesFeed: Bool { get }
 
+    /// The options that set it and few other scenarios (`--page-size`), beside those that follow
+    /// from how it fetches and when it runs (``ScenarioID/options``).
+    var ownOptions: Set<ScenarioOption> { get }
+
     /// The parsers its cells run for, of the baseline and the parsers that agreed (all of them,
     /// unless what a cell measures does not depend on the parser).
     func parsers(_ candidates: [String]) -> [String]
@@ -48,6 +52,7 @@ extension BenchScenario {
     func startsWorker(_ cell: CellScenario) -> Bool { true }
     func chunkSizes(for feed: String, in plan: RunPlan) -> [Int] { [0] }
     var fetchesFeed: Bool { true }
+    var ownOptions: Set<ScenarioOption> { [] }
     func parsers(_ candidates: [String]) -> [String] { candidates }
     var parseInput: any ParseInput { AlignedCopy() }
 }
