@@ -51,10 +51,10 @@ struct Generate: ParsableCommand {
             throw ValidationError("--bytes sizes a --shape document; a feed is sized by --songs")
         }
         guard (1...FeedGenerator.maxSongs).contains(songs ?? Self.defaultSongs) else {
-            throw ValidationError("--songs must be 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
+            throw ValidationError("--songs must be from 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
         }
         guard (1...DocumentShape.maxBytes).contains(bytes ?? Self.defaultBytes) else {
-            throw ValidationError("--bytes must be 1 to \(DocumentShape.maxBytes) (256 MiB)")
+            throw ValidationError("--bytes must be from 1 to \(DocumentShape.maxBytes) (256 MiB)")
         }
     }
 

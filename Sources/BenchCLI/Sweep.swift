@@ -100,7 +100,7 @@ struct Sweep: ParsableCommand {
             return ListArgument.once(
                 try ListArgument.split(given).map { text in
                     guard let value = Int(text), (1...most).contains(value) else {
-                        throw ValidationError("\(option): '\(text)' is not a \(what) of 1 to \(most)")
+                        throw ValidationError("\(option): '\(text)' is not a \(what) from 1 to \(most)")
                     }
                     return value
                 })
@@ -140,7 +140,7 @@ struct Sweep: ParsableCommand {
             }
         }
         guard (1...DocumentShape.maxBytes).contains(chunkBytes) else {
-            throw ValidationError("--chunk-bytes must be 1 to \(DocumentShape.maxBytes) (256 MiB)")
+            throw ValidationError("--chunk-bytes must be from 1 to \(DocumentShape.maxBytes) (256 MiB)")
         }
         let sizes = try self.sizes
         let chunks = try chunkSizeList
@@ -148,7 +148,7 @@ struct Sweep: ParsableCommand {
             throw ValidationError("nothing to sweep: give \(shape == nil ? "--songs" : "--bytes") or --chunk-sizes")
         }
         guard (1...FeedGenerator.maxSongs).contains(chunkSongs) else {
-            throw ValidationError("--chunk-songs must be 1 to \(FeedGenerator.maxSongs)")
+            throw ValidationError("--chunk-songs must be from 1 to \(FeedGenerator.maxSongs)")
         }
         guard chunkSize >= 1 else { throw ValidationError("--chunk-size must be at least 1") }
         guard instructionsUpTo >= 0 else { throw ValidationError("--instructions-up-to must be 0 or more") }

@@ -139,7 +139,7 @@ extension RunRequest {
             throw Problem("--inject-slowdown must be 0 to 1000 (percent)")
         }
         if let songs, !(1...FeedGenerator.maxSongs).contains(songs) {
-            throw Problem("--songs must be 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
+            throw Problem("--songs must be from 1 to \(FeedGenerator.maxSongs) (a feed of about 300 MB)")
         }
         if let maxSeconds, !(maxSeconds > 0) { throw Problem("--max-time must be a positive number of seconds") }
         if let precision, !parsers.isEmpty, !Self.haveARatio(parsers) {

@@ -215,21 +215,21 @@ struct BenchCommandTests {
     /// What would crash, take unbounded memory, check nothing or be ignored is refused up front,
     /// with the option and what it takes.
     @Test(arguments: [
-        (["generate", "--songs", "100000000"], "--songs must be 1 to 100000"),
-        (["generate", "--songs", "0"], "--songs must be 1 to 100000"),
-        (["generate", "--songs", "9223372036854775807"], "--songs must be 1 to 100000"),
-        (["generate", "--shape", "deep", "--bytes", "100000000000000"], "--bytes must be 1 to 268435456"),
+        (["generate", "--songs", "100000000"], "--songs must be from 1 to 100000"),
+        (["generate", "--songs", "0"], "--songs must be from 1 to 100000"),
+        (["generate", "--songs", "9223372036854775807"], "--songs must be from 1 to 100000"),
+        (["generate", "--shape", "deep", "--bytes", "100000000000000"], "--bytes must be from 1 to 268435456"),
         (["generate", "--shape", "deep", "--songs", "5"], "--songs and --format make a feed"),
         (["generate", "--shape", "deep", "--format", "atom"], "--songs and --format make a feed"),
         (["generate", "--songs", "5", "--bytes", "100"], "--bytes sizes a --shape document"),
-        (["run", "--songs", "100001"], "--songs must be 1 to 100000"),
+        (["run", "--songs", "100001"], "--songs must be from 1 to 100000"),
         (["run", "--scenario", "concurrent", "--threads", "100000"], "--threads: '100000' is not a whole number"),
         (["run", "--scenario", "parse", "--threads", "2"], "--threads sets the concurrent scenario"),
         (["run", "--scenario", "parse", "--network", "lte"], "--network sets the download, conditional"),
         (["run", "--parsers", "libxml2,expat", "--reference", "foundation"], "--reference foundation is not among"),
         (["run", "--parsers", ""], "--parsers names no parser"),
-        (["sweep", "--songs", "100000000"], "--songs: '100000000' is not a song count of 1 to 100000"),
-        (["sweep", "--shape", "wide", "--bytes", "300000000"], "--bytes: '300000000' is not a size of 1 to"),
+        (["sweep", "--songs", "100000000"], "--songs: '100000000' is not a song count from 1 to 100000"),
+        (["sweep", "--shape", "wide", "--bytes", "300000000"], "--bytes: '300000000' is not a size from 1 to"),
         (["conformance", "--parsers", "memchr"], "memchr parses nothing"),
     ])
     func anUnusableOptionIsRefused(_ arguments: [String], _ message: String) {

@@ -44,9 +44,11 @@ struct CommandLineTests {
         #expect(!words(result.standardError).contains("Missing value"), "\(arguments): \(result.standardError)")
         #expect(!words(result.standardError).contains("Unexpected argument"), "\(arguments): \(result.standardError)")
         #expect(words(result.standardError).contains(option), "\(arguments): \(result.standardError)")
+        // The message itself, not the usage after it ("for more information" said "or more").
+        let message = result.standardError.components(separatedBy: "Usage:")[0]
         #expect(
-            result.standardError.range(
-                of: #"at least|or more|positive|between|above|from [0-9]+ to"#, options: .regularExpression) != nil,
+            message.range(of: #"at least|or more|positive|between|above|from [0-9]+ to"#, options: .regularExpression)
+                != nil,
             "\(arguments): no range in \(result.standardError)")
     }
 

@@ -138,7 +138,7 @@ struct RunRequestCheckTests {
                 "--counter instructions counts the parse scenario only, not download") == true)
         #expect(problem { $0.slowdownPercent = 1001 } == "--inject-slowdown must be 0 to 1000 (percent)")
         for songs in [0, FeedGenerator.maxSongs + 1, Int.max] {
-            #expect(problem { $0.songs = songs } == "--songs must be 1 to 100000 (a feed of about 300 MB)")
+            #expect(problem { $0.songs = songs } == "--songs must be from 1 to 100000 (a feed of about 300 MB)")
         }
         #expect(problem { $0.songs = FeedGenerator.maxSongs } == nil)
         // A reference the run does not measure would head the tables over other figures.
