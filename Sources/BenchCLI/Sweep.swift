@@ -49,8 +49,11 @@ struct Sweep: ParsableCommand {
     var bytes: [String] = []
 
     @Option(
-        name: .customLong("chunk-bytes"), help: "With --shape: the bytes of the chunk-size sweep's document, about.")
-    var chunkBytes: Int = 1_000_000
+        name: .customLong("chunk-bytes"),
+        help:
+            "With --shape: the bytes of the chunk-size sweep's document, about (default: \(RunDefaults.Sweep.chunkBytes))."
+    )
+    var chunkBytesOption: Int?
 
     @Option(
         name: .customLong("chunk-sizes"), parsing: .singleValue,
@@ -59,8 +62,16 @@ struct Sweep: ParsableCommand {
     )
     var chunkSizes: [String] = []
 
-    @Option(name: .customLong("chunk-songs"), help: "Songs of the chunk-size sweep's feed.")
-    var chunkSongs: Int = 300
+    @Option(
+        name: .customLong("chunk-songs"),
+        help: "Songs of the chunk-size sweep's feed (default: \(RunDefaults.Sweep.chunkSongs)).")
+    var chunkSongsOption: Int?
+
+    /// The chunk-size sweep's document, in bytes (with --shape).
+    var chunkBytes: Int { chunkBytesOption ?? RunDefaults.Sweep.chunkBytes }
+
+    /// The chunk-size sweep's feed, in songs.
+    var chunkSongs: Int { chunkSongsOption ?? RunDefaults.Sweep.chunkSongs }
 
     @Option(
         name: .customLong("instructions-up-to"),
@@ -138,6 +149,19 @@ struct Sweep: ParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
+        }
+        // What sizes the other kind of sweep, or a chunk-size sweep that is skipped, is refused, not ignored.
+        if shape == nil, chunkBytesOption != nil {
+            throw ValidationError(
+                "--chunk-bytes sizes the document of a --shape sweep; a feed is sized by --chunk-songs")
+        }
+        if shape != nil, chunkSongsOption != nil {
+            throw ValidationError("--chunk-songs sizes a feed; a --shape sweep's document is sized by --chunk-bytes")
+        }
+        let chunkOption = [(chunkBytesOption, "--chunk-bytes"), (chunkSongsOption, "--chunk-songs")]
+            .first { $0.0 != nil }?.1
+        if let chunkOption, try chunkSizeList.isEmpty {
+            throw ValidationError("\(chunkOption) sizes the chunk-size sweep, which --chunk-sizes none skips")
         }
         guard (1...DocumentShape.maxBytes).contains(chunkBytes) else {
             throw ValidationError("--chunk-bytes must be from 1 to \(DocumentShape.maxBytes) (256 MiB)")

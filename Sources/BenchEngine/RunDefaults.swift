@@ -93,5 +93,8 @@ public enum RunDefaults {
         public static let bytes = [100_000, 1_000_000, 10_000_000]
         /// The chunk-size sweep's chunk sizes in bytes; 0 is the whole document at once.
         public static let chunkSizes = [64, 512, 4_096, 16_384, 65_536, 0]
+        /// The chunk-size sweep's feed, in songs, and its shaped document, in bytes.
+        public static let chunkSongs = 300
+        public static let chunkBytes = 1_000_000
     }
 }

@@ -231,6 +231,9 @@ struct BenchCommandTests {
         (["sweep", "--songs", "100000000"], "--songs: '100000000' is not a song count from 1 to 100000"),
         (["sweep", "--shape", "wide", "--bytes", "300000000"], "--bytes: '300000000' is not a size from 1 to"),
         (["conformance", "--parsers", "memchr"], "memchr parses nothing"),
+        (["sweep", "--chunk-bytes", "1000"], "--chunk-bytes sizes the document of a --shape sweep"),
+        (["sweep", "--shape", "wide", "--chunk-songs", "5"], "--chunk-songs sizes a feed"),
+        (["sweep", "--chunk-sizes", "none", "--chunk-songs", "5"], "which --chunk-sizes none skips"),
     ])
     func anUnusableOptionIsRefused(_ arguments: [String], _ message: String) {
         do {
