@@ -80,7 +80,9 @@ struct Conformance: ParsableCommand {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure(
-                description: "cannot create the output directory \(outputDirectory): \(error.localizedDescription)")
+                description:
+                    "cannot create the output directory \(outputDirectory): "
+                    + RunFiles.reason(error, creating: outputDirectory))
         }
         guard FileManager.default.isWritableFile(atPath: outputDirectory) else {
             throw CommandFailure(description: "cannot write into the output directory \(outputDirectory)")

@@ -12,7 +12,7 @@ struct Generate: ParsableCommand {
             "Data/top300.rss.xml is `bench generate --songs 300 --seed \(FeedGenerator.defaultSeed) --output Data/top300.rss.xml`."
     )
 
-    @Option(help: "The number of songs (items; default: \(Self.defaultSongs)).")
+    @Option(help: "The number of songs (items), up to \(FeedGenerator.maxSongs) (default: \(Self.defaultSongs)).")
     var songs: Int?
 
     /// A feed's songs when `--songs` is not given: the committed feed's.
@@ -36,7 +36,10 @@ struct Generate: ParsableCommand {
             discussion: DocumentShape.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "; ")))
     var shape: DocumentShape?
 
-    @Option(help: "With --shape: the document's size in bytes, about (default: \(Self.defaultBytes)).")
+    @Option(
+        help:
+            "With --shape: the document's size in bytes, about, up to \(DocumentShape.maxBytes) (default: \(Self.defaultBytes))."
+    )
     var bytes: Int?
 
     /// A shaped document's size when `--bytes` is not given.

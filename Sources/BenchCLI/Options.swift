@@ -18,6 +18,12 @@ enum ListArgument {
             })
     }
 
+    /// Refuses a list option given with nothing in it (`--feed ''`, `--threads ,`): it would read as
+    /// not given, and the defaults would run instead.
+    static func requireValues(_ values: [String], option: String) throws {
+        if !values.isEmpty && split(values).isEmpty { throw ValidationError("\(option) names nothing") }
+    }
+
     /// `values` with each once, where it first came (sizes read from a list: "30,030" is 30 twice).
     static func once<Value: Hashable>(_ values: [Value]) -> [Value] {
         var seen: Set<Value> = []
@@ -53,7 +59,7 @@ struct ParserOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if !raw.isEmpty && names.isEmpty {
+        if !raw.isEmpty && ListArgument.split(raw).isEmpty {
             throw ValidationError(
                 "--parsers names no parser; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }

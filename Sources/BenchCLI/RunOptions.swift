@@ -19,7 +19,10 @@ struct Run: ParsableCommand {
         help: "Feeds to measure, comma-separated or repeated (default: Data/top300.rss.xml).")
     var feeds: [String] = []
 
-    @Option(help: "Also measure a generated feed of this many songs (cached under <output-dir>/feeds/).")
+    @Option(
+        help:
+            "Also measure a generated feed of this many songs, up to \(FeedGenerator.maxSongs) (cached under <output-dir>/feeds/)."
+    )
     var songs: Int?
 
     @OptionGroup var documentOptions: DocumentOptions
@@ -33,7 +36,7 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("download-rounds"),
         help:
-            "Worker processes per parser in download cells, spread evenly over the rounds (at most --rounds; default: \(RunDefaults.downloadRounds))."
+            "Worker processes per parser in download and practice cells, spread evenly over the rounds (at most --rounds; default: \(RunDefaults.downloadRounds))."
     )
     var downloadRounds: Int?
 
@@ -128,7 +131,9 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("threads"), parsing: .singleValue,
-        help: "The concurrent scenario's thread counts (parses at once), comma-separated or repeated (default: 1,2,4).")
+        help:
+            "The concurrent scenario's thread counts (parses at once, up to \(RunRequest.mostThreads)), comma-separated or repeated (default: 1,2,4)."
+    )
     var threadCounts: [String] = []
 
     @OptionGroup var networkOptions: NetworkOptions
@@ -229,6 +234,14 @@ struct Run: ParsableCommand {
     var selectedScenarios: [ScenarioID] { get throws { try request().scenarios } }
 
     func validate() throws {
+        // A list given with nothing in it ('') would mean the default: said, not taken for it.
+        try ListArgument.requireValues(feeds, option: "--feed")
+        try ListArgument.requireValues(scenarios, option: "--scenario")
+        try ListArgument.requireValues(pageSizes, option: "--page-size")
+        try ListArgument.requireValues(maxConcurrent, option: "--max-concurrent")
+        try ListArgument.requireValues(threadCounts, option: "--threads")
+        try ListArgument.requireValues(allowUnverified, option: "--allow-unverified")
+        try ListArgument.requireValues(columns, option: "--columns")
         let request = try self.request()
         do throws(RunRequest.Problem) {
             try request.check()

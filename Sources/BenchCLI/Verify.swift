@@ -105,7 +105,8 @@ struct Verify: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: canonical, withIntermediateDirectories: true)
             } catch {
-                throw CommandFailure(description: "cannot create \(canonical): \(error.localizedDescription)")
+                throw CommandFailure(
+                    description: "cannot create \(canonical): \(RunFiles.reason(error, creating: canonical))")
             }
         }
         // What disagreed or failed, and the inputs that could not be checked at all (missing, not a file).

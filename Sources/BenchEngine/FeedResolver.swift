@@ -59,7 +59,31 @@ public struct FeedResolver: Sendable {
             }
             paths.append(Self.defaultFeed)
         }
-        return paths
+        return Self.distinct(paths, warn: warn)
+    }
+
+    /// `paths` with each feed once; the others are told which was kept.
+    ///
+    /// The same file by another spelling (`a/../a/feed.xml`, a link) or the same bytes at another
+    /// path would be measured twice, and the two cells of a parser pooled in one table's ratios (no
+    /// parser at 1.00 there).
+    static func distinct(_ paths: [String], warn: (String) -> Void) -> [String] {
+        var kept: [(path: String, real: String, size: Int?)] = []
+        let files = FileManager.default
+        for path in paths {
+            let real = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            let size = (try? files.attributesOfItem(atPath: path))?[.size] as? Int
+            if let same = kept.first(where: { $0.real == real }) {
+                warn("\(path) is \(same.path), the same file: measured once")
+            } else if let same = kept.first(where: {
+                $0.size != nil && $0.size == size && files.contentsEqual(atPath: $0.path, andPath: path)
+            }) {
+                warn("\(path) holds the same bytes as \(same.path): measured once")
+            } else {
+                kept.append((path, real, size))
+            }
+        }
+        return kept.map(\.path)
     }
 
     /// Downloads a remote feed once into `<output-dir>/feeds/`, for the agreement check and its identity.

@@ -119,6 +119,18 @@ extension RunRequest {
                 "--reference: unknown parser '\(reference)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))"
             )
         }
+        for name in allowUnverified.sorted() where !parsers.contains(name) {
+            throw Problem(
+                "--allow-unverified \(name) is not among the parsers measured (\(parsers.joined(separator: ", ")))")
+        }
+        // A remote feed is fetched over the real network: a profile would shape nothing.
+        if url != nil, optionsGiven.contains(.network) {
+            throw Problem("--network shapes the embedded server's links; a --url feed comes over the real network")
+        }
+        // The floor is never ranked: its column would say "× memchr" over ratios against the fastest.
+        if let reference, ParserRegistry.kind(of: reference) == .floor {
+            throw Problem("--reference \(reference): the floor parses nothing and is never ranked; name a parser")
+        }
         // A reference the run does not measure: the tables would say "× foundation" over figures
         // taken against another parser.
         if let reference, !parsers.isEmpty, !parsers.contains(reference) {

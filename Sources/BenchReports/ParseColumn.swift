@@ -136,12 +136,13 @@ public enum ParseColumn: String, CaseIterable, Sendable {
             return "\(against): time ÷ "
                 + (reference.map { "\($0)'s (the run's reference parser)" } ?? "the fastest parser's")
                 + ", estimated from the workers that ran in the same round (Hodges–Lehmann), with a 95% Wilcoxon "
-                + "interval (95% CI): stable when the whole machine speeds up or slows down."
+                + "interval (95% CI; from fewer than 6 pairs of workers no interval is a 95% one, and its level "
+                + "follows it, as \"(50%)\"): stable when the whole machine speeds up or slows down."
         case .interval: return nil
         case .floor: return "× floor: time ÷ the memchr floor's, paired by round as \(against)."
         case .versusC:
             return "vs C: the Swift adapter's time ÷ its C reference's (c-libxml2, c-expat), paired by round: what "
-                + "the binding costs; intervals 95%."
+                + "the binding costs; intervals 95% (a lower level, from fewer pairs, is said after the interval)."
         case .time: return "time: the median of the workers' median times."
         case .nextRun:
             return "next run 95%: the interval the next run's time should fall in — order statistics of the worker "

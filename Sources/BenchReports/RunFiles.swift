@@ -25,7 +25,8 @@ public struct RunFiles: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw Failure(
-                description: "cannot create the output directory \(directory): \(error.localizedDescription)")
+                description:
+                    "cannot create the output directory \(directory): \(Self.reason(error, creating: directory))")
         }
         let probe = (directory as NSString).appendingPathComponent(".bench-write-check-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: probe) }
@@ -33,7 +34,7 @@ public struct RunFiles: Sendable {
             try Data("bench".utf8).write(to: URL(fileURLWithPath: probe))
         } catch {
             throw Failure(
-                description: "cannot write in the output directory \(directory): \(error.localizedDescription)")
+                description: "cannot write in the output directory \(directory): \(Self.reason(error))")
         }
     }
 
@@ -142,21 +143,40 @@ public struct RunFiles: Sendable {
         return nsError.localizedDescription
     }
 
-    /// Why `path` could not be written: what is in its way (a directory at the path, a parent that
-    /// is missing or is a file), which Foundation reports only as "error 512", or else the system's
-    /// reason.
+    /// Why the file `path` could not be written: what is in its way (a directory at the path, a
+    /// file among its parents, a parent that is missing), which Foundation reports only as "error
+    /// 512", or else the system's reason.
     public static func reason(_ error: any Error, writing path: String) -> String {
+        guard !path.isEmpty else { return "no path given" }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "it is a directory"
         }
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            return "\(directory) does not exist"
-        }
-        guard isDirectory.boolValue else { return "\(directory) is not a directory" }
+        if let file = fileInTheWay(of: directory) { return "\(file) is not a directory" }
+        guard FileManager.default.fileExists(atPath: directory) else { return "\(directory) does not exist" }
         return reason(error)
+    }
+
+    /// Why the directory `path` could not be made: a file at the path or among its parents, or
+    /// else the system's reason.
+    public static func reason(_ error: any Error, creating path: String) -> String {
+        guard !path.isEmpty else { return "no path given" }
+        if let file = fileInTheWay(of: path) { return file == path ? "it is a file" : "\(file) is not a directory" }
+        return reason(error)
+    }
+
+    /// The nearest of `path` and its parents that exists, when it is not a directory.
+    private static func fileInTheWay(of path: String) -> String? {
+        var candidate = path
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) {
+            let parent = (candidate as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != candidate else { return nil }
+            candidate = parent
+        }
+        return isDirectory.boolValue ? nil : candidate
     }
 
     /// "20261122T033512Z-4f1c": what `bench run` names its runs (a time, a dash, a suffix without

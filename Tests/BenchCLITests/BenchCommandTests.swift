@@ -232,6 +232,17 @@ struct BenchCommandTests {
         (["sweep", "--shape", "wide", "--bytes", "300000000"], "--bytes: '300000000' is not a size from 1 to"),
         (["conformance", "--parsers", "memchr"], "memchr parses nothing"),
         (["sweep", "--chunk-bytes", "1000"], "--chunk-bytes sizes the document of a --shape sweep"),
+        (["run", "--feed", ""], "--feed names nothing"), (["run", "--scenario", ","], "--scenario names nothing"),
+        (["run", "--scenario", "concurrent", "--threads", ""], "--threads names nothing"),
+        (
+            ["run", "--parsers", "libxml2,expat", "--allow-unverified", "bogus"],
+            "--allow-unverified bogus is not among"
+        ),
+        (
+            ["run", "--url", "http://127.0.0.1:1/feed.xml", "--scenario", "download", "--network", "lte"],
+            "a --url feed comes over the real network"
+        ),
+        (["run", "--parsers", "libxml2,memchr", "--reference", "memchr"], "the floor parses nothing"),
         (["sweep", "--shape", "wide", "--chunk-songs", "5"], "--chunk-songs sizes a feed"),
         (["sweep", "--chunk-sizes", "none", "--chunk-songs", "5"], "which --chunk-sizes none skips"),
     ])

@@ -258,6 +258,8 @@ struct NeverSilentCommandTests {
                 "\(directory.path("none")) does not exist"
             ),
             (["verify", "--parsers", "libxml2,expat", "--dump", directory.path(""), feed], "is a directory"),
+            (["run", "--feed", feed, "--no-store", "--output-dir", file + "/out"], "\(file) is not a directory"),
+            (["generate", "--songs", "3", "--output", ""], "no path given"),
         ]
         for (arguments, said) in cases {
             let result = try runBench(arguments)

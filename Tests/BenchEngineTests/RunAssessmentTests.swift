@@ -170,4 +170,24 @@ struct RunAssessmentTests {
         resolver.documents = DocumentCorpus(directory: directory.path("nowhere"))
         #expect(throws: FeedResolutionError.corpusNotFound(directory.path("nowhere"))) { try resolver.resolve() }
     }
+
+    /// A feed named twice by two spellings, or the same bytes at two paths, is measured once, and
+    /// the run says which: its two cells of each parser were pooled in one table's ratios.
+    @Test func theSameFeedByAnotherNameIsMeasuredOnce() throws {
+        let directory = try TemporaryDirectory()
+        let feed = try directory.write("feed.xml", Samples.feed([Samples.item(title: "One")]))
+        let copy = try directory.write("copy.xml", Samples.feed([Samples.item(title: "One")]))
+        let other = try directory.write("other.xml", Samples.feed([Samples.item(title: "Two")]))
+        let sub = directory.path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        var resolver = FeedResolver(outputDirectory: directory.url.path)
+        resolver.feeds = [feed, sub + "/../feed.xml", copy, other]
+        var said: [String] = []
+        #expect(try resolver.resolve { said.append($0) }.feeds == [feed, other])
+        #expect(
+            said == [
+                "\(sub)/../feed.xml is \(feed), the same file: measured once",
+                "\(copy) holds the same bytes as \(feed): measured once",
+            ])
+    }
 }

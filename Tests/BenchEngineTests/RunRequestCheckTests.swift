@@ -146,6 +146,11 @@ struct RunRequestCheckTests {
             problem { $0.reference = "foundation" }
                 == "--reference foundation is not among the parsers measured (libxml2, expat): add it to --parsers")
         #expect(problem { $0.reference = "expat" } == nil)
+        #expect(
+            problem {
+                $0.parsers = ["libxml2", "expat", "memchr"]
+                $0.reference = "memchr"
+            } == "--reference memchr: the floor parses nothing and is never ranked; name a parser")
         #expect(problem { $0.maxSeconds = 0 } == "--max-time must be a positive number of seconds")
         #expect(problem { $0.queuePageSize = 0 } == "--queue-page-size must be at least 1")
         #expect(
