@@ -58,15 +58,21 @@ extension HTMLReport {
             ($0.relative?.ratio ?? 0) < ($1.relative?.ratio ?? 0)
         }
         if let reference = ranked.first?.relative?.reference {
+            // An interval from fewer than 6 pairs of workers is no 95% one: the chart says so.
+            let at95 = ranked.allSatisfy { $0.relative?.isAt95 ?? true }
+            let level = at95 ? "95%" : "95% (fewer pairs: a lower level, marked)"
             figures.add(
                 SVGChart.bars(
                     id: "relative\(suffix)",
-                    title: "Time relative to \(reference) on \(name), with its 95% interval",
+                    title: "Time relative to \(reference) on \(name), with its \(at95 ? "95% " : "")interval",
                     bars: ranked.map { f in
                         let r = f.relative
                         let interval =
                             r?.low.flatMap { low in
-                                r?.high.map { " [\(RunReport.ratio(low))–\(RunReport.ratio($0))]" }
+                                r?.high.map {
+                                    " [\(RunReport.ratio(low))–\(RunReport.ratio($0))"
+                                        + (r?.lowerLevel.map { ", \($0)%" } ?? "") + "]"
+                                }
                             } ?? ""
                         return .init(
                             label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
@@ -74,7 +80,7 @@ extension HTMLReport {
                     },
                     axisLabel: "time ÷ \(reference)'s time, from workers side by side (shorter is better)"),
                 caption:
-                    "Relative speed on \(name): each parser's time over \(reference)'s, paired round by round (Hodges–Lehmann), with the 95% Wilcoxon interval over the rounds."
+                    "Relative speed on \(name): each parser's time over \(reference)'s, paired round by round (Hodges–Lehmann), with the \(level) Wilcoxon interval over the rounds."
             )
         }
     }

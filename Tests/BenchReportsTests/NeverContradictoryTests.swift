@@ -181,5 +181,10 @@ struct NeverContradictoryTests {
         let enough = try row("expat", Self.run(rounds: Self.quick))
         #expect(few.contains("(50%)"), "\(few)")
         #expect(!enough.contains("(50%)"), "\(enough)")
+        // The page's chart of the ratios too: its title claims no 95%, its bar says the level.
+        let page = HTMLReport.run(run, history: [])
+        #expect(page.contains(", 50%]") && page.contains("fewer pairs: a lower level, marked"))
+        #expect(!page.contains("with its 95% interval"))
+        #expect(HTMLReport.run(Self.run(rounds: Self.quick), history: []).contains("with its 95% interval"))
     }
 }
