@@ -28,7 +28,7 @@ public enum ConformanceReport {
             separator: ", ")
         let counts =
             "\(table.caseCount(.notWellFormed)) not-well-formed and \(table.caseCount(.valid)) valid documents, "
-            + "\(table.parsers.count) parsers"
+            + "\(table.parsers.count) parser\(table.parsers.count == 1 ? "" : "s")"
         let elapsed = Format.number(table.elapsedSeconds, decimals: 0)
         return (counts, "\(date), \(elapsed) s" + (libraries.isEmpty ? "" : "; \(libraries)"))
     }

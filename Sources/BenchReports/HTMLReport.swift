@@ -75,7 +75,7 @@ public enum HTMLReport {
             about += result.interrupted.map { " (\($0.phrase))" } ?? ""
             about += ", run side by side in rounds, "
             about +=
-                "\(settings.iterations) timed parses each after \(settings.warmup) warm-up\(settings.warmup == 1 ? "" : "s"), "
+                "\(settings.iterations) timed parse\(settings.iterations == 1 ? "" : "s") each after \(settings.warmup) warm-up\(settings.warmup == 1 ? "" : "s"), "
                 + "chunks of \(settings.chunkSize) bytes."
         } else {
             about +=

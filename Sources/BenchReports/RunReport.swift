@@ -313,7 +313,8 @@ public enum RunReport {
         } else {
             // The practices alone: their workers are spread over the rounds.
             text += (result.interrupted == nil ? "" : "up to ")
-            text += "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(settings.rounds) rounds"
+            text +=
+                "\(plural(settings.downloadWorkers, "worker")) per cell, spread over \(plural(settings.rounds, "round"))"
             text += result.interrupted.map { " (\($0.phrase))" } ?? ""
             text += "; "
             text +=

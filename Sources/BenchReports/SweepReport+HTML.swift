@@ -63,7 +63,8 @@ struct SweepPage {
             "; \(e(environment.swiftVersion)); <strong>libxml2 \(e(environment.libxml2Version)), expat \(e(environment.expatVersion))</strong>; "
         body += "\(e(environment.cpuModel)), \(environment.coresText); \(e(environment.os)). "
         body +=
-            "\(result.settings.rounds) worker processes per cell, \(result.settings.iterations) timed parses each.</p>\n"
+            "\(result.settings.rounds) worker process\(result.settings.rounds == 1 ? "" : "es") per cell, "
+            + "\(result.settings.iterations) timed parse\(result.settings.iterations == 1 ? "" : "s") each.</p>\n"
         for line in SweepReport.noiseLines(result.noise) {
             body +=
                 line.hasPrefix("NOISY MACHINE: ")

@@ -91,10 +91,13 @@ struct SweepAndAllocationReportTests {
         #expect(SweepReport.header(sweep).contains("CPU, 1 core · "))
         #expect(SweepReport.header(sweep).contains("1 worker per cell, 2 timed parses each after 1 warm-up;"))
         #expect(SweepReport.html(sweep).contains("CPU, 1 core; "))
+        #expect(SweepReport.html(sweep).contains("1 worker process per cell, 2 timed parses each."))
         var run = SyntheticRuns.run(id: "one-core", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1_000]])
         run.environment.cores = 1
+        run.settings.iterations = 1
         #expect(RunReport.header(run).contains("CPU, 1 core · "))
         #expect(HTMLReport.run(run, history: []).contains("CPU, 1 core; "))
+        #expect(HTMLReport.run(run, history: []).contains("1 timed parse each after"))
     }
 
     @Test func theSweepPageIsSelfContainedWithAChartAndATablePerFigure() throws {
