@@ -18,10 +18,10 @@ enum ListArgument {
             })
     }
 
-    /// Refuses a list option given with nothing in it (`--feed ''`, `--threads ,`): it would read as
-    /// not given, and the defaults would run instead.
-    static func requireValues(_ values: [String], option: String) throws {
-        if !values.isEmpty && split(values).isEmpty { throw ValidationError("\(option) names nothing") }
+    /// Refuses a list option given with nothing in it (`--feed ''`, `--threads ,`), saying `option`
+    /// names `nothing`: it would read as not given, and the defaults would run instead.
+    static func requireValues(_ values: [String], option: String, nothing: String = "nothing") throws {
+        if !values.isEmpty && split(values).isEmpty { throw ValidationError("\(option) names \(nothing)") }
     }
 
     /// `values` with each once, where it first came (sizes read from a list: "30,030" is 30 twice).
@@ -59,10 +59,9 @@ struct ParserOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if !raw.isEmpty && ListArgument.split(raw).isEmpty {
-            throw ValidationError(
-                "--parsers names no parser; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
-        }
+        try ListArgument.requireValues(
+            raw, option: "--parsers",
+            nothing: "no parser; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
             throw ValidationError(
                 "unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")

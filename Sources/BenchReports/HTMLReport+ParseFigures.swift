@@ -68,12 +68,8 @@ extension HTMLReport {
                     bars: ranked.map { f in
                         let r = f.relative
                         let interval =
-                            r?.low.flatMap { low in
-                                r?.high.map {
-                                    " [\(RunReport.ratio(low))–\(RunReport.ratio($0))"
-                                        + (r?.lowerLevel.map { ", \($0)%" } ?? "") + "]"
-                                }
-                            } ?? ""
+                            r.flatMap(RunReport.interval).map { " [\($0.range)\($0.level.map { ", \($0)" } ?? "")]" }
+                            ?? ""
                         return .init(
                             label: label(f), value: r?.ratio ?? 1, low: r?.low, high: r?.high,
                             text: "\(RunReport.ratio(r?.ratio ?? 1))×\(interval)", key: f.parser)

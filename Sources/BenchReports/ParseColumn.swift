@@ -94,13 +94,7 @@ public enum ParseColumn: String, CaseIterable, Sendable {
         case .kind: return cell.kind ?? ""
         case .fastest: return relative.map { RunReport.ratio($0.ratio) } ?? ""
         case .interval:
-            return relative.flatMap { r in
-                r.low.flatMap { low in
-                    r.high.map {
-                        "\(RunReport.ratio(low))–\(RunReport.ratio($0))" + (r.lowerLevel.map { " (\($0)%)" } ?? "")
-                    }
-                }
-            } ?? ""
+            return relative.flatMap(RunReport.interval).map { $0.range + ($0.level.map { " (\($0))" } ?? "") } ?? ""
         case .floor: return RunReport.ratioWithInterval(cell.floorMultiple)
         case .versusC: return RunReport.ratioWithInterval(cell.bindingTax)
         case .time: return Format.ms(cell.time)

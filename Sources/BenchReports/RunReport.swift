@@ -154,8 +154,17 @@ public enum RunReport {
     /// interval is a point (exact counts).
     static func ratioWithInterval(_ value: RelativeSpeed?) -> String {
         guard let value else { return "" }
-        guard let low = value.low, let high = value.high, ratio(low) != ratio(high) else { return ratio(value.ratio) }
-        return "\(ratio(value.ratio)) (\(ratio(low))–\(ratio(high))\(value.lowerLevel.map { ", \($0)%" } ?? ""))"
+        guard let (range, level) = interval(value), ratio(value.low ?? 0) != ratio(value.high ?? 0) else {
+            return ratio(value.ratio)
+        }
+        return "\(ratio(value.ratio)) (\(range)\(level.map { ", \($0)" } ?? ""))"
+    }
+
+    /// A ratio's interval, "1.02–1.06", and its level where the interval is not a 95% one ("50%"),
+    /// which every place that shows the interval says with it; `nil` without an interval.
+    static func interval(_ value: RelativeSpeed) -> (range: String, level: String?)? {
+        guard let low = value.low, let high = value.high else { return nil }
+        return ("\(ratio(low))–\(ratio(high))", value.lowerLevel.map { "\($0)%" })
     }
 
     /// One row per measured iteration.
