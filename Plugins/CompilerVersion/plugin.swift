@@ -13,11 +13,13 @@ import PackagePlugin
 /// release), and ran again each time it was relinked.
 @main
 struct CompilerVersion: BuildToolPlugin {
-    /// `sh -c SCRIPT NAME SWIFTC OUTPUT`: writes OUTPUT, a Swift file that declares
-    /// `BuildCompiler.version`, from "Swift version" on in the first line of `SWIFTC --version` that
-    /// has it ("swift-driver version: 1.x Apple Swift version 6.x (…)" on macOS). An unchanged file
-    /// is left as it is: a file written anew, even with the same text, makes the whole of BenchEngine
-    /// compile again (in a release build, one module: 30–80 s).
+    /// The command, run as `sh -c SCRIPT NAME SWIFTC OUTPUT`.
+    ///
+    /// It writes OUTPUT, a Swift file that declares `BuildCompiler.version`: from "Swift version" on,
+    /// in the first line of `SWIFTC --version` that has it ("swift-driver version: 1.x Apple Swift
+    /// version 6.x (…)" on macOS). An unchanged file is left as it is: a file written anew, even with
+    /// the same text, makes the whole of BenchEngine compile again (in a release build, one module:
+    /// 30–80 s).
     static let script = #"""
         version=$("$1" --version 2>/dev/null | sed -n 's/.*\(Swift version .*\)/\1/p' | head -n 1 | tr -d '"\\')
         [ -n "$version" ] || version="Swift version unknown"

@@ -126,9 +126,11 @@ extension Bench {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         guard !names.contains(first) else { return nil }
         let visible = configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
-        let near = visible.map { ($0, editDistance(first.lowercased(), $0)) }.filter {
-            $0.1 <= max(1, min(2, $0.0.count / 3)) || $0.0.hasPrefix(first.lowercased())
-        }.sorted { $0.1 < $1.1 }.map(\.0)
+        let typed = first.lowercased()
+        let distances: [(name: String, distance: Int)] = visible.map { ($0, editDistance(typed, $0)) }
+        let near: [String] = distances.filter { (name: String, distance: Int) -> Bool in
+            distance <= max(1, min(2, name.count / 3)) || name.hasPrefix(typed)
+        }.sorted { $0.distance < $1.distance }.map(\.name)
         let suggestion = near.isEmpty ? "" : " Did you mean '\(near.prefix(2).joined(separator: "' or '"))'?"
         let name = BenchTool.commandName
         let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"

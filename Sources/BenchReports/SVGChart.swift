@@ -211,8 +211,10 @@ enum SVGChart {
         yTick: (Double) -> String = tick
     ) -> String {
         let height = 340.0
-        let xs = series.flatMap { $0.points.map(\.x) + $0.failures.map(\.x) }.filter { $0 > 0 }
-        let ys = series.flatMap { $0.points.map(\.y) }.filter { $0 > 0 }
+        let xs: [Double] = series.flatMap { (line: XYSeries) -> [Double] in
+            line.points.map(\.x) + line.failures.map(\.x)
+        }.filter { $0 > 0 }
+        let ys: [Double] = series.flatMap { (line: XYSeries) -> [Double] in line.points.map(\.y) }.filter { $0 > 0 }
         guard let xMin = xs.min(), let xMax = xs.max(), let yMin = ys.min(), let yMax = ys.max() else {
             return svg(id: id, title: title, height: 60, body: text(x: 8, y: 30, "No figures to draw."))
         }

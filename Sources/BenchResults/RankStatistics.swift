@@ -170,7 +170,8 @@ public enum RankStatistics {
         // Exact whenever the work (about m²·n²/4 steps) is affordable, whatever the balance: a normal
         // approximation is poor for unbalanced sizes (2 against 50, say).
         guard m * n <= 10_000 else {
-            return .normal(mean: Double(maximum) / 2, variance: Double(m * n * (m + n + 1)) / 12, maximum: maximum)
+            let variance = Double(m * n * (m + n + 1)) / 12
+            return .normal(mean: Double(maximum) / 2, variance: variance, maximum: maximum)
         }
         // f[i][j][u]: the number of arrangements of i x's and j y's with U = u, as probabilities:
         // f(i, j, u) = i/(i+j)·f(i−1, j, u) + j/(i+j)·f(i, j−1, u − i) (the last value is an x or a y).

@@ -23,7 +23,8 @@ struct DownloadScenarioTests {
         let runner = BenchRunner(plan: Self.plan(iterations: 2, scenarios: [.download, .conditional]))
         let checks = try runner.checkAgreement()
         let cells = runner.cells(for: checks)
-        #expect(cells.map(\.scenario).filter { $0 == .download }.count == 4)
+        let downloads: [CellKey] = cells.filter { $0.scenario == CellScenario.download }
+        #expect(downloads.count == 4)
         #expect(cells.allSatisfy { $0.network == "custom-40000kbps-5ms" && $0.chunkSize == 0 })
         let runs = try runner.measure(
             cells, referenceDigests: [TestPaths.top300: checks[0].verification.referenceDigest ?? ""],

@@ -31,8 +31,8 @@ struct ParserKindReportTests {
         let header = try #require(lines.first { $0.contains("× fastest") })
         #expect(header.contains("kind") && header.contains("× floor") && header.contains("vs C"))
         let rows = lines.filter { $0.hasPrefix("  libxml2") || $0.hasPrefix("  c-libxml2") || $0.hasPrefix("  memchr") }
-        #expect(
-            rows.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["c-libxml2", "libxml2", "memchr"])
+        let names: [String] = rows.map { (row: String) -> String in String(row.split(separator: " ").first ?? "") }
+        #expect(names == ["c-libxml2", "libxml2", "memchr"])
         let libxml2 = try #require(rows.first { $0.hasPrefix("  libxml2") })
         // 1.05 × fastest and 1.05 vs C (every round the same ratio: the interval is a point, not shown).
         #expect(

@@ -135,11 +135,12 @@ struct ReportTests {
     @Test func theRunToRunLevelIsSaidInEveryFormat() throws {
         var result = SyntheticRuns.run(
             id: "now", started: "2026-11-25T08:00:00Z", rounds: ["expat": [2.97e6, 3e6, 3.03e6]])
-        let history = [3.0, 3.3, 2.85, 3.15, 3.0, 3.6].enumerated().flatMap { index, ms in
-            SyntheticRuns.run(
-                id: "e\(index)", started: "2026-11-24T10:0\(index):00Z",
-                rounds: ["expat": [ms * 0.99e6, ms * 1e6, ms * 1.01e6]]
-            ).samples.map { StoredSample(runID: "e\(index)", runStartedAt: "2026-11-24T10:0\(index):00Z", sample: $0) }
+        let history: [StoredSample] = [3.0, 3.3, 2.85, 3.15, 3.0, 3.6].enumerated().flatMap {
+            (index: Int, ms: Double) -> [StoredSample] in
+            let started = "2026-11-24T10:0\(index):00Z"
+            let run = SyntheticRuns.run(
+                id: "e\(index)", started: started, rounds: ["expat": [ms * 0.99e6, ms * 1e6, ms * 1.01e6]])
+            return run.samples.map { StoredSample(runID: "e\(index)", runStartedAt: started, sample: $0) }
         }
         RunHistory.include(history, in: &result)
         let sentence = "Next-run intervals hold the run-to-run noise too, learnt from up to 6 earlier runs"

@@ -38,7 +38,8 @@ struct HostStateTests {
     @Test func aSlowRunWithLittleHistoryIsMeasuredAgainstTenPercent() throws {
         let state = HostState.assess(run([412_000]), history: history([241_000, 240_000, 243_000]))
         #expect(state.moved && !state.fromHistorySpread && state.threshold == 0.10 && state.historyRuns == 3)
-        #expect(abs(try #require(state.ratio) - 412.0 / 241.0) < 1e-9)
+        let ratio: Double = try #require(state.ratio)
+        #expect(abs(ratio - 412.0 / 241.0) < 1e-9)
         #expect(
             state.message
                 == "HOST STATE: this run's machine ran 1.71× slower than its usual (calibration 412 µs against a median of "

@@ -116,7 +116,7 @@ struct ChecksumSinkTests {
         let checksum = try Self.agreed(reference)
         /// `reference` with the events at some indices replaced.
         func with(_ changes: [Int: Event]) -> [Event] {
-            reference.indices.map { changes[$0] ?? reference[$0] }
+            reference.indices.map { (index: Int) -> Event in changes[index] ?? reference[index] }
         }
         let others: [(String, [Event])] = [
             ("a name's bytes swapped", with([2: .start("LIEN")])),

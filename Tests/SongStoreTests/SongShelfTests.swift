@@ -61,7 +61,8 @@ struct SongShelfTests {
                 #expect(reader.queries >= 1)
             }
             if choice == .perScreen {
-                #expect(reader.pagesRead >= visits.count, "a new connection reads its pages every visit")
+                let pagesRead: Int = reader.pagesRead
+                #expect(pagesRead >= visits.count, "a new connection reads its pages every visit")
             }
         }
     }

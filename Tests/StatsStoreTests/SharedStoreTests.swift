@@ -539,7 +539,8 @@ struct PostgresStoreContractTests {
             let columns = try sqlite.read { db in try db.columns(in: table).map(\.name) }.sorted()
             let server = try database.psql(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY column_name")
-            #expect(server.split(separator: "\n").map(String.init) == columns)
+            let names: [String] = server.split(separator: "\n").map { String($0) }
+            #expect(names == columns)
         }
     }
 

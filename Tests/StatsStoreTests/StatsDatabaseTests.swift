@@ -143,7 +143,8 @@ struct StatsDatabaseTests {
             try await group.waitForAll()
         }
         let store = try StatsDatabase(path: path)
-        #expect(try store.samples().count == 2 * 25 * 20)
+        let written: Int = 2 * 25 * 20
+        #expect(try store.samples().count == written)
         #expect(try store.runs().allSatisfy(\.complete))
     }
 
