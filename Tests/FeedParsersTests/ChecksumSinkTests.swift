@@ -105,6 +105,11 @@ struct ChecksumSinkTests {
         }
     }
 
+    /// The events of `parts`, one after the other.
+    static func joined(_ parts: ArraySlice<Event>...) -> [Event] {
+        parts.flatMap { Array($0) }
+    }
+
     /// What the sum of bytes the checksum folded before could not tell apart (a name or a value with
     /// two bytes swapped), and events dropped, moved or reordered.
     @Test("Events reordered, dropped or changed give another checksum")
@@ -123,9 +128,15 @@ struct ChecksumSinkTests {
             ("an attribute value's bytes swapped", with([0: .start("r", [("id", "ab21"), ("lang", "en")])])),
             ("two attributes' values exchanged", with([0: .start("r", [("id", "en"), ("lang", "ab12")])])),
             ("the texts of two elements exchanged", with([3: .text("or not"), 6: .text("To be")])),
-            ("an element nested in its sibling", Array(reference[0...3] + reference[5...6] + [.end] + reference[7...])),
-            ("an element dropped", Array(reference[0...4] + [reference[6]] + reference[8...])),
-            ("the processing instruction moved", Array(reference[0...4] + [reference[8]] + reference[5...7] + [.end])),
+            (
+                "an element nested in its sibling",
+                Self.joined(reference[0...3], reference[5...6], [.end], reference[7...])
+            ),
+            ("an element dropped", Self.joined(reference[0...4], [reference[6]], reference[8...])),
+            (
+                "the processing instruction moved",
+                Self.joined(reference[0...4], [reference[8]], reference[5...7], [.end])
+            ),
             (
                 "an attribute moved to a child",
                 with([0: .start("r", [("id", "ab12")]), 2: .start("LINE", [("lang", "en")])])

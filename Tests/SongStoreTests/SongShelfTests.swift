@@ -33,10 +33,10 @@ struct SongShelfTests {
     @Test func theListIsTheIndexOrderAndEveryKeyIsTheFeedsPlace() throws {
         try Self.withShelf { shelf in
             #expect(shelf.listOrder.count == Self.songs.count)
-            let listed = shelf.listOrder.map { Self.songs[Int($0) - 1] }
-            #expect(
-                listed.map { [$0.artist, $0.title] }
-                    == listed.map { [$0.artist, $0.title] }.sorted { $0.lexicographicallyPrecedes($1) })
+            let listed: [Song] = shelf.listOrder.map { Self.songs[Int($0) - 1] }
+            let names: [[String]] = listed.map { (song: Song) -> [String] in [song.artist, song.title] }
+            let sorted: [[String]] = names.sorted { $0.lexicographicallyPrecedes($1) }
+            #expect(names == sorted)
             #expect(shelf.pages == 5)
             #expect(shelf.expectedKeys(.list(page: 4)).count == 20)
             #expect(Array(shelf.expectedKeys(.list(page: 1))) == Array(shelf.listOrder[25..<50]))
@@ -49,11 +49,15 @@ struct SongShelfTests {
             let reader = SongShelfReader(shelf: shelf, choice: choice)
             let (shown, visits) = try Self.show(reader)
             #expect(shelf.check(shown, visits: visits) == nil)
-            #expect(shown.count == visits.map { shelf.expectedKeys($0).count }.reduce(0, +))
-            let lists = visits.filter { if case .list = $0 { return true } else { return false } }.count
+            let expected: Int = visits.map { (visit: SongShelf.Visit) -> Int in shelf.expectedKeys(visit).count }
+                .reduce(0, +)
+            #expect(shown.count == expected)
+            let lists: Int = visits.filter { (visit: SongShelf.Visit) -> Bool in
+                if case .list = visit { return true } else { return false }
+            }.count
             switch choice {
             case .faults:
-                #expect(reader.queries == lists + visits.map { shelf.expectedKeys($0).count }.reduce(0, +))
+                #expect(reader.queries == lists + expected)
             case .batch, .cacheDefault, .cacheTable, .perScreen: #expect(reader.queries == visits.count)
             case .shared:
                 // Only what the cache did not hold: one list, and the details of songs not yet shown.
@@ -61,8 +65,7 @@ struct SongShelfTests {
                 #expect(reader.queries >= 1)
             }
             if choice == .perScreen {
-                let pagesRead: Int = reader.pagesRead
-                #expect(pagesRead >= visits.count, "a new connection reads its pages every visit")
+                #expect(reader.pagesRead >= visits.count, "a new connection reads its pages every visit")
             }
         }
     }
