@@ -94,6 +94,13 @@ struct Compare: ParsableCommand {
         }
         let before = try Self.load(baseline, side: "baseline", store: open)
         let after = try Self.load(current, side: "current", store: open)
+        // A run on both sides is compared with itself, and its cells would look unchanged on no evidence.
+        let onBothSides = Set(before.map(\.environment.runID)).intersection(after.map(\.environment.runID))
+        if !onBothSides.isEmpty {
+            throw CommandFailure(
+                description: "run \(onBothSides.sorted().joined(separator: ", ")) is on both sides: a run compared "
+                    + "with itself judges nothing; name each run on one side only")
+        }
         let comparison = RunComparison.compare(
             baseline: before, current: after, metric: metric,
             threshold: (threshold ?? metric.defaultThreshold * 100) / 100,

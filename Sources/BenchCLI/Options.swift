@@ -110,11 +110,29 @@ struct CellSelection: ParsableArguments {
 
 /// `--store`: the stats store.
 struct StoreOptions: ParsableArguments {
+    /// The store when `--store` is not given.
+    static let defaultStore = "Results/stats.sqlite"
+
+    /// `--store` as given (`nil`: not given), so that a command can refuse it where it would not be used.
     @Option(
+        name: .customLong("store"),
         help: ArgumentHelp(
-            "The stats store: an SQLite file, or a shared PostgreSQL database (postgres://user@host:port/database).",
-            discussion: "The password of a PostgreSQL store comes from PGPASSWORD or ~/.pgpass, never from the URL."))
-    var store: String = "Results/stats.sqlite"
+            "The stats store: an SQLite file, or a shared PostgreSQL database (postgres://user@host:port/database). "
+                + "(default: \(Self.defaultStore))",
+            discussion: "The password of a PostgreSQL store comes from PGPASSWORD or ~/.pgpass, never from the URL.",
+            valueName: "store"))
+    var given: String?
+
+    /// The stats store: `--store`, or the default.
+    var store: String { given ?? Self.defaultStore }
+
+    /// Refuses `--store` beside `--no-store`, which records nothing and reads no store: the store named
+    /// would not be used.
+    func check(against output: OutputOptions) throws {
+        if output.noStore, let given {
+            throw ValidationError("--store \(given) names a store that --no-store does not use: give one or the other")
+        }
+    }
 
     /// Opens the store (creating an SQLite file unless `mustExist`); a command that only reads
     /// passes `readOnly`, and reads a store it may not write.

@@ -234,6 +234,7 @@ struct Run: ParsableCommand {
     var selectedScenarios: [ScenarioID] { get throws { try request().scenarios } }
 
     func validate() throws {
+        try storeOptions.check(against: output)
         // A list given with nothing in it ('') would mean the default: said, not taken for it.
         try ListArgument.requireValues(feeds, option: "--feed")
         try ListArgument.requireValues(scenarios, option: "--scenario")
@@ -249,6 +250,10 @@ struct Run: ParsableCommand {
             throw ValidationError(error.description)
         }
         _ = try tableColumns()
+        if !columns.isEmpty && format != .table {
+            throw ValidationError(
+                "--columns chooses the terminal table's columns; --format \(format.rawValue) prints every figure")
+        }
     }
 
     /// The parse table's columns `--columns` asks for.

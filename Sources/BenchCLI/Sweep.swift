@@ -136,6 +136,7 @@ struct Sweep: ParsableCommand {
     }
 
     func validate() throws {
+        try storeOptions.check(against: output)
         if shape != nil, !songs.isEmpty {
             throw ValidationError("--songs sizes song feeds; a --shape sweep's documents are sized by --bytes")
         }

@@ -115,7 +115,7 @@ public enum ConformanceRunner {
         }
         // A catalog names its documents; none is read from outside the suite.
         for entry in entries {
-            if let outside = entry.pathOutsideSuite {
+            if let outside = entry.pathOutsideSuite(directory) {
                 throw Failure(
                     description: "the catalog \(catalog) names \(outside) (test \(entry.id)), outside the suite's "
                         + "directory: refused")

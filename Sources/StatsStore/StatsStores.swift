@@ -30,6 +30,16 @@ public enum StatsStores {
                     "no stats store at \(location): run `swift run -c release bench` first, or pass --store PATH or a postgres:// URL"
             )
         }
+        // An empty file is no store yet: a command that reads one would have made it one (the
+        // tables written into a file the user named only to read).
+        if mustExist, let attributes = try? FileManager.default.attributesOfItem(atPath: location),
+            attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? Int) == 0
+        {
+            throw StatsStoreError(
+                description:
+                    "\(location) is an empty file, not a stats store: run `swift run -c release bench` first, or pass "
+                    + "--store PATH or a postgres:// URL")
+        }
         return try readOnly ? StatsDatabase(readingPath: location) : StatsDatabase(path: location)
     }
 }

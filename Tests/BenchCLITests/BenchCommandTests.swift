@@ -245,6 +245,9 @@ struct BenchCommandTests {
         (["run", "--parsers", "libxml2,memchr", "--reference", "memchr"], "the floor parses nothing"),
         (["sweep", "--shape", "wide", "--chunk-songs", "5"], "--chunk-songs sizes a feed"),
         (["sweep", "--chunk-sizes", "none", "--chunk-songs", "5"], "which --chunk-sizes none skips"),
+        (["run", "--format", "csv", "--columns", "all"], "--columns chooses the terminal table's columns"),
+        (["run", "--no-store", "--store", "x.sqlite"], "--store x.sqlite names a store that --no-store does not use"),
+        (["sweep", "--store", "x.sqlite", "--no-store"], "--store x.sqlite names a store that --no-store does not"),
     ])
     func anUnusableOptionIsRefused(_ arguments: [String], _ message: String) {
         do {

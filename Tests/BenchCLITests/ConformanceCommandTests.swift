@@ -14,7 +14,10 @@ struct ConformanceCommandTests {
         try FileManager.default.createDirectory(atPath: directory.path("suite/a"), withIntermediateDirectories: true)
         try directory.write("suite/a/nwf1.xml", "<doc><open></doc>\n")
         try directory.write("suite/a/nwf2.xml", "<doc/><second/>\n")
-        try directory.write("suite/a/v1.xml", "<?xml version=\"1.0\"?>\n<doc>text &amp; more</doc>\n")
+        // A symbolic link that stays inside the suite is read (one that leads out of it is refused).
+        try directory.write("suite/a/v1-file.xml", "<?xml version=\"1.0\"?>\n<doc>text &amp; more</doc>\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.path("suite/a/v1.xml"), withDestinationPath: "v1-file.xml")
         // Well-formed, and fatal to Foundation's XMLParser with a delegate (DESIGN.md).
         try directory.write("suite/a/v2.xml", "<!DOCTYPE doc [<!ATTLIST doc a CDATA #IMPLIED>]>\n<doc a=\"1\"/>\n")
         try directory.write(
@@ -98,14 +101,22 @@ struct ConformanceCommandTests {
     }
 
     /// A catalog names its documents, and none is read from outside the suite's directory: a test
-    /// whose document or output climbs out with `..` refuses the catalog, naming it, before any
-    /// document is parsed (an absolute path was already read inside the suite).
+    /// whose document or output climbs out with `..`, or reaches out through a symbolic link in the
+    /// suite (to a file or to a directory), refuses the catalog, naming it, before any document is
+    /// parsed (an absolute path was already read inside the suite).
     @Test func aCatalogThatNamesAFileOutsideTheSuiteIsRefused() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write("secret.xml", "<secret/>")
         let suite = directory.path("suite")
         try FileManager.default.createDirectory(atPath: suite + "/sub", withIntermediateDirectories: true)
-        for (attribute, name) in [("URI", "../secret.xml"), ("OUTPUT", "sub/../../secret.xml")] {
+        try FileManager.default.createSymbolicLink(
+            atPath: suite + "/sub/link.xml", withDestinationPath: "../../secret.xml")
+        try FileManager.default.createSymbolicLink(atPath: suite + "/up", withDestinationPath: directory.path(""))
+        let names = [
+            ("URI", "../secret.xml"), ("OUTPUT", "sub/../../secret.xml"), ("URI", "sub/link.xml"),
+            ("OUTPUT", "up/secret.xml"),
+        ]
+        for (attribute, name) in names {
             let uri = attribute == "URI" ? name : "sub/a.xml"
             let output = attribute == "OUTPUT" ? " OUTPUT=\"\(name)\"" : ""
             try Data(

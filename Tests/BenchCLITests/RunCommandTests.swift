@@ -144,15 +144,18 @@ struct RunCommandTests {
         #expect(report.standardOutput.contains(",memchr,") && report.standardOutput.contains(",floor,"))
     }
 
+    /// Run from a directory of its own, where the default store (Results/stats.sqlite) would go.
     @Test func noStoreWritesNoStore() throws {
         let directory = try TemporaryDirectory()
-        let result = try runBench([
-            "run", "--parsers", "expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds", "2",
-            "--no-store", "--store", directory.path("s.sqlite"),
-            "--output-dir", directory.path("out"), "--format", "json", "--count-preempted",
-        ])
+        let result = try runBench(
+            [
+                "run", "--parsers", "expat", "--scenario", "parse", "--iterations", "1", "--warmup", "0", "--rounds",
+                "2", "--no-store", "--feed", TestPaths.top300, "--output-dir", directory.path("out"), "--format",
+                "json",
+                "--count-preempted",
+            ], in: URL(fileURLWithPath: directory.path("")))
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: directory.path("s.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("Results/stats.sqlite")))
         let run = try JSONDecoder().decode(RunResult.self, from: Data(result.standardOutput.utf8))
         #expect(run.cells.map(\.cell.parser) == ["null", "expat"])
     }
@@ -290,6 +293,16 @@ struct RunCommandTests {
         let noStore = try runBench(["report", "--store", "/nonexistent/stats.sqlite"])
         #expect(
             noStore.status == 1 && words(noStore.standardError).contains("no stats store at /nonexistent/stats.sqlite"))
+        // An empty file is no store, and reading it leaves it as it was (it was made into one).
+        let directory = try TemporaryDirectory()
+        let empty = try directory.write("empty.sqlite", "")
+        for command in ["report", "history"] {
+            let result = try runBench([command, "--store", empty])
+            #expect(result.status == 1, "\(command): \(result.standardOutput)")
+            #expect(words(result.standardError).contains("is an empty file, not a stats store"), "\(command)")
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int
+        #expect(size == 0)
     }
 
     @Test(.endToEnd)

@@ -20,11 +20,26 @@ public struct CatalogEntry: Codable, Sendable {
     public var sections: String
     public var summary: String
 
-    /// The document or expected output this test names outside its suite's directory, if any: a
-    /// path that climbs out with `..` (an absolute one is read inside the suite, as the worker joins
-    /// every path to it).
-    var pathOutsideSuite: String? {
-        [path, output].compactMap { $0 }.first { Self.climbsOut($0) }
+    /// The document or expected output this test names outside the suite in `directory`, if any.
+    ///
+    /// Outside: a path that climbs out with `..`, or one that a symbolic link in the suite leads out
+    /// of it (an absolute path is read inside the suite, as the worker joins every path to it). A path
+    /// that names no file is not outside: the worker reports it missing.
+    func pathOutsideSuite(_ directory: String) -> String? {
+        let root = Self.resolved(directory) ?? directory
+        let inside = root.hasSuffix("/") ? root : root + "/"
+        return [path, output].compactMap { $0 }.first { name in
+            if Self.climbsOut(name) { return true }
+            guard let file = Self.resolved((directory as NSString).appendingPathComponent(name)) else { return false }
+            return !file.hasPrefix(inside)
+        }
+    }
+
+    /// `path` with every symbolic link in it followed (`realpath(3)`); `nil` when it names no file.
+    static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Whether `path`, relative to a directory, leaves it ("a/../../b").
