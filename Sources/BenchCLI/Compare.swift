@@ -94,12 +94,20 @@ struct Compare: ParsableCommand {
         }
         let before = try Self.load(baseline, side: "baseline", store: open)
         let after = try Self.load(current, side: "current", store: open)
-        // A run on both sides is compared with itself, and its cells would look unchanged on no evidence.
-        let onBothSides = Set(before.map(\.environment.runID)).intersection(after.map(\.environment.runID))
-        if !onBothSides.isEmpty {
+        // A run on both sides among others is pooled with itself, pulling every cell toward unchanged
+        // on no evidence: refused. The same runs on both sides check the comparison, not a change: said.
+        let baselineIDs = Set(before.map(\.environment.runID))
+        let currentIDs = Set(after.map(\.environment.runID))
+        let shared = baselineIDs.intersection(currentIDs)
+        if baselineIDs == currentIDs {
+            printError(
+                Format.wrap(
+                    "Both sides are the same run(s), \(baselineIDs.sorted().joined(separator: ", ")): a check of the "
+                        + "comparison itself, not of a change.", width: Terminal(quiet: true).width))
+        } else if !shared.isEmpty {
             throw CommandFailure(
-                description: "run \(onBothSides.sorted().joined(separator: ", ")) is on both sides: a run compared "
-                    + "with itself judges nothing; name each run on one side only")
+                description: "run \(shared.sorted().joined(separator: ", ")) is on both sides among other runs: it "
+                    + "would be pooled with itself, pulling its cells toward unchanged; name each run on one side only")
         }
         let comparison = RunComparison.compare(
             baseline: before, current: after, metric: metric,

@@ -116,9 +116,10 @@ public enum ConformanceRunner {
         // A catalog names its documents; none is read from outside the suite.
         for entry in entries {
             if let outside = entry.pathOutsideSuite(directory) {
+                let how = CatalogEntry.climbsOut(outside) ? "" : " through a symbolic link"
                 throw Failure(
                     description: "the catalog \(catalog) names \(outside) (test \(entry.id)), outside the suite's "
-                        + "directory: refused")
+                        + "directory\(how): refused")
             }
         }
         return entries

@@ -90,16 +90,20 @@ struct CompareCommandTests {
         #expect(badMetric.status == 1)
         let badThreshold = try runBench(["compare", base, same, "--threshold", "-3"])
         #expect(badThreshold.status == 1)
-        // A run on both sides, alone or among others: compared with itself, it would pass on no evidence.
+        // A run on both sides among others would be pooled with itself, pulling its cells toward
+        // unchanged on no evidence: refused. The same run on both sides checks the comparison: said.
         try FileManager.default.createDirectory(atPath: directory.path("both"), withIntermediateDirectories: true)
         for (file, name) in [(base, "20261122T100000Z-a"), (same, "20261122T100100Z-b")] {
             try FileManager.default.copyItem(atPath: file, toPath: directory.path("both/\(name).json"))
         }
-        for (baseline, current) in [(base, base), (directory.path("both"), same)] {
-            let itself = try runBench(["compare", baseline, current])
-            #expect(itself.status == 1, "\(itself.standardOutput)")
-            #expect(words(itself.standardError).contains("is on both sides"), "\(itself.standardError)")
-        }
+        let pooled = try runBench(["compare", directory.path("both"), same])
+        #expect(pooled.status == 1, "\(pooled.standardOutput)")
+        #expect(
+            words(pooled.standardError).contains("run 20261122T100100Z-b is on both sides among other runs"),
+            "\(pooled.standardError)")
+        let itself = try runBench(["compare", base, base])
+        #expect(itself.status == 0, "\(itself.standardError)")
+        #expect(words(itself.standardError).contains("Both sides are the same run(s), 20261122T100000Z-a"))
     }
 
     /// Records a run into a store through the recorder, as `bench run` does: begun, the cells it
