@@ -40,9 +40,11 @@ struct StoreCommand: ParsableCommand {
         @OptionGroup var selection: RunSelection
 
         func run() throws {
-            let target = try StatsStores.open(to)
+            // The sources first: a push refused for its sources leaves the target as it was (an SQLite
+            // target is created when missing).
             var sources: [RunSource] = []
             for location in ListArgument.split(from) { sources += try RunSource.sources(location) }
+            let target = try StatsStores.open(to)
             try StoreCopy(selection: selection, verb: "pushed").copy(from: sources, to: target)
         }
     }

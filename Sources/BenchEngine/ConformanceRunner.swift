@@ -96,6 +96,10 @@ public enum ConformanceRunner {
                     "no \(catalogName) in \(directory): give the directory of the W3C XML Conformance Test Suite (xmlconf)"
             )
         }
+        if CatalogEntry.leadsOut(catalog, of: directory) {
+            throw Failure(
+                description: "the catalog \(catalog) is a symbolic link out of the suite's directory: refused")
+        }
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(

@@ -100,10 +100,12 @@ struct ConformanceCommandTests {
         #expect(words(result.standardError).contains("cannot read the catalog"), "\(result.standardError)")
     }
 
-    /// A catalog names its documents, and none is read from outside the suite's directory: a test
-    /// whose document or output climbs out with `..`, or reaches out through a symbolic link in the
-    /// suite (to a file or to a directory), refuses the catalog, naming it, before any document is
-    /// parsed (an absolute path was already read inside the suite).
+    /// A catalog names its documents, and none is read from outside the suite's directory.
+    ///
+    /// A test whose document or output climbs out with `..`, or reaches out through a symbolic link in
+    /// the suite (to a file or to a directory; to one that exists or not yet), refuses the catalog,
+    /// naming it, before any document is parsed (an absolute path was already read inside the suite).
+    /// So does a catalog that is itself a link out of the suite.
     @Test func aCatalogThatNamesAFileOutsideTheSuiteIsRefused() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write("secret.xml", "<secret/>")
@@ -112,9 +114,12 @@ struct ConformanceCommandTests {
         try FileManager.default.createSymbolicLink(
             atPath: suite + "/sub/link.xml", withDestinationPath: "../../secret.xml")
         try FileManager.default.createSymbolicLink(atPath: suite + "/up", withDestinationPath: directory.path(""))
+        // A link to a file that does not exist yet: it could be made outside between the check and the read.
+        try FileManager.default.createSymbolicLink(
+            atPath: suite + "/sub/later.xml", withDestinationPath: directory.path("later.xml"))
         let names = [
             ("URI", "../secret.xml"), ("OUTPUT", "sub/../../secret.xml"), ("URI", "sub/link.xml"),
-            ("OUTPUT", "up/secret.xml"),
+            ("OUTPUT", "up/secret.xml"), ("URI", "sub/later.xml"), ("OUTPUT", "up/not-yet.xml"),
         ]
         for (attribute, name) in names {
             let uri = attribute == "URI" ? name : "sub/a.xml"
@@ -137,6 +142,23 @@ struct ConformanceCommandTests {
                         + (CatalogEntry.climbsOut(name) ? ": refused" : " through a symbolic link: refused")),
                 "\(attribute): \(result.standardError)")
         }
+        // The catalog itself, a link to one outside.
+        try FileManager.default.removeItem(atPath: suite + "/xmlconf-flattened.xml")
+        let elsewhere = try directory.write(
+            "catalog.xml",
+            """
+            <?xml version="1.0"?>
+            <TESTSUITE PROFILE="p"><TESTCASES PROFILE="q" xml:base="">
+            <TEST TYPE="valid" ENTITIES="none" ID="in-1" URI="sub/a.xml" SECTIONS="2.1" EDITION="5">in</TEST>
+            </TESTCASES></TESTSUITE>
+            """)
+        try FileManager.default.createSymbolicLink(
+            atPath: suite + "/xmlconf-flattened.xml", withDestinationPath: elsewhere)
+        let linked = try runBench(["conformance", suite, "--parsers", "libxml2", "--output-dir", directory.path("out")])
+        #expect(linked.status == 1, "\(linked.standardOutput)")
+        #expect(
+            words(linked.standardError).contains("is a symbolic link out of the suite's directory: refused"),
+            "\(linked.standardError)")
         #expect(CatalogEntry.climbsOut("a/../../b") && CatalogEntry.climbsOut("../a"))
         #expect(
             !CatalogEntry.climbsOut("a/../b") && !CatalogEntry.climbsOut("./a/./b") && !CatalogEntry.climbsOut("/a"))

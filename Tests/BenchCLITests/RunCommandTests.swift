@@ -301,6 +301,10 @@ struct RunCommandTests {
             #expect(result.status == 1, "\(command): \(result.standardOutput)")
             #expect(words(result.standardError).contains("is an empty file, not a stats store"), "\(command)")
         }
+        // A push refused for its source leaves the target as it was: not made.
+        let push = try runBench(["store", "push", "--from", empty, "--to", directory.path("target.sqlite")])
+        #expect(push.status == 1 && words(push.standardError).contains("is an empty file, not a stats store"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("target.sqlite")))
         let size = try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int
         #expect(size == 0)
     }

@@ -26,12 +26,28 @@ public struct CatalogEntry: Codable, Sendable {
     /// of it (an absolute path is read inside the suite, as the worker joins every path to it). A path
     /// that names no file is not outside: the worker reports it missing.
     func pathOutsideSuite(_ directory: String) -> String? {
-        let root = Self.resolved(directory) ?? directory
+        [path, output].compactMap { $0 }.first { name in
+            Self.climbsOut(name) || Self.leadsOut((directory as NSString).appendingPathComponent(name), of: directory)
+        }
+    }
+
+    /// Whether `path`, in the suite's `directory`, is a file or a directory that symbolic links lead
+    /// out of it.
+    ///
+    /// A path that names no file (yet) is judged by what does exist of it: its nearest ancestor that
+    /// resolves must be inside, and no part of it may be a symbolic link that leads nowhere (the file
+    /// it names could appear outside between this check and the read).
+    package static func leadsOut(_ path: String, of directory: String) -> Bool {
+        let root = resolved(directory) ?? directory
         let inside = root.hasSuffix("/") ? root : root + "/"
-        return [path, output].compactMap { $0 }.first { name in
-            if Self.climbsOut(name) { return true }
-            guard let file = Self.resolved((directory as NSString).appendingPathComponent(name)) else { return false }
-            return !file.hasPrefix(inside)
+        var current = path
+        while true {
+            if let real = resolved(current) { return !(real + "/").hasPrefix(inside) }
+            var status = stat()
+            if lstat(current, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK { return true }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent.isEmpty || parent == current { return false }
+            current = parent
         }
     }
 
