@@ -96,7 +96,8 @@ public enum ConformanceRunner {
                     "no \(catalogName) in \(directory): give the directory of the W3C XML Conformance Test Suite (xmlconf)"
             )
         }
-        if CatalogEntry.leadsOut(catalog, of: directory) {
+        let inside = CatalogEntry.insidePrefix(directory)
+        if CatalogEntry.leadsOut(catalog, inside: inside) {
             throw Failure(
                 description: "the catalog \(catalog) is a symbolic link out of the suite's directory: refused")
         }
@@ -119,7 +120,7 @@ public enum ConformanceRunner {
         }
         // A catalog names its documents; none is read from outside the suite.
         for entry in entries {
-            if let outside = entry.pathOutsideSuite(directory) {
+            if let outside = entry.pathOutsideSuite(directory, inside: inside) {
                 let how = CatalogEntry.climbsOut(outside) ? "" : " through a symbolic link"
                 throw Failure(
                     description: "the catalog \(catalog) names \(outside) (test \(entry.id)), outside the suite's "

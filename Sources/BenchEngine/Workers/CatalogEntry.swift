@@ -22,24 +22,30 @@ public struct CatalogEntry: Codable, Sendable {
 
     /// The document or expected output this test names outside the suite in `directory`, if any.
     ///
-    /// Outside: a path that climbs out with `..`, or one that a symbolic link in the suite leads out
-    /// of it (an absolute path is read inside the suite, as the worker joins every path to it). A path
-    /// that names no file is not outside: the worker reports it missing.
-    func pathOutsideSuite(_ directory: String) -> String? {
+    /// Outside: a path that climbs out with `..`, or one that symbolic links in the suite lead out of
+    /// it (``leadsOut(_:inside:)``; an absolute path is read inside the suite, as the worker joins every
+    /// path to it). `inside` is the suite's ``insidePrefix(_:)``.
+    func pathOutsideSuite(_ directory: String, inside: String) -> String? {
         [path, output].compactMap { $0 }.first { name in
-            Self.climbsOut(name) || Self.leadsOut((directory as NSString).appendingPathComponent(name), of: directory)
+            Self.climbsOut(name)
+                || Self.leadsOut((directory as NSString).appendingPathComponent(name), inside: inside)
         }
     }
 
-    /// Whether `path`, in the suite's `directory`, is a file or a directory that symbolic links lead
-    /// out of it.
+    /// What every resolved path inside the suite in `directory` starts with: its own resolved path
+    /// and a slash.
+    static func insidePrefix(_ directory: String) -> String {
+        let root = resolved(directory) ?? directory
+        return root.hasSuffix("/") ? root : root + "/"
+    }
+
+    /// Whether `path`, in a suite whose ``insidePrefix(_:)`` is `inside`, is a file or a directory that
+    /// symbolic links lead out of it.
     ///
     /// A path that names no file (yet) is judged by what does exist of it: its nearest ancestor that
     /// resolves must be inside, and no part of it may be a symbolic link that leads nowhere (the file
     /// it names could appear outside between this check and the read).
-    package static func leadsOut(_ path: String, of directory: String) -> Bool {
-        let root = resolved(directory) ?? directory
-        let inside = root.hasSuffix("/") ? root : root + "/"
+    static func leadsOut(_ path: String, inside: String) -> Bool {
         var current = path
         while true {
             if let real = resolved(current) { return !(real + "/").hasPrefix(inside) }
