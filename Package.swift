@@ -34,7 +34,7 @@ let package = Package(
         .package(path: "Packages/FrozenClock"),
     ],
     targets: [
-        // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, FeedTransport, StatsStore)
+        // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, FeedServing, StatsStore)
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -54,7 +54,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // The system's zlib: the feed server's gzip bodies (`bench run --scenario gzip`); only
-        // FeedTransport imports it. (swift-nio-extras' response compressor did this with a zlib of
+        // FeedServing imports it. (swift-nio-extras' response compressor did this with a zlib of
         // its own, and brought twelve packages that every build resolved and checked out, none of
         // them built: swift-crypto, swift-nio-ssl, swift-nio-http2, …, 140 MB.)
         .systemLibrary(
@@ -103,10 +103,14 @@ let package = Package(
             plugins: ["CompilerVersion"]
         ),
         .plugin(name: "CompilerVersion", capability: .buildTool()),
+        // The clients and what they share with a server; no SwiftNIO, so that BenchEngine, which
+        // imports it, compiles beside SwiftNIO rather than after it.
+        .target(name: "FeedTransport", dependencies: ["FeedParsers", "SongFeed"]),
+        // The embedded feed server (SwiftNIO): the CLI starts it for a run (`RunPlan.feedHost`).
         .target(
-            name: "FeedTransport",
+            name: "FeedServing",
             dependencies: [
-                "FeedParsers", "SongFeed",
+                "FeedTransport", "FeedParsers",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -139,8 +143,9 @@ let package = Package(
         .target(
             name: "BenchCLI",
             dependencies: [
-                // No parser module: the parsers, feeds and the feed server reach it through the engine.
-                "BenchEngine", "BenchResults", "StatsStore", "BenchReports",
+                // No parser module: the parsers and feeds reach it through the engine. The feed server
+                // is FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
+                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedServing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside the executable.
                 .product(name: "FrozenClock", package: "FrozenClock"),
@@ -162,14 +167,14 @@ let package = Package(
         .testTarget(
             name: "BenchEngineTests",
             dependencies: [
-                "BenchEngine", "FeedParsers", "SongFeed", "SongStore", "BenchTestSupport", "bench",
+                "BenchEngine", "FeedParsers", "FeedServing", "SongFeed", "SongStore", "BenchTestSupport", "bench",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "FeedTransportTests",
-            dependencies: ["FeedTransport", "FeedParsers", "SongFeed", "BenchTestSupport"]
+            dependencies: ["FeedTransport", "FeedServing", "FeedParsers", "SongFeed", "BenchTestSupport"]
         ),
         .testTarget(
             name: "StatsStoreTests",

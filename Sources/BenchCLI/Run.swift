@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchEngine
+internal import FeedServing
 import BenchReports
 import BenchResults
 import Foundation
@@ -61,7 +62,7 @@ extension Run {
         let session = BenchSession(
             plan: try request.plan(
                 outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
-                instructionCounter: instructionCounter, warn: printError))
+                instructionCounter: instructionCounter, feedHost: FeedServer.starter, warn: printError))
         // The check first: an input no parser can read stops the run here, with nothing measured,
         // written or stored (the store is opened after it).
         let checks: [BenchRunner.FeedCheck]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchEngine
+internal import FeedServing
 import Foundation
 
 /// `bench serve`: the embedded feed server, on its own.

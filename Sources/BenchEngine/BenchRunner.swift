@@ -99,9 +99,7 @@ public struct BenchRunner: Sendable {
         var recorder = RunLog(
             total: everyRound.count * max(1, plan.settings.rounds) + countedCells.count
                 + (jobs.count - everyRound.count) * plan.settings.downloadWorkers)
-        let server =
-            jobs.contains { ($0.engineScenario?.fetchesFeed ?? false) && plan.remoteURLs[$0.feedPath] == nil }
-            ? try FeedServer.start(feeds: plan.feeds, profile: plan.network) : nil
+        let server = try startServer(for: jobs)
         defer { try? server?.stop() }
         if plan.instructionCounter != nil {
             try countInstructions(
@@ -160,10 +158,25 @@ public struct BenchRunner: Sendable {
         return recorder.runs
     }
 
+    /// The embedded server, when a cell of `jobs` fetches its feed from it (not from a `--url`).
+    private func startServer(for jobs: [CellKey]) throws -> (any FeedHost)? {
+        guard jobs.contains(where: { ($0.engineScenario?.fetchesFeed ?? false) && plan.remoteURLs[$0.feedPath] == nil })
+        else { return nil }
+        guard let start = plan.feedHost else { throw MissingFeedHost() }
+        return try start(plan.feeds, plan.network)
+    }
+
+    /// A plan whose cells fetch their feed from the embedded server, without ``RunPlan/feedHost``.
+    public struct MissingFeedHost: Error, CustomStringConvertible {
+        public var description: String {
+            "this run's scenarios fetch their feed from the embedded server, and its plan has no feedHost to start one"
+        }
+    }
+
     /// What a worker of `cell` needs in `round`: for a scenario that fetches the feed, its URL (over
     /// link `link` of the embedded server, when given), the unshaped URL of its warm-ups, its entries.
     private func context(
-        _ cell: CellKey, round: Int, server: FeedServer?, referenceDigests: [String: String], link: Int? = nil
+        _ cell: CellKey, round: Int, server: (any FeedHost)?, referenceDigests: [String: String], link: Int? = nil
     ) -> CellContext {
         var context = CellContext(plan: plan, round: round, reference: referenceDigests[cell.feedPath])
         guard cell.engineScenario?.fetchesFeed == true else { return context }

@@ -22,5 +22,3 @@ package typealias DocumentShape = SongFeed.DocumentShape
 package typealias SongDigest = SongFeed.SongDigest
 /// The embedded feed server's network profile (`FeedTransport.NetworkProfile`).
 public typealias NetworkProfile = FeedTransport.NetworkProfile
-/// The embedded feed server (`FeedTransport.FeedServer`).
-public typealias FeedServer = FeedTransport.FeedServer

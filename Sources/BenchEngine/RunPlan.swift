@@ -18,6 +18,11 @@ public struct RunPlan: Sendable {
     public var scenarios: [ScenarioID]
     /// The embedded server's network profile.
     public var network: NetworkProfile
+    /// Starts the embedded server, for the scenarios that fetch their feed from it.
+    ///
+    /// The tool gives `FeedServer.starter` (module `FeedServing`): the engine does not import
+    /// SwiftNIO. A run that needs the server and has none stops before its first round.
+    public var feedHost: FeedHostStarter?
     /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
     /// path (a real remote feed, downloaded once to a local file for the agreement check).
     public var remoteURLs: [String: URL]
@@ -63,7 +68,7 @@ public struct RunPlan: Sendable {
     public init(
         parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
         scenarios: [ScenarioID] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
-        instructionCounter: InstructionCounter? = nil
+        instructionCounter: InstructionCounter? = nil, feedHost: FeedHostStarter? = nil
     ) {
         self.parsers = parsers
         self.feeds = feeds
@@ -81,5 +86,6 @@ public struct RunPlan: Sendable {
         self.network = network
         self.remoteURLs = remoteURLs
         self.instructionCounter = instructionCounter
+        self.feedHost = feedHost
     }
 }

@@ -139,8 +139,8 @@ extension RunRequest {
                     + "add it to --parsers")
         }
         guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
-        guard (1...FeedServer.mostLinks).contains(downloadsAtOnce) else {
-            throw Problem("--downloads-at-once must be from 1 to \(FeedServer.mostLinks)")
+        guard (1...NetworkProfile.mostLinks).contains(downloadsAtOnce) else {
+            throw Problem("--downloads-at-once must be from 1 to \(NetworkProfile.mostLinks)")
         }
         if countsInstructions, let uncounted = scenarios.first(where: { !$0.traits.countsInstructions }) {
             throw Problem(
@@ -192,12 +192,13 @@ extension RunRequest {
     ///   - outputDirectory: where generated and downloaded feeds are kept.
     ///   - executable: the workers' executable.
     ///   - instructionCounter: the counter of a counted run (``countsInstructions``).
+    ///   - feedHost: starts the embedded feed server (`FeedServing`'s `FeedServer.starter`).
     ///   - warn: told what the feeds' resolution leaves out, and why.
     /// - Returns: the plan, for ``BenchSession``.
     /// - Throws: `FeedResolutionError` for a feed that cannot be had.
     public func plan(
         outputDirectory: String, executable: String, instructionCounter: InstructionCounter?,
-        warn: (String) -> Void
+        feedHost: @escaping FeedHostStarter, warn: (String) -> Void
     ) throws -> RunPlan {
         var resolver = FeedResolver(outputDirectory: outputDirectory)
         (resolver.feeds, resolver.songs, resolver.url) = (feeds, songs, url.flatMap(URL.init(string:)))
@@ -207,7 +208,7 @@ extension RunRequest {
         var plan = RunPlan(
             parsers: parsers, feeds: paths, settings: settings, executable: executable,
             debugBuild: EnvironmentProbe.isDebugBuild, scenarios: scenarios, network: network,
-            remoteURLs: remoteURLs, instructionCounter: instructionCounter)
+            remoteURLs: remoteURLs, instructionCounter: instructionCounter, feedHost: feedHost)
         if let pageSizes { plan.pageSizes = pageSizes }
         if let queueWidths { plan.queueWidths = queueWidths }
         if let threadCounts { plan.threadCounts = threadCounts }

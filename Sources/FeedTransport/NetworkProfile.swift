@@ -15,6 +15,10 @@ public enum NetworkProfile: Hashable, Sendable, CustomStringConvertible {
     /// Any bandwidth (kbit/s, 1000 bits) and round-trip time (ms).
     case custom(bandwidthKbps: Int, rttMs: Int)
 
+    /// The links of their own that a feed server's requests may ask for (`link=1` … `link=64`): each
+    /// has the profile's bandwidth, shared only by the requests that name it.
+    public static let mostLinks = 64
+
     /// The profiles with a name, in order.
     public static let named: [NetworkProfile] = [.loopback, .wifi, .lte, .threeG, .edge]
 

@@ -2,6 +2,7 @@ import BenchEngine
 import BenchResults
 import BenchTestSupport
 import FeedParsers
+import FeedServing
 import FeedTransport
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ struct DownloadScenarioTests {
             settings: RunSettings(
                 iterations: iterations, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: timeout),
             executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios,
-            network: .custom(bandwidthKbps: 40_000, rttMs: 5), remoteURLs: remote)
+            network: .custom(bandwidthKbps: 40_000, rttMs: 5), remoteURLs: remote, feedHost: FeedServer.starter)
     }
 
     @Test func downloadCellsMeasureTheTransfer() throws {
@@ -60,6 +61,24 @@ struct DownloadScenarioTests {
                 #expect(firstSong < download)
             }
         }
+    }
+
+    /// A plan whose cells fetch their feed from the embedded server, given no way to start one, stops
+    /// before any worker starts, saying so: not a run of failed downloads.
+    @Test func aPlanWithoutAFeedHostStopsBeforeItsFirstWorker() throws {
+        var plan = Self.plan(iterations: 1, scenarios: [.download])
+        plan.feedHost = nil
+        let feed = try FeedFile(path: TestPaths.top300)
+        let cell = CellKey(
+            parser: "expat", scenario: .download, feedPath: feed.path, feedSHA256: feed.sha256,
+            feedBytes: feed.bytes.count, chunkSize: 0, network: plan.network.name)
+        var started = 0
+        let error = #expect(throws: BenchRunner.MissingFeedHost.self) {
+            try BenchRunner(plan: plan).measure(
+                [cell], referenceDigests: [:], progress: { _ in started += 1 }, cellFinished: { _ in })
+        }
+        #expect(error?.description.contains("embedded server") == true)
+        #expect(started == 0)
     }
 
     @Test func aFailingDownloadFailsItsIterationsAndTheRunGoesOn() throws {

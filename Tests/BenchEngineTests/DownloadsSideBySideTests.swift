@@ -1,5 +1,6 @@
 import BenchResults
 import BenchTestSupport
+import FeedServing
 import FeedTransport
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ struct DownloadsSideBySideTests {
         return RunPlan(
             parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300], settings: settings,
             executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios, network: network,
-            remoteURLs: remote)
+            remoteURLs: remote, feedHost: FeedServer.starter)
     }
 
     /// The cells of `plan` for the committed feed that start a worker (a 304 is measured by its 200's

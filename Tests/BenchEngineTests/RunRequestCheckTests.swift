@@ -191,15 +191,19 @@ struct RunRequestCheckTests {
         request.allowUnverified = ["expat"]
         request.network = .lte
         let plan = try request.plan(
-            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil, warn: { _ in })
+            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil,
+            feedHost: { _, _ in throw CocoaError(.featureUnsupported) }, warn: { _ in })
         #expect(plan.feeds == [directory.path("feeds/songs-3-seed-\(FeedGenerator.defaultSeed).rss.xml")])
         #expect(plan.parsers == ["expat"] && plan.scenarios == [.parse, .queue, .concurrent])
         #expect(plan.pageSizes == [10] && plan.queueWidths == [3] && plan.threadCounts == [1, 2])
         #expect(plan.queuePageSize == 7 && plan.allowUnverified == ["expat"] && plan.network == .lte)
         #expect(plan.settings == request.settings)
+        // The server's starter reaches the plan (here one that fails: nothing is started).
+        #expect(throws: CocoaError.self) { try plan.feedHost?(plan.feeds, plan.network) }
         // What the request leaves unsaid keeps the plan's defaults.
         let plain = try RunRequest(parsers: ["expat"], scenarios: [.parse]).plan(
-            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil, warn: { _ in })
+            outputDirectory: directory.url.path, executable: "/bin/true", instructionCounter: nil,
+            feedHost: { _, _ in throw CocoaError(.featureUnsupported) }, warn: { _ in })
         #expect(
             plain.pageSizes == [25, 100, 300] && plain.queueWidths == [1, 2, 4] && plain.threadCounts == [1, 2, 4])
     }

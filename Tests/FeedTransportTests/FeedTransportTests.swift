@@ -1,5 +1,6 @@
 import BenchTestSupport
 import FeedParsers
+import FeedServing
 import FeedTransport
 import Foundation
 import SongFeed

@@ -4,6 +4,7 @@ import Foundation
 import SongFeed
 import Testing
 
+@testable import FeedServing
 @testable import FeedTransport
 
 #if canImport(FoundationNetworking)

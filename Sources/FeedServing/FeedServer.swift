@@ -1,10 +1,11 @@
+import FeedTransport
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// The local feed server: serves feed files over HTTP/1.1 on 127.0.0.1, shaped by a
-/// ``NetworkProfile``.
+/// `NetworkProfile`.
 ///
 /// Each feed is served by its file name (`/top300.rss.xml`) with `Content-Length`, a strong `ETag`
 /// (an FNV-1a 64 hash of the body's bytes and length: enough to tell versions apart) and
@@ -14,7 +15,7 @@ import NIOPosix
 ///
 /// As GData feeds are, a feed is served in pages (`?start-index=K&max-results=N`, 1-based, each page
 /// an RSS channel with its items and an Atom `<link rel="next">` while items remain) and with only
-/// some of each item's elements (`?fields=item(title,itms:artist)`); ``FeedQuery`` says what is
+/// some of each item's elements (`?fields=item(title,itms:artist)`); `FeedQuery` says what is
 /// understood, and a query that cannot be honoured gets `400 Bad Request` with a message. Each page
 /// has its own `ETag`. A request whose `Accept-Encoding` takes gzip gets a gzip body, compressed
 /// whole by the system's zlib before it is sent (`GzipBody`; `Content-Length` is then the
@@ -40,7 +41,7 @@ import NIOPosix
 /// print(server.url(for: "top300.rss.xml"))
 /// try server.stop()
 /// ```
-public final class FeedServer: Sendable {
+public final class FeedServer: FeedHost {
     /// One served file.
     final class Feed: Sendable {
         let name: String
@@ -133,8 +134,11 @@ public final class FeedServer: Sendable {
         self.port = channel.localAddress?.port ?? port
     }
 
-    /// The URL of a served feed, by file name, with an optional query string.
-    public func url(for name: String, query: String? = nil) -> URL {
+    /// The URL of a served feed, by file name.
+    public func url(for name: String) -> URL { url(for: name, query: nil) }
+
+    /// The URL of a served feed, by file name, with a query string (none when `nil`).
+    public func url(for name: String, query: String?) -> URL {
         let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
         return URL(string: "http://127.0.0.1:\(port)/\(path)" + (query.map { "?" + $0 } ?? ""))
             ?? URL(fileURLWithPath: "/")
@@ -144,9 +148,10 @@ public final class FeedServer: Sendable {
     /// (`shaping=off`): for untimed warm-ups.
     public func unshapedURL(for name: String) -> URL { url(for: name, query: "\(FeedRequestHandler.shapingItem)=off") }
 
-    /// The links of their own that requests may ask for (`link=1` … `link=64`): each is a timer and
-    /// a list on the server's event loop, made on first use and kept.
-    public static let mostLinks = 64
+    /// The links of their own that requests may ask for (`link=1` … `link=64`,
+    /// `NetworkProfile.mostLinks`): each is a timer and a list on the server's event loop, made on
+    /// first use and kept.
+    public static let mostLinks = NetworkProfile.mostLinks
 
     /// ``url(for:query:)`` sent over link `link` (1 … ``mostLinks``) of the profile's bandwidth, shared by no
     /// request that names another: for download workers that run side by side, each as if alone.
@@ -446,5 +451,13 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
+    }
+}
+
+extension FeedServer {
+    /// Starts a server on an ephemeral port: what a run's plan is given to serve its feeds
+    /// (`RunPlan.feedHost`).
+    public static let starter: FeedHostStarter = { feeds, profile in
+        try FeedServer.start(feeds: feeds, profile: profile)
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 
 /// HTTP dates (RFC 9110 IMF-fixdate): "Sun, 06 Nov 1994 08:49:37 GMT".
 public enum HTTPDate {
