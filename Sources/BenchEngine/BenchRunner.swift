@@ -85,7 +85,8 @@ public struct BenchRunner: Sendable {
     ///   - afterRound: called after each timed round with its number and every worker's outcome so
     ///     far; `false` ends the rounds there (a `RunSettings.stopping` rule's decision).
     /// - Returns: every worker's outcome, in the order they ran.
-    /// - Throws: what `cellFinished` throws, or a failure to start the feed server.
+    /// - Throws: what `cellFinished` throws, or a failure to start the feed server (``MissingFeedHost``
+    ///   when the plan has no ``RunPlan/feedHost``).
     public func measure(
         _ cells: [CellKey], referenceDigests: [String: String], iterationProgress: Bool = false,
         progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void,
@@ -166,10 +167,12 @@ public struct BenchRunner: Sendable {
         return try start(plan.feeds, plan.network)
     }
 
-    /// A plan whose cells fetch their feed from the embedded server, without ``RunPlan/feedHost``.
+    /// A plan whose cells fetch their feed from the embedded server, without ``RunPlan/feedHost``: an
+    /// error of the program that made the plan, not of the run's input.
     public struct MissingFeedHost: Error, CustomStringConvertible {
         public var description: String {
-            "this run's scenarios fetch their feed from the embedded server, and its plan has no feedHost to start one"
+            "internal error: the run's scenarios fetch their feed from the embedded server, and its plan has no "
+                + "feedHost to start one (RunPlan.feedHost: FeedServer.starter, module FeedServing)"
         }
     }
 

@@ -67,9 +67,11 @@ public struct BenchSession: Sendable {
     ///   - stopOnUnusable: throw ``UnusableInputs`` when an input is one that no parser could read
     ///     (`bench run`: nothing is then measured or recorded); a sweep records such refusals instead.
     /// - Returns: each input's check, for ``run(checks:environment:recorder:progress:iterationProgress:)``.
-    /// - Throws: ``UnusableInputs``; ``Interrupted`` when a signal came during the check; an
-    ///   unreadable input's ``FeedFileError``.
+    /// - Throws: ``BenchRunner/MissingFeedHost`` before anything starts, for a plan that needs the
+    ///   embedded server and cannot start one; ``UnusableInputs``; ``Interrupted`` when a signal came
+    ///   during the check; an unreadable input's ``FeedFileError``.
     public func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
+        if plan.needsFeedHost && plan.feedHost == nil { throw BenchRunner.MissingFeedHost() }
         checking()
         let checks = try BenchRunner(plan: plan).checkAgreement()
         if let signal = WorkerProcess.interruption { throw Interrupted(signal: signal) }
@@ -89,8 +91,8 @@ public struct BenchSession: Sendable {
     ///   - progress: called before each worker and, with `iterationProgress`, after each iteration.
     ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
     /// - Returns: the run's outcome: its checks, cells, summaries and any failure of the recorder.
-    /// - Throws: what the recorder throws when the run begins, or a failure to start the feed
-    ///   server. A recorder that fails later (a cell, the end) is not asked again: the run goes on
+    /// - Throws: what ``check(checking:stopOnUnusable:)`` throws; what the recorder throws when the
+    ///   run begins, or a failure to start the feed server. A recorder that fails later (a cell, the end) is not asked again: the run goes on
     ///   and says so in ``Outcome/recorderFailure``; the cells recorded before stay recorded, the
     ///   run incomplete there.
     public func run(
@@ -113,6 +115,8 @@ public struct BenchSession: Sendable {
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
         var runner = BenchRunner(plan: plan)
+        // Before the run is recorded: a run that cannot start its server records nothing.
+        if plan.needsFeedHost && plan.feedHost == nil { throw BenchRunner.MissingFeedHost() }
         try recorder?.beginRun(environment, settings: plan.settings)
         var (problems, notTimed) = notTimedCells(checks)
         Self.describeParsers(&notTimed, samples: [])

@@ -21,7 +21,8 @@ public struct RunPlan: Sendable {
     /// Starts the embedded server, for the scenarios that fetch their feed from it.
     ///
     /// The tool gives `FeedServer.starter` (module `FeedServing`): the engine does not import
-    /// SwiftNIO. A run that needs the server and has none stops before its first round.
+    /// SwiftNIO. A plan that needs the server (``needsFeedHost``) and has none is refused before its
+    /// agreement check starts a worker (``BenchRunner/MissingFeedHost``).
     public var feedHost: FeedHostStarter?
     /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
     /// path (a real remote feed, downloaded once to a local file for the agreement check).
@@ -54,6 +55,12 @@ public struct RunPlan: Sendable {
     /// What the parsers build: a document's events when the plan measures the `document` scenario
     /// (a run measures one workload), songs otherwise.
     public var workload: Workload { scenarios.first { $0.workload != .songs }?.workload ?? .songs }
+
+    /// Whether a cell of the plan fetches its feed from the embedded server: a scenario that fetches
+    /// its feed, and a feed that is not a `--url`'s.
+    public var needsFeedHost: Bool {
+        scenarios.contains { $0.engine.fetchesFeed } && feeds.contains { remoteURLs[$0] == nil }
+    }
 
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {

@@ -148,13 +148,11 @@ public final class FeedServer: FeedHost {
     /// (`shaping=off`): for untimed warm-ups.
     public func unshapedURL(for name: String) -> URL { url(for: name, query: "\(FeedRequestHandler.shapingItem)=off") }
 
-    /// The links of their own that requests may ask for (`link=1` … `link=64`,
-    /// `NetworkProfile.mostLinks`): each is a timer and a list on the server's event loop, made on
-    /// first use and kept.
-    public static let mostLinks = NetworkProfile.mostLinks
-
-    /// ``url(for:query:)`` sent over link `link` (1 … ``mostLinks``) of the profile's bandwidth, shared by no
-    /// request that names another: for download workers that run side by side, each as if alone.
+    /// ``url(for:query:)`` sent over link `link` (1 … `NetworkProfile.mostLinks`) of the profile's
+    /// bandwidth, shared by no request that names another: for download workers that run side by
+    /// side, each as if alone.
+    ///
+    /// Each link is a timer and a list on the server's event loop, made on first use and kept.
     public func url(for name: String, link: Int) -> URL {
         url(for: name, query: "\(FeedRequestHandler.linkItem)=\(link)")
     }
@@ -322,9 +320,9 @@ final class FeedRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         var link = links?.shared
         if let text = queryItems.first(where: { $0.name == Self.linkItem })?.value {
-            guard let number = Int(text), (1...FeedServer.mostLinks).contains(number) else {
+            guard let number = Int(text), (1...NetworkProfile.mostLinks).contains(number) else {
                 return answer(
-                    .badRequest, message: "\(Self.linkItem) must be an integer from 1 to \(FeedServer.mostLinks)")
+                    .badRequest, message: "\(Self.linkItem) must be an integer from 1 to \(NetworkProfile.mostLinks)")
             }
             link = links?.link(number)
         }

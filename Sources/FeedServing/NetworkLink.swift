@@ -93,7 +93,7 @@ final class NetworkLinks: @unchecked Sendable {
         shared = NetworkLink(bytesPerSecond: bytesPerSecond, eventLoop: eventLoop)
     }
 
-    /// Link `number` (1 … ``FeedServer/mostLinks``), at the profile's bandwidth, shared with no request that
+    /// Link `number` (1 … `NetworkProfile.mostLinks`), at the profile's bandwidth, shared with no request that
     /// asks for another number.
     func link(_ number: Int) -> NetworkLink {
         eventLoop.preconditionInEventLoop()

@@ -123,3 +123,17 @@ final class PagedFeed: @unchecked Sendable {
             .replacingOccurrences(of: "<", with: "&lt;")
     }
 }
+
+extension FeedQuery {
+    /// The query string that asks for this page and fields (and `extra` items), for a next link.
+    func queryString(extra: [URLQueryItem]) -> String {
+        var components = URLComponents()
+        var items: [URLQueryItem] = []
+        if let startIndex { items.append(URLQueryItem(name: "start-index", value: String(startIndex))) }
+        if let maxResults { items.append(URLQueryItem(name: "max-results", value: String(maxResults))) }
+        if let fields { items.append(URLQueryItem(name: "fields", value: fields)) }
+        components.queryItems = items + extra
+        // `+` and `&` inside a value must not read as separators.
+        return components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+    }
+}

@@ -1,4 +1,3 @@
-import FeedParsers
 import Foundation
 
 /// What a request asks of a feed beyond the whole file: a page and a field selection, as GData
@@ -43,17 +42,5 @@ public struct FeedQuery: Equatable, Sendable {
         startIndex = try integer("start-index", minimum: 1, maximum: Int(Int32.max))
         maxResults = try integer("max-results", minimum: 1, maximum: Self.maxResultsLimit)
         fields = values["fields"]
-    }
-
-    /// The query string that asks for this page and fields (and `extra` items), for a next link.
-    package func queryString(extra: [URLQueryItem]) -> String {
-        var components = URLComponents()
-        var items: [URLQueryItem] = []
-        if let startIndex { items.append(URLQueryItem(name: "start-index", value: String(startIndex))) }
-        if let maxResults { items.append(URLQueryItem(name: "max-results", value: String(maxResults))) }
-        if let fields { items.append(URLQueryItem(name: "fields", value: fields)) }
-        components.queryItems = items + extra
-        // `+` and `&` inside a value must not read as separators.
-        return components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
     }
 }

@@ -64,10 +64,31 @@ struct DownloadScenarioTests {
     }
 
     /// A plan whose cells fetch their feed from the embedded server, given no way to start one, stops
-    /// before any worker starts, saying so: not a run of failed downloads.
+    /// before any worker starts, saying so: not a run of failed downloads, and nothing recorded.
     @Test func aPlanWithoutAFeedHostStopsBeforeItsFirstWorker() throws {
-        var plan = Self.plan(iterations: 1, scenarios: [.download])
+        var plan = Self.plan(iterations: 1, scenarios: [.parse, .download])
         plan.feedHost = nil
+        #expect(plan.needsFeedHost)
+        // Through a session: refused before the agreement check's workers and before the run begins.
+        // (The worker executable does not exist: a worker started would fail differently.)
+        plan.executable = "/nonexistent/bench"
+        let log = CallLog()
+        var checking = 0
+        #expect(throws: BenchRunner.MissingFeedHost.self) {
+            try BenchSession(plan: plan).run(
+                environment: CallLog.environment, recorder: log, checking: { checking += 1 })
+        }
+        #expect(checking == 0 && log.recorded.isEmpty, "\(log.recorded)")
+        // A session given checks already made refuses before the run is recorded.
+        #expect(throws: BenchRunner.MissingFeedHost.self) {
+            try BenchSession(plan: plan).run(checks: [], environment: CallLog.environment, recorder: log)
+        }
+        #expect(log.recorded.isEmpty, "\(log.recorded)")
+        // A plan whose every feed is a --url's needs no server.
+        var remote = plan
+        remote.remoteURLs = [TestPaths.top300: URL(fileURLWithPath: "/")]
+        #expect(!remote.needsFeedHost)
+        // The runner itself, handed download cells.
         let feed = try FeedFile(path: TestPaths.top300)
         let cell = CellKey(
             parser: "expat", scenario: .download, feedPath: feed.path, feedSHA256: feed.sha256,

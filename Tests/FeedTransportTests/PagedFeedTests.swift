@@ -177,7 +177,7 @@ struct PagedFeedTests {
     @Test func aLinkOfItsOwnCarriesTheWholeFeedAtTheProfilesBandwidth() throws {
         let whole = try Self.wholeSongs
         try withServer(.custom(bandwidthKbps: 40_000, rttMs: 5)) { server in
-            let url = server.url(for: "top300.rss.xml", link: FeedServer.mostLinks)
+            let url = server.url(for: "top300.rss.xml", link: NetworkProfile.mostLinks)
             #expect(url.query == "link=64")
             let fetched = try FeedDownloader(timeout: 30).fetch(url, parser: ExpatFeedParser.self)
             #expect(fetched.songs == whole && fetched.measurement.bytes == 901_440)
