@@ -78,7 +78,7 @@ struct SafetyCommandTests {
         @Test func workersRunTheBuildThatStartedTheRun() throws {
             let directory = try TemporaryDirectory()
             let copy = directory.path("bench")
-            try FileManager.default.copyItem(atPath: TestPaths.benchExecutable, toPath: copy)
+            try Self.copyExecutable(TestPaths.benchExecutable, to: copy)
             // The libraries SwiftPM builds beside it (the frozen clock is linked).
             let built = (TestPaths.benchExecutable as NSString).deletingLastPathComponent
             for name in try FileManager.default.contentsOfDirectory(atPath: built) where name.hasSuffix(".so") {
@@ -118,6 +118,27 @@ struct SafetyCommandTests {
             #expect(!FileManager.default.fileExists(atPath: marker), "a worker ran the new file")
             let summary = try String(contentsOfFile: directory.path("results/latest-summary.csv"), encoding: .utf8)
             #expect(!summary.contains("could not start"))
+        }
+
+        /// Copies the program at `source` to a new file `destination`, through a descriptor closed on exec.
+        ///
+        /// `FileManager.copyItem` leaves its descriptor open to the processes that
+        /// other tests start meanwhile, which then hold the copy open for writing until they end,
+        /// and starting the copy fails ("Text file busy", seen once in a full `swift test`).
+        static func copyExecutable(_ source: String, to destination: String) throws {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+            let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            defer { close(descriptor) }
+            try bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                    offset += written
+                }
+            }
         }
     #endif
 }
