@@ -1,8 +1,8 @@
 import ArgumentParser
 import BenchEngine
-internal import FeedServing
 import BenchReports
 import BenchResults
+internal import FeedServing
 import Foundation
 import StatsStore
 

@@ -92,9 +92,9 @@ public struct BenchSession: Sendable {
     ///   - iterationProgress: ask workers to report each finished iteration (for a terminal only).
     /// - Returns: the run's outcome: its checks, cells, summaries and any failure of the recorder.
     /// - Throws: what ``check(checking:stopOnUnusable:)`` throws; what the recorder throws when the
-    ///   run begins, or a failure to start the feed server. A recorder that fails later (a cell, the end) is not asked again: the run goes on
-    ///   and says so in ``Outcome/recorderFailure``; the cells recorded before stay recorded, the
-    ///   run incomplete there.
+    ///   run begins, or a failure to start the feed server. A recorder that fails later (a cell, the
+    ///   end) is not asked again: the run goes on and says so in ``Outcome/recorderFailure``; the
+    ///   cells recorded before stay recorded, the run incomplete there.
     public func run(
         environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
