@@ -71,7 +71,7 @@ public struct BenchSession: Sendable {
     ///   embedded server and cannot start one; ``UnusableInputs``; ``Interrupted`` when a signal came
     ///   during the check; an unreadable input's ``FeedFileError``.
     public func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
-        if plan.needsFeedHost && plan.feedHost == nil { throw BenchRunner.MissingFeedHost() }
+        try plan.checkFeedHost()
         checking()
         let checks = try BenchRunner(plan: plan).checkAgreement()
         if let signal = WorkerProcess.interruption { throw Interrupted(signal: signal) }
@@ -116,7 +116,7 @@ public struct BenchSession: Sendable {
     ) throws -> Outcome {
         var runner = BenchRunner(plan: plan)
         // Before the run is recorded: a run that cannot start its server records nothing.
-        if plan.needsFeedHost && plan.feedHost == nil { throw BenchRunner.MissingFeedHost() }
+        try plan.checkFeedHost()
         try recorder?.beginRun(environment, settings: plan.settings)
         var (problems, notTimed) = notTimedCells(checks)
         Self.describeParsers(&notTimed, samples: [])

@@ -62,6 +62,11 @@ public struct RunPlan: Sendable {
         scenarios.contains { $0.engine.fetchesFeed } && feeds.contains { remoteURLs[$0] == nil }
     }
 
+    /// Refuses a plan that needs the embedded server (``needsFeedHost``) and has no ``feedHost``.
+    func checkFeedHost() throws {
+        if needsFeedHost && feedHost == nil { throw BenchRunner.MissingFeedHost() }
+    }
+
     /// The chunk sizes the `parse` cells of `feed` are timed with.
     public func chunkSizes(for feed: String) -> [Int] {
         chunkSizesByFeed[feed] ?? [settings.chunkSize]
