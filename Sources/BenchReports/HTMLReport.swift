@@ -29,6 +29,9 @@ public enum HTMLReport {
         var floorMultiple: RelativeSpeed? = nil
         /// Whether it is a document cell (`--workload document`: events, no songs).
         var document = false
+        /// What the next-run interval (`low` … `high`) covers when it is short of 95%
+        /// (``RunReport/nextRunCoverage(_:)``).
+        var nextRunCoverage: String? = nil
     }
 
     /// How many stored runs a run's page draws its history from: the newest ones, whatever the store
@@ -55,7 +58,7 @@ public enum HTMLReport {
                 relative: cell.relative,
                 allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes, kind: cell.kind,
                 bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple,
-                document: cell.cell.scenario.workload == .document)
+                document: cell.cell.scenario.workload == .document, nextRunCoverage: RunReport.nextRunCoverage([cell]))
         }
         var runs = history
         if !history.contains(where: { $0.runID == environment.runID }) {

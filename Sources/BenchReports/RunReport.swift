@@ -422,11 +422,7 @@ public enum RunReport {
         // What the next-run column's interval covers with this many workers: said once under the
         // tables when every table that needs it says the same (a run of many documents, one table
         // each), else under each table.
-        let coverage = all.map { group -> String? in
-            guard let short = group.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) else { return nil }
-            return "\(short.workers) worker\(short.workers == 1 ? " gives" : "s give") that interval "
-                + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
-        }
+        let coverage = all.map(nextRunCoverage)
         let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
         for (group, coverage) in zip(all, coverage) {
             guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
@@ -498,6 +494,16 @@ public enum RunReport {
         return blocks.joined(separator: "\n\n") + "\n\n" + legendText.joined(separator: "\n") + "\n"
     }
 
+    /// What the next-run interval of `cells` covers when it is short of 95% ("5 workers give that
+    /// interval 83% coverage, not 95% (10 or more workers do)"); `nil` when it reaches 95%. Said
+    /// under the table in every format that shows the interval (the terminal's, the Markdown), and
+    /// in the HTML chart's caption.
+    static func nextRunCoverage(_ cells: [CellSummary]) -> String? {
+        guard let short = cells.compactMap(\.estimate).first(where: { $0.coverage < 0.95 }) else { return nil }
+        return "\(short.workers) worker\(short.workers == 1 ? " gives" : "s give") that interval "
+            + "\(Format.number(short.coverage * 100, decimals: 0))% coverage, not 95% (10 or more workers do)"
+    }
+
     /// "expat ÷ c-libxml2: 1.06 (1.05–1.07) on CRE.xml, 1.56 (1.53–1.57) on mondial.xml".
     static func describe(_ contrast: DocumentContrast) -> String {
         func end(_ end: DocumentContrast.End) -> String {
@@ -556,6 +562,7 @@ public enum RunReport {
             if let note = sinkNote(group, timedSink: result.settings.timedSink) {
                 text += "\n- \(MarkdownTable.escape(note))\n"
             }
+            if let coverage = nextRunCoverage(group) { text += "\n- next run: \(MarkdownTable.escape(coverage))\n" }
         }
         text += documentsMarkdown(result.documents)
         let contrasts = DocumentContrast.find(cells)

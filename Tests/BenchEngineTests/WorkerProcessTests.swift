@@ -25,6 +25,31 @@ struct WorkerProcessTests {
         #expect(outcome.termination.description == "crashed with signal \(SIGSEGV) (SIGSEGV)")
     }
 
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/proc/self/fd") && WorkerProcess.closesOtherDescriptors,
+            "needs /proc to list a worker's descriptors, and glibc's closefrom spawn action (2.34 and later)"))
+    func aWorkerHoldsItsOwnDescriptorsOnly() throws {
+        // Open without close-on-exec, as a library, or a test beside this one, may leave one.
+        let stray = open("/dev/null", O_RDONLY)
+        try #require(stray > WorkerProcess.progressDescriptor)
+        defer { close(stray) }
+        // The shell's own descriptors, listed by a child of it onto the result pipe.
+        let listing = ["-c", "exec 1>&3; ls /proc/$$/fd"]
+        let plain = try WorkerProcess.run(executable: "/bin/sh", arguments: listing, timeout: 60)
+        #expect(plain.termination == .exited(0))
+        #expect(Self.descriptors(plain.result) == [0, 1, 2, 3])
+        let withProgress = try WorkerProcess.run(
+            executable: "/bin/sh", arguments: listing, timeout: 60, progress: { _ in })
+        #expect(withProgress.termination == .exited(0))
+        #expect(Self.descriptors(withProgress.result) == [0, 1, 2, 3, 4])
+    }
+
+    /// The descriptor numbers of an `ls /proc/PID/fd` listing, in order.
+    static func descriptors(_ listing: [UInt8]) -> [Int32] {
+        String(decoding: listing, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }.sorted()
+    }
+
     @Test func aWorkerPastItsTimeLimitIsKilled() throws {
         let started = Date()
         let outcome = try WorkerProcess.run(executable: "/bin/sleep", arguments: ["30"], timeout: 0.3)

@@ -92,7 +92,8 @@ struct ReportTests {
     }
 
     /// A run of several documents (one table each) says what its next-run intervals cover once,
-    /// under the tables, not under every table: in the terminal and on the HTML page (issue 43, item 7).
+    /// under the tables, not under every table: in the terminal and on the HTML page (issue 43, item 7);
+    /// the Markdown, a table at a time for a pull request, under each.
     @Test func theNextRunCoverageIsSaidOnceUnderManyTables() throws {
         func run(_ document: String) -> RunResult {
             SyntheticRuns.run(
@@ -112,6 +113,12 @@ struct ReportTests {
         #expect(html.components(separatedBy: sentence).count == 2)
         // One table: the note stays under it.
         #expect(RunReport.table(run("a.xml")).contains("  next run: 2 workers give that interval"))
+        // The Markdown says it under each table (it said nothing, under a column headed 95%), and the
+        // HTML chart of the times claims no 95% for those whiskers.
+        let markdown = RunReport.markdown(result)
+        #expect(markdown.components(separatedBy: "- next run: " + sentence).count == 3, "\(markdown)")
+        #expect(!html.contains("with the next run's 95% interval"))
+        #expect(html.contains("short of 95% with fewer than 10 workers"))
     }
 
     /// A document run's tables fit the terminal: the documents' block's heading is broken at its

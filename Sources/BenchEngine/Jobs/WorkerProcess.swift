@@ -462,6 +462,16 @@ public enum WorkerProcess {
         }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
+        // Nothing else of this process: a descriptor some thread opened without close-on-exec (a
+        // file being written, another worker's pipe end) would stay open in the worker for its whole
+        // life — a copied executable that a worker holds open for writing cannot be run ("Text file
+        // busy"), a pipe's reader waits for the worker to exit, and a counted worker's start would
+        // depend on what else happened to be open.
+        #if canImport(Glibc)
+            if let closeFrom = closeFromAction {
+                _ = closeFrom(&actions, descriptors.reduce(Int32(3)) { max($0, $1.1 + 1) })
+            }
+        #endif
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         // In a fixed order: a dictionary's order changes from one process to the next, and where each
@@ -478,6 +488,27 @@ public enum WorkerProcess {
             throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
         }
         return pid
+    }
+
+    #if canImport(Glibc)
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time
+        /// as `prlimit` is (the C library declares it only for GNU sources); `nil` where it is missing.
+        private static let closeFromAction: (
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        )? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast(
+                $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+        }
+    #endif
+
+    /// Whether a worker starts with its own descriptors only (0 to 2, the result and the progress
+    /// pipes), whatever else this process has open.
+    static var closesOtherDescriptors: Bool {
+        #if canImport(Glibc)
+            return closeFromAction != nil
+        #else
+            return false
+        #endif
     }
 
     private static func environmentVariables() -> [String: String] {
