@@ -27,7 +27,7 @@ struct Generate: ParsableCommand {
     )
     var format: FeedGenerator.Format?
 
-    @Option(help: "The file to write (default: standard output).")
+    @Option(help: "The file to write; - or none: standard output.")
     var output: String?
 
     @Option(
@@ -75,7 +75,8 @@ struct Generate: ParsableCommand {
     }
 
     private func write(_ bytes: [UInt8], what: String) throws {
-        guard let output else {
+        // `-` is standard output, as for most tools (it wrote a file named "-").
+        guard let output, output != "-" else {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }

@@ -167,6 +167,16 @@ struct BenchCommandTests {
                 == Data(contentsOf: URL(fileURLWithPath: TestPaths.top300)))
     }
 
+    /// `--output -` is standard output, as with no `--output` (it wrote a file named "-").
+    @Test func generateWritesADashToStandardOutput() throws {
+        let directory = try TemporaryDirectory()
+        let result = try runBench(["generate", "--songs", "3", "--output", "-"], in: directory.url)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("<?xml"), "\(result.standardOutput.prefix(200))")
+        #expect(result.standardOutput.components(separatedBy: "<item>").count == 4)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("-")))
+    }
+
     @Test func listNamesEveryParser() throws {
         let result = try runBench(["list"])
         #expect(result.status == 0)
