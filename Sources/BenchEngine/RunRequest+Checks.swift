@@ -138,6 +138,13 @@ extension RunRequest {
                 "--reference \(reference) is not among the parsers measured (\(parsers.joined(separator: ", "))): "
                     + "add it to --parsers")
         }
+        // A reference ranks the parse tables (× fastest, vs C) only: a run of none would ignore it.
+        if let reference, !scenarios.isEmpty, !scenarios.contains(where: \.traits.timesParseFromMemory) {
+            throw Problem(
+                "--reference \(reference) ranks the parse tables (× fastest); "
+                    + "\(scenarios.map(\.rawValue).joined(separator: ", ")) \(scenarios.count == 1 ? "has" : "have") none: "
+                    + "add --scenario parse or drop --reference")
+        }
         guard downloadRounds >= 1 else { throw Problem("--download-rounds must be at least 1") }
         guard (1...NetworkProfile.mostLinks).contains(downloadsAtOnce) else {
             throw Problem("--downloads-at-once must be from 1 to \(NetworkProfile.mostLinks)")

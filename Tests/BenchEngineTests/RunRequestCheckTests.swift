@@ -146,6 +146,17 @@ struct RunRequestCheckTests {
             problem { $0.reference = "foundation" }
                 == "--reference foundation is not among the parsers measured (libxml2, expat): add it to --parsers")
         #expect(problem { $0.reference = "expat" } == nil)
+        // A run without a parse table has nothing for a reference to head.
+        #expect(
+            problem {
+                $0.scenarios = [.download]
+                $0.reference = "expat"
+            } == "--reference expat ranks the parse tables (× fastest); download has none: add --scenario parse or drop --reference")
+        #expect(
+            problem {
+                $0.scenarios = [.download, .store]
+                $0.reference = "expat"
+            }?.hasPrefix("--reference expat ranks the parse tables (× fastest); download, store have none") == true)
         #expect(
             problem {
                 $0.parsers = ["libxml2", "expat", "memchr"]
