@@ -13,7 +13,8 @@ extension HTMLReport {
         <strong>Shorter bars are better</strong>, except for throughput. The first figure gives each parser's \
         time as a multiple of the fastest one's, estimated from workers that ran in the same round: it holds \
         when the whole machine speeds up or slows down. The black whiskers are 95% intervals taken over the \
-        worker processes: on the parse-time figure, the interval the next run's figure should fall in (it \
+        worker processes (from too few workers for 95%, a lower level, which the caption says): on the \
+        parse-time figure, the interval the next run's figure should fall in (it \
         includes the noise between processes); on the relative-speed figure, the interval of the ratio — when \
         it stays clear of 1, the order of the two parsers is not noise. A yellow box means the harness found the machine too busy for the figures to hold. \
         <code>null</code> is a baseline that parses nothing: the harness's own cost. Each parser has a \
@@ -45,7 +46,7 @@ extension HTMLReport {
         overview: each parser's time over <code>c-libxml2</code>'s (the C reference walk) on every document, on \
         one scale, so a longer bar is a larger ratio; then, for each document, its figures: time relative to \
         the fastest, parse time, throughput and memory. The black whiskers are 95% intervals over the worker \
-        processes: on the ratios, when an interval stays clear of 1, the order is not noise; on the parse \
+        processes (from too few workers for 95%, a lower level, which the caption says): on the ratios, when an interval stays clear of 1, the order is not noise; on the parse \
         time, the interval the next run's figure should fall in. <code>null</code> is a baseline that parses \
         nothing; <code>sink</code> is the timed sink alone (the document's recorded events replayed into it), \
         which every parser's time includes. A parser's <em>kind</em>: push/event (SAX-style callbacks), pull (a \

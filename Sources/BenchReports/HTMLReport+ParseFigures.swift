@@ -103,7 +103,7 @@ extension HTMLReport {
     static func timeFigures(_ timed: [Figure], name: String, bytes: Int, suffix: String, into figures: FigureList) {
         // A 95% interval only from 10 workers on: with fewer the caption claims no level (the table
         // under the charts says what theirs covers).
-        let shortCoverage = timed.contains { $0.nextRunCoverage != nil }
+        let shortCoverage = timed.contains { $0.shortCoverage != nil }
         figures.add(
             barsOrNote(
                 timed, id: "parse-time\(suffix)", none: "No times (an instruction-count run?)",
@@ -116,7 +116,7 @@ extension HTMLReport {
                     text: "\(Format.ms(f.median)) ms [\(Format.ms(f.low))–\(Format.ms(f.high))]", key: f.parser)
             },
             caption:
-                "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times; the whiskers are the \(shortCoverage ? "" : "95% ")interval the next run's figure should fall in (distribution-free, from the workers\(shortCoverage ? "; short of 95% with fewer than 10 workers, as the table says" : "")), unless a yellow box says the machine changed speed."
+                "Parse time on \(name) (\(bytes) bytes): the median of the worker processes' median times; the whiskers are the \(shortCoverage ? "" : "95% ")interval the next run's figure should fall in (distribution-free, from the workers\(shortCoverage ? HTMLReport.shortOf95 : "")), unless a yellow box says the machine changed speed."
         )
         figures.add(
             timed.isEmpty

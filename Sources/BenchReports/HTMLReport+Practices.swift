@@ -93,6 +93,10 @@ extension HTMLReport {
                 practiceGroups(mine, value, text, interval: interval)
             }
             func kb(_ bytes: Double?) -> String { bytes.map { Format.number($0 / 1_000, decimals: 0) + " KB" } ?? "" }
+            // From fewer than 10 workers the whiskers are no 95% interval (the table says what they cover).
+            let whiskers =
+                "the next run's "
+                + (mine.contains { $0.totalCoverage != nil } ? "interval" + shortOf95 : "95% interval")
             if practice == "store" {
                 figure(
                     SVGChart.bars(
@@ -102,7 +106,7 @@ extension HTMLReport {
                             { "\(Format.ms($0.totalNs)) ms (store \(Format.ms($0.storeNs)) ms, \($0.songs) songs)" },
                             interval: true),
                         axisLabel: "milliseconds, parse then store (shorter is better)"),
-                    "Storing the songs: each way of writing them against the time to parse the feed and write every song (store time in brackets); whiskers: the next run's 95% interval."
+                    "Storing the songs: each way of writing them against the time to parse the feed and write every song (store time in brackets); whiskers: \(whiskers)."
                 )
                 continue
             }
@@ -112,7 +116,7 @@ extension HTMLReport {
                         id: "practice-read", title: "Reading the stored songs: time per screen",
                         groups: groups(\.totalNs, readText, interval: true),
                         axisLabel: "milliseconds per screen shown (shorter is better)"),
-                    "Reading the stored songs: each way of reading against the time per screen (whiskers: the next run's 95% interval), with the pages SQLite read from the file per screen and, for the first of each pair, its time over the recommended choice's."
+                    "Reading the stored songs: each way of reading against the time per screen (whiskers: \(whiskers)), with the pages SQLite read from the file per screen and, for the first of each pair, its time over the recommended choice's."
                 )
                 continue
             }
@@ -128,7 +132,7 @@ extension HTMLReport {
                             return text
                         }, interval: true),
                     axisLabel: "milliseconds until every kept song is ready (shorter is better)"),
-                "\(title.heading): each choice's total time (start to every kept song ready; whiskers: the next run's 95% interval), with the bytes on the wire and the requests; medians over the stored runs, per network profile."
+                "\(title.heading): each choice's total time (start to every kept song ready; whiskers: \(whiskers)), with the bytes on the wire and the requests; medians over the stored runs, per network profile."
             )
             figure(
                 SVGChart.bars(

@@ -29,10 +29,13 @@ public enum HTMLReport {
         var floorMultiple: RelativeSpeed? = nil
         /// Whether it is a document cell (`--workload document`: events, no songs).
         var document = false
-        /// What the next-run interval (`low` … `high`) covers when it is short of 95%
-        /// (``RunReport/nextRunCoverage(_:)``).
-        var nextRunCoverage: String? = nil
+        /// What the next-run interval (`low` … `high`) covers when it is short of 95%.
+        var shortCoverage: ShortCoverage? = nil
     }
+
+    /// What a chart's caption says of whiskers from fewer than 10 workers, whose next-run interval
+    /// is no 95% one (the table's note says how much it covers: ``RunReport/nextRunCoverage(_:)``).
+    static let shortOf95 = "; short of 95% with fewer than 10 workers, as the table says"
 
     /// How many stored runs a run's page draws its history from: the newest ones, whatever the store
     /// holds, so that what a run reads from the store does not grow with the store (`bench report
@@ -58,7 +61,7 @@ public enum HTMLReport {
                 relative: cell.relative,
                 allocations: cell.allocations?.median, allocatedBytes: cell.allocatedBytes, kind: cell.kind,
                 bindingTax: cell.bindingTax, floorMultiple: cell.floorMultiple,
-                document: cell.cell.scenario.workload == .document, nextRunCoverage: RunReport.nextRunCoverage([cell]))
+                document: cell.cell.scenario.workload == .document, shortCoverage: ShortCoverage(cell.estimate))
         }
         var runs = history
         if !history.contains(where: { $0.runID == environment.runID }) {

@@ -43,7 +43,8 @@ extension RunReport {
             let title =
                 "concurrent: \(first.feedPath) (\(first.feedBytes) bytes, \(songs) songs), N parses at once on N threads, "
                 + "chunks of " + (first.chunkSize == 0 ? "the whole feed" : "\(first.chunkSize) bytes")
-            let notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.threads) threads: \($0)" } }
+            var notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.threads) threads: \($0)" } }
+            if let coverage = nextRunCoverage(group.map(\.batchCoverage)) { notes.append("next run: " + coverage) }
             return (title, concurrentHeader, group.map(concurrentRow), notes)
         }
     }

@@ -88,7 +88,8 @@ extension RunReport {
             var title = "\(first.practice) on \(Format.feedName(first.feedPath))"
             if !first.network.isEmpty { title += ", network \(first.network)" }
             if first.practice == "read" { title += " (\(first.songs) songs stored, parsed by \(first.parser))" }
-            let notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.scenario): \($0)" } }
+            var notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.scenario): \($0)" } }
+            if let coverage = nextRunCoverage(group.map(\.totalCoverage)) { notes.append("next run: " + coverage) }
             return (title, header, group.map(practiceRow), notes)
         }
     }

@@ -17,6 +17,8 @@ public struct ConcurrentFigures: Codable, Sendable, Equatable {
     public var batchNs: Double?
     public var batchLowNs: Double?
     public var batchHighNs: Double?
+    /// How much ``batchLowNs`` … ``batchHighNs`` covers when it is less than 95%.
+    public var batchCoverage: ShortCoverage?
     /// The process's CPU time over a batch, every thread's (median).
     public var cpuNs: Double?
     /// Parses per second, all threads together: `threads` / the batch's time.
@@ -54,6 +56,7 @@ public struct ConcurrentFigures: Codable, Sendable, Equatable {
         batchNs = cell.time
         batchLowNs = cell.estimate?.low
         batchHighNs = cell.estimate?.high
+        batchCoverage = ShortCoverage(cell.estimate)
         cpuNs = cell.cpuMedianNs
         parsesPerSecond = cell.time.flatMap { $0 > 0 ? Double(threads) * 1e9 / $0 : nil }
         failed = cell.failed

@@ -27,6 +27,8 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var totalNs: Double?
     public var totalLowNs: Double?
     public var totalHighNs: Double?
+    /// How much ``totalLowNs`` … ``totalHighNs`` covers when it is less than 95%.
+    public var totalCoverage: ShortCoverage?
     public var parseNs: Double?
     public var downloadNs: Double?
     public var storeNs: Double?
@@ -75,6 +77,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
         totalNs = cell.totalEstimate?.value ?? cell.totalMedianNs
         totalLowNs = cell.totalEstimate?.low
         totalHighNs = cell.totalEstimate?.high
+        totalCoverage = ShortCoverage(cell.totalEstimate)
         parseNs = cell.time
         downloadNs = cell.downloadMedianNs
         storeNs = cell.storeMedianNs
@@ -86,6 +89,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
             totalNs = cell.estimate?.value
             totalLowNs = cell.estimate?.low
             totalHighNs = cell.estimate?.high
+            totalCoverage = ShortCoverage(cell.estimate)
             parseNs = nil
             if let visits = cell.visitsMedian, visits > 0 {
                 self.visits = Int(visits)

@@ -96,3 +96,19 @@ public struct RunEstimate: Codable, Sendable, Equatable {
         return p[k][k]
     }
 }
+
+/// A next-run interval that covers less than 95%: from fewer than 10 workers, under a column whose
+/// name says 95% (the reports then say how much it covers).
+public struct ShortCoverage: Codable, Sendable, Equatable {
+    /// The worker processes the interval is taken over.
+    public var workers: Int
+    /// The probability that the next run's figure falls inside (``RunEstimate/coverage``).
+    public var coverage: Double
+
+    /// `estimate`'s coverage when it is short of 95%; `nil` when it reaches 95%, or for no estimate.
+    public init?(_ estimate: RunEstimate?) {
+        guard let estimate, estimate.coverage < 0.95 else { return nil }
+        workers = estimate.workers
+        coverage = estimate.coverage
+    }
+}

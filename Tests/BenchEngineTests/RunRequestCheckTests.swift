@@ -151,7 +151,9 @@ struct RunRequestCheckTests {
             problem {
                 $0.scenarios = [.download]
                 $0.reference = "expat"
-            } == "--reference expat ranks the parse tables (× fastest); download has none: add --scenario parse or drop --reference")
+            }
+                == "--reference expat ranks the parse tables (× fastest); download has none: add --scenario parse or drop --reference"
+        )
         #expect(
             problem {
                 $0.scenarios = [.download, .store]

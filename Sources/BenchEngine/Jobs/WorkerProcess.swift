@@ -493,16 +493,19 @@ public enum WorkerProcess {
     #if canImport(Glibc)
         /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time
         /// as `prlimit` is (the C library declares it only for GNU sources); `nil` where it is missing.
-        private static let closeFromAction: (
-            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        )? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
-            unsafeBitCast(
-                $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
-        }
+        private static let closeFromAction:
+            (
+                @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+            )? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+                unsafeBitCast(
+                    $0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+            }
     #endif
 
     /// Whether a worker starts with its own descriptors only (0 to 2, the result and the progress
-    /// pipes), whatever else this process has open.
+    /// pipes), whatever else this process has open: with glibc 2.34 or later. (Elsewhere a worker
+    /// also holds what this process opened without close-on-exec, and one that finds a descriptor
+    /// 4 open takes it for its progress pipe.)
     static var closesOtherDescriptors: Bool {
         #if canImport(Glibc)
             return closeFromAction != nil
