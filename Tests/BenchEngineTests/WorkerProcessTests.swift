@@ -27,13 +27,12 @@ struct WorkerProcessTests {
 
     @Test(
         .enabled(
-            if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "needs /proc to list a worker's descriptors"))
+            if: FileManager.default.fileExists(atPath: "/proc/self/fd") && WorkerProcessTests.glibcHasCloseFrom,
+            "needs /proc to list a worker's descriptors, and glibc 2.34 or later (its closefrom spawn action)"))
     func aWorkerHoldsItsOwnDescriptorsOnly() throws {
-        // glibc 2.34 and later have the spawn action that closes the rest: there it must be found
-        // (a skip would hide a lookup gone wrong); elsewhere there is nothing to check.
-        guard let version = Self.glibcVersion(), version >= (2, 34) else { return }
+        // This glibc has the action: the spawn must have found it (a skip would hide a lookup gone wrong).
         try #require(
-            WorkerProcess.closesOtherDescriptors, "glibc \(version) has posix_spawn_file_actions_addclosefrom_np")
+            WorkerProcess.closesOtherDescriptors, "glibc 2.34 or later has posix_spawn_file_actions_addclosefrom_np")
         // Open without close-on-exec, as a library, or a test beside this one, may leave one; at
         // 100 or above, clear of the worker's own whatever else is open.
         let devNull = open("/dev/null", O_RDONLY)
@@ -53,6 +52,9 @@ struct WorkerProcessTests {
         #expect(withProgress.termination == .exited(0))
         #expect(Self.descriptors(withProgress.result) == [0, 1, 2, 3, 4])
     }
+
+    /// Whether the C library is glibc 2.34 or later, which has `posix_spawn_file_actions_addclosefrom_np`.
+    static var glibcHasCloseFrom: Bool { glibcVersion().map { $0 >= (2, 34) } ?? false }
 
     /// The C library's version when it is glibc (`confstr(_CS_GNU_LIBC_VERSION)`: "glibc 2.36").
     static func glibcVersion() -> (Int, Int)? {
