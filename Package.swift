@@ -53,8 +53,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // The system's zlib: the feed server's gzip bodies (`bench run --scenario gzip`); only
-        // FeedServing imports it. (swift-nio-extras' response compressor did this with a zlib of
+        // The system's zlib: the feed server's gzip bodies (`bench run --scenario gzip`, in
+        // FeedServing) and the kept profiles' compression (BenchResults' `Gzip`). (swift-nio-extras' response compressor did this with a zlib of
         // its own, and brought twelve packages that every build resolved and checked out, none of
         // them built: swift-crypto, swift-nio-ssl, swift-nio-http2, …, 140 MB.)
         .systemLibrary(
@@ -92,7 +92,7 @@ let package = Package(
                 .product(name: "SWXMLHash", package: "SWXMLHash"),
             ]
         ),
-        .target(name: "BenchResults"),
+        .target(name: "BenchResults", dependencies: ["CZlib"]),
         .target(
             name: "BenchEngine",
             dependencies: [

@@ -52,11 +52,26 @@ struct Compare: ParsableCommand {
     )
     var confidence: Double = 95
 
-    @Option(help: "What to print (JMH's results, CSV and HTML have no place for a ratio between two runs).")
+    @Option(help: "What to print (JMH's results have no place for a ratio between two runs).")
     var format: CompareFormat = .table
 
     @Option(help: "Also write the Markdown report to this file.")
     var markdown: String?
+
+    @Flag(
+        help: """
+            Explain every compared cell from the runs' profiles (by default only counted cells judged slower or \
+            faster on instructions or estimated cycles are): the functions whose own cost moved most. Profiles \
+            come from `bench run --counter instructions`.
+            """)
+    var explain = false
+
+    @Option(
+        help: """
+            Write each explained cell's folded stacks into this directory: <cell>.baseline.folded, \
+            <cell>.current.folded and <cell>.diff.folded (flamegraph.pl, difffolded.pl, speedscope).
+            """)
+    var stacks: String?
 
     @Flag(
         name: .customLong("allow-nothing-judged"),
@@ -92,8 +107,8 @@ struct Compare: ParsableCommand {
             store = opened
             return opened
         }
-        let before = try Self.load(baseline, side: "baseline", store: open)
-        let after = try Self.load(current, side: "current", store: open)
+        let (before, beforeProfiles) = try Self.load(baseline, side: "baseline", store: open)
+        let (after, afterProfiles) = try Self.load(current, side: "current", store: open)
         // A run on both sides among others is pooled with itself, pulling every cell toward unchanged
         // on no evidence: refused. The same runs on both sides check the comparison, not a change: said.
         let baselineIDs = Set(before.map(\.environment.runID))
@@ -109,7 +124,7 @@ struct Compare: ParsableCommand {
                 description: "run \(shared.sorted().joined(separator: ", ")) is on both sides among other runs: it "
                     + "would be pooled with itself, pulling its cells toward unchanged; name each run on one side only")
         }
-        let comparison = RunComparison.compare(
+        var comparison = RunComparison.compare(
             baseline: before, current: after, metric: metric,
             threshold: (threshold ?? metric.defaultThreshold * 100) / 100,
             level: confidence / 100)
@@ -127,12 +142,18 @@ struct Compare: ParsableCommand {
                     "the \(side) (\(runs.map(\.environment.runID).joined(separator: ", "))) has no \(metric.rawValue) figures"
                     + Self.source(of: metric))
         }
+        if explain && beforeProfiles.profiles.isEmpty && afterProfiles.profiles.isEmpty {
+            throw CommandFailure(description: Self.noProfiles(before + after))
+        }
+        comparison.explain(baseline: beforeProfiles, current: afterProfiles, all: explain)
+        if let stacks { try Self.writeStacks(comparison, beforeProfiles, afterProfiles, into: stacks) }
         switch format.report {
         case .table: print(CompareReport.table(comparison, width: Terminal(quiet: true).width), terminator: "")
         case .markdown: print(CompareReport.markdown(comparison), terminator: "")
+        case .csv: print(CompareReport.csv(comparison), terminator: "")
+        case .html: print(CompareReport.html(comparison), terminator: "")
         case .export(let export): print(try export.write(ExportPoint.points(comparison)), terminator: "")
-        // CompareFormat has no csv nor html.
-        case .json, .csv, .html: print(try CompareReport.json(comparison), terminator: "")
+        case .json: print(try CompareReport.json(comparison), terminator: "")
         }
         if let markdown {
             do {
@@ -155,9 +176,72 @@ struct Compare: ParsableCommand {
         }
     }
 
+    /// Why `--explain` has nothing to explain from: neither side has a profile.
+    static func noProfiles(_ runs: [RunResult]) -> String {
+        let counted = runs.contains { $0.settings.counter == RunSettings.instructionCounter }
+        var text =
+            counted
+            ? "--explain: neither side's runs have profiles (they were counted by a build that predates them, or "
+                + "retention removed them): count both sides again with `bench run --counter instructions`"
+            : "--explain: neither side's runs have profiles: they come from counted runs "
+                + "(`bench run --counter instructions`)"
+        if InstructionCounter.findExecutable("valgrind") == nil {
+            text += ", which need valgrind, not installed here (Debian: apt-get install valgrind binutils)"
+        }
+        return text
+    }
+
+    /// Writes the folded stacks of every explained cell into `directory`.
+    static func writeStacks(
+        _ comparison: RunComparison, _ baseline: SideProfiles, _ current: SideProfiles, into directory: String
+    ) throws {
+        var left: [ComparisonKey: ParseProfile] = [:]
+        var right: [ComparisonKey: ParseProfile] = [:]
+        for explanation in comparison.explanations ?? [] {
+            left[explanation.key] = try? baseline.profiles[explanation.key]?.decoded().profile
+            right[explanation.key] = try? current.profiles[explanation.key]?.decoded().profile
+        }
+        let files = RunFiles(directory: directory)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(
+                description: "cannot create \(directory): \(RunFiles.reason(error, creating: directory))")
+        }
+        for file in CompareReport.foldedStacks(baseline: left, current: right) {
+            do {
+                _ = try files.write(file.text, to: file.name)
+            } catch {
+                throw CommandFailure(description: "\(error)")
+            }
+        }
+    }
+
     /// Reads a run file, every run file of a directory (sorted by name, that is by time), or runs of
-    /// the store by ID.
-    static func load(_ path: String, side: String, store: () throws -> any StatsStoring) throws -> [RunResult] {
+    /// the store by ID; and the runs' profiles (beside the files, or in the store).
+    static func load(_ path: String, side: String, store: () throws -> any StatsStoring) throws -> (
+        [RunResult], SideProfiles
+    ) {
+        var profiles = SideProfiles()
+        let runs = try loadRuns(path, side: side, store: store) { run, stored in
+            let why =
+                run.settings.counter == RunSettings.instructionCounter
+                ? "a counted run made before profiles were kept, or whose profiles were removed"
+                : "not counted (`bench run --counter instructions` keeps profiles)"
+            do {
+                profiles.add(runID: run.environment.runID, try stored(), whyNone: why)
+            } catch {
+                profiles.refused.append((run.environment.runID, "\(error)"))
+            }
+        }
+        return (runs, profiles)
+    }
+
+    /// The runs of a side; `profiles` is given each run and how to read its profiles.
+    static func loadRuns(
+        _ path: String, side: String, store: () throws -> any StatsStoring,
+        profiles: (RunResult, () throws -> [StoredProfile]) -> Void
+    ) throws -> [RunResult] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let ids = ListArgument.split([path])
@@ -179,10 +263,12 @@ struct Compare: ParsableCommand {
                             + "retention kept, or the runs' files (<run-id>.json)")
                 }
                 // The run's own summaries as it recorded them; the samples for each worker's values.
-                return RunResult.readBack(
+                let result = RunResult.readBack(
                     run.samples, summaries: try store.cellRecords(of: id)?.map(\.summary),
                     environment: run.environment, settings: run.settings, noise: run.noise, documents: run.documents,
                     notTimed: run.notTimed)
+                profiles(result) { run.profiles }
+                return result
             }
         }
         let files = isDirectory.boolValue ? RunFiles.runFiles(in: path) : [path]
@@ -191,7 +277,9 @@ struct Compare: ParsableCommand {
         }
         return try files.map { file in
             do {
-                return try RunFiles.read(file)
+                let result = try RunFiles.read(file)
+                profiles(result) { try RunFiles.profiles(besideRunFile: file, runID: result.environment.runID) }
+                return result
             } catch let failure as RunFiles.Failure {
                 throw CommandFailure(description: "\(side): \(failure.description)")
             }

@@ -332,7 +332,8 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// `bench compare --format`: the formats a comparison is written in (its `--help` lists these only):
-/// table, Markdown and JSON, then the formats other tools read that hold a ratio (not JMH's).
+/// table, Markdown, JSON, CSV (a row a cell, then a row a function of each explanation) and HTML (a
+/// page of its own), then the formats other tools read that hold a ratio (not JMH's).
 struct CompareFormat: RawRepresentable, Hashable, CaseIterable, ExpressibleByArgument {
     /// The same format among every command's.
     var report: ReportFormat
@@ -340,7 +341,7 @@ struct CompareFormat: RawRepresentable, Hashable, CaseIterable, ExpressibleByArg
     static let table = CompareFormat(report: .table)
 
     static var allCases: [CompareFormat] {
-        ([.table, .markdown, .json] + ExportFormat.allCases.filter { $0 != .jmh }.map(ReportFormat.export))
+        ([.table, .markdown, .json, .csv, .html] + ExportFormat.allCases.filter { $0 != .jmh }.map(ReportFormat.export))
             .map(CompareFormat.init(report:))
     }
 

@@ -104,7 +104,7 @@ extension Run {
         var written: [String] = []
         var writeFailure: (any Error)?
         do {
-            written = try files.write(result, html: html)
+            written = try files.write(result, html: html, profiles: outcome.profiles)
         } catch {
             writeFailure = error
         }

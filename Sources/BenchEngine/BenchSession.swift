@@ -46,6 +46,10 @@ public struct BenchSession: Sendable {
         /// Workers that ran to their end, and how many the plan had.
         public var workersFinished = 0
         public var workersPlanned = 0
+        /// A counted run's profiles, one per counted cell (``KeptProfiles``); empty for other runs.
+        public var profiles: [CellProfile] = []
+        /// What kept a counted cell from having a profile, or its names from being demangled.
+        public var profileProblems: [String] = []
     }
 
     /// Inputs that no parser could read (``UnusableInput``): the run stops after the check.
@@ -230,6 +234,14 @@ public struct BenchSession: Sendable {
                 roundsAsked: plan.settings.rounds, workersFinished: workersFinished, workersPlanned: planned)
         }
         if let interrupted { settings.rounds = interrupted.rounds }
+        let kept: (profiles: [CellProfile], problems: [String]) =
+            plan.instructionCounter == nil ? ([], []) : KeptProfiles.of(runs, cells: cells)
+        do {
+            if !kept.profiles.isEmpty { try recorder?.recordProfiles(kept.profiles, runID: environment.runID) }
+        } catch {
+            recorderFailure = error
+            recorder = nil
+        }
         do {
             // A run with cells that could not run stays incomplete, as a run stopped halfway does:
             // interrupted, or with workers that could not start, it keeps the summaries of every
@@ -250,6 +262,8 @@ public struct BenchSession: Sendable {
         outcome.interruption = interruption
         outcome.workersFinished = workersFinished
         outcome.workersPlanned = planned
+        outcome.profiles = kept.profiles
+        outcome.profileProblems = kept.problems
         return outcome
     }
 

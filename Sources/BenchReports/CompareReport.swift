@@ -133,7 +133,9 @@ public enum CompareReport {
         // The documents' table is not wrapped (wrapping a row wider than the terminal ran its columns
         // together): its heading is, as the run's report does it.
         let documents = RunReport.documentsBlock(comparison.documents, width: width).map { "\n" + $0 + "\n" } ?? ""
-        return wrapped(text) + documents + wrapped(legend)
+        // The explanations' tables are not wrapped either (their lines are: explanationText).
+        let explanations = explanationText(comparison, width: width) ?? ""
+        return wrapped(text) + documents + explanations + wrapped(legend)
     }
 
     /// Markdown, ready to paste into a pull-request comment.
@@ -152,6 +154,7 @@ public enum CompareReport {
             text += "\n" + notes.map { "- \(MarkdownTable.escape($0))" }.joined(separator: "\n") + "\n"
         }
         text += RunReport.documentsMarkdown(comparison.documents)
+        text += explanationMarkdown(comparison)
         return text + "\n" + legend(comparison) + "\n"
     }
 

@@ -45,7 +45,7 @@ public struct RunFiles: Sendable {
     ///
     /// The `latest` copies of an earlier run are removed first: when a file cannot be written (a
     /// full disk) none is left that names another run as the latest.
-    public func write(_ result: RunResult, html: String) throws -> [String] {
+    public func write(_ result: RunResult, html: String, profiles: [CellProfile] = []) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -82,6 +82,10 @@ public struct RunFiles: Sendable {
         for (name, text) in files {
             written.append(try write(text, to: name))
         }
+        if !profiles.isEmpty {
+            let archive = try ProfileArchive(runID: runID, profiles: profiles).encoded()
+            written.append(try write(archive, to: ProfileArchive.fileName(runID: runID)))
+        }
         _ = try write(summary, to: "latest-summary.csv")
         _ = try write(json, to: "latest.json")
         _ = try write(html, to: "latest.html")
@@ -108,6 +112,28 @@ public struct RunFiles: Sendable {
         }
     }
 
+    /// The profiles beside the run file `path` (`<run-id>-profiles.json.gz`).
+    ///
+    /// `bench run --counter instructions` writes them; each cell's is decoded when it is explained;
+    /// `[]` when there is no such file.
+    ///
+    /// - Throws: ``Failure`` naming the file when it is there but is not a profile archive
+    ///   (damaged, truncated).
+    public static func profiles(besideRunFile path: String, runID: String) throws -> [StoredProfile] {
+        let file = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+            ProfileArchive.fileName(runID: runID))
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        do {
+            let archive = try ProfileArchive.decode(Array(data), source: file)
+            return try archive.profiles.map {
+                StoredProfile(
+                    key: $0.key, runID: runID, source: file, data: try ProfileArchive.encode($0))
+            }
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+    }
+
     /// The path of one of the directory's files.
     public func path(of name: String) -> String {
         (directory as NSString).appendingPathComponent(name)
@@ -115,9 +141,14 @@ public struct RunFiles: Sendable {
 
     /// Writes `text` to the file `name` of the directory, atomically; returns its path.
     public func write(_ text: String, to name: String) throws -> String {
+        try write(Array(text.utf8), to: name)
+    }
+
+    /// Writes `bytes` to the file `name` of the directory, atomically; returns its path.
+    public func write(_ bytes: [UInt8], to name: String) throws -> String {
         let path = path(of: name)
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw Failure(description: "cannot write \(path): \(Self.reason(error, writing: path))")
         }

@@ -33,6 +33,9 @@ public protocol RunRecorder: Sendable {
     func finishRun(
         _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
     ) throws
+    /// Records a counted run's profiles (one per counted cell: ``CellProfile``), before it ends,
+    /// replacing any recorded of those cells before.
+    func recordProfiles(_ profiles: [CellProfile], runID: String) throws
 }
 
 extension RunRecorder {

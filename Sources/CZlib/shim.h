@@ -1,7 +1,8 @@
 #ifndef CZLIB_SHIM_H
 #define CZLIB_SHIM_H
 
-// The system's zlib, for the feed server's gzip bodies only (FeedServing's `GzipBody`).
+// The system's zlib: the feed server's gzip bodies (FeedServing's `GzipBody`) and the kept
+// profiles' compression (BenchResults' `Gzip`).
 #include <zlib.h>
 
 #endif

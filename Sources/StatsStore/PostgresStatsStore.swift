@@ -374,6 +374,32 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         try connection.transaction { try storedRun(runID, lock: false) }
     }
 
+    /// Records a counted run's profiles, each replacing its cell's.
+    public func recordProfiles(_ profiles: [CellProfile], runID: String) throws {
+        let rows = try profiles.map { ($0.key, try ProfileArchive.encode($0)) }
+        try connection.transaction {
+            for (key, data) in rows {
+                try connection.execute(
+                    ProfileRows.insert(placeholder: { "$\($0)" }), ProfileRows.values(key, runID: runID, data: data))
+            }
+        }
+    }
+
+    public func profiles(of runID: String) throws -> [StoredProfile] {
+        try connection.execute(
+            "SELECT \(ProfileRows.columns) FROM profiles WHERE run_id = $1", [runID.databaseValue]
+        ).map { row in
+            let key = ProfileRows.key(
+                parser: row["parser"], scenario: row["scenario"], feed: row["feed"], chunkSize: row["chunk_size"],
+                network: row["network"])
+            // BYTEA in PostgreSQL's text output: \x and two hexadecimal digits a byte.
+            let text: String = row["data"] ?? ""
+            return StoredProfile(
+                key: key, runID: runID, source: ProfileRows.source(key, runID: runID, location: location),
+                data: ProfileRows.bytes(hex: text))
+        }
+    }
+
     private func storedRun(_ runID: String, lock: Bool) throws -> StoredRun? {
         let rows = try connection.execute(
             "SELECT * FROM runs WHERE run_id = $1" + (lock ? " FOR UPDATE" : ""), [runID.databaseValue])
@@ -383,9 +409,11 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
         let pruned = try connection.execute(
             "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = $1", [runID.databaseValue]
         ).first.map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
-        return StoredRun(
+        var run = StoredRun(
             record: try RunRecord(row: row), samples: try NamedRow.rows(samples).map { try SampleRecord(named: $0) },
             pruned: pruned)
+        run.profiles = try profiles(of: runID)
+        return run
     }
 
     public func storedRuns(_ runIDs: [String]) throws -> [StoredRun] {
@@ -405,7 +433,9 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             {
                 pruned[row["run_id"]] = PrunedSamples(prunedAt: row["pruned_at"], samples: row["samples"])
             }
-            return StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+            var runs = StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+            for index in runs.indices { runs[index].profiles = try profiles(of: runs[index].runID) }
+            return runs
         }
     }
 
@@ -422,7 +452,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             try connection.execute(
                 "DELETE FROM summarised_runs WHERE run_id = $1 AND run_id NOT IN (SELECT run_id FROM pruned_runs)", [id]
             )
-            return try run.copy(
+            let outcome = try run.copy(
                 storedDigest: try connection.execute("SELECT content_digest FROM runs WHERE run_id = $1", [id])
                     .first?["content_digest"],
                 existing: { try storedRun(run.runID, lock: true) }, insertRun: insert, insertSamples: insert,
@@ -436,6 +466,14 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
                         "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES ($1, $2, $3)",
                         [id, $0.prunedAt.databaseValue, $0.samples.databaseValue])
                 })
+            // Its profiles come with it, unless retention has removed this store's samples of it.
+            let pruned = !(try connection.execute("SELECT 1 AS one FROM pruned_runs WHERE run_id = $1", [id]).isEmpty)
+            for profile in run.profiles where !pruned {
+                try connection.execute(
+                    ProfileRows.insert(placeholder: { "$\($0)" }),
+                    ProfileRows.values(profile.key, runID: run.runID, data: profile.data))
+            }
+            return outcome
         }
     }
 
@@ -532,6 +570,8 @@ extension PostgresStatsStore {
                                 + "SELECT COUNT(*) AS samples FROM gone", [run.runID.databaseValue]
                         ).first?["samples"] ?? 0
                     run.samples = Int(removed)
+                    // A run's profiles are raw figures as its samples are: they go with them.
+                    try connection.execute("DELETE FROM profiles WHERE run_id = $1", [run.runID.databaseValue])
                     try connection.execute(
                         recording[0], [run.runID.databaseValue, stamp.databaseValue, run.samples.databaseValue])
                     try connection.execute(recording[1], [run.runID.databaseValue])

@@ -29,6 +29,8 @@ extension StatsDatabase {
                 for var run in batch where still.contains(run.runID) {
                     try db.execute(sql: "DELETE FROM samples WHERE run_id = ?", arguments: [run.runID])
                     run.samples = db.changesCount
+                    // A run's profiles are raw figures as its samples are: they go with them.
+                    try db.execute(sql: "DELETE FROM profiles WHERE run_id = ?", arguments: [run.runID])
                     try db.execute(sql: recording[0], arguments: [run.runID, stamp, run.samples])
                     try db.execute(sql: recording[1], arguments: [run.runID])
                     done.append(run)

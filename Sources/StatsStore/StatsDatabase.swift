@@ -292,6 +292,35 @@ public struct StatsDatabase: StatsStoring, Sendable {
         }
     }
 
+    /// Records a counted run's profiles, each replacing its cell's.
+    public func recordProfiles(_ profiles: [CellProfile], runID: String) throws {
+        let rows = try profiles.map { ($0.key, try ProfileArchive.encode($0)) }
+        try write { db in
+            for (key, data) in rows {
+                try db.execute(
+                    sql: ProfileRows.insert(placeholder: { _ in "?" }),
+                    arguments: StatementArguments(ProfileRows.values(key, runID: runID, data: data)))
+            }
+        }
+    }
+
+    public func profiles(of runID: String) throws -> [StoredProfile] {
+        try read { db in try Self.profiles(of: runID, db, location: location) }
+    }
+
+    static func profiles(of runID: String, _ db: Database, location: String) throws -> [StoredProfile] {
+        try Row.fetchAll(db, sql: "SELECT \(ProfileRows.columns) FROM profiles WHERE run_id = ?", arguments: [runID])
+            .map { row in
+                let key = ProfileRows.key(
+                    parser: row["parser"], scenario: row["scenario"], feed: row["feed"], chunkSize: row["chunk_size"],
+                    network: row["network"])
+                let data: Data = row["data"] ?? Data()
+                return StoredProfile(
+                    key: key, runID: runID, source: ProfileRows.source(key, runID: runID, location: location),
+                    data: Array(data))
+            }
+    }
+
     public func removeRun(_ runID: String) throws -> Bool {
         try write { db in
             // The samples go with their run (ON DELETE CASCADE).
@@ -428,7 +457,9 @@ public struct StatsDatabase: StatsStoring, Sendable {
         let pruned = try Row.fetchOne(
             db, sql: "SELECT pruned_at, samples FROM pruned_runs WHERE run_id = ?", arguments: [runID]
         ).map { PrunedSamples(prunedAt: $0["pruned_at"], samples: $0["samples"]) }
-        return StoredRun(record: record, samples: samples, pruned: pruned)
+        var run = StoredRun(record: record, samples: samples, pruned: pruned)
+        run.profiles = try profiles(of: runID, db, location: "the store")
+        return run
     }
 
     public func storedRuns(_ runIDs: [String]) throws -> [StoredRun] {
@@ -447,7 +478,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
             {
                 pruned[row["run_id"]] = PrunedSamples(prunedAt: row["pruned_at"], samples: row["samples"])
             }
-            return StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+            var runs = StoredRun.assemble(runIDs, records: records, samples: samples, pruned: pruned)
+            for index in runs.indices {
+                runs[index].profiles = try Self.profiles(of: runs[index].runID, db, location: location)
+            }
+            return runs
         }
     }
 
@@ -466,7 +501,7 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     try sample.insert(db)
                 }
             }
-            return try run.copy(
+            let outcome = try run.copy(
                 storedDigest: try String.fetchOne(
                     db, sql: "SELECT content_digest FROM runs WHERE run_id = ?", arguments: [run.runID]),
                 existing: { try Self.storedRun(run.runID, db) }, insertRun: { try $0.insert(db) },
@@ -480,6 +515,18 @@ public struct StatsDatabase: StatsStoring, Sendable {
                         sql: "INSERT INTO pruned_runs (run_id, pruned_at, samples) VALUES (?, ?, ?)",
                         arguments: [run.runID, $0.prunedAt, $0.samples])
                 })
+            // Its profiles come with it, unless retention has removed this store's samples of it.
+            let pruned =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM pruned_runs WHERE run_id = ?)", arguments: [run.runID])
+                ?? false
+            for profile in run.profiles where !pruned {
+                try db.execute(
+                    sql: ProfileRows.insert(placeholder: { _ in "?" }),
+                    arguments: StatementArguments(ProfileRows.values(profile.key, runID: run.runID, data: profile.data))
+                )
+            }
+            return outcome
         }
     }
 

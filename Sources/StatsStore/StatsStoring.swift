@@ -50,6 +50,9 @@ public protocol StatsStoring: RunRecorder, RunHistorySource {
     func forEachRunFigures(
         matching filter: SampleFilter, metrics: [Metric], workerMedians: Set<Metric>,
         _ body: (RunFigures) throws -> Void) throws
+    /// A counted run's profiles (one a counted cell), as stored, in no order; `[]` for a run
+    /// without (not counted, made before profiles were kept, pruned, or no run of that ID).
+    func profiles(of runID: String) throws -> [StoredProfile]
     /// A run with all its samples, or `nil` when the store has no run of that ID.
     func storedRun(_ runID: String) throws -> StoredRun?
     /// Several runs with all their samples, in one read (a query for the runs, one for their

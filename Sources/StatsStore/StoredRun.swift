@@ -8,6 +8,8 @@ public struct StoredRun: Sendable {
     var sampleRecords: [SampleRecord]
     /// When retention removed the run's raw samples, and how many (`nil`: the store holds them all).
     public internal(set) var prunedSamples: PrunedSamples?
+    /// A counted run's profiles (``StatsStoring/profiles(of:)``), carried with it from store to store.
+    public internal(set) var profiles: [StoredProfile] = []
 
     init(record: RunRecord, samples: [SampleRecord], pruned: PrunedSamples? = nil) {
         self.record = record

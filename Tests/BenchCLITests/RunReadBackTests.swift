@@ -44,6 +44,7 @@ enum RunReadBackContract {
 
         // bench compare: the run by its ID in the store.
         let compared = try Compare.load(runID, side: "current", store: { try StatsStores.open(store, mustExist: true) })
+            .0
         #expect(compared.count == 1)
         #expect(compared.first?.cells == own.cells)
         #expect(compared.first?.samples == own.samples)

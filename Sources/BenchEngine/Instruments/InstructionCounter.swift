@@ -1,3 +1,4 @@
+import BenchResults
 import CCallgrind
 import Foundation
 
@@ -33,6 +34,9 @@ public struct InstructionCounter: Sendable {
     public var frozenClockLibrary: String
     /// The stripped copy of the executable the workers run.
     public var executable: String
+    /// The name of the executable the copy was made of (`bench`, or an outside package's own): its
+    /// functions' object in the profiles.
+    public var executableName: String = "bench"
     /// The mangled name of the parse function.
     public var symbol: String
     /// The mangled names of the functions a parser runs on a thread of its own (`callgrindThreadRegion`).
@@ -136,7 +140,8 @@ public struct InstructionCounter: Sendable {
         }
         return InstructionCounter(
             valgrind: valgrind, setarch: findExecutable("setarch"), frozenClockLibrary: frozenClock, executable: copy,
-            symbol: symbol, threadSymbols: threadSymbols, directory: directory)
+            executableName: Self.name(ofExecutable: executable), symbol: symbol, threadSymbols: threadSymbols,
+            directory: directory)
     }
 
     /// What to spawn to run the measuring `job` under callgrind, dumping to `outputPrefix`.1, .2 and on.
@@ -241,17 +246,61 @@ public struct InstructionCounter: Sendable {
     ///
     /// The dumps are removed once read.
     public static func counts(outputPrefix: String, count: Int) throws -> [ParseCounts] {
-        try (1...max(1, count)).map { index in
+        try read(outputPrefix: outputPrefix, count: count, measured: 0).counts
+    }
+
+    /// What a counted worker's dumps hold: each parse's counts, and the profile of one measured parse.
+    struct Dumps {
+        var counts: [ParseCounts]
+        /// The profile of the measured parse whose instruction count is the median of the measured
+        /// parses' (the lower middle one of an even count), and its number among them (from 1).
+        var profile: (parse: Int, profile: ParseProfile)?
+        /// Why there is no profile, when a dump's counts were read but its functions could not be.
+        var profileProblem: String?
+    }
+
+    /// The counts of the dumps `outputPrefix`.1 to `outputPrefix`.`count`, the last `measured` of
+    /// them the measured parses, and the profile of the median measured parse (``Dumps``).
+    ///
+    /// The dumps are removed once read.
+    func dumps(outputPrefix: String, count: Int, measured: Int) throws -> Dumps {
+        try Self.read(
+            outputPrefix: outputPrefix, count: count, measured: measured, executable: executable,
+            executableName: executableName)
+    }
+
+    static func read(
+        outputPrefix: String, count: Int, measured: Int, executable: String? = nil,
+        executableName: String = "executable"
+    ) throws -> Dumps {
+        var texts: [String] = []
+        defer {
+            for index in 1...max(1, count) { try? FileManager.default.removeItem(atPath: "\(outputPrefix).\(index)") }
+        }
+        let counts = try (1...max(1, count)).map { index in
             let path = "\(outputPrefix).\(index)"
-            defer { try? FileManager.default.removeItem(atPath: path) }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw Unavailable(description: "callgrind wrote no dump \(index) of \(count) (\(path))")
             }
             guard let counts = parseCounts(dump: text) else {
                 throw Unavailable(description: "callgrind's dump \(path) has no totals line")
             }
+            texts.append(text)
             return counts
         }
+        var dumps = Dumps(counts: counts)
+        let measuredOffsets = Array(counts.indices.suffix(min(measured, counts.count)))
+        guard !measuredOffsets.isEmpty else { return dumps }
+        let sorted = measuredOffsets.sorted { (counts[$0].instructions, $0) < (counts[$1].instructions, $1) }
+        let median = sorted[(sorted.count - 1) / 2]
+        do {
+            let profile = try CallgrindDump.profile(
+                texts[median], executable: executable, executableName: executableName)
+            dumps.profile = (median - measuredOffsets[0] + 1, profile)
+        } catch {
+            dumps.profileProblem = "callgrind's dump \(outputPrefix).\(median + 1): \(error)"
+        }
+        return dumps
     }
 
     /// One dump's counts, from its `events:` line (the events' names) and its `totals:` line (their
@@ -293,13 +342,20 @@ public struct InstructionCounter: Sendable {
         return l1Hits + 5 * lastLevelHits + 35 * ramHits
     }
 
+    /// The file name of `executable`, through any link (`/proc/self/exe` names `bench`).
+    static func name(ofExecutable executable: String) -> String {
+        guard let resolved = realpath(executable, nil) else { return (executable as NSString).lastPathComponent }
+        defer { free(resolved) }
+        return (String(cString: resolved) as NSString).lastPathComponent
+    }
+
     /// Removes the copy and any dump left.
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
         WorkerProcess.forgetOnInterrupt(directory)
     }
 
-    static func findExecutable(_ name: String) -> String? {
+    package static func findExecutable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

@@ -85,18 +85,23 @@ struct ParseScenario: BenchScenario {
         case .success(let decoded): report = decoded
         case .failure(let failure): return [context.failed(cell, failure.message)]
         }
-        // Under callgrind, times and memory mean nothing: keep only the counts of the measured parses.
+        // Under callgrind, times and memory mean nothing: keep only the counts of the measured parses,
+        // and the profile of their median one.
         var counts: [InstructionCounter.ParseCounts]?
-        if let dumps {
+        var read: InstructionCounter.Dumps?
+        if let dumps, let counter = plan.instructionCounter {
             do {
                 let measured = report.iterations.count
-                counts = Array(
-                    try InstructionCounter.counts(outputPrefix: dumps, count: job.warmup + measured).suffix(measured))
+                read = try counter.dumps(outputPrefix: dumps, count: job.warmup + measured, measured: measured)
+                counts = read.map { Array($0.counts.suffix(measured)) }
             } catch {
                 return [context.failed(cell, "\(error)")]
             }
         }
-        return [run(cell, report: report, counts: counts, countingAllocations: job.countAllocations, in: context)]
+        var cellRun = run(cell, report: report, counts: counts, countingAllocations: job.countAllocations, in: context)
+        cellRun.profile = read?.profile
+        cellRun.profileProblem = read?.profileProblem
+        return [cellRun]
     }
 
     /// The worker's report as samples: times, or instruction counts and estimated cycles, or allocation counts.

@@ -6,15 +6,22 @@ public struct ComparisonKey: Codable, Sendable, Hashable, Comparable {
     public var chunkSize: Int
     public var network: String
 
+    public init(parser: String, scenario: CellScenario, feed: String, chunkSize: Int, network: String) {
+        self.parser = parser
+        self.scenario = scenario
+        self.feed = feed
+        self.chunkSize = chunkSize
+        self.network = network
+    }
+
     public static func < (a: ComparisonKey, b: ComparisonKey) -> Bool {
         (a.scenario.name, a.feed, a.chunkSize, a.network, a.parser)
             < (b.scenario.name, b.feed, b.chunkSize, b.network, b.parser)
     }
 }
 
-// In an extension, so that the struct keeps its memberwise initializer.
 extension ComparisonKey {
-    init(_ cell: CellKey) {
+    public init(_ cell: CellKey) {
         self.init(
             parser: cell.parser, scenario: cell.scenario, feed: Self.feedName(cell.feedPath), chunkSize: cell.chunkSize,
             network: cell.network)

@@ -48,6 +48,12 @@ public struct RunComparison: Codable, Sendable, Equatable {
     /// documents the current runs do not have, named "(baseline)" when the current runs have the
     /// same name with other content.
     public var documents: [DocumentProfile]? = nil
+    /// Why the counted cells moved, function by function (``explain(baseline:current:all:)``);
+    /// `nil` when nothing was explained.
+    public var explanations: [CellExplanation]? = nil
+    /// The cells that were to be explained and could not be, each with why (a profile missing on
+    /// a side, or refused as damaged); `nil` when none.
+    public var unexplained: [ExplanationGap]? = nil
 
     /// The cells that regressed.
     public var regressions: [CellComparison] { cells.filter { $0.verdict == .slower } }
