@@ -16,9 +16,11 @@
 #   4. compares the same runs' calibrated time (wall ÷ a fixed calibration workload timed just before
 #      each parse: it does not move with the host's speed) when both builds measure it (as wall
 #      time), and their peak memory (threshold 5%, 99% interval).
-# Writes Results/compare.md (Markdown for a pull-request comment) and the runs' JSON under
-# Results/ci/, and exits with bench compare's status: 0 no regression, 2 regression, 1 error, 4 nothing
-# judged on any metric.
+# Writes Results/compare.md (Markdown for a pull-request comment: each counted cell that moved
+# explained by the functions whose cost moved most), the runs' files under Results/ci/ and the
+# folded stacks of each explained cell under Results/ci/stacks/ (flamegraph.pl, difffolded.pl,
+# speedscope), and exits with bench compare's status: 0 no regression, 2 regression, 1 error, 4
+# nothing judged on any metric.
 #
 # Settings: GATE_WALL_PAIRS (60), GATE_WALL_ITERATIONS (5), GATE_WALL_CONFIDENCE (99),
 # GATE_WALL_THRESHOLD (2.5, percent), GATE_COUNT_ITERATIONS (4);
@@ -29,7 +31,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
 base_ref=$1
@@ -117,7 +119,9 @@ else
     gate_log "== counting instructions (callgrind)"
     gate_count_run "$feed" "$out/instructions/base" "$base_bench"
     gate_count_run "$feed" "$out/instructions/head" "$head_bench"
-    report_compare instructions instructions
+    # A cell that moved is explained function by function in the report (from the runs' profiles),
+    # and its folded stacks (each side's and the differential one) go to $out/stacks.
+    report_compare instructions instructions --stacks "$out/stacks"
 fi
 echo >>"$report"
 

@@ -26,7 +26,7 @@ struct Bench: ParsableCommand {
         version: BenchTool.versionLine,
         subcommands: [
             Run.self, Sweep.self, Report.self, History.self, Compare.self, StoreCommand.self, Verify.self,
-            Conformance.self, Hostile.self,
+            Conformance.self, Hostile.self, Bisect.self,
             Serve.self, Generate.self, ListParsers.self,
             Worker.self,
         ],

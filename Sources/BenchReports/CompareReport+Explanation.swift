@@ -17,39 +17,45 @@ extension CompareReport {
         let explanations = comparison.explanations ?? []
         let gaps = comparison.unexplained ?? []
         guard !explanations.isEmpty || !gaps.isEmpty else { return nil }
-        func wrapped(_ line: String, indent: String) -> String {
-            width.map { Format.wrap(indent + line, width: $0) } ?? indent + line
-        }
-        var text = ""
-        for explanation in explanations {
-            text += "\n" + wrapped(heading(explanation).trimmingCharacters(in: .whitespaces), indent: "  ") + "\n"
-            let rows = explanation.rows.prefix(terminalRows).map { row in
-                [
-                    shortened(row.name, to: 30), shortened(row.object, to: 12),
-                    row.baseline.map(CellExplanation.grouped) ?? "—", row.current.map(CellExplanation.grouped) ?? "—",
-                    CellExplanation.signed(row.delta), row.share.map(share) ?? "", inclusiveDelta(row),
-                ]
-            }
-            if !rows.isEmpty {
-                // Within the width: the inclusive change goes first, then the sides' own costs.
-                let table = TextTable(
-                    header: ["function (self ranks)", "object", "baseline", "current", "Δ", "share", "incl. Δ"],
-                    rows: rows, leftAligned: [0, 1])
-                let fitted =
-                    width.map { table.fitted(width: $0, indent: "    ", dropOrder: ["incl. Δ", "baseline"]).table }
-                    ?? table
-                text += fitted.render(indent: "    ") + "\n"
-            }
-            for line in explanationLines(explanation, shown: terminalRows) {
-                text += wrapped(line, indent: "    ") + "\n"
-            }
-        }
+        var text = explanations.map { "\n" + explanationBlock($0, width: width) }.joined()
         for gap in gaps {
             text +=
-                "\n" + wrapped("\(gap.key.parser), \(describe(gap.key)): not explained: \(gap.reason)", indent: "  ")
+                "\n"
+                + wrapped("\(gap.key.parser), \(describe(gap.key)): not explained: \(gap.reason)", indent: "  ", width)
                 + "\n"
         }
         return text
+    }
+
+    /// One cell's explanation for the terminal: its heading, the top functions (within `width`),
+    /// what they explain of the change, and the rest in words.
+    public static func explanationBlock(_ explanation: CellExplanation, width: Int?, indent: String = "  ") -> String {
+        var text = wrapped(heading(explanation).trimmingCharacters(in: .whitespaces), indent: indent, width) + "\n"
+        let rows = explanation.rows.prefix(terminalRows).map { row in
+            [
+                shortened(row.name, to: 30), shortened(row.object, to: 12),
+                row.baseline.map(CellExplanation.grouped) ?? "—", row.current.map(CellExplanation.grouped) ?? "—",
+                CellExplanation.signed(row.delta), row.share.map(share) ?? "", inclusiveDelta(row),
+            ]
+        }
+        let inner = indent + "  "
+        if !rows.isEmpty {
+            // Within the width: the inclusive change goes first, then the baseline's own cost.
+            let table = TextTable(
+                header: ["function (self ranks)", "object", "baseline", "current", "Δ", "share", "incl. Δ"],
+                rows: rows, leftAligned: [0, 1])
+            let fitted =
+                width.map { table.fitted(width: $0, indent: inner, dropOrder: ["incl. Δ", "baseline"]).table } ?? table
+            text += fitted.render(indent: inner) + "\n"
+        }
+        for line in explanationLines(explanation, shown: terminalRows) {
+            text += wrapped(line, indent: inner, width) + "\n"
+        }
+        return text
+    }
+
+    private static func wrapped(_ line: String, indent: String, _ width: Int?) -> String {
+        width.map { Format.wrap(indent + line, width: $0) } ?? indent + line
     }
 
     /// "libxml2, parse, top300.rss.xml, 16384 B chunks: +140,213 instructions (+0.49%)".

@@ -225,8 +225,10 @@ struct FunctionTable {
 /// The calls into the allocator in a profile, by the caller that asked for them.
 ///
 /// The allocator's entry points are the malloc family; a call through one of the runtimes'
-/// allocation wrappers (`swift_allocObject` → `swift_slowAlloc` → `malloc`, `operator new`) is the
-/// wrapper's caller's, shared among its callers by their calls into it.
+/// allocation wrappers (`swift_allocObject` → `swift_slowAlloc` → `malloc`, `operator new`), or
+/// through any function of Swift's runtime and standard library (`libswiftCore`: an array's
+/// storage is allocated there on its caller's behalf), is the wrapper's caller's, shared among its
+/// callers by their calls into it.
 enum Allocations {
     static let entryPoints: Set<String> = [
         "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc", "__libc_malloc",
@@ -245,7 +247,7 @@ enum Allocations {
     static func byCaller(_ profile: ParseProfile) -> [FunctionTable.ID: Int] {
         let functions = profile.functions
         let isEntry = functions.map { entryPoints.contains($0.name) }
-        let wrapper = functions.map { isWrapper($0.name) }
+        let wrapper = functions.map { isWrapper($0.name) || $0.object == "libswiftCore" }
         var outgoing: [Int: [ParseProfile.Call]] = [:]
         for call in profile.calls { outgoing[call.caller, default: []].append(call) }
         // Allocations a wrapper makes per call into it.
