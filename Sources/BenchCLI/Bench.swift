@@ -212,7 +212,7 @@ enum BenchExitCode: Int32, CaseIterable {
                 + "a parser asked for that disagreed, failed, crashed or has no timed figure (named)"
         case .regression: return "a regression beyond the threshold and the noise"
         case .failedCell: return "a cell that failed on one side of the comparison"
-        case .nothingJudged: return "nothing judged or compared (unless --allow-nothing-judged)"
+        case .nothingJudged: return "nothing judged or compared (unless --allow-nothing-judged); bisect: nothing moved"
         case .unusableInput: return "unusable input: no parser could read a file; nothing measured or written"
         case .interrupted: return "interrupted (SIGINT, Ctrl-C): finished cells written, the stored run incomplete"
         case .terminated: return "terminated (SIGTERM): as 130"
@@ -222,8 +222,10 @@ enum BenchExitCode: Int32, CaseIterable {
     private var commands: String {
         switch self {
         case .ok, .error: return "all"
-        case .regression, .failedCell, .nothingJudged: return "compare"
-        case .unusableInput, .interrupted, .terminated: return "run"
+        case .regression, .failedCell: return "compare"
+        case .nothingJudged: return "compare, bisect"
+        case .unusableInput: return "run"
+        case .interrupted, .terminated: return "run, bisect"
         }
     }
 }

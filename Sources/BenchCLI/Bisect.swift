@@ -35,15 +35,15 @@ struct Bisect: ParsableCommand {
     @Option(help: "The parsers to count, comma-separated (default: the probed tool's default set).")
     var parsers: String?
 
-    @Option(help: "The feed every probe parses (default: Data/top300.rss.xml of this directory).")
+    @Option(help: "The feed every probe parses, from this directory: the same bytes for every commit.")
     var feed: String = "Data/top300.rss.xml"
 
     @Option(
         name: .customLong("package-path"),
-        help: "The package to build at each commit, relative to the repository's top (default: the top).")
+        help: "The package to build at each commit, relative to the repository's top.")
     var packagePath: String = "."
 
-    @Option(help: "The package's executable (default: bench).")
+    @Option(help: "The package's executable, which runs BenchTool.main(parsers:).")
     var product: String = "bench"
 
     @Option(help: "The relative change of a count that counts, in percent.")

@@ -48,11 +48,12 @@ extension Run {
                 ))
         }
         let environment = EnvironmentProbe.newRun()
-        let instructionCounter: InstructionCounter?
+        var instructionCounter: InstructionCounter?
         do {
             instructionCounter =
                 request.countsInstructions
                 ? try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable()) : nil
+            instructionCounter?.keepsProfiles = !noProfiles
         } catch {
             throw CommandFailure(description: "\(error)")
         }
@@ -92,6 +93,8 @@ extension Run {
                 terminal.progress(Self.progressLine($0, settings: request.settings, stopping: request.stopping))
             }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
+        // A counted cell without its profile still has its counts: said, not an error.
+        for problem in outcome.profileProblems { printError(Format.wrap("WARNING: \(problem)", width: terminal.width)) }
         var result = outcome.result
         RunAssessment.assess(&result, history: database)
         // This run with the store's newest runs, for the parsers and scenarios it measured.

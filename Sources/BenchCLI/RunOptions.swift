@@ -149,6 +149,14 @@ struct Run: ParsableCommand {
             """)
     var counter: CounterOption = .time
 
+    @Flag(
+        name: .customLong("no-profiles"),
+        help: """
+            With --counter instructions: keep no profile (by default each counted cell keeps the \
+            per-function costs of one counted parse, which bench compare explains a change with).
+            """)
+    var noProfiles = false
+
     @Option(
         help: ArgumentHelp(
             "Stop the rounds once every relative interval (× fastest, vs C) is this narrow: a half-width such as 2% or 0.02.",
@@ -250,6 +258,9 @@ struct Run: ParsableCommand {
             throw ValidationError(error.description)
         }
         _ = try tableColumns()
+        if noProfiles && counter != .instructions {
+            throw ValidationError("--no-profiles is for counted runs (--counter instructions), which keep profiles")
+        }
         if !columns.isEmpty && format != .table {
             throw ValidationError(
                 "--columns chooses the terminal table's columns; --format \(format.rawValue) prints every figure")

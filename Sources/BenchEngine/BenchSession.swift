@@ -235,7 +235,7 @@ public struct BenchSession: Sendable {
         }
         if let interrupted { settings.rounds = interrupted.rounds }
         let kept: (profiles: [CellProfile], problems: [String]) =
-            plan.instructionCounter == nil ? ([], []) : KeptProfiles.of(runs, cells: cells)
+            plan.instructionCounter?.keepsProfiles == true ? KeptProfiles.of(runs, cells: cells) : ([], [])
         do {
             if !kept.profiles.isEmpty { try recorder?.recordProfiles(kept.profiles, runID: environment.runID) }
         } catch {

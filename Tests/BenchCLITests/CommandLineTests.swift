@@ -109,7 +109,7 @@ struct CommandLineTests {
     }
 
     @Test func eachCommandsFormatHelpListsWhatItAccepts() throws {
-        for (command, refused) in [("history", ["csv", "html", "jmh", "bmf"]), ("compare", ["csv", "html", "jmh"])] {
+        for (command, refused) in [("history", ["csv", "html", "jmh", "bmf"]), ("compare", ["jmh"])] {
             let help = try runBench([command, "--help"], environment: ["COLUMNS": "100"]).standardOutput
             let format = Self.optionHelp(help, "--format <format>")
             #expect(format.contains("table") && format.contains("json"), "\(command): \(format)")

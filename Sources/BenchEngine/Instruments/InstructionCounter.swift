@@ -37,6 +37,9 @@ public struct InstructionCounter: Sendable {
     /// The name of the executable the copy was made of (`bench`, or an outside package's own): its
     /// functions' object in the profiles.
     public var executableName: String = "bench"
+    /// Whether each counted cell keeps the profile of one counted parse (``CellProfile``): `true`
+    /// unless `--no-profiles`.
+    public var keepsProfiles = true
     /// The mangled name of the parse function.
     public var symbol: String
     /// The mangled names of the functions a parser runs on a thread of its own (`callgrindThreadRegion`).
@@ -265,7 +268,7 @@ public struct InstructionCounter: Sendable {
     /// The dumps are removed once read.
     func dumps(outputPrefix: String, count: Int, measured: Int) throws -> Dumps {
         try Self.read(
-            outputPrefix: outputPrefix, count: count, measured: measured, executable: executable,
+            outputPrefix: outputPrefix, count: count, measured: keepsProfiles ? measured : 0, executable: executable,
             executableName: executableName)
     }
 
