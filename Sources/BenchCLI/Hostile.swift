@@ -45,7 +45,7 @@ struct Hostile: ParsableCommand {
     static var defaultParsers: [String] { ParserRegistry.all.filter { $0.buildsSongs }.map { $0.name } }
 
     func validate() throws {
-        guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
+        try TimeLimitArgument.check(caseTimeout, option: "--case-timeout")
         guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
         for name in parserOptions.names(all: Self.defaultParsers) where !ParserRegistry.buildsSongs(name) {
             throw ValidationError(

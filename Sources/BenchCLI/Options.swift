@@ -31,6 +31,23 @@ enum ListArgument {
     }
 }
 
+/// Options that take a number of seconds for a time limit (`--timeout`, `--case-timeout`).
+enum TimeLimitArgument {
+    /// The least a time limit may be, in seconds (a millisecond).
+    static let least = 0.001
+
+    /// Refuses `seconds` outside ``least`` to `WorkerProcess.longestTimeLimit` (a day), NaN and
+    /// infinity among them, with that range: a limit past what the clock's nanoseconds hold ended
+    /// `bench` by a trap.
+    static func check(_ seconds: Double, option: String) throws {
+        guard (least...WorkerProcess.longestTimeLimit).contains(seconds) else {
+            throw ValidationError(
+                "\(option) must be from \(least) to \(Int(WorkerProcess.longestTimeLimit)) seconds (a day), not \(seconds)"
+            )
+        }
+    }
+}
+
 /// `--parsers`: which parsers to run.
 struct ParserOptions: ParsableArguments {
     @Option(
@@ -313,7 +330,7 @@ struct MeasuringOptions: ParsableArguments {
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         if let warmup, warmup < 0 { throw ValidationError("--warmup must be 0 or more") }
         if let chunkSize, chunkSize < 0 { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
+        if let timeout { try TimeLimitArgument.check(timeout, option: "--timeout") }
     }
 }
 
