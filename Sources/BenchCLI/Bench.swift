@@ -55,6 +55,9 @@ struct Bench: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
+            // A failure once SIGINT or SIGTERM has come is the signal's: the process ends by it, with
+            // what it registered removed (the hostile corpus: its writer failed as it went).
+            WorkerProcess.awaitInterruptedEnd()
             let code = exitCode(for: error)
             let message = Self.fitted(fullMessage(for: error), width: Terminal(quiet: true).width)
             if code == .success {

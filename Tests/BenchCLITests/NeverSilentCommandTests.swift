@@ -168,11 +168,12 @@ struct NeverSilentCommandTests {
         private var errorData = Data()
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
             process.arguments = arguments
             process.currentDirectoryURL = TestPaths.packageRoot
             process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "100"]) { $1 }
+                .merging(environment) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = error
             try process.run()
