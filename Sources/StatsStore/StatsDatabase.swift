@@ -39,6 +39,10 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     "cannot open the stats store \(path): the store cannot be written (\(refusal)); nothing was changed"
             )
         }
+        // A damaged store is refused before anything is written to it: opening it to write writes (a
+        // table made and dropped, when it has no -wal), and a run would be recorded into it, to fail
+        // when it is read.
+        try Self.refuseIfDamaged(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         // Opening a new file switches it to WAL, which needs the file to itself: another process
@@ -124,6 +128,50 @@ public struct StatsDatabase: StatsStoring, Sendable {
             throw StatsStoreError(description: "cannot read the stats store \(path): \(Self.explain(error))")
         }
         try self.init(writer: queue, location: path, readOnly: true)
+    }
+
+    /// Refuses the store at `path` when SQLite's `PRAGMA quick_check` finds it damaged (a page
+    /// overwritten, a B-tree broken), read on a connection of its own that writes nothing; a file
+    /// that is missing or empty (a store yet to be made) is not checked.
+    ///
+    /// `quick_check` reads every page of the file: about 0.4 s for a store of 1,000 runs (219 MB,
+    /// 690,000 samples) here, warm, what opening a store to write (a run, a copy, a prune) costs more.
+    /// (It is `integrity_check` without the check that each index matches its table, 4 times faster.)
+    ///
+    /// - Throws: ``StatsStoreError`` naming the check, what it found, and the ways out.
+    static func refuseIfDamaged(_ path: String) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else {
+            return
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        // Read as immutable when all of it is in the file (nothing made beside it, no lock), through
+        // its -wal when a writer is at work.
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int
+        let name = (walBytes ?? 0) == 0 ? Self.immutableURI(path) ?? path : path
+        let problems: [String]
+        do {
+            let queue = try DatabaseQueue(path: name, configuration: configuration)
+            problems = try queue.read { db in
+                // A row can hold several lines, the first naming the schema ("*** in database main ***").
+                let rows = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+                return rows.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** ") }
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+            problems = [error.message ?? "database disk image is malformed"]
+        } catch {
+            // Not a database, unreadable, locked: the writer's own open says which.
+            return
+        }
+        guard problems != ["ok"] else { return }
+        let found = problems.isEmpty ? ["it found faults"] : problems
+        throw StatsStoreError(
+            description: "the stats store \(path) is damaged (SQLite's PRAGMA quick_check: "
+                + found.prefix(3).joined(separator: "; ") + (found.count > 3 ? "; …" : "")
+                + "); nothing was written to it. Restore it from a copy, or recover what SQLite can still read into "
+                + "a new file (sqlite3 \(path) .recover | sqlite3 recovered.sqlite) and pass that as --store; "
+                + "PRAGMA integrity_check lists every fault")
     }
 
     /// Why this process may not write the store at `path` (the file, or the directory where SQLite
