@@ -73,27 +73,25 @@ public struct StatsDatabase: StatsStoring, Sendable {
     }
 
     /// Opens the store at `path` to read it only, for the commands that never write (`report`,
-    /// `history`, `compare`, the source of a copy).
+    /// `history`, `compare`, the source of a copy): on a read-only SQLite connection, never migrated.
     ///
-    /// A store this process may write is opened as by ``init(path:)`` (a read-only SQLite connection
-    /// to a WAL file makes a -wal and a -shm beside it, and leaves them; the usual one removes them
-    /// when it closes). Any other store (a file without write permission, a read-only volume) is read
-    /// without anything written to it or beside it (a -wal and -shm made by another user would stop
-    /// the file's owner from writing it):
+    /// Whether or not this process may write it, nothing is written to it or beside it. A writer's
+    /// connection (``init(path:)``) wrote to every store it opened without a -wal (GRDB makes and
+    /// drops a table to make one: `PRAGMA schema_version` rose by 2 at each `bench report`), and
+    /// as root to a file without write permission; a -wal and -shm made by another user (root) would
+    /// stop the file's owner from writing it. So:
     /// - with no -wal file (or an empty one), everything is in the file itself: it is read as
-    ///   immutable (no lock, no -shm), as it is for this process; a writer that checkpoints into the
-    ///   file while it is read could show a torn state, as it could to any reader without locks;
+    ///   immutable (no lock, no -shm); a writer that starts and checkpoints into the file while it is
+    ///   read could show a torn state, as it could to any reader without locks;
     /// - with a -wal file and its -shm (a writer at work), it is read through them, read-only;
-    /// - with a -wal file and no -shm (a writer that stopped), it cannot be read without making one:
-    ///   an error says so.
+    /// - with a -wal file and no -shm (a writer that stopped), it is read through them when this
+    ///   process may write the store (SQLite makes the -shm, as the next writer would); otherwise it
+    ///   cannot be read without making one: an error says so.
     ///
     /// - Throws: ``StatsStoreError`` when the file cannot be read, or when it needs a schema update
-    ///   (a store of an older `bench`) that a read-only store cannot take.
+    ///   (a store of an older `bench`), which a command that only reads does not make.
     public init(readingPath path: String) throws {
-        guard let refusal = Self.writeRefusal(path) else {
-            try self.init(path: path)
-            return
-        }
+        let refusal = Self.writeRefusal(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(30)
@@ -113,14 +111,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
                     // An SQLite built without URI file names: read-only is all there is.
                     queue = try open(path)
                 }
-            } else if files.fileExists(atPath: path + "-shm") {
+            } else if files.fileExists(atPath: path + "-shm") || refusal == nil {
                 queue = try open(path)
             } else {
                 throw StatsStoreError(
                     description:
                         "cannot read the stats store \(path): it has a -wal file (a writer's changes not yet in "
-                        + "the file) and no -shm, which reading it would make, and it is read-only (\(refusal)); open it "
-                        + "once with a bench that may write it, or copy the file and its -wal elsewhere")
+                        + "the file) and no -shm, which reading it would make, and it is read-only "
+                        + "(\(refusal ?? "read-only")); open it once with a bench that may write it, or copy the file "
+                        + "and its -wal elsewhere")
             }
         } catch let error as StatsStoreError {
             throw error
@@ -258,12 +257,15 @@ public struct StatsDatabase: StatsStoring, Sendable {
                 throw StatsStoreError(description: "cannot read the stats store \(location): \(Self.explain(error))")
             }
             guard missing.isEmpty else {
+                let why =
+                    Self.writeRefusal(location).map { "it is read-only (\($0))" }
+                    ?? "a command that only reads a store never changes it"
                 throw StatsStoreError(
                     description: "the stats store \(location) was made by an older bench and needs \(missing.count) "
-                        + "schema step(s) (\(missing.joined(separator: ", "))) before this one can read it, but it is "
-                        + "read-only (\(Self.writeRefusal(location) ?? "opened read-only")); nothing was changed. "
-                        + "Copy it to a place you may write and pass that copy as --store, or let its owner run a bench command on it once"
-                )
+                        + "schema step(s) (\(missing.joined(separator: ", "))) before this one can read it, but "
+                        + "\(why); nothing was changed. Let a bench command that writes it (bench run --store "
+                        + "\(location)) take those steps once, or copy it to a place you may write and pass that copy "
+                        + "as --store to one")
             }
             return
         }
