@@ -64,6 +64,8 @@ struct Bench: ParsableCommand {
                 if !message.isEmpty { print(message) }
                 Foundation.exit(0)
             }
+            // After what was printed (a table), when both go to one file (`2>&1`): stdout is buffered.
+            fflush(nil)  // every output stream: stdout is the one that buffers
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code == .validationFailure ? BenchExitCode.error.rawValue : code.rawValue)
         }
