@@ -55,12 +55,17 @@ struct Bench: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
+            // A failure once SIGINT or SIGTERM has come is the signal's: the process ends by it, with
+            // what it registered removed (the hostile corpus: its writer failed as it went).
+            WorkerProcess.awaitInterruptedEnd()
             let code = exitCode(for: error)
             let message = Self.fitted(fullMessage(for: error), width: Terminal(quiet: true).width)
             if code == .success {
                 if !message.isEmpty { print(message) }
                 Foundation.exit(0)
             }
+            // After what was printed (a table), when both go to one file (`2>&1`): stdout is buffered.
+            fflush(nil)  // every output stream: stdout is the one that buffers
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code == .validationFailure ? BenchExitCode.error.rawValue : code.rawValue)
         }

@@ -48,7 +48,7 @@ struct Conformance: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
+        try TimeLimitArgument.check(caseTimeout, option: "--case-timeout")
         guard chunkSize >= 0 else { throw ValidationError("--chunk-size must be 0 (whole document) or more") }
         guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
         // Only the floor (memchr accepts every document by design): nothing would be checked.

@@ -45,7 +45,7 @@ struct Hostile: ParsableCommand {
     static var defaultParsers: [String] { ParserRegistry.all.filter { $0.buildsSongs }.map { $0.name } }
 
     func validate() throws {
-        guard caseTimeout > 0 else { throw ValidationError("--case-timeout must be positive") }
+        try TimeLimitArgument.check(caseTimeout, option: "--case-timeout")
         guard memoryLimitMiB >= 64 else { throw ValidationError("--memory-limit-mib must be at least 64") }
         for name in parserOptions.names(all: Self.defaultParsers) where !ParserRegistry.buildsSongs(name) {
             throw ValidationError(
@@ -61,17 +61,22 @@ struct Hostile: ParsableCommand {
         let parsers = parserOptions.names(default: Self.defaultParsers, all: Self.defaultParsers)
         let terminal = Terminal(quiet: quiet)
         let width = terminal.width
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
-            "bench-hostile-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Removed at the end, on SIGINT and SIGTERM, and (left by a crash) by the next bench hostile.
+        let scratch: ScratchDirectory
+        do {
+            scratch = try ScratchDirectory(prefix: "bench-hostile")
+        } catch {
+            throw CommandFailure(description: "cannot make a directory for the hostile corpus: \(error)")
+        }
+        defer { scratch.remove() }
+        for leftover in scratch.cleared { printError(Format.wrap(leftover.description, width: width)) }
         terminal.progress("writing the hostile corpus…")
         let corpus: HostileCorpus
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            corpus = try HostileCorpus(directory: directory)
+            corpus = try HostileCorpus(directory: scratch.path)
         } catch {
             terminal.clearProgress()
-            throw CommandFailure(description: "cannot write the hostile corpus into \(directory): \(error)")
+            throw CommandFailure(description: "cannot write the hostile corpus into \(scratch.path): \(error)")
         }
         terminal.clearProgress()
         let limit = Int(min(caseTimeout, HostileCorpus.manyAttributesTimeLimit))

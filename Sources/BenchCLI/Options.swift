@@ -31,6 +31,23 @@ enum ListArgument {
     }
 }
 
+/// Options that take a number of seconds for a time limit (`--timeout`, `--case-timeout`).
+enum TimeLimitArgument {
+    /// The least a time limit may be, in seconds (a millisecond).
+    static let least = 0.001
+
+    /// Refuses `seconds` outside ``least`` to `WorkerProcess.longestTimeLimit` (a day), NaN and
+    /// infinity among them, with that range: a limit past what the clock's nanoseconds hold ended
+    /// `bench` by a trap.
+    static func check(_ seconds: Double, option: String) throws {
+        guard (least...WorkerProcess.longestTimeLimit).contains(seconds) else {
+            throw ValidationError(
+                "\(option) must be from \(least) to \(Int(WorkerProcess.longestTimeLimit)) seconds (a day), not \(seconds)"
+            )
+        }
+    }
+}
+
 /// `--parsers`: which parsers to run.
 struct ParserOptions: ParsableArguments {
     @Option(
@@ -135,15 +152,36 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store (creating an SQLite file unless `mustExist`); a command that only reads
-    /// passes `readOnly`, and reads a store it may not write.
+    /// passes `readOnly`, and reads the store without writing it, whether or not it may.
     ///
-    /// Runs stored before the store kept summaries (or copied in since) are summarised from their
-    /// samples first, once, with progress on stderr; a store this command may not write that holds
-    /// such runs is an error that says how to summarise them.
+    /// Opened to write, runs stored before the store kept summaries (or copied in since) are
+    /// summarised from their samples first, once, with progress on stderr. Opened to read, such runs
+    /// are an error that says how to summarise them: the readers read summaries, and would leave
+    /// those runs out without a word (a run just begun, with no sample yet, has nothing to leave out:
+    /// a `bench run` at work summarises each cell as it records it).
     func open(mustExist: Bool = false, readOnly: Bool = false) throws -> any StatsStoring {
         let database = try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
         let runs = try database.unsummarisedRuns()
         guard !runs.isEmpty else { return database }
+        if readOnly {
+            guard try runs.contains(where: { try !(database.storedRun($0)?.samples.isEmpty ?? true) }) else {
+                return database
+            }
+            throw CommandFailure(
+                description: "the stats store \(database.location) holds \(runs.count) run(s) without summaries "
+                    + "(stored by an older bench, or copied in by bench store push or pull), which this command reads; "
+                    + "it only reads a store, so nothing was changed. A bench command that writes the store summarises "
+                    + "them, once: bench store prune --keep-runs 1000000000 --dry-run --store \(database.location) "
+                    + "(it removes nothing), or the next bench run --store \(database.location)")
+        }
+        try Self.summarise(runs, in: database)
+        return database
+    }
+
+    /// Summarises `runs`, runs of `database` without summaries, from their samples, with progress on
+    /// stderr (for a command that writes the store: this one's open, the target of a copy).
+    static func summarise(_ runs: [String], in database: any StatsStoring) throws {
+        guard !runs.isEmpty else { return }
         do {
             var tenths = -1
             try SummaryBackfill.run(
@@ -173,7 +211,6 @@ struct StoreOptions: ParsableArguments {
                     + "summaries, and they could not be summarised (\(error)). Open it once with a bench command that may "
                     + "write it (bench run, or bench store push); each run summarised stays so")
         }
-        return database
     }
 
     /// What to say when the store failed partway through a run that went on: where every sample is,
@@ -313,7 +350,7 @@ struct MeasuringOptions: ParsableArguments {
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         if let warmup, warmup < 0 { throw ValidationError("--warmup must be 0 or more") }
         if let chunkSize, chunkSize < 0 { throw ValidationError("--chunk-size must be 0 (whole feed) or more") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
+        if let timeout { try TimeLimitArgument.check(timeout, option: "--timeout") }
     }
 }
 

@@ -196,10 +196,16 @@ extension Run {
             let kept = database == nil ? "written" : "written and recorded"
             // One problem a paragraph, broken at the terminal's width, its continuations indented.
             let width = Terminal(quiet: true).width
+            // What the notes under the table said already is not said again (the table format only).
+            let noted =
+                format == .table
+                ? RunReport.notedUnderTables(outcome.result.cells, reference: outcome.result.settings.reference)
+                : []
             throw CommandFailure(
                 description: "the run's figures are \(kept), but not every parser succeeded:\n"
-                    + outcome.problems.map { "  " + Format.wrap("    " + $0.description, width: width).dropFirst(4) }
-                    .joined(separator: "\n"))
+                    + RunProblem.lines(outcome.problems, noted: noted).map {
+                        "  " + Format.wrap("    " + $0, width: width).dropFirst(4)
+                    }.joined(separator: "\n"))
         }
     }
 }

@@ -46,7 +46,7 @@ struct Verify: ParsableCommand {
     var timeout: Double = 300
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        try TimeLimitArgument.check(timeout, option: "--timeout")
         if canonical != nil, workload != .document {
             throw ValidationError("--canonical writes the document workload's events: add --workload document")
         }

@@ -115,15 +115,20 @@ public enum CanonicalOracle {
         return bytes
     }
 
-    /// Where two canonical forms first differ: the byte offset and a few characters of each.
+    /// Where two canonical forms first differ: the byte offset, its line and column (from 1, the
+    /// column in characters) and a few characters of each, invisible ones escaped (``VisibleText``).
     public static func firstDifference(_ ours: [UInt8], _ expected: [UInt8]) -> String {
         let common = zip(ours, expected).prefix { $0 == $1 }.count
+        let lineStart = ours[..<common].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let line = ours[..<common].count { $0 == UInt8(ascii: "\n") } + 1
+        let column = String(decoding: ours[lineStart..<common], as: UTF8.self).unicodeScalars.count + 1
         func around(_ bytes: [UInt8]) -> String {
             let start = max(0, common - 20)
             let end = min(bytes.count, common + 40)
             let text = String(decoding: bytes[start..<end], as: UTF8.self)
-            return "\"" + text.replacingOccurrences(of: "\n", with: "\\n") + "\""
+            return "\"" + VisibleText.escaped(text, limit: .max) + "\""
         }
-        return "at byte \(common): \(around(ours)) where the expected form has \(around(expected))"
+        return "at byte \(common) (line \(line), column \(column)): \(around(ours)) where the expected form has "
+            + around(expected)
     }
 }

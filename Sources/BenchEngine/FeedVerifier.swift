@@ -201,11 +201,19 @@ public enum FeedVerifier {
         }
     }
 
-    /// Describes the first difference between two event streams: which event, both sides.
+    /// Describes the first difference between two event streams: which event, both sides, their
+    /// invisible characters escaped; two texts from where they first differ, with its line and column
+    /// in the text (the events carry no position in the document).
     package static func firstDifference(
         _ events: [DocumentEvent], _ expected: [DocumentEvent], parser: String, reference: String
     ) -> String {
         for index in 0..<min(events.count, expected.count) where events[index] != expected[index] {
+            if case .text(let ours) = events[index], case .text(let theirs) = expected[index],
+                let difference = VisibleText.firstDifference(ours, theirs)
+            {
+                return "event \(index + 1), text from its line \(difference.line), column \(difference.column): "
+                    + "\(parser) has \"\(difference.ours)\", \(reference) has \"\(difference.theirs)\""
+            }
             return
                 "event \(index + 1): \(parser) has \(events[index].summary), \(reference) has \(expected[index].summary)"
         }
@@ -226,9 +234,5 @@ public enum FeedVerifier {
         return "\(parser) built \(songs.count) songs, \(reference) built \(expected.count)"
     }
 
-    private static func quoted(_ text: String) -> String {
-        let limit = 80
-        let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return "\"" + shown.replacingOccurrences(of: "\n", with: "\\n") + "\""
-    }
+    private static func quoted(_ text: String) -> String { "\"" + VisibleText.escaped(text) + "\"" }
 }

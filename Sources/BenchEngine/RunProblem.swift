@@ -47,6 +47,35 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The problems in lines, each fact said once: a cell with no figure whose reason the notes under
+    /// its table give already (`noted`: ``RunReport`` tables' cells with a note) is named without it,
+    /// the parsers of one feed and scenario on one line where the first of them was ("libxml2, expat
+    /// on feed.xml (parse): no timed figure (why: under its table)"); the others as ``description``
+    /// says them, in their order.
+    public static func lines(_ problems: [RunProblem], noted: Set<CellKey>) -> [String] {
+        func isNoted(_ problem: RunProblem) -> String? {
+            guard case .noFigure(let scenario, _) = problem.kind,
+                noted.contains(where: {
+                    $0.parser == problem.parser && $0.feedPath == problem.feed && $0.scenario.name == scenario
+                })
+            else { return nil }
+            return scenario
+        }
+        var lines: [String] = []
+        var done: Set<String> = []
+        for problem in problems {
+            guard let scenario = isNoted(problem) else {
+                lines.append(problem.description)
+                continue
+            }
+            let place = "\(problem.feed) (\(scenario))"
+            guard done.insert(place).inserted else { continue }
+            let parsers = problems.filter { isNoted($0) == scenario && $0.feed == problem.feed }.map(\.parser)
+            lines.append("\(parsers.joined(separator: ", ")) on \(place): no timed figure (why: under its table)")
+        }
+        return lines
+    }
+
     /// The cells of the parsers in `asked` that ended with no figure (no time, no count), each a
     /// ``Kind/noFigure(scenario:_:)`` saying why: every parse failed, or every parse lost the CPU.
     ///

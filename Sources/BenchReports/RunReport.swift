@@ -382,6 +382,21 @@ public enum RunReport {
         return documents + "\n\n" + tables
     }
 
+    /// What the notes under a cell's table say of it: its outcome, or why it has no time.
+    static func note(_ cell: CellSummary) -> String? { cell.outcome ?? cell.lostTheCPUNote }
+
+    /// The cells that ``table(_:reference:columns:width:key:timedSink:)`` gives a note under their
+    /// table (``note(_:)``): what a message after the tables need not say again.
+    public static func notedUnderTables(_ cells: [CellSummary], reference: String? = nil) -> Set<CellKey> {
+        let all = groups(cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) })
+        var noted: Set<CellKey> = []
+        for group in all
+        where tableContent(group, all: all, reference: reference, columns: ParseColumn.allCases) != nil {
+            for cell in group where note(cell) != nil { noted.insert(cell.cell) }
+        }
+        return noted
+    }
+
     /// The terminal tables of cells: one block per scenario and feed, one row per parser.
     ///
     /// - Parameters:
@@ -430,9 +445,7 @@ public enum RunReport {
             var text =
                 wrapped(title(group, timedSink: timedSink)) + "\n"
                 + TextTable(header: content.header, rows: content.rows).render(indent: "  ")
-            var notes = group.compactMap { cell in
-                (cell.outcome ?? cell.lostTheCPUNote).map { "  \(cell.cell.parser): \($0)" }
-            }
+            var notes = group.compactMap { cell in note(cell).map { "  \(cell.cell.parser): \($0)" } }
             if let note = sinkNote(group, timedSink: timedSink) { notes.append("  " + note) }
             if let coverage, !sharedCoverage { notes.append("  next run: " + coverage) }
             if !notes.isEmpty { text += "\n" + wrapped(notes.joined(separator: "\n")) }

@@ -64,7 +64,8 @@ package enum DocumentEvent: Hashable, Sendable, Codable {
     }
 
     /// The event in a few words, for a report of where two parsers differ: `<a:b x="1">`, `</…>`,
-    /// text in quotes (cut after 80 characters), `<?target data?>`; a start tag with its namespace URIs.
+    /// text in quotes (cut after 80 characters, escaped as ``VisibleText`` escapes it), `<?target data?>`; a
+    /// start tag with its namespace URIs.
     package var summary: String {
         switch self {
         case .start(let name, let attributes):
@@ -81,11 +82,7 @@ package enum DocumentEvent: Hashable, Sendable, Codable {
         }
     }
 
-    private static func cut(_ text: String) -> String {
-        let limit = 80
-        let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return shown.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
-    }
+    private static func cut(_ text: String) -> String { VisibleText.escaped(text) }
 }
 
 /// Reads the sink's log: bytes, 32-bit little-endian counts, counted strings.

@@ -47,9 +47,37 @@ struct CommandLineTests {
         // The message itself, not the usage after it ("for more information" said "or more").
         let message = result.standardError.components(separatedBy: "Usage:")[0]
         #expect(
-            message.range(of: #"at least|or more|positive|between|above|from [0-9]+ to"#, options: .regularExpression)
+            message.range(of: #"at least|or more|positive|between|above|from [0-9.]+ to"#, options: .regularExpression)
                 != nil,
             "\(arguments): no range in \(result.standardError)")
+    }
+
+    /// A time limit past what the clock's nanoseconds hold ended `bench` by a trap (SIGILL, exit 132:
+    /// "Double value cannot be converted to UInt64") once its first worker started (issue 68, item 8):
+    /// each is refused before anything runs, with its range.
+    @Test(arguments: [
+        ["run", "--timeout", "1e10"], ["run", "--timeout", "inf"], ["sweep", "--timeout", "1e10"],
+        ["verify", "--timeout", "1e300"], ["hostile", "--case-timeout", "1e308"],
+        ["conformance", "--case-timeout", "1e308"],
+    ])
+    func aTimeLimitTooLongGetsItsOptionsRange(_ arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        // Were it taken, as little as can run, and nothing written into the checkout.
+        let small: [String] =
+            switch arguments[0] {
+            case "run", "sweep":
+                [
+                    "--parsers", "libxml2", "--rounds", "1", "--iterations", "1", "--no-store", "--output-dir",
+                    directory.path("out"),
+                ]
+            case "verify", "hostile": ["--parsers", "libxml2"]
+            default: ["--parsers", "libxml2", "--output-dir", directory.path("out")]
+            }
+        let result = try runBench(arguments + small, environment: ["TMPDIR": directory.path("")])
+        #expect(result.status == 1, "\(arguments): \(result.status) \(result.standardError)")
+        #expect(
+            words(result.standardError).contains("\(arguments[1]) must be from 0.001 to 86400 seconds (a day)"),
+            "\(arguments): \(result.standardError)")
     }
 
     /// A scenario that is none of this build's would select nothing: `report` and `history` refuse

@@ -119,6 +119,7 @@ struct CompareCommandTests {
             try store.record(run.samples.filter { $0.cell == cell.cell }, runID: id)
         }
         try store.finishRun(id, endedAt: run.environment.endedAt ?? "", noise: run.noise, rounds: nil)
+        try store.summariseStoredRuns()
     }
 
     /// The same comparison gives the same verdicts, notes and exit code whether it reads run files or

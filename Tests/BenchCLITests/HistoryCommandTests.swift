@@ -29,6 +29,7 @@ struct HistoryCommandTests {
             try store.finishRun(
                 result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
         }
+        try store.summariseStoredRuns()
         let table = try runBench(["history", "--store", path, "--metric", "wall", "--scenario", "parse"])
         #expect(table.status == 0, "\(table.standardError)")
         let lines = table.standardOutput.split(separator: "\n").map(String.init)
@@ -70,6 +71,7 @@ struct HistoryCommandTests {
         unfinished.environment.complete = false  // as a run begins
         try store.beginRun(unfinished.environment, settings: unfinished.settings)
         try store.record(unfinished.samples, runID: unfinished.environment.runID)
+        try store.summariseStoredRuns()
         let withIt = try runBench(["history", "--store", path, "--metric", "wall", "--scenario", "parse"])
         #expect(withIt.status == 0, "\(withIt.standardError)")
         #expect(
@@ -109,6 +111,7 @@ struct HistoryCommandTests {
             try store.finishRun(
                 result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
         }
+        try store.summariseStoredRuns()
         let history = try runBench(["history", "--store", path, "--metric", "wall"])
         #expect(history.status == 0, "\(history.standardError)")
         #expect(
@@ -144,6 +147,7 @@ struct HistoryCommandTests {
             try store.finishRun(
                 result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
         }
+        try store.summariseStoredRuns()
         let wall = try runBench(["history", "--store", path, "--metric", "wall"])
         #expect(
             wall.status == 0 && wall.standardOutput.contains("2 of 2 series searched shifted"),

@@ -56,6 +56,57 @@ struct HostileCommandTests {
         #expect(words(result.standardError).contains("foundation did not hold"), "\(result.standardError)")
     }
 
+    /// The corpus (4,100 files, the secret among them) is removed however `bench hostile` ends.
+    ///
+    /// Issue 68, item 9: interrupted, it was left behind; now it is removed then, and, when a crash
+    /// or a SIGKILL left it, by the next `bench hostile`, which says what it removed. A live
+    /// process's directory is left alone.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func theCorpusIsRemovedOnEveryExit(signal: Int32) throws {
+        let directory = try TemporaryDirectory()
+        let temporary = directory.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        // A process that has ended: its id is free.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = (temporary as NSString).appendingPathComponent(
+            "bench-hostile-\(ended.processIdentifier)-00000000-0000-0000-0000-000000000000")
+        let live = (temporary as NSString).appendingPathComponent(
+            "bench-hostile-\(getpid())-00000000-0000-0000-0000-000000000001")
+        for planted in [dead, live] {
+            try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+            try Data("TOP-SECRET".utf8).write(to: URL(fileURLWithPath: planted + "/secret.txt"))
+        }
+        let planted = Set([dead, live].map { ($0 as NSString).lastPathComponent })
+        let hostile = try NeverSilentCommandTests.Started(
+            ["hostile", "--parsers", "libxml2", "--quiet"], environment: ["TMPDIR": temporary])
+        // Its own directory, once its corpus is being written.
+        func own() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter {
+                $0.hasPrefix("bench-hostile-") && !planted.contains($0)
+            }
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && hostile.process.isRunning && own().isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!own().isEmpty, "no corpus directory in \(temporary)")
+        Thread.sleep(forTimeInterval: 1)
+        kill(hostile.process.processIdentifier, signal)
+        let standardError = hostile.wait()
+        #expect(hostile.process.terminationReason == .uncaughtSignal, "\(standardError)")
+        #expect(hostile.process.terminationStatus == signal, "\(standardError)")
+        #expect(own().isEmpty, "left behind: \(own())")
+        #expect(!FileManager.default.fileExists(atPath: dead), "a dead process's corpus is kept")
+        #expect(FileManager.default.fileExists(atPath: live + "/secret.txt"), "a live process's corpus was removed")
+        #expect(
+            words(standardError).contains(
+                "Removed \(dead) (1 file), left by process \(ended.processIdentifier), which ended without removing it"),
+            "\(standardError)")
+    }
+
     @Test func aParserThatBuildsNoSongsIsRefused() throws {
         let result = try runBench(["hostile", "--parsers", "memchr"])
         #expect(result.status == 1)

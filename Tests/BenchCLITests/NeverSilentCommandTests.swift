@@ -47,6 +47,59 @@ struct NeverSilentCommandTests {
         #expect(!words(result.standardError).contains("null on"))
     }
 
+    /// Runs `bench` with its standard output and error into one pipe, as `2>&1` into a file does.
+    static func combined(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
+        process.arguments = arguments
+        process.currentDirectoryURL = TestPaths.packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Each fact once, in order, when standard output and error go to one file (issue 68, item 12).
+    ///
+    /// A parser with no timed figure was named at the top ("Error: … not every parser succeeded: …")
+    /// and again under the table, the same sentence for each: now under the table, with the
+    /// parsers named once in the error after it. An error after a table (`bench verify`'s, `bench
+    /// hostile`'s) came first, or inside the table: standard output is flushed before it.
+    @Test func eachFactIsSaidOnceAndInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let run = try Self.combined(
+            [
+                "run", "--scenario", "parse", "--parsers", "libxml2,expat", "--iterations", "1", "--warmup", "0",
+                "--rounds", "1", "--no-allocation-counts", "--no-store", "--output-dir", directory.path("out"),
+            ], environment: ["BENCH_PREEMPTION_SHARE": "-1", "COLUMNS": "100"])
+        #expect(run.status == 1, "\(run.output)")
+        let text = words(run.output)
+        for parser in ["libxml2", "expat"] {
+            #expect(text.components(separatedBy: " \(parser): no time: ").count == 2, "\(run.output)")
+            #expect(!text.contains("\(parser) on Data/top300.rss.xml (parse): no timed figure:"), "\(run.output)")
+        }
+        let table = text.range(of: "parse: Data/top300.rss.xml")
+        let error = text.range(
+            of: "Error: the run's figures are written, but not every parser succeeded: libxml2, expat on "
+                + "Data/top300.rss.xml (parse): no timed figure (why: under its table)")
+        #expect(table != nil && error != nil, "\(run.output)")
+        if let table, let error { #expect(table.upperBound < error.lowerBound, "\(run.output)") }
+
+        let bad = try directory.write("bad.xml", "<rss><channel><item><title>x</titl></item></channel></rss>")
+        let verify = try Self.combined(["verify", bad, "--parsers", "libxml2,expat"], environment: ["COLUMNS": "100"])
+        #expect(verify.status == 1, "\(verify.output)")
+        let rows = verify.output.range(of: "FAILED: mismatched tag")
+        let failed = verify.output.range(of: "Error: parsers disagree or fail")
+        #expect(rows != nil && failed != nil, "\(verify.output)")
+        if let rows, let failed { #expect(rows.upperBound < failed.lowerBound, "\(verify.output)") }
+    }
+
     static func write(_ run: RunResult, to directory: TemporaryDirectory, as name: String) throws -> String {
         try directory.write(name, String(decoding: try JSONEncoder().encode(run), as: UTF8.self))
     }
@@ -168,11 +221,12 @@ struct NeverSilentCommandTests {
         private var errorData = Data()
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: TestPaths.benchExecutable)
             process.arguments = arguments
             process.currentDirectoryURL = TestPaths.packageRoot
             process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": "100"]) { $1 }
+                .merging(environment) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = error
             try process.run()

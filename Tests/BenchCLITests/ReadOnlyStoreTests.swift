@@ -94,6 +94,62 @@ struct ReadOnlyStoreTests {
         for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
     }
 
+    /// The store's schema version (`PRAGMA schema_version`: the file header's schema cookie, bytes 40–43).
+    static func schemaVersion(_ file: Data) -> UInt32 {
+        file.count < 44 ? 0 : file[40..<44].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// A command that only reads writes nothing to the store, whether or not it may write it.
+    ///
+    /// Issue 68, item 11: `bench report` opened a store it may write as a writer does, and each call
+    /// raised its schema version by 2 (GRDB makes and drops a table on a store without a -wal); as
+    /// root (the tests' user here) it wrote to a file without write permission. It never migrates
+    /// or summarises either: a store that needs it says so, and is left as it was.
+    @Test(arguments: [0o644, 0o444] as [mode_t])
+    func theReadingCommandsWriteNothing(mode: mode_t) throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        try Self.seed(store)
+        // One an older bench made (its last schema step not applied), one with a run copied in
+        // without its summaries.
+        let older = directory.path("older.sqlite")
+        let unsummarised = directory.path("unsummarised.sqlite")
+        for (path, change) in [
+            (older, "DELETE FROM grdb_migrations WHERE rowid = (SELECT max(rowid) FROM grdb_migrations)"),
+            (unsummarised, "DELETE FROM summarised_runs WHERE run_id = '\(Self.runIDs[1])'"),
+        ] {
+            try Self.seed(path)
+            try DatabaseQueue(path: path).write { try $0.execute(sql: change) }
+        }
+        for path in [store, older, unsummarised] { chmod(path, mode) }
+        let leftovers = { (path: String) in
+            ["-wal", "-shm", "-journal"].filter { FileManager.default.fileExists(atPath: path + $0) }
+        }
+        let before = try [store, older, unsummarised].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+
+        for reader in Self.readers(store) + Self.readers(store) {
+            let result = try runBench(reader.arguments)
+            #expect(result.status == 0, "\(reader.arguments): \(result.standardError)")
+            #expect(result.standardOutput.contains(reader.expected), "\(reader.arguments): \(result.standardOutput)")
+            let after = try Data(contentsOf: URL(fileURLWithPath: store))
+            #expect(Self.schemaVersion(after) == Self.schemaVersion(before[0]), "\(reader.arguments)")
+            #expect(after == before[0], "\(reader.arguments) wrote to the store")
+            #expect(leftovers(store).isEmpty, "\(reader.arguments) left \(leftovers(store)) beside the store")
+        }
+        let old = try runBench(["report", "--store", older])
+        #expect(old.status == 1, "\(old.standardOutput)")
+        #expect(words(old.standardError).contains("was made by an older bench and needs 1 schema step(s)"))
+        #expect(words(old.standardError).contains("nothing was changed"), "\(old.standardError)")
+        let copied = try runBench(["report", "--store", unsummarised])
+        #expect(copied.status == 1, "\(copied.standardOutput)")
+        #expect(words(copied.standardError).contains("holds 1 run(s) without summaries"), "\(copied.standardError)")
+        #expect(words(copied.standardError).contains("nothing was changed"), "\(copied.standardError)")
+        for (path, data) in zip([older, unsummarised], before.dropFirst()) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data, "\(path) was changed")
+            #expect(leftovers(path).isEmpty, "\(leftovers(path)) beside \(path)")
+        }
+    }
+
     /// Whether the tests may run a command as the `nobody` user (they run as root, with setpriv).
     static let canRunAsNobody: Bool =
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")

@@ -1,5 +1,7 @@
+import BenchResults
 import BenchTestSupport
 import Foundation
+import GRDB
 import StatsStore
 import Testing
 
@@ -203,6 +205,58 @@ struct StoreFaultTests {
         #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
         let report = try runBench(["report", "--store", store])
         #expect(report.status == 1 && words(report.standardError).contains("not an SQLite database"))
+    }
+
+    /// A damaged store is refused before anything is written, with the way out.
+    ///
+    /// Issue 68, item 10: with 8 KB of garbage in its middle, `bench run` said "Recorded" and wrote
+    /// into it, and `bench compare` then failed with "SQLite error 11". Now `PRAGMA quick_check`
+    /// refuses it, and the file is left as it was.
+    @Test func aDamagedStoreIsRefusedBeforeAnythingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("stats.sqlite")
+        do {
+            let database = try StatsDatabase(path: store)
+            for index in 0..<10 {
+                let runID = String(format: "20261120T1%05dZ-dm", index)
+                let result = SyntheticRuns.run(
+                    id: runID, started: String(format: "2026-11-20T10:%02d:00Z", index),
+                    rounds: ["expat": Array(repeating: 3e6, count: 20), "libxml2": Array(repeating: 2e6, count: 20)])
+                try database.beginRun(result.environment, settings: result.settings)
+                try database.record(
+                    result.samples, cells: CellRecord.of(result.cells, samples: result.samples), runID: runID)
+                try database.finishRun(runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
+            }
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        var random = SystemRandomNumberGenerator()
+        try handle.write(contentsOf: (0..<8_192).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try handle.close()
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        // Immutable: nothing made beside it.
+        let check = try? DatabaseQueue(path: "file:\(store)?immutable=1", configuration: readOnly).read {
+            try String.fetchAll($0, sql: "PRAGMA quick_check")
+        }
+        try #require(check != ["ok"], "the garbage landed where SQLite does not look")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+
+        let result = try runBench(
+            [
+                "run", "--scenario", "parse", "--parsers", "expat", "--iterations", "1", "--warmup", "0", "--rounds",
+                "1", "--no-allocation-counts", "--store", store, "--output-dir", directory.path("out"), "--quiet",
+            ], environment: AnyMachine.environment)
+        #expect(result.status == 1, "\(result.standardOutput) \(result.standardError)")
+        let message = words(result.standardError)
+        #expect(message.contains("the stats store \(store) is damaged"), "\(result.standardError)")
+        #expect(message.contains("PRAGMA quick_check") && message.contains("integrity_check"), "\(message)")
+        #expect(message.contains("nothing was written to it"), "\(message)")
+        #expect(message.contains("sqlite3 \(store) .recover"), "\(message)")
+        #expect(!result.standardOutput.contains("Recorded"), "\(result.standardOutput)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
     }
 
     @Test(.enabled(if: StoreFaultTests.canMountTmpfs, Comment(rawValue: StoreFaultTests.noTmpfs)))

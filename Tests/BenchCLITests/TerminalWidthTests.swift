@@ -38,6 +38,7 @@ struct TerminalWidthTests {
             try store.finishRun(
                 result.environment.runID, endedAt: result.environment.startedAt, noise: nil, rounds: nil)
         }
+        try store.summariseStoredRuns()
         return path
     }
 

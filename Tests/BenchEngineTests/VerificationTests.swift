@@ -81,6 +81,33 @@ struct VerificationTests {
                 "field releaseDate: x has \"nil\", y has \"2012-07-10\""))
     }
 
+    @Test func aDifferenceInInvisibleCharactersIsShownEscaped() {
+        // Issue 68, item 3: a carriage return printed as itself read as no difference at all.
+        #expect(
+            FeedVerifier.firstDifference([.text("\r\n")], [.text("\n")], parser: "xylem", reference: "libxml2")
+                == "event 1, text from its line 1, column 1: xylem has \"\\r\\n\", libxml2 has \"\\n\"")
+        let long = String(repeating: "a", count: 100) + "\nbb\tc"
+        #expect(
+            FeedVerifier.firstDifference(
+                [.end, .text(long + "\u{00A0}")], [.end, .text(long + " ")], parser: "x", reference: "y")
+                == "event 2, text from its line 2, column 5: x has \"…aaaaaaaaaaaaaaa\\nbb\\tcU+00A0\", "
+                + "y has \"…aaaaaaaaaaaaaaa\\nbb\\tc \"")
+        let attribute = DocumentEvent.Attribute(
+            name: DocumentEvent.Name(uri: "", local: "v", prefix: ""), value: "\u{200B}\u{FEFF}\u{7}\\")
+        #expect(
+            DocumentEvent.start(DocumentEvent.Name(uri: "", local: "a", prefix: ""), [attribute]).summary
+                == "start <a v=\"U+200BU+FEFFU+0007\\\\\">")
+        var song = Samples.harakiri
+        song.album = "Harakiri\r"
+        #expect(
+            FeedVerifier.firstDifference([song], [Samples.harakiri], parser: "x", reference: "y")
+                == "song 1, field album: x has \"Harakiri\\r\", y has \"Harakiri\"")
+        #expect(
+            CanonicalOracle.firstDifference(Array("<a>\n<b>x\u{00A0}</b>".utf8), Array("<a>\n<b>x </b>".utf8))
+                == "at byte 8 (line 2, column 5): \"<a>\\n<b>xU+00A0</b>\" where the expected form has \"<a>\\n<b>x </b>\""
+        )
+    }
+
     @Test func theReferenceIsWhatMostParsersBuilt() throws {
         // A parser that disagrees is named; the two that agree are the reference.
         let directory = try TemporaryDirectory()

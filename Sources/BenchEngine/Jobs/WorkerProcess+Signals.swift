@@ -76,15 +76,45 @@ extension WorkerProcess {
                         }
                     }
                 }
-                for path in pendingRemovals.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+                for path in pendingRemovals.withLock({ $0 }) { removeWhileWritten(path) }
                 signal(Int32(byte), SIG_DFL)
                 kill(getpid(), Int32(byte))
             }
             thread.start()
         }
+        if grace == nil { endsOnInterrupt = true }
         signal(SIGINT, interruptHandler)
         signal(SIGTERM, interruptHandler)
         unblockTerminationSignals()
+    }
+
+    /// Removes `path` while the process may still be writing into it.
+    ///
+    /// The interrupted command's thread goes on until the signal ends the process: `path` is moved
+    /// aside first, so that what it writes
+    /// next fails instead of landing in the tree being removed, then removed, again while a file
+    /// written meanwhile keeps the directory from going (a `bench hostile` interrupted while it
+    /// wrote its corpus kept a third of it). Left half-removed after 20 tries, it keeps its owner's
+    /// process id in its name (``ScratchDirectory`` clears it later).
+    private static func removeWhileWritten(_ path: String) {
+        let files = FileManager.default
+        let aside = path + ".removing"
+        let target = rename(path, aside) == 0 ? aside : path
+        for _ in 0..<20 {
+            if (try? files.removeItem(atPath: target)) != nil || !files.fileExists(atPath: target) { return }
+            usleep(10_000)
+        }
+    }
+
+    /// Waits for the end of this process when a signal has come and the handler of
+    /// ``killWorkerOnInterrupt()`` is ending it; returns at once otherwise.
+    ///
+    /// For the way out of a command: what failed once the signal had come (a worker killed, a file
+    /// removed under its writer) is the interruption's doing, and the process ends by the signal,
+    /// not with an error of its own, once what was registered is removed.
+    public static func awaitInterruptedEnd() {
+        guard interruption != nil, endsOnInterrupt else { return }
+        while true { pause() }
     }
 
     /// Removes `path` if the process is interrupted (see ``killWorkerOnInterrupt()``) before
@@ -128,6 +158,9 @@ extension WorkerProcess {
     private static let interruptSetup = NSLock()
     private static let pendingRemovals = LockedPaths()
     private static let interruptNotice = LockedText()
+    /// Whether the handler ends the process on a signal (``killWorkerOnInterrupt()``), rather than
+    /// leave it to the command (``finishOnInterrupt(grace:notice:)``).
+    nonisolated(unsafe) private static var endsOnInterrupt = false
     /// The first termination signal received, 0 before (one word, written by the signal handler).
     nonisolated(unsafe) static var interruptSignal: Int32 = 0
 

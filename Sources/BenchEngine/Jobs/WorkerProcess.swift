@@ -135,6 +135,29 @@ public enum WorkerProcess {
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    // MARK: Time limits
+
+    /// The longest time limit a command takes for a worker, or for one iteration or document in it,
+    /// in seconds: a day (a command's check refuses more; a limit beyond what the clock's
+    /// nanoseconds hold would end `bench` by a trap, not the worker).
+    public static let longestTimeLimit: Double = 86_400
+
+    /// `seconds` in nanoseconds, or `nil` from 2⁶² ns (146 years) on, infinity included: no limit,
+    /// where the clock's reading plus the figure would pass what `UInt64` holds; negative and NaN
+    /// count as 0.
+    static func nanoseconds(_ seconds: Double) -> UInt64? {
+        let nanoseconds = seconds > 0 ? seconds * 1e9 : 0
+        guard nanoseconds < 0x1p62 else { return nil }
+        return UInt64(nanoseconds)
+    }
+
+    /// The monotonic clock `seconds` after `start`; `nil` beyond what it holds (no deadline).
+    static func deadline(_ start: UInt64, plus seconds: Double) -> UInt64? {
+        guard let nanoseconds = nanoseconds(seconds) else { return nil }
+        let (deadline, overflow) = start.addingReportingOverflow(nanoseconds)
+        return overflow ? nil : deadline
+    }
+
     // MARK: Memory limit
 
     /// The memory every worker may use, in bytes, unless a command says otherwise
@@ -253,8 +276,8 @@ public enum WorkerProcess {
             executable: executable, arguments: arguments, input: input, environment: variables,
             progressPipe: progress != nil || idleTimeout != nil, dataLimit: memoryLimit.map { 2 * $0 })
         var reading = WorkerOutputs(
-            worker, started: started, deadline: timeout.map { started + UInt64(max(0, $0) * 1e9) },
-            idleNanoseconds: idleTimeout.map { UInt64(max(0, $0) * 1e9) }, memoryLimit: memoryLimit)
+            worker, started: started, deadline: timeout.flatMap { deadline(started, plus: $0) },
+            idleNanoseconds: idleTimeout.flatMap(nanoseconds), memoryLimit: memoryLimit)
         reading.readUntilClosed(progress: progress)
         var ended = reap(
             worker.pid, killing: reading.timedOut || reading.stalled || reading.exceededMemory,
@@ -580,5 +603,5 @@ public func monotonicNanoseconds() -> UInt64 {
 }
 
 func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
 }
