@@ -31,7 +31,8 @@ extension CompareReport {
     /// what they explain of the change, and the rest in words.
     public static func explanationBlock(_ explanation: CellExplanation, width: Int?, indent: String = "  ") -> String {
         var text = wrapped(heading(explanation).trimmingCharacters(in: .whitespaces), indent: indent, width) + "\n"
-        let rows = explanation.rows.prefix(terminalRows).map { row in
+        if let line = allocationLine(explanation) { text += wrapped(line, indent: indent + "  ", width) + "\n" }
+        let rows = shownRows(explanation, top: terminalRows).map { row in
             [
                 shortened(row.name, to: 30), shortened(row.object, to: 12),
                 row.baseline.map(CellExplanation.grouped) ?? "—", row.current.map(CellExplanation.grouped) ?? "—",
@@ -74,16 +75,16 @@ extension CompareReport {
     static func explanationLines(_ explanation: CellExplanation, shown: Int) -> [String] {
         var lines: [String] = []
         let unit = explanation.basis == .instructions ? "instructions" : "estimated cycles"
-        let rows = explanation.rows.prefix(shown)
+        let rows = shownRows(explanation, top: shown)
         if let note = explanation.note { lines.append(note) }
         if explanation.delta != 0 {
             let sum = rows.reduce(0) { $0 + $1.delta }
             let others = explanation.rows.count - rows.count
             let rest = explanation.delta - sum
             lines.append(
-                "These \(rows.count) row\(rows.count == 1 ? "" : "s") add up to \(CellExplanation.signed(sum)) of the "
-                    + "cell's \(CellExplanation.signed(explanation.delta)) \(unit) "
-                    + "(\(share(explanation.explained(top: shown) ?? 0)))"
+                (rows.count == 1 ? "This row adds up" : "These \(rows.count) rows add up")
+                    + " to \(CellExplanation.signed(sum)) of the cell's \(CellExplanation.signed(explanation.delta)) "
+                    + "\(unit) (\(share(Double(sum) / Double(explanation.delta))))"
                     + (others > 0
                         ? "; the \(others) other function\(others == 1 ? "" : "s") that moved, "
                             + "\(CellExplanation.signed(rest)) (\(share(Double(rest) / Double(explanation.delta))))."
@@ -101,18 +102,41 @@ extension CompareReport {
                         .joined(separator: ", "))
             }
         }
-        if explanation.baselineAllocations != explanation.currentAllocations {
-            let moved = explanation.currentAllocations - explanation.baselineAllocations
-            let callers = explanation.allocations.prefix(allocationRows).map {
-                "\(shortened($0.caller, to: 60)) (\($0.object)) \(CellExplanation.signed($0.delta))"
-            }
-            lines.append(
-                "Calls into the allocator: \(CellExplanation.grouped(explanation.baselineAllocations)) → "
-                    + "\(CellExplanation.grouped(explanation.currentAllocations)) (\(CellExplanation.signed(moved))); "
-                    + "by caller: " + callers.joined(separator: "; ") + ".")
-        }
+        if let line = codeLine(explanation) { lines.append(line) }
         lines.append("Parses compared: \(explanation.baselineParse); \(explanation.currentParse).")
         return lines
+    }
+
+    /// The rows shown of the first `top`: those that moved by at least 0.1% of the cell's change
+    /// (the first always; the JSON and CSV have every row).
+    static func shownRows(_ explanation: CellExplanation, top: Int) -> [FunctionChange] {
+        let floor = abs(explanation.delta) / 1000
+        return Array(
+            explanation.rows.prefix(top).enumerated().filter { $0.offset == 0 || abs($0.element.delta) >= floor }
+                .map(\.element))
+    }
+
+    /// The callers whose allocations moved, in a sentence; `nil` when the count did not move.
+    static func allocationLine(_ explanation: CellExplanation) -> String? {
+        guard explanation.baselineAllocations != explanation.currentAllocations else { return nil }
+        let moved = explanation.currentAllocations - explanation.baselineAllocations
+        let callers = explanation.allocations.prefix(allocationRows).map {
+            "\(shortened($0.caller, to: 60)) (\($0.object)) \(CellExplanation.signed($0.delta))"
+        }
+        return "Calls into the allocator: \(CellExplanation.grouped(explanation.baselineAllocations)) → "
+            + "\(CellExplanation.grouped(explanation.currentAllocations)) (\(CellExplanation.signed(moved))); "
+            + "by caller: " + callers.joined(separator: "; ") + "."
+    }
+
+    /// Functions of the executable charged with the change's cost, in a sentence (the first three).
+    static func codeLine(_ explanation: CellExplanation) -> String? {
+        guard let code = explanation.inCode, !code.isEmpty, let executable = explanation.executable else { return nil }
+        let shown = code.prefix(3).map { change in
+            (change.name.isEmpty ? "(outside \(executable)'s functions)" : shortened(change.name, to: 60))
+                + " \(CellExplanation.signed(change.delta))" + (change.share.map { " (\(share($0)))" } ?? "")
+        }
+        return "Charged to \(executable)'s own functions (each stack's cost to its innermost frame in \(executable), "
+            + "the libraries' work it called included): " + shown.joined(separator: "; ") + "."
     }
 
     /// The explanations as Markdown (the top 10 functions a cell); "" when there are none.
@@ -123,7 +147,8 @@ extension CompareReport {
         var text = "\n#### Why it moved\n"
         for explanation in explanations {
             text += "\n**" + MarkdownTable.escape(heading(explanation).trimmingCharacters(in: .whitespaces)) + "**\n\n"
-            let rows = explanation.rows.prefix(markdownRows).map { row in
+            if let line = allocationLine(explanation) { text += "\n" + MarkdownTable.escape(line) + "\n\n" }
+            let rows = shownRows(explanation, top: markdownRows).map { row in
                 [
                     "`" + row.name.replacingOccurrences(of: "`", with: "'") + "`", row.object,
                     row.baseline.map(CellExplanation.grouped) ?? "—", row.current.map(CellExplanation.grouped) ?? "—",
@@ -217,6 +242,7 @@ extension CompareReport {
         if !notes.isEmpty { body += "<ul>" + notes.map { "<li>\(e($0))</li>" }.joined() + "</ul>\n" }
         for explanation in comparison.explanations ?? [] {
             body += "<h2>\(e(heading(explanation).trimmingCharacters(in: .whitespaces)))</h2>\n"
+            if let line = allocationLine(explanation) { body += "<p>\(e(line))</p>\n" }
             body += differentialChart(explanation)
             body +=
                 HTMLReport.htmlTable(
@@ -225,7 +251,7 @@ extension CompareReport {
                         "inclusive, baseline",
                         "inclusive, current",
                     ],
-                    rows: explanation.rows.prefix(markdownRows).map { row in
+                    rows: shownRows(explanation, top: markdownRows).map { row in
                         [
                             row.name, row.object, row.baseline.map(CellExplanation.grouped) ?? "—",
                             row.current.map(CellExplanation.grouped) ?? "—", CellExplanation.signed(row.delta),
@@ -310,7 +336,9 @@ extension CompareReport {
             .map(String.init).joined()
     }
 
-    static func share(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+    static func share(_ value: Double) -> String {
+        (value < 0 ? "−" : "") + String(format: "%.1f%%", abs(value) * 100)
+    }
 
     static func inclusiveDelta(_ row: FunctionChange) -> String {
         guard let a = row.baselineInclusive, let b = row.currentInclusive else { return "" }

@@ -146,6 +146,7 @@ struct ProfileExplanationTests {
             caller.map { ($0.currentInclusive ?? 0) - ($0.baselineInclusive ?? 0) } ?? explanation.delta >= explanation
                 .delta * 9 / 10)
         #expect(explanation.allocations.isEmpty)
+        #expect(explanation.inCode?.first?.name == "extract_title")
         // The profile's own costs add up to the parse's instructions.
         let selfSum = head.profile.functions.reduce(0) { $0 + ($1.selfCost.first ?? 0) }
         #expect(selfSum == head.profile.instructions)
@@ -161,6 +162,11 @@ struct ProfileExplanationTests {
         #expect(explanation.currentAllocations - explanation.baselineAllocations == 300)
         #expect(explanation.allocations.first?.caller == "parse_item")
         #expect(explanation.allocations.first?.delta == 300)
+        // The allocator's own functions rank first by self cost; charged to the program's own
+        // functions, the change is the caller's, where it was put.
+        let charged = try #require(explanation.inCode?.first)
+        #expect(charged.name == "parse_item")
+        #expect((charged.share ?? 0) >= 0.8)
         #expect((explanation.explained(top: 5) ?? 0) >= 0.8)
     }
 

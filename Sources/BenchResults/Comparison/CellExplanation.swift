@@ -22,6 +22,14 @@ public struct CellExplanation: Codable, Sendable, Equatable {
     public var currentAllocations: Int
     /// The callers whose allocations moved, the largest change first; empty when the count did not move.
     public var allocations: [AllocationChange]
+    /// With instructions: the executable's functions (the adapters and the harness) whose charged
+    /// cost moved, the largest change first: each stack's instructions charged to its innermost
+    /// frame in the executable, the libraries' work it called included (from stacks rebuilt from
+    /// the call graph: ``FoldedStacks``). Where the change was put in the adapter though its cost is
+    /// spent in a library (an allocation: the runtime's and the allocator's functions), this says so.
+    public var inCode: [CodeChange]? = nil
+    /// The executable's name in the profiles (the object ``inCode`` charges to).
+    public var executable: String? = nil
     /// What to keep in mind about the rows, in words (a change in cache behaviour only, nothing moved).
     public var note: String?
     /// Which parses were compared: "run R, worker of round W, parse P" on each side.
@@ -73,6 +81,17 @@ public struct FunctionChange: Codable, Sendable, Equatable {
         default: return nil
         }
     }
+}
+
+/// One function of the executable, with the cost charged to it on each side (``CellExplanation/inCode``).
+public struct CodeChange: Codable, Sendable, Equatable {
+    /// Its name; "" for the cost spent under no function of the executable.
+    public var name: String
+    public var baseline: Int
+    public var current: Int
+    public var delta: Int { current - baseline }
+    /// Its share of the cell's change.
+    public var share: Double?
 }
 
 /// One caller's calls into the allocator on each side.
@@ -161,11 +180,30 @@ extension CellExplanation {
             }
             allocations.sort { (abs($0.delta), $1.caller) > (abs($1.delta), $0.caller) }
         }
-        return CellExplanation(
+        var explanation = CellExplanation(
             key: key, basis: basis, baselineTotal: totalA, currentTotal: totalB, rows: rows,
             baselineAllocations: countA, currentAllocations: countB, allocations: allocations, note: note,
             baselineParse: "run \(baselineRun), worker of round \(baseline.round), parse \(baseline.parse)",
             currentParse: "run \(currentRun), worker of round \(current.round), parse \(current.parse)")
+        if basis == .instructions, delta != 0, let executable = executableObject(current.profile) {
+            let left = FoldedStacks(baseline.profile).charged(to: executable)
+            let right = FoldedStacks(current.profile).charged(to: executable)
+            explanation.executable = executable
+            explanation.inCode = Set(left.keys).union(right.keys).map { name in
+                CodeChange(
+                    name: name, baseline: left[name] ?? 0, current: right[name] ?? 0,
+                    share: Double((right[name] ?? 0) - (left[name] ?? 0)) / Double(delta))
+            }
+            .filter { $0.delta != 0 }
+            .sorted { (abs($0.delta), $1.name) > (abs($1.delta), $0.name) }
+        }
+        return explanation
+    }
+
+    /// The object of the profile's regions (the functions where a counted worker collects): the
+    /// executable.
+    static func executableObject(_ profile: ParseProfile) -> String? {
+        profile.functions.first { FoldedStacks.isRegion($0.name) }?.object
     }
 
     /// `value` with its sign and thousands separators: "+1,234", "−56".

@@ -98,6 +98,19 @@ public struct FoldedStacks: Sendable, Equatable {
         return name[word.upperBound...].contains("Region")
     }
 
+    /// Each stack's cost charged to its innermost frame in `object` (the executable: the adapter or
+    /// harness function beneath which the cost was spent, the libraries' work it called included),
+    /// by that function's name; a stack with no frame in `object` is charged to `nil`'s key, "".
+    public func charged(to object: String) -> [String: Int] {
+        let prefix = object + "`"
+        var sums: [String: Int] = [:]
+        for stack in stacks {
+            let frame = stack.frames.last { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } ?? ""
+            sums[frame, default: 0] += stack.cost
+        }
+        return sums
+    }
+
     /// The folded form: a line a stack, its frames joined by `;`, a space, its cost.
     public var text: String {
         stacks.map { $0.frames.joined(separator: ";") + " \($0.cost)\n" }.joined()
