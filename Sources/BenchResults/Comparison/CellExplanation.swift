@@ -22,11 +22,12 @@ public struct CellExplanation: Codable, Sendable, Equatable {
     public var currentAllocations: Int
     /// The callers whose allocations moved, the largest change first; empty when the count did not move.
     public var allocations: [AllocationChange]
-    /// With instructions: the executable's functions (the adapters and the harness) whose charged
-    /// cost moved, the largest change first: each stack's instructions charged to its innermost
-    /// frame in the executable, the libraries' work it called included (from stacks rebuilt from
-    /// the call graph: ``FoldedStacks``). Where the change was put in the adapter though its cost is
-    /// spent in a library (an allocation: the runtime's and the allocator's functions), this says so.
+    /// With instructions: the executable's functions whose charged cost moved, the largest first.
+    ///
+    /// Each stack's instructions are charged to its innermost frame in the executable (the adapters
+    /// and the harness), the libraries' work it called included (from stacks rebuilt from the call
+    /// graph: ``FoldedStacks``). Where the change was put in the adapter though its cost is spent in
+    /// a library (an allocation: the runtime's and the allocator's functions), this says so.
     public var inCode: [CodeChange]? = nil
     /// The executable's name in the profiles (the object ``inCode`` charges to).
     public var executable: String? = nil
