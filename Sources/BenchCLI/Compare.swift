@@ -198,8 +198,11 @@ struct Compare: ParsableCommand {
         var left: [ComparisonKey: ParseProfile] = [:]
         var right: [ComparisonKey: ParseProfile] = [:]
         for explanation in comparison.explanations ?? [] {
-            left[explanation.key] = try? baseline.profiles[explanation.key]?.decoded().profile
-            right[explanation.key] = try? current.profiles[explanation.key]?.decoded().profile
+            // The parses the explanation compared.
+            left[explanation.key] = try? baseline.profiles[explanation.key]?
+                .first { $0.parse == explanation.baselineParseNumber }?.decoded().profile
+            right[explanation.key] = try? current.profiles[explanation.key]?
+                .first { $0.parse == explanation.currentParseNumber }?.decoded().profile
         }
         let files = RunFiles(directory: directory)
         do {

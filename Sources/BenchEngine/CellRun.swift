@@ -10,8 +10,8 @@ public struct CellRun: Sendable {
     public var peakResidentBytes: Int?
     /// What went wrong with the worker as a whole, if anything.
     public var outcome: String?
-    /// A counted worker's profile of its median measured parse, and that parse's number (from 1).
-    public var profile: (parse: Int, profile: ParseProfile)?
+    /// A counted worker's profiles of its first measured parses, each with its number (from 1).
+    public var profiles: [(parse: Int, profile: ParseProfile)] = []
     /// Why a counted worker has no profile though its counts were read (a dump that could not be read whole).
     public var profileProblem: String?
 

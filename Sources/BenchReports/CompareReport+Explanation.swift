@@ -103,6 +103,12 @@ extension CompareReport {
             }
         }
         if let line = codeLine(explanation) { lines.append(line) }
+        if let parses = explanation.perParse, Set(parses.map(\.delta)).count > 1 {
+            lines.append(
+                "Each counted parse of the worker, matched by its place: "
+                    + parses.map { "\($0.parse) \(CellExplanation.signed($0.delta))" }.joined(separator: ", ")
+                    + " (the one that moved most is explained).")
+        }
         lines.append("Parses compared: \(explanation.baselineParse); \(explanation.currentParse).")
         return lines
     }

@@ -127,7 +127,7 @@ public struct RunFiles: Sendable {
             let archive = try ProfileArchive.decode(Array(data), source: file)
             return try archive.profiles.map {
                 StoredProfile(
-                    key: $0.key, runID: runID, source: file, data: try ProfileArchive.encode($0))
+                    key: $0.key, parse: $0.parse, runID: runID, source: file, data: try ProfileArchive.encode($0))
             }
         } catch {
             throw Failure(description: "\(error)")

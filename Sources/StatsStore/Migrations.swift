@@ -244,25 +244,26 @@ extension StoreMigration {
             "metric: estimated_cycles",
             sqlite: [#"ALTER TABLE "samples" ADD COLUMN "estimated_cycles" INTEGER"#],
             postgres: ["ALTER TABLE samples ADD COLUMN estimated_cycles BIGINT"]),
-        // A counted run's profiles: per counted cell, the per-function costs of one counted parse
-        // (callgrind), gzip-compressed JSON (`ProfileArchive`), which `bench compare` explains a
-        // change with. Retention removes them with the raw samples.
+        // A counted run's profiles: per counted cell, the per-function costs of each of one worker's
+        // first counted parses (callgrind), gzip-compressed JSON (`ProfileArchive`), which `bench
+        // compare` explains a change with. Retention removes them with the raw samples.
         StoreMigration(
             "profiles: a counted cell's per-function costs",
             sqlite: [
                 """
                 CREATE TABLE "profiles" ("run_id" TEXT NOT NULL REFERENCES "runs"("run_id") ON DELETE CASCADE,
                     "parser" TEXT NOT NULL, "scenario" TEXT NOT NULL, "feed" TEXT NOT NULL,
-                    "chunk_size" INTEGER NOT NULL, "network" TEXT NOT NULL, "data" BLOB NOT NULL,
-                    PRIMARY KEY ("run_id", "parser", "scenario", "feed", "chunk_size", "network"))
+                    "chunk_size" INTEGER NOT NULL, "network" TEXT NOT NULL, "parse" INTEGER NOT NULL,
+                    "data" BLOB NOT NULL,
+                    PRIMARY KEY ("run_id", "parser", "scenario", "feed", "chunk_size", "network", "parse"))
                 """
             ],
             postgres: [
                 """
                 CREATE TABLE profiles (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
                     parser TEXT NOT NULL, scenario TEXT NOT NULL, feed TEXT NOT NULL, chunk_size BIGINT NOT NULL,
-                    network TEXT NOT NULL, data BYTEA NOT NULL,
-                    PRIMARY KEY (run_id, parser, scenario, feed, chunk_size, network))
+                    network TEXT NOT NULL, parse BIGINT NOT NULL, data BYTEA NOT NULL,
+                    PRIMARY KEY (run_id, parser, scenario, feed, chunk_size, network, parse))
                 """
             ]),
     ]

@@ -376,11 +376,12 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
 
     /// Records a counted run's profiles, each replacing its cell's.
     public func recordProfiles(_ profiles: [CellProfile], runID: String) throws {
-        let rows = try profiles.map { ($0.key, try ProfileArchive.encode($0)) }
+        let rows = try profiles.map { ($0.key, $0.parse, try ProfileArchive.encode($0)) }
         try connection.transaction {
-            for (key, data) in rows {
+            for (key, parse, data) in rows {
                 try connection.execute(
-                    ProfileRows.insert(placeholder: { "$\($0)" }), ProfileRows.values(key, runID: runID, data: data))
+                    ProfileRows.insert(placeholder: { "$\($0)" }),
+                    ProfileRows.values(key, parse: parse, runID: runID, data: data))
             }
         }
     }
@@ -392,10 +393,12 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             let key = ProfileRows.key(
                 parser: row["parser"], scenario: row["scenario"], feed: row["feed"], chunkSize: row["chunk_size"],
                 network: row["network"])
+            let parse: Int = row["parse"]
             // BYTEA in PostgreSQL's text output: \x and two hexadecimal digits a byte.
             let text: String = row["data"] ?? ""
             return StoredProfile(
-                key: key, runID: runID, source: ProfileRows.source(key, runID: runID, location: location),
+                key: key, parse: parse, runID: runID,
+                source: ProfileRows.source(key, parse: parse, runID: runID, location: location),
                 data: ProfileRows.bytes(hex: text))
         }
     }
@@ -471,7 +474,7 @@ public final class PostgresStatsStore: StatsStoring, @unchecked Sendable {
             for profile in run.profiles where !pruned {
                 try connection.execute(
                     ProfileRows.insert(placeholder: { "$\($0)" }),
-                    ProfileRows.values(profile.key, runID: run.runID, data: profile.data))
+                    ProfileRows.values(profile.key, parse: profile.parse, runID: run.runID, data: profile.data))
             }
             return outcome
         }

@@ -5,18 +5,18 @@ import GRDB
 /// The profiles part of a store (``StatsStoring/profiles(of:)``): one row a counted cell.
 enum ProfileRows {
     /// The columns of a row, in the order of the statements below.
-    static let columns = "run_id, parser, scenario, feed, chunk_size, network, data"
+    static let columns = "run_id, parser, scenario, feed, chunk_size, network, parse, data"
 
     static func insert(placeholder: (Int) -> String) -> String {
-        "INSERT INTO profiles (\(columns)) VALUES (\((1...7).map(placeholder).joined(separator: ", "))) "
-            + "ON CONFLICT (run_id, parser, scenario, feed, chunk_size, network) DO UPDATE SET data = excluded.data"
+        "INSERT INTO profiles (\(columns)) VALUES (\((1...8).map(placeholder).joined(separator: ", "))) "
+            + "ON CONFLICT (run_id, parser, scenario, feed, chunk_size, network, parse) DO UPDATE SET data = excluded.data"
     }
 
-    /// The values of `profile`'s row in run `runID`, `data` its compressed bytes.
-    static func values(_ key: ComparisonKey, runID: String, data: [UInt8]) -> [DatabaseValue] {
+    /// The values of a profile's row in run `runID`: its cell, its parse, `data` its compressed bytes.
+    static func values(_ key: ComparisonKey, parse: Int, runID: String, data: [UInt8]) -> [DatabaseValue] {
         [
             runID.databaseValue, key.parser.databaseValue, key.scenario.name.databaseValue, key.feed.databaseValue,
-            key.chunkSize.databaseValue, key.network.databaseValue, Data(data).databaseValue,
+            key.chunkSize.databaseValue, key.network.databaseValue, parse.databaseValue, Data(data).databaseValue,
         ]
     }
 
@@ -52,7 +52,7 @@ enum ProfileRows {
     }
 
     /// Where a stored profile is, for messages.
-    static func source(_ key: ComparisonKey, runID: String, location: String) -> String {
-        "the profile of \(key.parser) (\(key.scenario.name), \(key.feed)) of run \(runID) in \(location)"
+    static func source(_ key: ComparisonKey, parse: Int, runID: String, location: String) -> String {
+        "the profile of \(key.parser) (\(key.scenario.name), \(key.feed), parse \(parse)) of run \(runID) in \(location)"
     }
 }

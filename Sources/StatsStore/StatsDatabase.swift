@@ -344,12 +344,12 @@ public struct StatsDatabase: StatsStoring, Sendable {
 
     /// Records a counted run's profiles, each replacing its cell's.
     public func recordProfiles(_ profiles: [CellProfile], runID: String) throws {
-        let rows = try profiles.map { ($0.key, try ProfileArchive.encode($0)) }
+        let rows = try profiles.map { ($0.key, $0.parse, try ProfileArchive.encode($0)) }
         try write { db in
-            for (key, data) in rows {
+            for (key, parse, data) in rows {
                 try db.execute(
                     sql: ProfileRows.insert(placeholder: { _ in "?" }),
-                    arguments: StatementArguments(ProfileRows.values(key, runID: runID, data: data)))
+                    arguments: StatementArguments(ProfileRows.values(key, parse: parse, runID: runID, data: data)))
             }
         }
     }
@@ -364,10 +364,11 @@ public struct StatsDatabase: StatsStoring, Sendable {
                 let key = ProfileRows.key(
                     parser: row["parser"], scenario: row["scenario"], feed: row["feed"], chunkSize: row["chunk_size"],
                     network: row["network"])
+                let parse: Int = row["parse"]
                 let data: Data = row["data"] ?? Data()
                 return StoredProfile(
-                    key: key, runID: runID, source: ProfileRows.source(key, runID: runID, location: location),
-                    data: Array(data))
+                    key: key, parse: parse, runID: runID,
+                    source: ProfileRows.source(key, parse: parse, runID: runID, location: location), data: Array(data))
             }
     }
 
@@ -573,7 +574,8 @@ public struct StatsDatabase: StatsStoring, Sendable {
             for profile in run.profiles where !pruned {
                 try db.execute(
                     sql: ProfileRows.insert(placeholder: { _ in "?" }),
-                    arguments: StatementArguments(ProfileRows.values(profile.key, runID: run.runID, data: profile.data))
+                    arguments: StatementArguments(
+                        ProfileRows.values(profile.key, parse: profile.parse, runID: run.runID, data: profile.data))
                 )
             }
             return outcome

@@ -113,7 +113,8 @@ struct ProfileExplanationTests {
         try #require(run.status == 0, "\(run.standardError)")
         let dumps = try InstructionCounter.read(
             outputPrefix: prefix, count: 3, measured: 2, executable: binary, executableName: "program")
-        let (parse, profile) = try #require(dumps.profile)
+        // The first measured parse (the two count the same here).
+        let (parse, profile) = try #require(dumps.profiles.first)
         var demangled = profile
         let names = SwiftDemangler.demangle(profile.functions.map(\.name)).names
         for index in demangled.functions.indices { demangled.functions[index].name = names[index] }
@@ -187,6 +188,32 @@ struct ProfileExplanationTests {
         #expect(abs(total - head.profile.instructions) <= stacks.stacks.count)
         #expect(stacks.stacks.allSatisfy { $0.frames.first?.contains("callgrindParseRegion") == true })
         #expect(stacks.stacks.contains { $0.frames.last?.contains("extractTitle") == true })
+    }
+}
+
+/// Two sides' parses are matched by their place in the worker: a parse's count can differ from the
+/// next one's (libxml2's dictionary grows over parses), and a change of one parse alone is explained
+/// from that parse, not from two parses that were never the same work.
+@Suite("Profiles: parses matched by their place")
+struct ParseMatchingTests {
+    static func parse(_ number: Int, _ instructions: Int) -> CellProfile {
+        let function = ParseProfile.Function(
+            name: "work", object: "bench", selfCost: [instructions], inclusive: instructions, calls: 1)
+        return CellProfile(
+            key: ProfileExplanationTests.key, round: 1, parse: number,
+            profile: ParseProfile(events: ["Ir"], totals: [instructions], functions: [function], calls: []))
+    }
+
+    @Test func theParseThatMovedIsExplained() {
+        let baseline = [Self.parse(1, 1_000), Self.parse(2, 1_300), Self.parse(3, 1_100), Self.parse(4, 1_000)]
+        let current = [Self.parse(1, 1_000), Self.parse(2, 1_050), Self.parse(3, 1_100), Self.parse(4, 1_000)]
+        let explanation = CellExplanation.explain(
+            ProfileExplanationTests.key, baseline: baseline, current: current, baselineRun: "a", currentRun: "b")
+        #expect(explanation.baselineParseNumber == 2 && explanation.currentParseNumber == 2)
+        #expect(explanation.delta == -250)
+        #expect(explanation.perParse?.map(\.delta) == [0, -250, 0, 0])
+        // The lower middle parses (by count) would have compared parse 4 with parse 2: a change of 50
+        // that no code made.
     }
 }
 

@@ -220,13 +220,15 @@ package struct BisectSession: Sendable {
         let left = Self.profiles(in: parent.runDirectory)
         let right = Self.profiles(in: child.runDirectory)
         for cell in cells where cell.moved {
-            guard let a = left.profiles.first(where: { $0.key.parser == cell.parser }) else {
+            let a = left.profiles.filter { $0.key.parser == cell.parser }
+            let b = right.profiles.filter { $0.key.parser == cell.parser }
+            guard let key = a.first?.key else {
                 unexplained.append(
                     "\(cell.parser): no profile at \(parent.commit.short) (\(left.why ?? "its tool predates profiles"))"
                 )
                 continue
             }
-            guard let b = right.profiles.first(where: { $0.key.parser == cell.parser }) else {
+            guard !b.isEmpty else {
                 unexplained.append(
                     "\(cell.parser): no profile at \(child.commit.short) (\(right.why ?? "its tool predates profiles"))"
                 )
@@ -234,7 +236,7 @@ package struct BisectSession: Sendable {
             }
             explanations.append(
                 CellExplanation.explain(
-                    a.key, baseline: a, current: b, baselineRun: parent.commit.short, currentRun: child.commit.short))
+                    key, baseline: a, current: b, baselineRun: parent.commit.short, currentRun: child.commit.short))
         }
         return BisectStep(
             commit: child.commit, parent: parent.commit, cells: cells, explanations: explanations,

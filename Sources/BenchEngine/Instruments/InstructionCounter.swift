@@ -252,18 +252,23 @@ public struct InstructionCounter: Sendable {
         try read(outputPrefix: outputPrefix, count: count, measured: 0).counts
     }
 
-    /// What a counted worker's dumps hold: each parse's counts, and the profile of one measured parse.
+    /// What a counted worker's dumps hold: each parse's counts, and the profiles of its measured parses.
     struct Dumps {
         var counts: [ParseCounts]
-        /// The profile of the measured parse whose instruction count is the median of the measured
-        /// parses' (the lower middle one of an even count), and its number among them (from 1).
-        var profile: (parse: Int, profile: ParseProfile)?
-        /// Why there is no profile, when a dump's counts were read but its functions could not be.
+        /// The profiles of the first ``profiledParses`` measured parses, each with its number among
+        /// them (from 1): a parse's count can differ from the next one's by its place in the
+        /// worker (libxml2's dictionary grows over parses), so two sides are compared parse by parse.
+        var profiles: [(parse: Int, profile: ParseProfile)] = []
+        /// Why a measured parse has no profile, when its dump's counts were read but its functions
+        /// could not be.
         var profileProblem: String?
     }
 
+    /// The measured parses whose profiles a worker keeps, at most.
+    static let profiledParses = 4
+
     /// The counts of the dumps `outputPrefix`.1 to `outputPrefix`.`count`, the last `measured` of
-    /// them the measured parses, and the profile of the median measured parse (``Dumps``).
+    /// them the measured parses, and the profiles of the first ``profiledParses`` of those (``Dumps``).
     ///
     /// The dumps are removed once read.
     func dumps(outputPrefix: String, count: Int, measured: Int) throws -> Dumps {
@@ -293,15 +298,14 @@ public struct InstructionCounter: Sendable {
         }
         var dumps = Dumps(counts: counts)
         let measuredOffsets = Array(counts.indices.suffix(min(measured, counts.count)))
-        guard !measuredOffsets.isEmpty else { return dumps }
-        let sorted = measuredOffsets.sorted { (counts[$0].instructions, $0) < (counts[$1].instructions, $1) }
-        let median = sorted[(sorted.count - 1) / 2]
-        do {
-            let profile = try CallgrindDump.profile(
-                texts[median], executable: executable, executableName: executableName)
-            dumps.profile = (median - measuredOffsets[0] + 1, profile)
-        } catch {
-            dumps.profileProblem = "callgrind's dump \(outputPrefix).\(median + 1): \(error)"
+        for (number, offset) in measuredOffsets.prefix(profiledParses).enumerated() {
+            do {
+                let profile = try CallgrindDump.profile(
+                    texts[offset], executable: executable, executableName: executableName)
+                dumps.profiles.append((number + 1, profile))
+            } catch {
+                dumps.profileProblem = "callgrind's dump \(outputPrefix).\(offset + 1): \(error)"
+            }
         }
         return dumps
     }

@@ -99,7 +99,7 @@ struct ParseScenario: BenchScenario {
             }
         }
         var cellRun = run(cell, report: report, counts: counts, countingAllocations: job.countAllocations, in: context)
-        cellRun.profile = read?.profile
+        cellRun.profiles = read?.profiles ?? []
         cellRun.profileProblem = read?.profileProblem
         return [cellRun]
     }

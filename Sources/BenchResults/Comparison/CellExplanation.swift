@@ -33,9 +33,15 @@ public struct CellExplanation: Codable, Sendable, Equatable {
     public var executable: String? = nil
     /// What to keep in mind about the rows, in words (a change in cache behaviour only, nothing moved).
     public var note: String?
+    /// Each measured parse's instructions on both sides (the profiles' parses, matched by their
+    /// number in the worker); the one explained is the one that moved most.
+    public var perParse: [ParseChange]? = nil
     /// Which parses were compared: "run R, worker of round W, parse P" on each side.
     public var baselineParse: String
     public var currentParse: String
+    /// The compared parses' numbers in their workers (from 1).
+    public var baselineParseNumber: Int? = nil
+    public var currentParseNumber: Int? = nil
 
     /// The cell's whole change, in the basis's unit.
     public var delta: Int { currentTotal - baselineTotal }
@@ -84,6 +90,14 @@ public struct FunctionChange: Codable, Sendable, Equatable {
     }
 }
 
+/// One measured parse's instructions on both sides of a ``CellExplanation``.
+public struct ParseChange: Codable, Sendable, Equatable {
+    public var parse: Int
+    public var baseline: Int
+    public var current: Int
+    public var delta: Int { current - baseline }
+}
+
 /// One function of the executable, with the cost charged to it on each side (``CellExplanation/inCode``).
 public struct CodeChange: Codable, Sendable, Equatable {
     /// Its name; "" for the cost spent under no function of the executable.
@@ -108,6 +122,35 @@ extension CellExplanation {
     /// A relative change of instructions below this (0.05%) is "did not move" when choosing what
     /// the rows rank: a change in cache behaviour alone then ranks estimated cycles.
     public static let still = 0.0005
+
+    /// The explanation of `key`'s change from `baseline`'s profiles (a worker's parses) to
+    /// `current`'s: the parses are matched by their number in the worker (a parse's count can differ
+    /// from the next one's by its place: libxml2's dictionary grows over parses), and the pair that
+    /// moved most is explained (the first of equals; the first of each side when none match).
+    public static func explain(
+        _ key: ComparisonKey, baseline: [CellProfile], current: [CellProfile], baselineRun: String,
+        currentRun: String
+    ) -> CellExplanation {
+        let left = Dictionary(baseline.map { ($0.parse, $0) }, uniquingKeysWith: { first, _ in first })
+        let right = Dictionary(current.map { ($0.parse, $0) }, uniquingKeysWith: { first, _ in first })
+        let common = Set(left.keys).intersection(right.keys).sorted()
+        let changes = common.compactMap { parse -> ParseChange? in
+            guard let a = left[parse], let b = right[parse] else { return nil }
+            return ParseChange(parse: parse, baseline: a.profile.instructions, current: b.profile.instructions)
+        }
+        let chosen = changes.max { (abs($0.delta), $1.parse) < (abs($1.delta), $0.parse) }
+        guard let a = chosen.flatMap({ left[$0.parse] }) ?? baseline.first,
+            let b = chosen.flatMap({ right[$0.parse] }) ?? current.first
+        else {
+            return CellExplanation(
+                key: key, basis: .instructions, baselineTotal: 0, currentTotal: 0, rows: [], baselineAllocations: 0,
+                currentAllocations: 0, allocations: [], note: "no profile on a side", baselineParse: "",
+                currentParse: "")
+        }
+        var explanation = explain(key, baseline: a, current: b, baselineRun: baselineRun, currentRun: currentRun)
+        explanation.perParse = changes.count > 1 ? changes : nil
+        return explanation
+    }
 
     /// The explanation of `key`'s change from `baseline`'s profile to `current`'s.
     public static func explain(
@@ -186,6 +229,8 @@ extension CellExplanation {
             baselineAllocations: countA, currentAllocations: countB, allocations: allocations, note: note,
             baselineParse: "run \(baselineRun), worker of round \(baseline.round), parse \(baseline.parse)",
             currentParse: "run \(currentRun), worker of round \(current.round), parse \(current.parse)")
+        explanation.baselineParseNumber = baseline.parse
+        explanation.currentParseNumber = current.parse
         if basis == .instructions, delta != 0, let executable = executableObject(current.profile) {
             let left = FoldedStacks(baseline.profile).charged(to: executable)
             let right = FoldedStacks(current.profile).charged(to: executable)

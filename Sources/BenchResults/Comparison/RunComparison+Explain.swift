@@ -11,8 +11,9 @@ public struct ExplanationGap: Codable, Sendable, Equatable {
 
 /// One side's profiles, as `bench compare` found them beside its run files or in its store.
 public struct SideProfiles: Sendable {
-    /// Each cell's profile, from the side's first run (in the order given) that has one.
-    public var profiles: [ComparisonKey: StoredProfile] = [:]
+    /// Each cell's profiles (a worker's parses), from the side's first run (in the order given) that
+    /// has them.
+    public var profiles: [ComparisonKey: [StoredProfile]] = [:]
     /// The side's runs that have no profile at all, with why when it is known.
     public var without: [(runID: String, why: String)] = []
     /// Runs whose profiles could not be read at all (a damaged or truncated file), with the error.
@@ -23,7 +24,9 @@ public struct SideProfiles: Sendable {
     /// Adds a run's profiles (a later run's profile of a cell does not replace an earlier one's).
     public mutating func add(runID: String, _ stored: [StoredProfile], whyNone: String) {
         if stored.isEmpty { without.append((runID, whyNone)) }
-        for profile in stored where profiles[profile.key] == nil { profiles[profile.key] = profile }
+        for (key, parses) in Dictionary(grouping: stored, by: \.key) where profiles[key] == nil {
+            profiles[key] = parses.sorted { $0.parse < $1.parse }
+        }
     }
 
     /// Why this side has no profile of `key`.
@@ -60,11 +63,12 @@ extension RunComparison {
                 continue
             }
             do {
-                let left = try a.decoded()
-                let right = try b.decoded()
+                let left = try a.map { try $0.decoded() }
+                let right = try b.map { try $0.decoded() }
                 explained.append(
                     CellExplanation.explain(
-                        cell.key, baseline: left, current: right, baselineRun: a.runID, currentRun: b.runID))
+                        cell.key, baseline: left, current: right, baselineRun: a.first?.runID ?? "",
+                        currentRun: b.first?.runID ?? ""))
             } catch {
                 gaps.append(ExplanationGap(key: cell.key, reason: "its profile is refused: \(error)"))
             }

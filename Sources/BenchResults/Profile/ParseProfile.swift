@@ -111,11 +111,13 @@ public enum ProfileBounds {
     public static let othersName = "(functions beyond the profile's bound)"
 }
 
-/// The profile kept for one counted cell of a run: which parse it is, and its costs.
+/// A profile kept for a counted cell of a run: which parse it is, and its costs.
+///
+/// A cell keeps the profiles of one worker's first measured parses (the worker whose median
+/// count is the median of the workers'), one a parse.
 public struct CellProfile: Codable, Sendable, Equatable {
     public var key: ComparisonKey
-    /// The round (worker) and the parse within it whose profile this is: the parse whose
-    /// instruction count is the cell's median (the lower middle one of an even count).
+    /// The round (worker) and the measured parse within it (from 1) whose profile this is.
     public var round: Int
     public var parse: Int
     public var profile: ParseProfile
