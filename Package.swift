@@ -22,16 +22,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
-        // Allocation counts (`bench run`'s allocation workers): loaded with LD_PRELOAD in those
-        // workers only; every other process puts libc's malloc first (see AllocationCounter).
-        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // Two of the parsers measured (`xmlcoder`, `swxmlhash`): the Codable decoder and the tree
         // with lookups that Swift apps pick most, both over Foundation's XMLParser.
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", exact: "0.18.2"),
         .package(url: "https://github.com/drmohundro/SWXMLHash.git", exact: "8.1.1"),
-        // `time()` frozen in the instruction-counting worker (libxml2 seeds its hashes from it): a
-        // dynamic library built beside `bench` and preloaded there only (see InstructionCounter).
-        .package(path: "Packages/FrozenClock"),
+        // What the counting workers preload and no process links: the allocation interposer
+        // (ordo-one/malloc-interposer, for allocation counts) and the frozen clock (Packages/FrozenClock:
+        // `time()` frozen for instruction counts, libxml2 seeds its hashes from it), built beside the
+        // executable by `bench-worker-libraries`, which links them (see WorkerLibrary).
+        .package(path: "Packages/WorkerLibraries"),
     ],
     targets: [
         // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, FeedServing, StatsStore)
@@ -97,7 +96,6 @@ let package = Package(
             name: "BenchEngine",
             dependencies: [
                 "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore", "CCallgrind",
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ],
             // The compiler's version, recorded with every run (EnvironmentProbe.swiftVersion()).
             plugins: ["CompilerVersion"]
@@ -147,8 +145,10 @@ let package = Package(
                 // is FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
                 "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedServing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Not called: a dependency so that SwiftPM builds libFrozenClock.so beside the executable.
-                .product(name: "FrozenClock", package: "FrozenClock"),
+                // Not linked, not run: an executable product, which SwiftPM builds with the libraries it
+                // links (libMallocInterposerSwift.so, libFrozenClock.so) beside every executable that
+                // depends on BenchCLI, and links into none of them (WorkerLibrary).
+                .product(name: "bench-worker-libraries", package: "WorkerLibraries"),
             ]
         ),
         .executableTarget(name: "bench", dependencies: ["BenchCLI"]),

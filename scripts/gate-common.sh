@@ -33,8 +33,9 @@ GATE_PRODUCT=${GATE_PRODUCT:-bench}
 gate_log() { printf '%s\n' "$*" >&2; }
 
 # gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable (GATE_PRODUCT, as DEST_DIR/bench)
-# and the libraries it loads from beside itself (rpath $ORIGIN: the allocation interposer), so that
-# the copy runs on its own.
+# and the libraries built beside it: the ones its counting workers preload from there (the allocation
+# interposer, the frozen clock: bench links neither, but the gate counts), and any it loads itself
+# (rpath $ORIGIN: a revision from before, which linked both), so that the copy counts on its own.
 gate_copy_bench() {
     mkdir -p "$2"
     cp "$1/$GATE_PRODUCT" "$2/bench"

@@ -60,10 +60,19 @@ extension Run {
         defer { instructionCounter?.remove() }
         let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
-        let session = BenchSession(
-            plan: try request.plan(
-                outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
-                instructionCounter: instructionCounter, feedHost: FeedServer.starter, warn: printError))
+        let plan = try request.plan(
+            outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
+            instructionCounter: instructionCounter, feedHost: FeedServer.starter, warn: printError)
+        // A `bench` copied without the interposer beside it: the run goes on, and says (first and
+        // last) that it counts no allocations, why and how to have them.
+        let countsWarning = plan.allocationCountsUnavailable.map {
+            terminal.warning(
+                Format.wrap(
+                    "WARNING: no allocation counts in this run: \($0). (--no-allocation-counts: a run without "
+                        + "them, unwarned.)", width: terminal.width))
+        }
+        if let countsWarning { printError(countsWarning) }
+        let session = BenchSession(plan: plan)
         // The check first: an input no parser can read stops the run here, with nothing measured,
         // written or stored (the store is opened after it).
         let checks: [BenchRunner.FeedCheck]
@@ -132,6 +141,7 @@ extension Run {
                 "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and made "
                     + "again; every sample is recorded.")
         }
+        if let countsWarning { printError(countsWarning) }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
     }

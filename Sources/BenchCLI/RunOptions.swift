@@ -78,7 +78,7 @@ struct Run: ParsableCommand {
     @Flag(
         name: .customLong("no-allocation-counts"),
         help:
-            "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded."
+            "Do not run the worker per parse cell that counts each parse's allocations (malloc-family calls and bytes) with the allocation interposer loaded (libMallocInterposerSwift.so, from beside bench: without it, a run counts none and says why)."
     )
     var noAllocationCounts = false
 

@@ -204,6 +204,11 @@ struct Sweep: ParsableCommand {
                 )
             })
         terminal.clearProgress()
+        if let unavailable = outcome.allocationCountsUnavailable {
+            printError(
+                terminal.warning(
+                    Format.wrap("WARNING: no allocation counts in this sweep: \(unavailable)", width: terminal.width)))
+        }
         if let unavailable = outcome.countsUnavailable {
             printError(terminal.warning("WARNING: no instruction counts in this sweep: \(unavailable)"))
         }

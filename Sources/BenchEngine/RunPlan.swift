@@ -51,6 +51,20 @@ public struct RunPlan: Sendable {
     public var allowUnverified: Set<String> = []
     /// The `read` practice's ways of reading the stored songs.
     public var readChoices: [SongShelf.Choice] = SongShelf.Choice.allCases
+    /// Why the run counts no allocations though they were asked for: the interposer is not beside
+    /// ``executable`` (``leaveOutUnavailableAllocationCounts()``); `nil` otherwise.
+    public private(set) var allocationCountsUnavailable: String?
+
+    /// Leaves the allocation counts out of a plan whose settings ask for them when the interposer
+    /// is not beside ``executable`` (a `bench` copied on its own), saying why in
+    /// ``allocationCountsUnavailable``; the settings then record that none were counted.
+    public mutating func leaveOutUnavailableAllocationCounts() {
+        guard settings.countsAllocations == true, instructionCounter == nil,
+            let missing = AllocationCounter.unavailable(besideExecutable: executable)
+        else { return }
+        settings.countsAllocations = false
+        allocationCountsUnavailable = missing
+    }
 
     /// What the parsers build: a document's events when the plan measures the `document` scenario
     /// (a run measures one workload), songs otherwise.

@@ -201,7 +201,8 @@ extension RunRequest {
     ///   - instructionCounter: the counter of a counted run (``countsInstructions``).
     ///   - feedHost: starts the embedded feed server (`FeedServing`'s `FeedServer.starter`).
     ///   - warn: told what the feeds' resolution leaves out, and why.
-    /// - Returns: the plan, for ``BenchSession``.
+    /// - Returns: the plan, for ``BenchSession``; without allocation counts when the interposer is not
+    ///   beside `executable` (``RunPlan/allocationCountsUnavailable`` says why).
     /// - Throws: `FeedResolutionError` for a feed that cannot be had.
     public func plan(
         outputDirectory: String, executable: String, instructionCounter: InstructionCounter?,
@@ -221,6 +222,7 @@ extension RunRequest {
         if let threadCounts { plan.threadCounts = threadCounts }
         plan.queuePageSize = queuePageSize
         plan.allowUnverified = allowUnverified
+        plan.leaveOutUnavailableAllocationCounts()
         return plan
     }
 }

@@ -51,6 +51,8 @@ public struct SweepSession: Sendable {
         public var counted: BenchSession.Outcome?
         /// Why there are no instruction counts, when they were asked for and cannot be made.
         public var countsUnavailable: String?
+        /// Why the timing run counted no allocations: the interposer is not beside the executable.
+        public var allocationCountsUnavailable: String?
 
         /// The problems that are errors of the sweep: songs that differ, parses that failed once timed
         /// (a parser that refuses a feed, or crashes on it, has that as its outcome at that size).
@@ -108,6 +110,7 @@ public struct SweepSession: Sendable {
             parsers: parsers, feeds: feeds, settings: settings, executable: executable, debugBuild: debugBuild,
             scenarios: [scenario])
         timingPlan.chunkSizesByFeed = chunkSizesByFeed
+        timingPlan.leaveOutUnavailableAllocationCounts()
         var timed = try BenchSession(plan: timingPlan).run(
             environment: environment(), recorder: recorder, checking: { checking("timing", feeds.count) },
             progress: { progress("timing", $0) })
@@ -130,7 +133,9 @@ public struct SweepSession: Sendable {
             plan: plan, timed: timed.result, counted: counted?.result, scaleFeeds: scaleFeeds, chunkFeed: chunkFeed,
             parsers: parsers + [ParserRegistry.baseline.name]
                 + (plan.workload == .document ? [ParserRegistry.sinkBaseline.name] : []))
-        return Outcome(result: result, timed: timed, counted: counted, countsUnavailable: unavailable)
+        return Outcome(
+            result: result, timed: timed, counted: counted, countsUnavailable: unavailable,
+            allocationCountsUnavailable: timingPlan.allocationCountsUnavailable)
     }
 
     /// The scenario of every cell: a parse from memory, into songs or into the event sink.

@@ -29,6 +29,28 @@ struct AllocationCountTests {
         #expect(kept == AllocationCounter.Counts(allocations: 250, bytes: 1_024_000, keptBytes: 1_024_000))
     }
 
+    /// A plan for an executable without the interposer beside it (a `bench` copied on its own) counts
+    /// no allocations and says why: the file, where it was looked for, how to get it.
+    @Test func aPlanWithoutTheInterposerBesideItsExecutableLeavesTheCountsOut() throws {
+        let directory = try TemporaryDirectory()
+        let executable = try directory.write("bench", "")
+        var settings = RunSettings(iterations: 1, warmup: 1, rounds: 1, chunkSize: 4096, timeoutSeconds: 60)
+        settings.countsAllocations = true
+        var plan = RunPlan(
+            parsers: ["expat"], feeds: [TestPaths.top300], settings: settings, executable: executable, debugBuild: true)
+        plan.leaveOutUnavailableAllocationCounts()
+        #expect(plan.settings.countsAllocations == false)
+        let said = try #require(plan.allocationCountsUnavailable)
+        #expect(said.contains("looked for \(directory.path("libMallocInterposerSwift.so"))"), "\(said)")
+        #expect(said.contains("swift build -c release"), "\(said)")
+
+        try directory.write("libMallocInterposerSwift.so", "")
+        var beside = RunPlan(
+            parsers: ["expat"], feeds: [TestPaths.top300], settings: settings, executable: executable, debugBuild: true)
+        beside.leaveOutUnavailableAllocationCounts()
+        #expect(beside.settings.countsAllocations == true && beside.allocationCountsUnavailable == nil)
+    }
+
     @Test func withoutTheInterposerAWorkerRefusesToCount() throws {
         // Workers get libc's malloc by default: a count would silently be 0.
         let (outcome, counts) = try Self.probe(AllocationProbeJob(blocks: 10, bytes: 16), counting: false)

@@ -1,5 +1,4 @@
 import Foundation
-import MallocInterposerSwift
 
 /// Counts the `malloc`-family calls of a region of code, through ordo-one's malloc interposer.
 ///
@@ -14,10 +13,12 @@ import MallocInterposerSwift
 ///
 /// **How it is loaded.** The interposer replaces `malloc` for the whole process, so it must be
 /// loaded first (`LD_PRELOAD`) and only in the workers that count: it adds a 16-byte header to every
-/// block, which would change the time and memory of a timed parse. Linking `bench` against it puts
-/// it before libc in the order the dynamic linker searches, so every other worker gets
-/// `LD_PRELOAD=libc.so.6`, which puts libc's `malloc` back in front (`plainEnvironment(adding:)`),
-/// and checks at its start that nothing is counted (``isLoaded``).
+/// block, which would change the time and memory of a timed parse. No process links it
+/// (``WorkerLibrary``): a counting worker preloads it from beside the executable
+/// (``countingEnvironment(executable:)``), and this type finds its functions in the process
+/// (`dlsym`), where only that worker has them. Every other worker checks at its start that nothing
+/// is counted (``isLoaded``); an interposer inherited from the caller's `LD_PRELOAD` is taken out
+/// of a worker's.
 public enum AllocationCounter {
     /// What one counted region allocated.
     public struct Counts: Sendable, Hashable, Codable {
@@ -32,11 +33,17 @@ public enum AllocationCounter {
 
     /// The interposer's library, beside the `bench` executable (SwiftPM builds it there).
     public static func library(besideExecutable executable: String) -> String {
-        (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(libraryName)
+        WorkerLibrary.allocationInterposer.path(besideExecutable: executable)
     }
 
     /// The file name of the interposer's library.
-    public static let libraryName = "libMallocInterposerSwift.so"
+    public static let libraryName = WorkerLibrary.allocationInterposer.fileName
+
+    /// Why allocations cannot be counted by workers of `executable`: the interposer is not beside it
+    /// (which file, where it was looked for, how to get it); `nil` when it is there.
+    public static func unavailable(besideExecutable executable: String) -> String? {
+        WorkerLibrary.allocationInterposer.missing(besideExecutable: executable)
+    }
 
     /// The environment of a worker that counts allocations: the interposer loaded first.
     ///
@@ -47,46 +54,83 @@ public enum AllocationCounter {
         ["LD_PRELOAD": library(besideExecutable: executable), "SWIFT_DETERMINISTIC_HASHING": "1"]
     }
 
-    /// `LD_PRELOAD` for every worker that does not count allocations: libc first.
-    ///
-    /// So that its `malloc` is the one every library calls, before any other preloaded library (`others`,
-    /// e.g. the frozen clock, which must come before libc to replace `time()`).
-    public static func plainPreload(before others: [String] = []) -> String {
-        (others + ["libc.so.6"]).joined(separator: ":")
+    /// The interposer's C functions (`interposer.h`), found in the process: only where its library
+    /// was preloaded.
+    struct Interposer: @unchecked Sendable {
+        var enable: @convention(c) () -> Void
+        var disable: @convention(c) () -> Void
+        var reset: @convention(c) () -> Void
+        /// `malloc_interposer_get_stats`: allocations, their bytes, small and large ones, frees, freed bytes.
+        var statistics:
+            @convention(c) (
+                UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
+                UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>
+            ) -> Void
+
+        /// The functions, looked up once; `nil` without the library.
+        static let loaded: Interposer? = {
+            #if canImport(Darwin)
+                let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            #else
+                let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+            #endif
+            func function<T>(_ name: String, as type: T.Type) -> T? {
+                dlsym(everywhere, name).map { unsafeBitCast($0, to: type) }
+            }
+            guard let enable = function("malloc_interposer_enable", as: (@convention(c) () -> Void).self),
+                let disable = function("malloc_interposer_disable", as: (@convention(c) () -> Void).self),
+                let reset = function("malloc_interposer_reset", as: (@convention(c) () -> Void).self),
+                let statistics = function(
+                    "malloc_interposer_get_stats",
+                    as: (@convention(c) (
+                        UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
+                        UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>
+                    ) -> Void).self)
+            else { return nil }
+            return Interposer(enable: enable, disable: disable, reset: reset, statistics: statistics)
+        }()
+
+        /// The allocations since the last reset, their bytes, and the bytes freed.
+        func counts() -> Counts {
+            var (allocations, bytes, small, large, frees, freedBytes): (Int64, Int64, Int64, Int64, Int64, Int64) =
+                (0, 0, 0, 0, 0, 0)
+            statistics(&allocations, &bytes, &small, &large, &frees, &freedBytes)
+            return Counts(allocations: Int(allocations), bytes: Int(bytes), keptBytes: Int(bytes - freedBytes))
+        }
     }
 
     /// Whether the interposer is the process's `malloc` (a block allocated while counting is on is counted).
     ///
     /// In a worker that times, it must not be; in one that counts, it must.
     public static var isLoaded: Bool {
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
+        guard let interposer = Interposer.loaded else { return false }
+        interposer.reset()
+        interposer.enable()
         let block = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
         blackHole(block)
         block.deallocate()
-        MallocInterposerSwift.unhook()
-        let loaded = MallocInterposerSwift.getStatistics().mallocCount > 0
-        MallocInterposerSwift.reset()
+        interposer.disable()
+        let loaded = interposer.counts().allocations > 0
+        interposer.reset()
         return loaded
     }
 
     /// Starts counting from zero.
     ///
-    /// Call ``stop()`` to end the region.
+    /// Call ``stop()`` to end the region. Without the interposer (``isLoaded``), nothing is counted.
     @inline(__always)
     public static func start() {
-        MallocInterposerSwift.reset()
-        MallocInterposerSwift.hook()
+        guard let interposer = Interposer.loaded else { return }
+        interposer.reset()
+        interposer.enable()
     }
 
     /// Stops counting and returns what the region since ``start()`` allocated.
     @inline(__always)
     public static func stop() -> Counts {
-        MallocInterposerSwift.unhook()
-        let statistics = MallocInterposerSwift.getStatistics()
-        return Counts(
-            allocations: statistics.mallocCount, bytes: statistics.mallocBytesCount,
-            keptBytes: statistics.mallocBytesCount - statistics.freeBytesCount)
+        guard let interposer = Interposer.loaded else { return Counts(allocations: 0, bytes: 0, keptBytes: 0) }
+        interposer.disable()
+        return interposer.counts()
     }
 
     /// Counts the allocations of `body`.
@@ -133,7 +177,7 @@ public enum AllocationCounter {
             throw WrongAllocator(
                 description:
                     "the allocation interposer is this worker's malloc (it adds 16 bytes to every block, which "
-                    + "changes times and memory): run workers with LD_PRELOAD=libc.so.6 (bench run sets it)")
+                    + "changes times and memory): run this worker without it in LD_PRELOAD (bench run does)")
         }
     }
 }

@@ -16,9 +16,11 @@ import Foundation
 /// - `SWIFT_DETERMINISTIC_HASHING=1` (Swift's hash seed; the parsers fix theirs too: expat's salt,
 ///   see `HashSeeding`);
 /// - a frozen `time()`: libxml2 2.9 seeds its dictionaries' hashes from `time(NULL)` and has no other
-///   switch. The package builds `libFrozenClock.so` beside `bench` (`Packages/FrozenClock`); the
-///   counted worker preloads it with `BENCH_FROZEN_TIME` set, and every other process keeps the real
-///   time (the monotonic clock and `clock_gettime` are never touched);
+///   switch. The package builds `libFrozenClock.so` beside `bench` (`Packages/FrozenClock`, a
+///   ``WorkerLibrary``: no process links it); the counted worker preloads it with `BENCH_FROZEN_TIME`
+///   set, and every other process keeps the real time (the monotonic clock and `clock_gettime` are
+///   never touched). Without it beside the executable, ``prepare(executable:)`` says which file is
+///   missing, where it looked and how to get it;
 /// - no address randomisation (`setarch -R`).
 ///
 /// valgrind 3.19 cannot read the debug information of Swift 6.3 binaries ("Possibly corrupted
@@ -83,11 +85,8 @@ public struct InstructionCounter: Sendable {
             throw Unavailable(description: "instruction counts need objcopy and nm from binutils \(install)")
         }
         let clock = frozenClockLibrary(besideExecutable: executable)
-        guard FileManager.default.fileExists(atPath: clock) else {
-            throw Unavailable(
-                description:
-                    "instruction counts need \(frozenClockName) beside \(executable), to fix libxml2's hash seed "
-                    + "(it comes from time()); SwiftPM builds it with bench: rebuild with swift build -c release")
+        if let missing = WorkerLibrary.frozenClock.missing(besideExecutable: executable) {
+            throw Unavailable(description: missing)
         }
         // A name of fixed length: the worker's path is in its arguments, and their length moves
         // what the process allocates before the parse, hence the alignment its copies meet (a 9-digit
@@ -106,13 +105,6 @@ public struct InstructionCounter: Sendable {
         guard stripped.status == 0 else {
             try? FileManager.default.removeItem(atPath: directory)
             throw Unavailable(description: "objcopy --strip-debug \(executable) failed: \(stripped.error)")
-        }
-        // The copy finds its libraries beside itself (rpath $ORIGIN): the allocation interposer's too.
-        let interposer = AllocationCounter.library(besideExecutable: executable)
-        if FileManager.default.fileExists(atPath: interposer) {
-            try? FileManager.default.copyItem(
-                atPath: interposer,
-                toPath: (directory as NSString).appendingPathComponent(AllocationCounter.libraryName))
         }
         // The frozen clock is preloaded by a path of fixed length, in the directory: the path is in
         // the worker's environment, whose length moves the count (a clone elsewhere must count the same).
@@ -168,7 +160,7 @@ public struct InstructionCounter: Sendable {
             ]
         let environment = [
             "SWIFT_DETERMINISTIC_HASHING": "1",
-            "LD_PRELOAD": AllocationCounter.plainPreload(before: [frozenClockLibrary]),
+            "LD_PRELOAD": frozenClockLibrary,
             Self.frozenTimeVariable: Self.frozenTime, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
         let input = WorkerJob.measure(job).encoded()
@@ -372,7 +364,7 @@ public struct InstructionCounter: Sendable {
     }
 
     /// The file name of the frozen clock's library (the `FrozenClock` product of `Packages/FrozenClock`).
-    public static let frozenClockName = "libFrozenClock.so"
+    public static let frozenClockName = WorkerLibrary.frozenClock.fileName
 
     /// The variable that freezes `time()` in a process that has the frozen clock loaded first.
     static let frozenTimeVariable = "BENCH_FROZEN_TIME"
@@ -382,7 +374,7 @@ public struct InstructionCounter: Sendable {
 
     /// Where SwiftPM puts the frozen clock's library: beside `executable`.
     static func frozenClockLibrary(besideExecutable executable: String) -> String {
-        (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(frozenClockName)
+        WorkerLibrary.frozenClock.path(besideExecutable: executable)
     }
 
     /// The lines of `text` that contain `word`, found by Foundation's search: nm lists ~100,000

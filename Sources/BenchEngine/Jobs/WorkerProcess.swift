@@ -105,9 +105,14 @@ public enum WorkerProcess {
     }
 
     /// The directory of `executable`, where SwiftPM builds the libraries a worker may preload
-    /// (the allocation interposer, the frozen clock): a `/proc/PID/exe` link is followed to the
-    /// file's path (without the " (deleted)" that Linux adds once the file is replaced).
+    /// (``WorkerLibrary``: the allocation interposer, the frozen clock).
     public static func directory(ofExecutable executable: String) -> String {
+        (file(ofExecutable: executable) as NSString).deletingLastPathComponent
+    }
+
+    /// The path of `executable`'s file: a `/proc/PID/exe` link is followed to the file's path
+    /// (without the " (deleted)" that Linux adds once the file is replaced).
+    public static func file(ofExecutable executable: String) -> String {
         var path = executable
         #if os(Linux)
             if executable.hasPrefix("/proc/"), executable.hasSuffix("/exe"), let target = readLink(executable) {
@@ -115,7 +120,7 @@ public enum WorkerProcess {
                 if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
             }
         #endif
-        return (path as NSString).deletingLastPathComponent
+        return path
     }
 
     /// The path of the running executable's file, when the system says it.
@@ -245,8 +250,8 @@ public enum WorkerProcess {
     ///     of a pipe's buffer, 1 MiB on Linux); `nil` gives it `/dev/null`.
     ///   - environment: variables to set on top of this process's environment. Swift's crash
     ///     backtracer is turned off in workers (`SWIFT_BACKTRACE=enable=no`) so that a crash ends
-    ///     the worker at once; `LD_PRELOAD` puts libc's `malloc` first (``AllocationCounter``)
-    ///     unless `environment` sets it.
+    ///     the worker at once; the allocation interposer is taken out of an inherited `LD_PRELOAD`
+    ///     (``AllocationCounter``: a worker that counts sets its own in `environment`).
     ///   - inheritsEnvironment: `false` starts the worker with `environment` and
     ///     `SWIFT_BACKTRACE` only (a counted worker, whose start must not depend on the caller's
     ///     variables).
@@ -316,20 +321,22 @@ public enum WorkerProcess {
         }
     }
 
-    /// The worker's environment: this process's (unless not inherited), its parent's id, libc's
-    /// malloc first, then `extra`.
+    /// The worker's environment: this process's (unless not inherited) without the allocation
+    /// interposer, its parent's id, then `extra`.
     private static func workerEnvironment(_ extra: [String: String], inheritsEnvironment: Bool) -> [String: String] {
         var variables = inheritsEnvironment ? environmentVariables() : [:]
         variables["SWIFT_BACKTRACE"] = "enable=no"
         // Ten digits whatever the id: a counted worker's start must not depend on its length.
         let parent = String(getpid())
         variables[parentVariable] = String(repeating: "0", count: max(0, 10 - parent.count)) + parent
-        // libc's malloc, not the allocation interposer `bench` links (see AllocationCounter); a
-        // worker that counts allocations, or runs under callgrind, sets its own LD_PRELOAD.
-        let inherited = variables["LD_PRELOAD"].map { $0.split(separator: ":").map(String.init) } ?? []
-        if !inherited.contains("libc.so.6") {
-            variables["LD_PRELOAD"] = AllocationCounter.plainPreload(
-                before: inherited.filter { !$0.hasSuffix(AllocationCounter.libraryName) })
+        // libc's malloc, not the allocation interposer, though this process was started with it
+        // preloaded (see AllocationCounter); a worker that counts allocations, or runs under
+        // callgrind, sets its own LD_PRELOAD.
+        if let inherited = variables["LD_PRELOAD"] {
+            let kept = inherited.split(separator: ":").filter {
+                !$0.hasSuffix(WorkerLibrary.allocationInterposer.fileName)
+            }
+            variables["LD_PRELOAD"] = kept.isEmpty ? nil : kept.joined(separator: ":")
         }
         for (key, value) in extra { variables[key] = value }
         return variables

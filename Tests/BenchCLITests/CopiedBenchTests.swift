@@ -1,0 +1,130 @@
+import BenchTestSupport
+import Foundation
+import Testing
+
+@testable import BenchEngine
+
+/// `bench` copied on its own (`cp .build/release/bench ~/bin/`, `swift package experimental-install`):
+/// it starts, and does everything that does not count; a count that needs a library beside it says
+/// which file, where it looked and how to get it.
+@Suite("bench copied on its own")
+struct CopiedBenchTests {
+    /// The two libraries only counting workers preload.
+    static let libraries = [WorkerLibrary.allocationInterposer, .frozenClock]
+
+    /// The built `bench` copied into `bin/` of a new directory, with `libraries` beside it.
+    static func copy(with libraries: [WorkerLibrary] = [], in directory: TemporaryDirectory) throws -> String {
+        let bin = directory.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("bench").path
+        try FileManager.default.copyItem(atPath: TestPaths.benchExecutable, toPath: copy)
+        for library in libraries {
+            try FileManager.default.copyItem(
+                atPath: library.path(besideExecutable: TestPaths.benchExecutable),
+                toPath: bin.appendingPathComponent(library.fileName).path)
+        }
+        return copy
+    }
+
+    /// The shortest timed run: libxml2 on the committed feed, one worker, one parse, nothing stored.
+    ///
+    /// A parse that loses the CPU to the tests beside counts (`--count-preempted`): else a busy
+    /// machine can leave the cell with no figure, and the run exits 1.
+    static func shortRun(_ extra: [String] = [], output: String) -> [String] {
+        [
+            "run", "--scenario", "parse", "--parsers", "libxml2", "--feed", TestPaths.top300, "--rounds", "1",
+            "--iterations", "1", "--warmup", "1", "--no-store", "--quiet", "--count-preempted", "--output-dir",
+            output,
+        ] + extra
+    }
+
+    /// The parse rows of a run's summary CSV, by parser.
+    static func parseRows(in output: String) throws -> [String: [String: String]] {
+        let text = try String(contentsOfFile: output + "/latest-summary.csv", encoding: .utf8)
+        // RFC 4180's CRLF: one Character, which a split on "\n" does not see.
+        let lines = text.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        guard let header = lines.first?.map(String.init) else { return [:] }
+        var rows: [String: [String: String]] = [:]
+        for line in lines.dropFirst() {
+            let row = Dictionary(uniqueKeysWithValues: zip(header, line.map(String.init)))
+            if row["scenario"] == "parse", let parser = row["parser"] { rows[parser] = row }
+        }
+        return rows
+    }
+
+    /// No process links the libraries the counting workers preload, and SwiftPM builds both beside it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf (binutils)"))
+    func benchNeedsNeitherWorkerLibrary() throws {
+        let dynamic = try runProgram("/usr/bin/readelf", ["-d", TestPaths.benchExecutable])
+        #expect(dynamic.status == 0, "\(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("[libc.so.6]") }, "readelf's lines: \(needed)")
+        for library in Self.libraries {
+            #expect(!needed.contains { $0.contains(library.fileName) }, "bench NEEDs \(library.fileName)")
+            let path = library.path(besideExecutable: TestPaths.benchExecutable)
+            #expect(FileManager.default.fileExists(atPath: path), "SwiftPM did not build \(path)")
+        }
+    }
+
+    /// A copy alone starts, and times a run: its allocation counts are said to be unavailable, with the
+    /// file, where it was looked for and how to get it, and the run is stored without them.
+    @Test func aCopyAloneTimesARunAndSaysItCountsNoAllocations() throws {
+        let directory = try TemporaryDirectory()
+        let bench = try Self.copy(in: directory)
+        let version = try runProgram(bench, ["--version"], in: directory.url)
+        #expect(version.status == 0, "\(version.standardError)")
+        #expect(!version.standardOutput.isEmpty)
+
+        let output = directory.path("results")
+        let run = try runProgram(bench, Self.shortRun(output: output), in: directory.url)
+        #expect(run.status == 0, "\(run.standardError)")
+        let said = words(run.standardError)
+        #expect(said.contains("WARNING: no allocation counts in this run"), "\(run.standardError)")
+        #expect(said.contains("looked for \(directory.url.path)/bin/libMallocInterposerSwift.so"), "\(said)")
+        #expect(said.contains("swift build -c release"), "\(said)")
+        let rows = try Self.parseRows(in: output)
+        #expect(rows["libxml2"]?["n"] == "1", "\(rows)")
+        #expect(rows["libxml2"]?["allocations"] == "", "\(rows)")
+
+        // Asked not to count, it says nothing of them.
+        let uncounted = try runProgram(
+            bench, Self.shortRun(["--no-allocation-counts"], output: output), in: directory.url)
+        #expect(uncounted.status == 0, "\(uncounted.standardError)")
+        #expect(!uncounted.standardError.contains("allocation counts"), "\(uncounted.standardError)")
+    }
+
+    /// With the interposer copied beside it, the copy counts allocations, exactly as the build does.
+    @Test func aCopyWithTheInterposerBesideItCountsAllocations() throws {
+        let directory = try TemporaryDirectory()
+        let bench = try Self.copy(with: [.allocationInterposer], in: directory)
+        let output = directory.path("results")
+        let run = try runProgram(bench, Self.shortRun(output: output), in: directory.url)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(!run.standardError.contains("allocation counts"), "\(run.standardError)")
+        let rows = try Self.parseRows(in: output)
+        #expect((Int(rows["libxml2"]?["allocations"] ?? "") ?? 0) > 300, "\(rows)")
+        #expect(rows["null"]?["allocations"] == "0", "\(rows)")
+    }
+
+    /// A copy asked for instruction counts, without the frozen clock beside it, fails with the file,
+    /// where it was looked for and how to get it.
+    @Test(
+        .enabled(
+            if: ["valgrind", "objcopy", "nm"].allSatisfy { InstructionCounter.findExecutable($0) != nil },
+            "needs valgrind and binutils (apt-get install valgrind binutils)"))
+    func aCountedRunFromACopyNamesTheMissingFrozenClock() throws {
+        let directory = try TemporaryDirectory()
+        let bench = try Self.copy(with: [.allocationInterposer], in: directory)
+        let output = directory.path("results")
+        let run = try runProgram(
+            bench, Self.shortRun(["--counter", "instructions"], output: output), in: directory.url)
+        #expect(run.status == 1, "\(run.standardError)")
+        let said = words(run.standardError)
+        #expect(said.contains("instruction counts need libFrozenClock.so"), "\(said)")
+        #expect(said.contains("looked for \(directory.url.path)/bin/libFrozenClock.so"), "\(said)")
+        #expect(said.contains("swift build -c release"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/latest-summary.csv"), "nothing is written")
+    }
+}
