@@ -248,7 +248,7 @@ extension StoreMigration {
         // first counted parses (callgrind), gzip-compressed JSON (`ProfileArchive`), which `bench
         // compare` explains a change with. Retention removes them with the raw samples.
         StoreMigration(
-            "profiles: a counted cell's per-function costs",
+            "profiles: the per-function costs of counted parses",
             sqlite: [
                 """
                 CREATE TABLE "profiles" ("run_id" TEXT NOT NULL REFERENCES "runs"("run_id") ON DELETE CASCADE,

@@ -567,7 +567,8 @@ struct PostgresStoreContractTests {
         // A store that lacks a schema step cannot be read by a role that may not make it: an error
         // names the step, and nothing is changed.
         let last = try #require(PostgresStatsStore.migrations.last?.identifier)
-        try database.psql("DELETE FROM grdb_migrations WHERE identifier = '\(last)'")
+        try database.psql(
+            "DELETE FROM grdb_migrations WHERE identifier = '\(last.replacingOccurrences(of: "'", with: "''"))'")
         let error = #expect(throws: StatsStoreError.self) {
             try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
         }
