@@ -1,7 +1,7 @@
 import BenchResults
 import Foundation
 
-/// The profiles a counted run keeps: per counted cell, those of one worker's first measured parses.
+/// The profiles a counted run keeps: per counted cell, those of one worker's first two measured parses.
 ///
 /// Each counted worker gives the profiles of its first measured parses (``CellRun/profiles``); the
 /// cell keeps those of the worker whose median parse count is the median of the workers' (the lower

@@ -257,7 +257,7 @@ public struct InstructionCounter: Sendable {
     }
 
     /// The measured parses whose profiles a worker keeps, at most.
-    static let profiledParses = 4
+    static let profiledParses = 2
 
     /// The counts of the dumps `outputPrefix`.1 to `outputPrefix`.`count`, the last `measured` of
     /// them the measured parses, and the profiles of the first ``profiledParses`` of those (``Dumps``).

@@ -8,14 +8,14 @@ public enum Gzip {
         public var description: String
     }
 
-    /// `bytes` as one gzip member at zlib's best compression.
+    /// `bytes` as one gzip member at zlib's default level.
     public static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
         // deflateInit2 is a C macro: its function, with the version and size it passes. Window bits
         // 15 + 16 ask for the gzip wrapper.
         guard
             deflateInit2_(
-                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                 Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { throw Failure(description: "zlib could not start compressing") }
         defer { deflateEnd(&stream) }
