@@ -46,7 +46,7 @@ public struct BenchSession: Sendable {
         /// Workers that ran to their end, and how many the plan had.
         public var workersFinished = 0
         public var workersPlanned = 0
-        /// A counted run's profiles, one per counted cell (``KeptProfiles``); empty for other runs.
+        /// A counted run's profiles, one per counted cell (`KeptProfiles`); empty for other runs.
         public var profiles: [CellProfile] = []
         /// What kept a counted cell from having a profile, or its names from being demangled.
         public var profileProblems: [String] = []

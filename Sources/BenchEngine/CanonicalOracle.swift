@@ -116,7 +116,7 @@ public enum CanonicalOracle {
     }
 
     /// Where two canonical forms first differ: the byte offset, its line and column (from 1, the
-    /// column in characters) and a few characters of each, invisible ones escaped (``VisibleText``).
+    /// column in characters) and a few characters of each, invisible ones escaped (`VisibleText`).
     public static func firstDifference(_ ours: [UInt8], _ expected: [UInt8]) -> String {
         let common = zip(ours, expected).prefix { $0 == $1 }.count
         let lineStart = ours[..<common].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0

@@ -48,7 +48,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The problems in lines, each fact said once: a cell with no figure whose reason the notes under
-    /// its table give already (`noted`: ``RunReport`` tables' cells with a note) is named without it,
+    /// its table give already (`noted`: `RunReport` tables' cells with a note) is named without it,
     /// the parsers of one feed and scenario on one line where the first of them was ("libxml2, expat
     /// on feed.xml (parse): no timed figure (why: under its table)"); the others as ``description``
     /// says them, in their order.

@@ -386,7 +386,7 @@ public enum RunReport {
     static func note(_ cell: CellSummary) -> String? { cell.outcome ?? cell.lostTheCPUNote }
 
     /// The cells that ``table(_:reference:columns:width:key:timedSink:)`` gives a note under their
-    /// table (``note(_:)``): what a message after the tables need not say again.
+    /// table (`note(_:)`): what a message after the tables need not say again.
     public static func notedUnderTables(_ cells: [CellSummary], reference: String? = nil) -> Set<CellKey> {
         let all = groups(cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) })
         var noted: Set<CellKey> = []

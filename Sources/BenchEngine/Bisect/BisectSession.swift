@@ -16,7 +16,7 @@ import Foundation
 /// single step is found in ⌈log₂ n⌉ probes between the ends, and a range with several steps has
 /// each found. A commit that does not build (or whose tool cannot count) is skipped, as `git bisect
 /// skip` does, and a neighbour probed instead. Each step is explained against the commit before it
-/// from the two probes' profiles (``CellExplanation``).
+/// from the two probes' profiles (`CellExplanation`).
 package struct BisectSession: Sendable {
     package var repository: GitRepository
     package var good: String

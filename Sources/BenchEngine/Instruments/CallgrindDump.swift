@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads one of callgrind's dumps (its documented format: `events:`, `ob=`/`fl=`/`fn=` and
 /// `cob=`/`cfi=`/`cfn=`/`calls=` lines with cost lines, names compressed as `(id) name` or not) into
-/// a ``ParseProfile``: each function's self cost per event, each call edge with its count and the
+/// a `ParseProfile`: each function's self cost per event, each call edge with its count and the
 /// instructions below it.
 ///
 /// Only the functions that the parse's regions reach are kept (the functions named like
@@ -166,9 +166,9 @@ enum CallgrindDump {
         return name[word.upperBound...].contains("Region")
     }
 
-    /// The kept functions, the most costly first and at most ``ProfileBounds/functions`` of them
+    /// The kept functions, the most costly first and at most `ProfileBounds/functions` of them
     /// (the rest summed into one row), and the calls between kept functions, at most
-    /// ``ProfileBounds/calls``.
+    /// `ProfileBounds/calls`.
     private static func bound(
         events: [String], totals: [Int], functions: [ParseProfile.Function], calls: [ParseProfile.Call],
         keep: Set<Int>

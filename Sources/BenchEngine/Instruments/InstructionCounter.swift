@@ -39,7 +39,7 @@ public struct InstructionCounter: Sendable {
     /// The name of the executable the copy was made of (`bench`, or an outside package's own): its
     /// functions' object in the profiles.
     public var executableName: String = "bench"
-    /// Whether each counted cell keeps the profile of one counted parse (``CellProfile``): `true`
+    /// Whether each counted cell keeps the profile of one counted parse (`CellProfile`): `true`
     /// unless `--no-profiles`.
     public var keepsProfiles = true
     /// The mangled name of the parse function.
