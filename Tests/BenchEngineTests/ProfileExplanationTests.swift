@@ -214,6 +214,14 @@ struct ParseMatchingTests {
         #expect(explanation.perParse?.map(\.delta) == [0, -250, 0, 0])
         // The lower middle parses (by count) would have compared parse 4 with parse 2: a change of 50
         // that no code made.
+        #expect(explanation.note == nil)
+    }
+
+    @Test func parsesAtNoCommonPlaceAreSaid() {
+        let explanation = CellExplanation.explain(
+            ProfileExplanationTests.key, baseline: [Self.parse(4, 1_000)], current: [Self.parse(1, 1_000)],
+            baselineRun: "a", currentRun: "b")
+        #expect(explanation.note?.contains("no profiled parse at the same place") == true)
     }
 }
 

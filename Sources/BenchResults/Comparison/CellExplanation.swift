@@ -149,6 +149,13 @@ extension CellExplanation {
         }
         var explanation = explain(key, baseline: a, current: b, baselineRun: baselineRun, currentRun: currentRun)
         explanation.perParse = changes.count > 1 ? changes : nil
+        if a.parse != b.parse {
+            // Profiles kept by runs of other settings: no parse is at the same place on both sides.
+            let mismatch =
+                "The two sides have no profiled parse at the same place in its worker (baseline parse \(a.parse), "
+                + "current parse \(b.parse)): compared as they are, though a parse's count can differ by its place."
+            explanation.note = [explanation.note, mismatch].compactMap { $0 }.joined(separator: " ")
+        }
         return explanation
     }
 
