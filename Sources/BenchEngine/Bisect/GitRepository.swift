@@ -144,7 +144,7 @@ package enum ChildProcess {
     /// stopped when this process is interrupted (a build, a count), or left to end.
     package static func run(
         _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]? = nil,
-        stopsOnInterrupt: Bool = true, errorLine: (@Sendable (String) -> Void)? = nil
+        input: Data? = nil, stopsOnInterrupt: Bool = true, errorLine: (@Sendable (String) -> Void)? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -153,19 +153,28 @@ package enum ChildProcess {
         if let environment { process.environment = environment }
         let output = Pipe()
         let error = Pipe()
+        let feed = input.map { _ in Pipe() }
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = feed ?? FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw GitRepository.Failure(description: "cannot run \(executable): \(error.localizedDescription)")
         }
+        if let feed, let input {
+            // Written on a thread of its own: a tool that writes as it reads would otherwise stop
+            // on a full output pipe while this thread still writes.
+            Thread {
+                feed.fileHandleForWriting.write(input)
+                try? feed.fileHandleForWriting.close()
+            }.start()
+        }
         let outputReader = PipeDrain(output.fileHandleForReading)
-        let errorReader = LineReader(error.fileHandleForReading, line: errorLine)
+        let errorReader = PipeDrain(error.fileHandleForReading, line: errorLine)
         var interrupted = false
-        while process.isRunning {
-            if stopsOnInterrupt && WorkerProcess.interruption != nil && !interrupted {
+        while stopsOnInterrupt && process.isRunning {
+            if WorkerProcess.interruption != nil && !interrupted {
                 interrupted = true
                 process.interrupt()
                 DispatchQueue.global().asyncAfter(deadline: .now() + 10) { [process] in
@@ -180,35 +189,5 @@ package enum ChildProcess {
         return Result(
             status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
             error: String(decoding: err, as: UTF8.self), interrupted: interrupted)
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own, handing each line on as it comes.
-final class LineReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle, line: (@Sendable (String) -> Void)?) {
-        let thread = Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                data.append(chunk)
-                guard let line else { continue }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    line(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
-                }
-            }
-            done.signal()
-        }
-        thread.start()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

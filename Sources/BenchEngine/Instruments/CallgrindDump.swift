@@ -149,7 +149,7 @@ enum CallgrindDump {
     private static func reachable(_ functions: [ParseProfile.Function], _ calls: [ParseProfile.Call]) -> Set<Int> {
         var callees: [Int: [Int]] = [:]
         for call in calls { callees[call.caller, default: []].append(call.callee) }
-        var seen = Set(functions.indices.filter { isRegion(functions[$0].name) })
+        var seen = Set(functions.indices.filter { ParseProfile.isRegion(functions[$0].name) })
         var stack = Array(seen)
         while let next = stack.popLast() {
             for callee in callees[next] ?? [] where seen.insert(callee).inserted { stack.append(callee) }
@@ -158,12 +158,6 @@ enum CallgrindDump {
             seen.insert(offset)
         }
         return seen
-    }
-
-    /// Whether `name` is one of the functions where callgrind collects (``InstructionCounter/togglePattern``).
-    static func isRegion(_ name: String) -> Bool {
-        guard let word = name.range(of: InstructionCounter.symbolWord) else { return false }
-        return name[word.upperBound...].contains("Region")
     }
 
     /// The kept functions, the most costly first and at most `ProfileBounds/functions` of them

@@ -422,14 +422,29 @@ public struct InstructionCounter: Sendable {
     }
 }
 
-/// Reads a pipe to its end on a thread of its own.
+/// Reads a pipe to its end on a thread of its own, handing each line on as it comes when asked.
 final class PipeDrain: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var data = Data()
 
-    init(_ handle: FileHandle) {
+    init(_ handle: FileHandle, line: (@Sendable (String) -> Void)? = nil) {
         let thread = Thread { [self] in
-            data = handle.readDataToEndOfFile()
+            guard let line else {
+                data = handle.readDataToEndOfFile()
+                done.signal()
+                return
+            }
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    line(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
             done.signal()
         }
         thread.start()

@@ -26,33 +26,17 @@ enum SwiftDemangler {
         guard let tool else {
             return (names, "Swift names are left mangled: swift-demangle (the toolchain's) was not found")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["--simplified"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess.run(
+                tool, ["--simplified"], in: FileManager.default.currentDirectoryPath,
+                input: Data(mangled.joined(separator: "\n").utf8 + [0x0A]), stopsOnInterrupt: false)
         } catch {
-            return (names, "Swift names are left mangled: \(tool) did not start (\(error.localizedDescription))")
+            return (names, "Swift names are left mangled: \(tool) did not start (\(error))")
         }
-        // Written on a thread of its own: the tool writes as it reads, and a full output pipe would
-        // stop it while this thread still writes.
-        let text = Data(mangled.joined(separator: "\n").utf8 + [0x0A])
-        let writer = Thread {
-            input.fileHandleForWriting.write(text)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map(String.init)
-        guard process.terminationStatus == 0, lines.count >= mangled.count else {
-            return (names, "Swift names are left mangled: \(tool) failed (status \(process.terminationStatus))")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard result.status == 0, lines.count >= mangled.count else {
+            return (names, "Swift names are left mangled: \(tool) failed (status \(result.status))")
         }
         var readable: [String: String] = [:]
         for (offset, name) in mangled.enumerated() { readable[name] = lines[offset] }

@@ -256,7 +256,7 @@ extension CellExplanation {
     /// The object of the profile's regions (the functions where a counted worker collects): the
     /// executable.
     static func executableObject(_ profile: ParseProfile) -> String? {
-        profile.functions.first { FoldedStacks.isRegion($0.name) }?.object
+        profile.functions.first { ParseProfile.isRegion($0.name) }?.object
     }
 
     /// `value` with its sign and thousands separators: "+1,234", "−56".

@@ -39,7 +39,7 @@ public struct FoldedStacks: Sendable, Equatable {
             called.insert(call.callee)
         }
         // The roots: the regions where callgrind collects, else every function no kept edge reaches.
-        var roots = functions.indices.filter { Self.isRegion(functions[$0].name) }
+        var roots = functions.indices.filter { ParseProfile.isRegion(functions[$0].name) }
         if roots.isEmpty { roots = functions.indices.filter { !called.contains($0) } }
         let minimum = Double(max(1, profile.instructions)) * Self.floor
         var sums: [[String]: Double] = [:]
@@ -90,12 +90,6 @@ public struct FoldedStacks: Sendable, Equatable {
             for call in outgoing[next] ?? [] where seen.insert(call.callee).inserted { stack.append(call.callee) }
         }
         return seen
-    }
-
-    /// Whether `name` is a function where a counted worker's callgrind collects (`callgrind…Region`).
-    static func isRegion(_ name: String) -> Bool {
-        guard let word = name.range(of: "callgrind") else { return false }
-        return name[word.upperBound...].contains("Region")
     }
 
     /// Each stack's cost charged to its innermost frame in `object` (the executable: the adapter or

@@ -77,6 +77,14 @@ public struct ParseProfile: Codable, Sendable, Equatable {
         return cost[index]
     }
 
+    /// Whether `name` is one of the functions where a counted worker's callgrind collects: named
+    /// like `callgrind…Region` (the engine's toggle pattern, `*callgrind*Region*`), the roots of a
+    /// parse's call graph.
+    public static func isRegion(_ name: String) -> Bool {
+        guard let word = name.range(of: "callgrind") else { return false }
+        return name[word.upperBound...].contains("Region")
+    }
+
     /// The parse's instructions.
     public var instructions: Int { value("Ir", in: totals) }
 
