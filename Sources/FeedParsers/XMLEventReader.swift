@@ -16,8 +16,8 @@ import SongFeed
 ///     static let name = "my-parser"
 ///     static let summary = "MyXML 1.0 SAX over the whole document"
 ///
-///     static func read<Handler: XMLEventHandler>(
-///         _ document: UnsafeRawBufferPointer, into handler: inout Handler
+///     static func read<Events: XMLEventHandler>(
+///         _ document: UnsafeRawBufferPointer, into handler: inout Events
 ///     ) throws {
 ///         // Drive the parser; forward each of its events to `handler`.
 ///     }
@@ -42,7 +42,7 @@ public protocol XMLEventReader {
     ///
     /// - Throws: the handler's error, or the parser's for a malformed document (a
     ///   ``FeedParseError`` carries its line and column; any other error is reported with its text).
-    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws
 }
 
 extension XMLEventReader {
@@ -159,7 +159,7 @@ public enum EventReaderBridge<Reader: XMLEventReader>: WholeDocumentWalker {
     }
 
     /// Runs the reader; an error that is not a ``FeedParseError`` becomes one, with its text.
-    private static func read<Handler: XMLEventHandler>(_ bytes: Data, into handler: inout Handler) throws {
+    private static func read<Events: XMLEventHandler>(_ bytes: Data, into handler: inout Events) throws {
         do {
             try bytes.withUnsafeBytes { try Reader.read($0, into: &handler) }
         } catch let error as FeedParseError {

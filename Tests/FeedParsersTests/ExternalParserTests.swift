@@ -16,7 +16,7 @@ enum ForwardingReader: XMLEventReader {
     static let summary = "Foundation's XMLParser, its events forwarded to the suite's handler"
     static let contractGaps: Set<ContractGap> = [.dtdEntities, .carriageReturnInCDATA]
 
-    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws {
         let forward = Forward(handler)
         let parser = XMLParser(data: Data(document))
         parser.shouldProcessNamespaces = true
@@ -97,7 +97,7 @@ enum ForwardingReader: XMLEventReader {
 enum NameTakenReader: XMLEventReader {
     static let name = "libxml2"
     static let summary = "takes a name that is taken"
-    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws {
     }
 }
 
@@ -105,7 +105,34 @@ enum NameTakenReader: XMLEventReader {
 enum BadNameReader: XMLEventReader {
     static let name = "my parser"
     static let summary = "a name with a space"
-    static func read<Handler: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Handler) throws {
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws {
+    }
+}
+
+/// A parser over `Span<UInt8>`, given the document as the DocC article says
+/// (`document.assumingMemoryBound(to: UInt8.self).span`): it reports the root's text, the bytes
+/// between its tags, so that the test sees the span held the document.
+enum SpanReader: XMLEventReader {
+    static let name = "test-span"
+    static let summary = "a parser over Span<UInt8>"
+
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws {
+        try readSpan(document.assumingMemoryBound(to: UInt8.self).span, into: &handler)
+    }
+
+    private static func readSpan<Events: XMLEventHandler>(_ bytes: Span<UInt8>, into handler: inout Events) throws {
+        var open = 0
+        while open < bytes.count, bytes[open] != UInt8(ascii: ">") { open += 1 }
+        var close = open
+        while close < bytes.count, bytes[close] != UInt8(ascii: "<") { close += 1 }
+        guard open > 1, close < bytes.count else {
+            throw FeedParseError(parser: name, message: "no root element", line: 1, column: 1)
+        }
+        let text = (open + 1..<close).map { bytes[$0] }
+        try handler.startElement(namespaceURI: "", localName: "r")
+        try handler.startElementEnded()
+        try text.withUnsafeBytes { try handler.characters($0) }
+        try handler.endElement()
     }
 }
 
@@ -119,6 +146,15 @@ struct ExternalParserTests {
         #expect(songs == feed.songs)
         #expect(Parser.name == "test-forwarding" && Parser.kind == .event)
         #expect(Parser.contractGaps == [.dtdEntities, .carriageReturnInCDATA])
+    }
+
+    @Test func aParserOverASpanTakesTheDocumentAsTheArticleSays() throws {
+        let document = Array("<r>span text</r>".utf8)
+        let ours = try DocumentSink()
+        try XMLEventParser<SpanReader>.walk(document, chunkSize: 4, into: ours, recording: true)
+        let expat = try DocumentSink()
+        try ExpatFeedParser.walk(document, into: expat, recording: true)
+        #expect(ours.recordedEvents() == expat.recordedEvents())
     }
 
     @Test func anEventReaderWalksADocumentAsExpatDoes() throws {
