@@ -115,12 +115,16 @@ public enum ParserRegistry {
 
     /// The parsers `bench run` measures when none are named, to stay under a minute: the classic
     /// three, the C references that give their binding's cost, and the floor (see docs/parsers.md's table
-    /// of parsers for why); and every registered parser.
-    package static var defaultNames: [String] {
+    /// of parsers for why); and every registered parser whose author did not say otherwise
+    /// (``SongFeedParser/inDefaultSet``).
+    package static var defaultNames: [String] { defaultNames(registered: registeredParsers) }
+
+    /// The default set with `registered` as the registered parsers.
+    package static func defaultNames(registered: [any SongFeedParser.Type]) -> [String] {
         [
             LibXML2FeedParser.name, ExpatFeedParser.name, CLibXML2ReferenceParser.name, CExpatReferenceParser.name,
             FoundationFeedParser.name, MemchrFloorParser.name,
-        ] + registeredParsers.map { $0.name }
+        ] + registered.filter { $0.inDefaultSet }.map { $0.name }
     }
 
     /// The classic study's three parsers: `bench sweep`'s default (a sweep multiplies every parser's

@@ -42,6 +42,13 @@ public protocol SongFeedParser: ChunkConsumer {
     /// for `libxml2`), whose cost against this one's is the Swift binding's; `nil` when there is none.
     static var cReference: String? { get }
 
+    /// Whether `bench run` measures it when `--parsers` is not given, once registered.
+    ///
+    /// Default: `true`: a registered parser is measured beside the built-in ones unless its author
+    /// says `false`; `--parsers` names it either way, and `bench verify` checks every parser. (The
+    /// built-in parsers' default set is the registry's own.)
+    static var inDefaultSet: Bool { get }
+
     /// The parts of the contract it does not meet, and on which inputs (``ContractGap``): on those,
     /// its answer confirms no other parser's. Default: none.
     static var contractGaps: Set<ContractGap> { get }
@@ -77,6 +84,8 @@ extension SongFeedParser {
     public static var buildsSongs: Bool { true }
 
     public static var cReference: String? { nil }
+
+    public static var inDefaultSet: Bool { true }
 
     public static var contractGaps: Set<ContractGap> { [] }
 

@@ -12,6 +12,7 @@ public final class WholeDocumentParser<Reader: WholeDocumentReader>: SongFeedPar
     public static var name: String { Reader.name }
     public static var summary: String { Reader.summary }
     public static var kind: ParserKind { Reader.kind }
+    public static var inDefaultSet: Bool { Reader.inDefaultSet }
     public static var contractGaps: Set<ContractGap> { Reader.contractGaps }
 
     private let onSong: ((Song) -> Void)?

@@ -14,6 +14,9 @@ public protocol WholeDocumentReader {
     /// What kind of parser it drives.
     static var kind: ParserKind { get }
 
+    /// Whether `bench run` measures it when `--parsers` is not given, once registered. Default: `true`.
+    static var inDefaultSet: Bool { get }
+
     /// The parts of the contract it does not meet (see ``SongFeedParser/contractGaps``). Default: none.
     static var contractGaps: Set<ContractGap> { get }
 
@@ -29,5 +32,6 @@ public protocol WholeDocumentReader {
 }
 
 extension WholeDocumentReader {
+    public static var inDefaultSet: Bool { true }
     public static var contractGaps: Set<ContractGap> { [] }
 }

@@ -29,8 +29,12 @@ public protocol XMLEventReader {
     static var name: String { get }
     /// One line about what it drives and how.
     static var summary: String { get }
-    /// What kind of parser it is. Default: ``ParserKind/event``.
+    /// What kind of parser it is, as every report shows it. Default: ``ParserKind/event`` (shown
+    /// "push/event": a parser that calls back for each event, whether fed in chunks or, as here, the
+    /// whole document); a reader over a tree or a pull parser says ``ParserKind/tree`` or ``ParserKind/pull``.
     static var kind: ParserKind { get }
+    /// Whether `bench run` measures it when `--parsers` is not given. Default: `true`.
+    static var inDefaultSet: Bool { get }
     /// The parts of the contract it does not meet (see ``SongFeedParser/contractGaps``). Default: none.
     static var contractGaps: Set<ContractGap> { get }
 
@@ -47,6 +51,7 @@ public protocol XMLEventReader {
 
 extension XMLEventReader {
     public static var kind: ParserKind { .event }
+    public static var inDefaultSet: Bool { true }
     public static var contractGaps: Set<ContractGap> { [] }
 }
 
@@ -141,6 +146,7 @@ public enum EventReaderBridge<Reader: XMLEventReader>: WholeDocumentWalker {
     public static var name: String { Reader.name }
     public static var summary: String { Reader.summary }
     public static var kind: ParserKind { Reader.kind }
+    public static var inDefaultSet: Bool { Reader.inDefaultSet }
     public static var contractGaps: Set<ContractGap> { Reader.contractGaps }
 
     public static func songs(in bytes: Data, onSong: ((Song) -> Void)?) throws -> [Song] {

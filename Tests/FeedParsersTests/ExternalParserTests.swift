@@ -136,6 +136,16 @@ enum SpanReader: XMLEventReader {
     }
 }
 
+/// A reader whose author keeps it out of the default set and says it is a tree.
+enum OptInTreeReader: XMLEventReader {
+    static let name = "test-opt-in"
+    static let summary = "measured only when --parsers names it"
+    static let kind = ParserKind.tree
+    static let inDefaultSet = false
+    static func read<Events: XMLEventHandler>(_ document: UnsafeRawBufferPointer, into handler: inout Events) throws {
+    }
+}
+
 @Suite("A parser from outside: XMLEventReader, and registering it")
 struct ExternalParserTests {
     typealias Parser = XMLEventParser<ForwardingReader>
@@ -146,6 +156,14 @@ struct ExternalParserTests {
         #expect(songs == feed.songs)
         #expect(Parser.name == "test-forwarding" && Parser.kind == .event)
         #expect(Parser.contractGaps == [.dtdEntities, .carriageReturnInCDATA])
+    }
+
+    @Test func itsKindAndItsPlaceInTheDefaultSetAreWhatItsAuthorSays() {
+        #expect(Parser.kind == .event && Parser.inDefaultSet)
+        #expect(XMLEventParser<OptInTreeReader>.kind == .tree && !XMLEventParser<OptInTreeReader>.inDefaultSet)
+        let names = ParserRegistry.defaultNames(registered: [Parser.self, XMLEventParser<OptInTreeReader>.self])
+        #expect(names.contains("test-forwarding") && !names.contains("test-opt-in"))
+        #expect(names.starts(with: ParserRegistry.defaultNames(registered: [])))
     }
 
     @Test func aParserOverASpanTakesTheDocumentAsTheArticleSays() throws {
