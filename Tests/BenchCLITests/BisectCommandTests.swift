@@ -92,13 +92,21 @@ struct BisectCommandTests {
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
+        // The progress on standard error, read as it comes: the interruption lands in the second
+        // probe's build, whatever the machine's load (a fixed sleep was before the first probe's end
+        // on a busy machine).
+        let progress = ProgressLines()
+        error.fileHandleForReading.readabilityHandler = { handle in progress.append(handle.availableData) }
         try process.run()
-        // The second probe's build (the good end's took 2 s).
-        Thread.sleep(forTimeInterval: 3)
+        let deadline = Date().addingTimeInterval(600)
+        while progress.count(of: " building (") < 2, process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(progress.count(of: " building (") >= 2, "\(progress.text)")
         process.interrupt()
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        error.fileHandleForReading.readabilityHandler = nil
         #expect(process.terminationStatus == 130)
         #expect(said.contains("Interrupted by SIGINT"), "\(said)")
         #expect(said.contains("Probes, in the order made"))
@@ -108,4 +116,24 @@ struct BisectCommandTests {
         #expect(try git("worktree", "list").split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: root + "/.build-bisect/worktree"))
     }
+}
+
+/// Lines a child process writes, gathered from a pipe's handler thread and read by the test's.
+private final class ProgressLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+
+    func append(_ data: Data) {
+        lock.lock()
+        bytes += data
+        lock.unlock()
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func count(of marker: String) -> Int { text.components(separatedBy: marker).count - 1 }
 }
