@@ -96,7 +96,11 @@ struct BisectCommandTests {
         // probe's build, whatever the machine's load (a fixed sleep was before the first probe's end
         // on a busy machine).
         let progress = ProgressLines()
-        error.fileHandleForReading.readabilityHandler = { handle in progress.append(handle.availableData) }
+        error.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            // Empty at the end of the file, where the handler would be called again and again.
+            if data.isEmpty { handle.readabilityHandler = nil } else { progress.append(data) }
+        }
         try process.run()
         let deadline = Date().addingTimeInterval(600)
         while progress.count(of: " building (") < 2, process.isRunning, Date() < deadline {
