@@ -14,6 +14,11 @@ struct Verify: ParsableCommand {
             a second parser that meets the whole contract on the input gives it too: when fewer than two of \
             the parsers named do, parsers that do are checked beside them; a parser that nobody confirms is \
             UNVERIFIED. Exit status: 0 when every parser agrees on every feed, 1 otherwise.
+
+            With --contract: every parser that reports document events (or those named) over the \
+            built-in documents of the event handler's contract, one rule each, compared with expat's \
+            events; a difference names the rule broken. Exit status: 0 when every rule holds, 1 when \
+            one is broken or could not be checked.
             """
     )
 
@@ -42,11 +47,25 @@ struct Verify: ParsableCommand {
     )
     var canonical: String?
 
+    @Flag(
+        help:
+            "Check the event handler's contract instead: each parser over small built-in documents, one rule each, against expat's events."
+    )
+    var contract = false
+
     @Option(help: "Seconds one parser's worker may run before it is killed.")
     var timeout: Double = 300
 
     func validate() throws {
         try TimeLimitArgument.check(timeout, option: "--timeout")
+        if contract {
+            if !feeds.isEmpty { throw ValidationError("--contract checks its own documents: give no feed with it") }
+            if dump != nil || canonical != nil || workload != .songs {
+                throw ValidationError("--contract takes none of --dump, --canonical and --workload")
+            }
+            _ = try Self.contractParsers(named: parserOptions.names)
+            return
+        }
         if canonical != nil, workload != .document {
             throw ValidationError("--canonical writes the document workload's events: add --workload document")
         }
@@ -80,6 +99,16 @@ struct Verify: ParsableCommand {
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
         try memory.apply()
+        if contract {
+            let parsers = try Self.contractParsers(named: parserOptions.names)
+            let work = try ContractCheck.workers(timeout: min(timeout, 60))
+            defer { work.directory.remove() }
+            try Self.checkContract(
+                parsers: parsers,
+                skippedNames: parserOptions.names.filter { ContractCheck.notCheckable($0) != nil },
+                runner: work.runner, width: Terminal(quiet: false).width)
+            return
+        }
         let paths: [String]
         if feeds.isEmpty {
             paths = try BenchEngineFeeds.inData()

@@ -45,6 +45,9 @@ public enum ConformanceRunner {
         /// `document`: the workers walk each document into the canonical event sink and report its
         /// canonical form (``CanonicalOracle``).
         public var workload = Workload.songs
+        /// The document workload: the workers report each accepted document's events too
+        /// (``ConformanceWorker/Line/events``), as `bench verify --contract` compares them.
+        package var reportEvents = false
 
         public init(
             executable: String = WorkerProcess.currentExecutable(), chunkSize: Int = 16_384, caseTimeout: Double = 10,
@@ -260,10 +263,11 @@ public enum ConformanceRunner {
     static func runWorker(parser: String, suite: String, cases: [ConformanceCase], options: Options)
         -> ([ConformanceWorker.Line], WorkerProcess.Termination?, String?)
     {
-        let job = ConformanceJob(
+        var job = ConformanceJob(
             parser: parser, suite: suite, paths: cases.map(\.path), chunkSize: options.chunkSize,
             memoryLimitMiB: options.memoryLimitMiB, reportSongs: options.reportSongs,
             workload: options.workload == .songs ? nil : options.workload)
+        if options.reportEvents { job.reportEvents = true }
         let outcome: WorkerProcess.Outcome
         do {
             outcome = try WorkerProcess.run(

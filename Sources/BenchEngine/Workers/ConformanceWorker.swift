@@ -18,6 +18,8 @@ public enum ConformanceWorker {
         public var songs: [Song]?
         /// The document workload: the canonical form of the accepted document's events.
         public var canonical: String?
+        /// The document workload, when the job asks: the accepted document's events.
+        package var events: [DocumentEvent]?
     }
 
     /// Parses each of the job's documents (relative to its suite) and calls `report` with each line
@@ -46,12 +48,15 @@ public enum ConformanceWorker {
             let result: ConformanceResult
             var songs: [Song]?
             var canonical: String?
+            var events: [DocumentEvent]?
             if let data = FileManager.default.contents(atPath: full) {
                 do {
                     if let walker {
                         try walker.walk(
                             [UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize, into: sink, recording: true)
-                        canonical = String(decoding: CanonicalXML.write(sink.recordedEvents()), as: UTF8.self)
+                        let recorded = sink.recordedEvents()
+                        canonical = String(decoding: CanonicalXML.write(recorded), as: UTF8.self)
+                        if job.reportEvents == true { events = recorded }
                     } else {
                         let parsed = try parser.parse([UInt8](data), chunkSize: chunkSize == 0 ? nil : chunkSize)
                         if reportSongs { songs = parsed }
@@ -70,7 +75,8 @@ public enum ConformanceWorker {
             } else {
                 result = ConformanceResult(caseID: path, outcome: .failed, detail: "cannot read \(full)")
             }
-            var line = try encoder.encode(Line(index: index, result: result, songs: songs, canonical: canonical))
+            var line = try encoder.encode(
+                Line(index: index, result: result, songs: songs, canonical: canonical, events: events))
             line.append(UInt8(ascii: "\n"))
             try report(line)
             tick()
