@@ -42,7 +42,8 @@ public protocol XMLEventReader {
     ///
     /// Names and text are UTF-8; text has its entity and character references resolved and CDATA
     /// sections included, in as many ``XMLEventHandler/characters(_:)`` calls as the parser likes.
-    /// An error the handler throws must end the read and be thrown again.
+    /// An error the handler throws must end the read and be thrown again. The whole contract is
+    /// ``XMLEventHandler``'s; `bench verify --contract` checks it.
     ///
     /// - Throws: the handler's error, or the parser's for a malformed document (a
     ///   ``FeedParseError`` carries its line and column; any other error is reported with its text).
@@ -59,6 +60,57 @@ extension XMLEventReader {
 ///
 /// A start tag is ``startElement(namespaceURI:localName:prefix:)``, then its namespace
 /// declarations and attributes in any order, then ``startElementEnded()``.
+///
+/// ## The contract
+///
+/// Every rule a reader keeps, as `bench verify --contract` checks them (each rule that a document
+/// can show, over a small document of its own, against expat's events) and the article "Measuring
+/// your own parser" lists them with an example each:
+///
+/// - An element or attribute in no namespace is reported with an empty namespace URI, and a name without a prefix
+///   with an empty prefix.
+/// - An unprefixed element is in the default namespace in scope, with an empty prefix.
+/// - A prefixed element or attribute is reported with its prefix's namespace URI, its local name and its prefix
+///   as written.
+/// - An unprefixed attribute is in no namespace, even where a default namespace is in scope.
+/// - Each namespace declaration (`xmlns`, `xmlns:p`) is reported once, with
+///   `namespaceDeclaration(prefix:namespaceURI:)`, and never as an attribute.
+/// - `xmlns=""` takes the default namespace away: it is reported as a declaration with an empty URI, and its
+///   element is in no namespace.
+/// - A start tag is `startElement`, then its namespace declarations and attributes in any order, then
+///   `startElementEnded()`; an end tag is `endElement()`.
+/// - An empty-element tag is a start tag and an end tag.
+/// - An attribute value is normalised: a literal tab, line feed or carriage return is a space, and references are
+///   resolved (`&#10;` stays a line feed).
+/// - Character references and the predefined entity references in text are resolved.
+/// - An internal entity declared in the DTD is expanded where it is referenced.
+/// - A CDATA section's content goes to `characters(_:)` as text, unmarked, and merges with the text around it.
+/// - Text may be handed over in as many `characters(_:)` calls as the parser likes: the text between two pieces
+///   of markup is merged.
+/// - A carriage return and line feed, or a carriage return alone, is reported as one line feed.
+/// - A carriage return in a CDATA section is a line end too.
+/// - Whitespace between elements inside the root element is character data, and is reported.
+/// - Text outside the root element must not be reported: the line ends and spaces before and after it are not
+///   character data.
+/// - Comments are not reported, and the text on either side of a comment is one text.
+/// - The XML declaration is not a processing instruction, and is not reported.
+/// - A processing instruction is reported with its target and its data, without the spaces between them.
+/// - A processing instruction without data is reported with empty data.
+/// - A processing instruction outside the root element is reported, in document order.
+/// - Nothing in the DTD is reported: no declaration, and no processing instruction or comment inside it.
+/// - Names and text are UTF-8, whatever the document's encoding.
+/// - A malformed document ends the read with an error: throw any error (a `FeedParseError` with a line and column
+///   is shown with its position, any other with its text).
+/// - A document that ends inside an element is malformed.
+/// - A document without a root element is malformed.
+/// - Markup after the root element's end, other than comments and processing instructions, is malformed.
+/// - The events do not depend on how the document's bytes are divided: a push parser is given each document in
+///   one piece and one byte at a time.
+/// - An error the handler throws ends the read and is thrown again, as it is.
+/// - The handler is the caller's value, given `inout`: report every event to it in place, never to a copy kept or
+///   made (a copy's state is not the handler's).
+/// - The bytes given to a handler are valid only during the call: the handler copies what it keeps, and the
+///   reader may reuse its buffers after the call.
 public protocol XMLEventHandler {
     /// An element starts: its namespace URI (empty for none), local name and prefix (empty for none).
     mutating func startElement(
