@@ -12,8 +12,11 @@ struct Conformance: ParsableCommand {
             Reads the suite's catalog (xmlconf-flattened.xml), keeps the XML 1.0 (5th edition) not-well-formed \
             and valid documents that need no external entity, and runs each parser over them in worker \
             processes: a crash or a hang costs only the document it happened on, which is then run alone to \
-            be sure (unless its worker had no other). Prints a table per parser and the exceptions; writes \
-            conformance.json, conformance-results.csv (one row per parser and document), \
+            be sure (unless its worker had no other). A parser that walks documents is judged on its \
+            canonical events too: its events on each valid document with an expected canonical form (the \
+            catalog's OUTPUT), written in that form, must match it byte for byte (the "canonical events" \
+            columns). Prints a table per parser and the exceptions; writes conformance.json, \
+            conformance-results.csv (one row per parser and document), \
             conformance-summary.csv and conformance.md under --output-dir. Exit status 0 once the table is \
             made, whatever it shows; 1 when it checked nothing (every document failed to run for every parser: \
             documents missing from the catalog's directory, say), the files still written.
@@ -103,13 +106,33 @@ struct Conformance: ParsableCommand {
         let parsers = parserOptions.names(default: ParserRegistry.names)
         let options = ConformanceRunner.Options(
             chunkSize: chunkSize, caseTimeout: caseTimeout, memoryLimitMiB: memoryLimitMiB)
-        let results = ConformanceRunner.run(suite: directory, cases: cases, parsers: parsers, options: options) {
+        var results = ConformanceRunner.run(suite: directory, cases: cases, parsers: parsers, options: options) {
             parser, done in
             terminal.progress("\(parser): \(done)/\(cases.count) documents")
         }
+        var method = options.method
+        // A parser that walks documents is judged on its canonical events too (CanonicalOracle).
+        if results.contains(where: { CanonicalOracle.checks($0.parser) }) {
+            terminal.progress("reading the expected canonical forms…")
+            let canonicalCases: [CanonicalOracle.Case]
+            do {
+                canonicalCases = try CanonicalOracle.cases(suite: directory)
+            } catch {
+                terminal.clearProgress()
+                throw CommandFailure(description: "\(error)")
+            }
+            for index in results.indices where CanonicalOracle.checks(results[index].parser) {
+                let parser = results[index].parser
+                let outcome = CanonicalOracle.run(
+                    parser: parser, suite: directory, cases: canonicalCases, options: options
+                ) { done in terminal.progress("\(parser): \(done)/\(canonicalCases.count) canonical forms") }
+                results[index].canonical = CanonicalOracle.events(outcome)
+            }
+            method.append(CanonicalOracle.method(cases: canonicalCases.count))
+        }
         terminal.clearProgress()
         let table = ConformanceTable(
-            date: started, suite: directory, rules: ConformanceRunner.rules, method: options.method,
+            date: started, suite: directory, rules: ConformanceRunner.rules, method: method,
             libraries: [
                 "libxml2": EnvironmentProbe.libraryVersions.libxml2, "expat": EnvironmentProbe.libraryVersions.expat,
             ], cases: cases,

@@ -97,6 +97,36 @@ public enum CanonicalOracle {
         return ParserOutcome(parser: parser, verdicts: verdicts)
     }
 
+    /// `outcome` as the conformance table holds it.
+    public static func events(_ outcome: ParserOutcome) -> ConformanceTable.CanonicalEvents {
+        ConformanceTable.CanonicalEvents(
+            results: outcome.verdicts.map { item, verdict in
+                let (kind, detail): (ConformanceTable.CanonicalEvents.Verdict, String?)
+                switch verdict {
+                case .reproduced: (kind, detail) = (.reproduced, nil)
+                case .differs(let difference): (kind, detail) = (.differs, difference)
+                case .rejected(let error): (kind, detail) = (.rejected, error)
+                case .failed(let what): (kind, detail) = (.failed, what)
+                }
+                return .init(caseID: item.id, path: item.path, verdict: kind, detail: detail)
+            })
+    }
+
+    /// Whether `bench conformance` checks `parser`'s canonical events: it walks documents and
+    /// reports their events.
+    public static func checks(_ parser: String) -> Bool {
+        ParserRegistry.documentNotApplicable[parser] == nil
+            && ParserRegistry.documentParser(named: parser)?.reportsEvents == true
+    }
+
+    /// What the canonical-events check does, in words, as `bench conformance` states its method.
+    public static func method(cases: Int) -> String {
+        "each parser that walks documents is also judged on its canonical events: its events on each of the "
+            + "\(cases) valid documents with an expected canonical form (the catalog's OUTPUT), written in James "
+            + "Clark's canonical form and compared byte for byte (\"canonical events\": reproduced, differ, or not "
+            + "read: rejected, crashed, hung)"
+    }
+
     /// The expected canonical form of `item`, the second form's DOCTYPE of notations left out.
     public static func expected(suite directory: String, _ item: Case) -> [UInt8]? {
         let path = (directory as NSString).appendingPathComponent(item.output)

@@ -42,15 +42,27 @@ public enum ConformanceReport {
                 parser.parser, parser.kind, String(bad.rejected), String(bad.accepted), crashes(bad),
                 String(bad.hung + bad.failed),
                 String(good.accepted), String(good.rejected), crashes(good), String(good.hung + good.failed),
-            ]
+            ] + canonicalCells(parser)
         }
     }
 
-    static let header = [
-        "parser", "kind", "not-wf rejected", "accepted", "crashed", "hung/failed", "valid accepted", "rejected",
-        "crashed",
-        "hung/failed",
-    ]
+    static let header =
+        [
+            "parser", "kind", "not-wf rejected", "accepted", "crashed", "hung/failed", "valid accepted", "rejected",
+            "crashed",
+            "hung/failed",
+        ] + canonicalHeader
+
+    /// The canonical-events columns: of the valid documents with an expected canonical form, those
+    /// whose form the parser's events reproduce, those where it differs, those it did not read.
+    static let canonicalHeader = ["canonical events reproduced", "differ", "not read"]
+
+    /// A parser's canonical-events cells: "n/a" for one whose events were not checked (it builds
+    /// songs only, or has no document walk).
+    static func canonicalCells(_ parser: ConformanceTable.ParserResults) -> [String] {
+        guard let canonical = parser.canonical else { return ["n/a", "n/a", "n/a"] }
+        return [String(canonical.reproduced), String(canonical.differing), String(canonical.notRead)]
+    }
 
     static func crashes(_ counts: ConformanceTable.Counts) -> String {
         guard counts.crashed > 0 else { return "0" }
@@ -85,12 +97,16 @@ public enum ConformanceReport {
                 ]
             ),
         ]
-        func render(kind: Bool, hungOrFailed: Bool) -> String {
+        func render(kind: Bool, hungOrFailed: Bool, canonical: Bool = true) -> String {
             var header = ["parser"] + (kind ? ["kind"] : [])
             var starts: [(label: String, column: Int)] = []
             for (expectation, columns) in groups {
                 starts.append(("\(expectation.rawValue) (\(table.caseCount(expectation)))", header.count))
                 header += columns.map(\.0).filter { hungOrFailed || $0 != "hung/failed" }
+            }
+            if canonical, let canonical = table.canonicalCaseCount {
+                starts.append(("canonical events (\(canonical))", header.count))
+                header += ["reproduced", "differ", "not read"]
             }
             let rows = table.parsers.map { parser in
                 var row = [parser.parser] + (kind ? [parser.kind] : [])
@@ -98,6 +114,7 @@ public enum ConformanceReport {
                     let counts = table.counts(parser, expectation)
                     row += columns.filter { hungOrFailed || $0.0 != "hung/failed" }.map { String($0.1(counts)) }
                 }
+                if canonical, table.canonicalCaseCount != nil { row += canonicalCells(parser) }
                 return row
             }
             let text = TextTable(header: header, rows: rows, leftAligned: kind ? [0, 1] : [0])
@@ -122,6 +139,16 @@ public enum ConformanceReport {
         if !fits(text) {
             leftOut.append("hung/failed")
             text = render(kind: false, hungOrFailed: false)
+        }
+        // Still too wide: the canonical events go to a table of their own, under this one.
+        if !fits(text), let canonical = table.canonicalCaseCount {
+            let own = TextTable(
+                header: ["parser", "reproduced", "differ", "not read"],
+                rows: table.parsers.map { [$0.parser] + canonicalCells($0) }, leftAligned: [0])
+            let indent = own.columnWidths().first.map { $0 + 2 } ?? 0
+            text =
+                render(kind: false, hungOrFailed: false, canonical: false) + "\n\n"
+                + String(repeating: " ", count: indent) + "canonical events (\(canonical))\n" + own.render()
         }
         return (text, leftOut)
     }
@@ -150,6 +177,14 @@ public enum ConformanceReport {
                 return "\(counts.crashed) \(expectation.rawValue) (\(signals(counts)))"
             }
             if !crashes.isEmpty { notes.append("\(parser.parser) crashed on \(crashes.joined(separator: " and "))") }
+        }
+        if table.canonicalCaseCount != nil {
+            let unchecked = table.parsers.filter { $0.canonical == nil }.map(\.parser)
+            if !unchecked.isEmpty {
+                notes.append(
+                    "canonical events n/a: \(unchecked.joined(separator: ", ")) walk\(unchecked.count == 1 ? "s" : "") "
+                        + "no document into events (songs only, or no document walk)")
+            }
         }
         if !counts.leftOut.isEmpty {
             let hidden = table.parsers.contains { parser in
@@ -191,6 +226,21 @@ public enum ConformanceReport {
                 out += "  … and \(exceptions.count - exceptionsShown) more (all in the CSV and JSON)\n"
             }
         }
+        for parser in table.parsers {
+            guard let canonical = parser.canonical, !canonical.exceptions.isEmpty else { continue }
+            out += "\n\(parser.parser): \(canonical.exceptions.count) canonical form(s) not reproduced\n"
+            for result in canonical.exceptions.prefix(exceptionsShown) {
+                out +=
+                    Format.hanging(
+                        "  ",
+                        "\(result.path): \(result.verdict.rawValue)"
+                            + (result.detail.map { " (\(oneLine($0, limit: 160)))" } ?? ""), indent: 4, width: width)
+                    + "\n"
+            }
+            if canonical.exceptions.count > exceptionsShown {
+                out += "  … and \(canonical.exceptions.count - exceptionsShown) more (all in the CSV and JSON)\n"
+            }
+        }
         return out
     }
 
@@ -218,18 +268,23 @@ public enum ConformanceReport {
     public static func resultsCSV(_ table: ConformanceTable) -> String {
         var rows: [[String]] = []
         for parser in table.parsers {
+            let canonical = Dictionary(
+                (parser.canonical?.results ?? []).map { ($0.caseID, $0) }, uniquingKeysWith: { first, _ in first })
             for (testCase, result) in zip(table.cases, parser.results) {
+                let events = canonical[testCase.id]
                 rows.append([
                     parser.parser, parser.kind, testCase.id, testCase.expectation.rawValue, testCase.path,
                     testCase.sections,
                     result.outcome.rawValue, result.conforms(to: testCase.expectation) ? "yes" : "no",
                     result.signal.map(String.init) ?? "", result.detail ?? "",
+                    events?.verdict.rawValue ?? "", events?.detail ?? "",
                 ])
             }
         }
         return CSV.document(
             header: [
                 "parser", "kind", "case_id", "expected", "path", "sections", "outcome", "conforms", "signal", "detail",
+                "canonical_events", "canonical_detail",
             ],
             rows: rows)
     }
@@ -240,19 +295,32 @@ public enum ConformanceReport {
         for parser in table.parsers {
             for expectation in ConformanceCase.Expectation.allCases {
                 let counts = table.counts(parser, expectation)
-                rows.append([
-                    parser.parser, parser.kind, expectation.rawValue, String(counts.total), String(counts.rejected),
-                    String(counts.accepted), String(counts.crashed), String(counts.hung), String(counts.failed),
-                    String(table.exceptions(parser).count(where: { $0.0.expectation == expectation })),
-                ])
+                rows.append(
+                    [
+                        parser.parser, parser.kind, expectation.rawValue, String(counts.total), String(counts.rejected),
+                        String(counts.accepted), String(counts.crashed), String(counts.hung), String(counts.failed),
+                        String(table.exceptions(parser).count(where: { $0.0.expectation == expectation })),
+                    ] + summaryCanonicalCells(parser, expectation))
             }
         }
         return CSV.document(
             header: [
                 "parser", "kind", "expected", "documents", "rejected", "accepted", "crashed", "hung", "failed",
-                "exceptions",
+                "exceptions", "canonical_documents", "canonical_reproduced", "canonical_differ", "canonical_not_read",
             ],
             rows: rows)
+    }
+
+    /// The canonical-events cells of the summary CSV: on a parser's `valid` row when its events
+    /// were checked (the documents are valid ones), empty otherwise.
+    static func summaryCanonicalCells(
+        _ parser: ConformanceTable.ParserResults, _ expectation: ConformanceCase.Expectation
+    ) -> [String] {
+        guard expectation == .valid, let canonical = parser.canonical else { return ["", "", "", ""] }
+        return [
+            String(canonical.results.count), String(canonical.reproduced), String(canonical.differing),
+            String(canonical.notRead),
+        ]
     }
 
     /// The whole table as JSON.

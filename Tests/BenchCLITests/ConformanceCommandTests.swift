@@ -18,6 +18,10 @@ struct ConformanceCommandTests {
         try directory.write("suite/a/v1-file.xml", "<?xml version=\"1.0\"?>\n<doc>text &amp; more</doc>\n")
         try FileManager.default.createSymbolicLink(
             atPath: directory.path("suite/a/v1.xml"), withDestinationPath: "v1-file.xml")
+        // Its expected canonical form: what the canonical-events columns are judged on.
+        try FileManager.default.createDirectory(
+            atPath: directory.path("suite/a/out"), withIntermediateDirectories: true)
+        try directory.write("suite/a/out/v1.xml", "<doc>text &amp; more</doc>")
         // Well-formed, and fatal to Foundation's XMLParser with a delegate (DESIGN.md).
         try directory.write("suite/a/v2.xml", "<!DOCTYPE doc [<!ATTLIST doc a CDATA #IMPLIED>]>\n<doc a=\"1\"/>\n")
         try directory.write(
@@ -29,7 +33,7 @@ struct ConformanceCommandTests {
               <TEST TYPE="not-wf" ENTITIES="none" ID="nwf-1" URI="nwf1.xml" SECTIONS="3">Unclosed
                 element.</TEST>
               <TEST TYPE="not-wf" ID="nwf-2" URI="nwf2.xml" SECTIONS="2.1">Two roots.</TEST>
-              <TEST TYPE="valid" ID="v-1" URI="v1.xml" SECTIONS="2.1">A <EM>small</EM> document.</TEST>
+              <TEST TYPE="valid" ID="v-1" URI="v1.xml" OUTPUT="out/v1.xml" SECTIONS="2.1">A <EM>small</EM> document.</TEST>
               <TEST TYPE="valid" ID="v-attlist" URI="v2.xml" SECTIONS="3.3" EDITION="5">An ATTLIST.</TEST>
               <TEST TYPE="not-wf" ID="out-1.1" URI="nwf1.xml" VERSION="1.1" RECOMMENDATION="XML1.1" SECTIONS="">1.1</TEST>
               <TEST TYPE="not-wf" ENTITIES="general" ID="out-entity" URI="nwf1.xml" SECTIONS="">needs an entity</TEST>
@@ -82,7 +86,15 @@ struct ConformanceCommandTests {
         let summary = try String(contentsOfFile: output + "/conformance-summary.csv", encoding: .utf8)
         #expect(summary.contains("expat,push/event,not-wf,2,2,0,0,0,0,0"))
         let markdown = try String(contentsOfFile: output + "/conformance.md", encoding: .utf8)
-        #expect(markdown.contains("| foundation | push/event | 2 | 0 | 0 | 0 | 1 | 0 | 1 (1 SIGSEGV) | 0 |"))
+        #expect(
+            markdown.contains("| foundation | push/event | 2 | 0 | 0 | 0 | 1 | 0 | 1 (1 SIGSEGV) | 0 | 1 | 0 | 0 |"))
+        // The canonical-events check of each parser that walks documents, in every output (issue 68, item 4).
+        #expect(markdown.contains("| memchr | floor | 0 | 2 | 0 | 0 | 2 | 0 | 0 | 0 | n/a | n/a | n/a |"))
+        #expect(summary.contains("expat,push/event,valid,2,0,2,0,0,0,0,1,1,0,0"))
+        #expect(csv.contains("libxml2,push/event,v-1,valid,a/v1.xml,2.1,accepted,yes,,,reproduced,"))
+        #expect(table.parsers.first { $0.parser == "expat" }?.canonical?.reproduced == 1)
+        #expect(table.parsers.first { $0.parser == "memchr" }?.canonical == nil)
+        #expect(words(result.standardOutput).contains("canonical events (1)"))
     }
 
     @Test func aDirectoryWithoutACatalogIsAClearError() throws {

@@ -86,4 +86,67 @@ struct ConformanceReportTests {
             row?.split(separator: " ").map(String.init)
                 == ["foundation-stream", "push/event", "1", "1", "3", "1", "0", "1", "2", "1"])
     }
+
+    /// The table with libxml2's canonical events checked on three of the valid documents (one
+    /// reproduced, one differing, one rejected), and the others' not checked.
+    static func tableWithCanonicalEvents() -> ConformanceTable {
+        var table = table()
+        table.parsers[0].canonical = ConformanceTable.CanonicalEvents(results: [
+            .init(caseID: "v-0", path: "xmltest/valid/sa/010.xml", verdict: .reproduced),
+            .init(
+                caseID: "v-1", path: "xmltest/valid/sa/011.xml", verdict: .differs,
+                detail: #"at byte 5 (line 1, column 6): "<doc>\r" where the expected form has "<doc>\n""#),
+            .init(caseID: "v-2", path: "xmltest/valid/sa/012.xml", verdict: .rejected, detail: "an error"),
+        ])
+        return table
+    }
+
+    @Test("The canonical-events check is a group of columns in every output (issue 68, item 4)")
+    func canonicalEventsColumns() throws {
+        let table = Self.tableWithCanonicalEvents()
+        #expect(table.canonicalCaseCount == 3)
+        let text = ConformanceReport.text(table, width: 200)
+        #expect(text.contains("canonical events (3)"))
+        let row = text.split(separator: "\n").first { $0.hasPrefix("libxml2 ") }
+        #expect(
+            row?.split(separator: " ").map(String.init)
+                == ["libxml2", "push/event", "6", "0", "0", "0", "4", "0", "0", "0", "1", "1", "1"])
+        let memchr = text.split(separator: "\n").first { $0.hasPrefix("memchr ") }
+        #expect(memchr?.split(separator: " ").suffix(3).map(String.init) == ["n/a", "n/a", "n/a"])
+        let words = text.replacingOccurrences(of: "\n", with: " ")
+        #expect(words.contains("canonical events n/a: foundation-stream, libxml2-reader, memchr walk no document"))
+        #expect(text.contains("libxml2: 2 canonical form(s) not reproduced"))
+        #expect(text.contains(#"xmltest/valid/sa/011.xml: differs (at byte 5 (line 1, column 6): "<doc>\r""#))
+        // Within a terminal's width too, every parser's canonical counts are still there.
+        for width in [100, 80] {
+            let narrow = ConformanceReport.text(table, width: width)
+            #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= width }, "\(narrow)")
+            // (in the table's last columns, or in a table of their own under it)
+            let libxml2 = narrow.split(separator: "\n").last { $0.hasPrefix("libxml2 ") }
+            #expect(libxml2?.split(separator: " ").suffix(3).map(String.init) == ["1", "1", "1"], "\(narrow)")
+        }
+
+        let markdown = ConformanceReport.markdown(table)
+        #expect(markdown.contains("| canonical events reproduced | differ | not read |"))
+        #expect(markdown.contains("| libxml2 | push/event | 6 | 0 | 0 | 0 | 4 | 0 | 0 | 0 | 1 | 1 | 1 |"))
+        #expect(markdown.contains("| memchr | floor | 0 | 6 | 0 | 0 | 4 | 0 | 0 | 0 | n/a | n/a | n/a |"))
+
+        let summary = ConformanceReport.summaryCSV(table).components(separatedBy: "\r\n")
+        #expect(summary[0].hasSuffix(",canonical_documents,canonical_reproduced,canonical_differ,canonical_not_read"))
+        #expect(summary.contains("libxml2,push/event,valid,4,0,4,0,0,0,0,3,1,1,1"))
+        #expect(summary.contains("libxml2,push/event,not-wf,6,6,0,0,0,0,0,,,,"))
+        #expect(summary.contains("memchr,floor,valid,4,0,4,0,0,0,0,,,,"))
+
+        let results = ConformanceReport.resultsCSV(table).components(separatedBy: "\r\n")
+        #expect(results[0].hasSuffix(",detail,canonical_events,canonical_detail"))
+        #expect(results.contains { $0.hasPrefix("libxml2,push/event,v-0,") && $0.hasSuffix(",reproduced,") })
+        #expect(results.contains { $0.hasPrefix("libxml2,push/event,v-2,") && $0.hasSuffix(",rejected,an error") })
+        #expect(results.contains { $0.hasPrefix("libxml2,push/event,v-3,") && $0.hasSuffix(",,") })
+
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let decoded = try decoder.decode(ConformanceTable.self, from: Data(ConformanceReport.json(table).utf8))
+        #expect(decoded.parsers[0].canonical == table.parsers[0].canonical)
+        #expect(decoded.parsers[3].canonical == nil)
+    }
 }
