@@ -1,3 +1,4 @@
 import BenchCLI
+import FeedParsers
 
-BenchTool.main(parsers: [AppFeedParser.self])
+BenchTool.main(parsers: [AppFeedParser.self, XMLEventParser<MiniXMLReader>.self])
