@@ -33,9 +33,12 @@ extension Verify {
         var heading =
             "Checking the event handler's contract (\(rules.count) rules, \(documents) with a document of their own) "
             + "on \(parsers.joined(separator: ", ")), against \(ContractCheck.reference)'s events; each document "
-            + "whole and byte by byte, one worker process per parser."
+            + "whole and byte by byte, in worker processes."
         if !skippedNames.isEmpty {
-            heading += " Not checked (no events to compare): " + skippedNames.joined(separator: ", ") + "."
+            heading +=
+                " Not checked: "
+                + skippedNames.map { "\($0) (\(ContractCheck.notCheckable($0) ?? "nothing to compare"))" }.joined(
+                    separator: ", ") + "."
         }
         print(width.map { Format.wrap(heading, width: $0) } ?? heading)
         let report = ContractCheck.check(parsers: parsers, gaps: gaps, runner: runner)
