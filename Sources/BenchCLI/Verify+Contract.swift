@@ -52,6 +52,11 @@ extension Verify {
             throw CommandFailure(
                 description: "the contract does not hold: " + (broken + unchecked).joined(separator: "; "))
         }
+        // Every rule skipped for every parser (their gaps cover them all) checked nothing: no success.
+        guard report.parsers.contains(where: { !$0.held.isEmpty }) else {
+            throw CommandFailure(
+                description: "nothing checked: every rule was skipped for every parser named (the reasons above)")
+        }
         print("\nEvery rule holds for \(parsers.count) parser\(parsers.count == 1 ? "" : "s").")
     }
 }

@@ -215,6 +215,17 @@ struct ContractCheckTests {
         #expect(report.allHold)
     }
 
+    @Test("A parser whose gaps cover every rule checks nothing: an error, not a success")
+    func everyRuleSkipped() throws {
+        #expect {
+            try Verify.checkContract(
+                parsers: [TextOutsideRootReader.name], skippedNames: [], runner: Self.runner,
+                gaps: { $0 == "expat" ? [] : [.localNamesOnly] }, width: nil)
+        } throws: { error in
+            (error as? CommandFailure)?.description.contains("nothing checked") == true
+        }
+    }
+
     @Test("Naming only parsers that report no events is an error, not a check of nothing")
     func nothingToCheck() throws {
         #expect(throws: (any Error).self) { try Verify.contractParsers(named: ["memchr"]) }
