@@ -63,6 +63,11 @@ struct Verify: ParsableCommand {
             if dump != nil || canonical != nil || workload != .songs {
                 throw ValidationError("--contract takes none of --dump, --canonical and --workload")
             }
+            // Its chunking is its own (each document whole and byte by byte): a size given would be ignored.
+            if chunkSizes != FeedVerifier.defaultChunkSizes {
+                throw ValidationError(
+                    "--contract pushes each document whole and byte by byte: give no --chunk-sizes with it")
+            }
             _ = try Self.contractParsers(named: parserOptions.names)
             return
         }

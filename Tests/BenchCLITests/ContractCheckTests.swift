@@ -232,6 +232,14 @@ struct ContractCheckTests {
         #expect(try Verify.contractParsers(named: ["memchr", "expat"]) == ["expat"])
     }
 
+    @Test("What --contract would ignore is refused: a feed, a workload, chunk sizes")
+    func contractRefusesWhatItIgnores() throws {
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--contract", "feed.xml"]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--contract", "--workload", "document"]) }
+        #expect(throws: (any Error).self) { try Bench.parseAsRoot(["verify", "--contract", "--chunk-sizes", "7"]) }
+        _ = try Bench.parseAsRoot(["verify", "--contract"])
+    }
+
     @Test("The built bench checks every built-in parser: exit 0; with no parser to check, an error")
     func builtBench() throws {
         let all = try runBench(["verify", "--contract"])
