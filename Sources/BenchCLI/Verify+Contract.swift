@@ -57,7 +57,10 @@ extension Verify {
             throw CommandFailure(
                 description: "nothing checked: every rule was skipped for every parser named (the reasons above)")
         }
-        print("\nEvery rule holds for \(parsers.count) parser\(parsers.count == 1 ? "" : "s").")
+        let skipped = report.parsers.reduce(0) { $0 + $1.skipped.count }
+        print(
+            "\nEvery rule checked holds for \(parsers.count) parser\(parsers.count == 1 ? "" : "s")"
+                + (skipped == 0 ? "." : "; \(skipped) skipped, each with its reason above."))
     }
 }
 
