@@ -43,9 +43,9 @@ let package = Package(
         // with lookups that Swift apps pick most, both over Foundation's XMLParser.
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", exact: "0.18.2"),
         .package(url: "https://github.com/drmohundro/SWXMLHash.git", exact: "8.1.1"),
-        // The allocation interposer that the counting workers preload and no process links: no
-        // target uses its products (SwiftPM says so, a warning); the WorkerLibraries plugin compiles
-        // its C source into libMallocInterposerSwift.so (see BenchWorkerLibraries).
+        // The allocation interposer that the counting workers preload and no process links: the
+        // WorkerLibraries plugin compiles its C source into libMallocInterposerSwift.so (see
+        // BenchWorkerLibraries).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     ],
     targets: [
@@ -173,7 +173,17 @@ let package = Package(
         // allocation interposer's C source) as this target's resources, which SwiftPM copies into
         // `<package>_BenchWorkerLibraries.resources/` beside every executable that depends on it, for
         // the suite's `bench` and for an outside package's executable alike.
-        .target(name: "BenchWorkerLibraries", exclude: ["FrozenClock"], plugins: ["WorkerLibraries"]),
+        .target(
+            name: "BenchWorkerLibraries",
+            dependencies: [
+                // Named so that SwiftPM resolves the interposer's package for a package that depends on
+                // the suite too (it leaves out the packages no used target names, whatever the
+                // condition), where the plugin finds its source; under a condition that no build of
+                // the suite meets (it does not build for WASI), so that nothing links it.
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer", condition: .when(platforms: [.wasi]))
+            ],
+            exclude: ["FrozenClock"], plugins: ["WorkerLibraries"]),
         .plugin(name: "WorkerLibraries", capability: .buildTool()),
         .executableTarget(name: "bench", dependencies: ["BenchCLI"]),
 
