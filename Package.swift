@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "BenchCLI", targets: ["BenchCLI"]),
         // The parser protocols an adapter conforms to, and the songs it builds.
         .library(name: "FeedParsers", targets: ["FeedParsers", "SongFeed"]),
+        // `swift package fuzz-parser --target TARGET`: a package's own parser under libFuzzer
+        // (BenchCLI's DocC article "Measuring your own parser", "Fuzzing it").
+        .plugin(name: "FuzzParser", targets: ["FuzzParser"]),
     ],
     // The optional parts, all on by default (the suite's own `swift run -c release bench` and
     // `swift test` build them): a package that depends on the suite leaves out what it does not use
@@ -185,6 +188,17 @@ let package = Package(
             ],
             exclude: ["FrozenClock"], plugins: ["WorkerLibraries"]),
         .plugin(name: "WorkerLibraries", capability: .buildTool()),
+        // `swift package fuzz-parser`: builds a package's parser target and its fuzz target under
+        // libFuzzer and runs it (scripts/fuzz-common.sh, shared with scripts/fuzz.sh).
+        .plugin(
+            name: "FuzzParser",
+            capability: .command(
+                intent: .custom(verb: "fuzz-parser", description: "Fuzz a package's own parser with libFuzzer."),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "The instrumented build, the corpus and the findings go to .build-fuzz/.")
+                ])
+        ),
         .executableTarget(name: "bench", dependencies: ["BenchCLI"]),
 
         // MARK: Tests, one target per module plus end-to-end tests of the built tool
