@@ -54,7 +54,9 @@ fuzz_run() {
     local corpus="$root/corpus/$name" findings="$root/findings/$name" log="$root/fuzz-$name.log" status=0 runs
     mkdir -p "$corpus" "$findings"
     echo "== fuzzing $name for $seconds s"
-    "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+    # The Swift runtime's own backtracer off: with it, a trap ends the process before libFuzzer's
+    # handler writes the input that caused it (crash-*) and prints its stack.
+    SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
         -artifact_prefix="$findings/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     if [ "$status" -ne 0 ] || ls "$findings"/* >/dev/null 2>&1; then
