@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // The XML parser benchmark suite: which parser should a Swift app use to load an XML feed?
 // See README.md for the two commands, and ../shared/DESIGN.md (beside a checkout) for the design.
@@ -17,6 +17,26 @@ let package = Package(
         .library(name: "BenchCLI", targets: ["BenchCLI"]),
         // The parser protocols an adapter conforms to, and the songs it builds.
         .library(name: "FeedParsers", targets: ["FeedParsers", "SongFeed"]),
+        // `swift package fuzz-parser --target TARGET`: a package's own parser under libFuzzer
+        // (BenchCLI's DocC article "Measuring your own parser", "Fuzzing it").
+        .plugin(name: "FuzzParser", targets: ["FuzzParser"]),
+    ],
+    // The optional parts, all on by default (the suite's own `swift run -c release bench` and
+    // `swift test` build them): a package that depends on the suite leaves out what it does not use
+    // with `traits: []` (or names the ones it keeps), and its first build skips their dependencies.
+    // A command that needs a part left out says which trait brings it (`SuiteTrait`).
+    traits: [
+        .trait(
+            name: "FeedServer",
+            description:
+                "The embedded feed server (FeedServing, SwiftNIO): the download scenarios and `bench serve`."),
+        .trait(
+            name: "SharedStore",
+            description: "The shared PostgreSQL stats store (`--store postgres://…`, libpq)."),
+        .trait(
+            name: "CodableParsers",
+            description: "The `xmlcoder` and `swxmlhash` parsers (XMLCoder, SWXMLHash)."),
+        .default(enabledTraits: ["FeedServer", "SharedStore", "CodableParsers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
@@ -26,11 +46,10 @@ let package = Package(
         // with lookups that Swift apps pick most, both over Foundation's XMLParser.
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", exact: "0.18.2"),
         .package(url: "https://github.com/drmohundro/SWXMLHash.git", exact: "8.1.1"),
-        // What the counting workers preload and no process links: the allocation interposer
-        // (ordo-one/malloc-interposer, for allocation counts) and the frozen clock (Packages/FrozenClock:
-        // `time()` frozen for instruction counts, libxml2 seeds its hashes from it), built beside the
-        // executable by `bench-worker-libraries`, which links them (see WorkerLibrary).
-        .package(path: "Packages/WorkerLibraries"),
+        // The allocation interposer that the counting workers preload and no process links: the
+        // WorkerLibraries plugin compiles its C source into libMallocInterposerSwift.so (see
+        // BenchWorkerLibraries).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     ],
     targets: [
         // MARK: System-library shims (each imported by one module: FeedParsers, SongFeed, FeedServing, StatsStore)
@@ -87,8 +106,8 @@ let package = Package(
             name: "FeedParsers",
             dependencies: [
                 "SongFeed", "CLibXML2", "CExpat", "CReferenceParsers",
-                .product(name: "XMLCoder", package: "XMLCoder"),
-                .product(name: "SWXMLHash", package: "SWXMLHash"),
+                .product(name: "XMLCoder", package: "XMLCoder", condition: .when(traits: ["CodableParsers"])),
+                .product(name: "SWXMLHash", package: "SWXMLHash", condition: .when(traits: ["CodableParsers"])),
             ]
         ),
         .target(name: "BenchResults", dependencies: ["CZlib"]),
@@ -118,7 +137,8 @@ let package = Package(
         .target(
             name: "StatsStore",
             dependencies: [
-                "BenchResults", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchResults", .target(name: "CLibPQ", condition: .when(traits: ["SharedStore"])),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // GRDB's shim of the system SQLite: a report's rows read by column, as SQLite gives them.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // SHA-256 of a stored run's content (a re-push recognises a run without reading it).
@@ -143,13 +163,41 @@ let package = Package(
             dependencies: [
                 // No parser module: the parsers and feeds reach it through the engine. The feed server
                 // is FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
-                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedServing",
+                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedTransport",
+                .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // Not linked, not run: an executable product, which SwiftPM builds with the libraries it
-                // links (libMallocInterposerSwift.so, libFrozenClock.so) beside every executable that
-                // depends on BenchCLI, and links into none of them (WorkerLibrary).
-                .product(name: "bench-worker-libraries", package: "WorkerLibraries"),
+                // Its resources are the two libraries: beside every executable that depends on BenchCLI.
+                "BenchWorkerLibraries",
             ]
+        ),
+        // What only the counting workers preload, and no process links (WorkerLibrary): the
+        // WorkerLibraries plugin compiles libFrozenClock.so (`time()` frozen for instruction counts:
+        // libxml2 seeds its hashes from it; FrozenClock/) and libMallocInterposerSwift.so (the
+        // allocation interposer's C source) as this target's resources, which SwiftPM copies into
+        // `<package>_BenchWorkerLibraries.resources/` beside every executable that depends on it, for
+        // the suite's `bench` and for an outside package's executable alike.
+        .target(
+            name: "BenchWorkerLibraries",
+            dependencies: [
+                // Named so that SwiftPM resolves the interposer's package for a package that depends on
+                // the suite too (it leaves out the packages no used target names, whatever the
+                // condition), where the plugin finds its source; under a condition that no build of
+                // the suite meets (it does not build for WASI), so that nothing links it.
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer", condition: .when(platforms: [.wasi]))
+            ],
+            exclude: ["FrozenClock"], plugins: ["WorkerLibraries"]),
+        .plugin(name: "WorkerLibraries", capability: .buildTool()),
+        // `swift package fuzz-parser`: builds a package's parser target and its fuzz target under
+        // libFuzzer and runs it (scripts/fuzz-common.sh, shared with scripts/fuzz.sh).
+        .plugin(
+            name: "FuzzParser",
+            capability: .command(
+                intent: .custom(verb: "fuzz-parser", description: "Fuzz a package's own parser with libFuzzer."),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "The instrumented build, the corpus and the findings go to .build-fuzz/.")
+                ])
         ),
         .executableTarget(name: "bench", dependencies: ["BenchCLI"]),
 
@@ -167,14 +215,18 @@ let package = Package(
         .testTarget(
             name: "BenchEngineTests",
             dependencies: [
-                "BenchEngine", "FeedParsers", "FeedServing", "SongFeed", "SongStore", "BenchTestSupport", "bench",
+                "BenchEngine", "FeedParsers", .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
+                "SongFeed", "SongStore", "BenchTestSupport", "bench",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "BenchResultsTests", dependencies: ["BenchResults", "BenchTestSupport"]),
         .testTarget(
             name: "FeedTransportTests",
-            dependencies: ["FeedTransport", "FeedServing", "FeedParsers", "SongFeed", "BenchTestSupport"]
+            dependencies: [
+                "FeedTransport", .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])), "FeedParsers",
+                "SongFeed", "BenchTestSupport",
+            ]
         ),
         .testTarget(
             name: "StatsStoreTests",

@@ -31,34 +31,20 @@ case "$seconds" in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [TARGET..
 
 root=.build-fuzz
 build="$root/release"
+# shellcheck source=scripts/fuzz-common.sh
+. scripts/fuzz-common.sh
 echo "== building the adapters instrumented for libFuzzer ($root)"
-swift build -c release --build-path "$root" --target FeedParsers -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link
-mapfile -t objects < <(find "$build/" -name '*.o' -not -path '*FeedParserFuzzer*')
+fuzz_build . "$root"
 # The fuzzer uses the adapters, which are `package` (not the public API): it is compiled as a module of
 # this package, under the package name SwiftPM gave FeedParsers (the checkout directory's name).
 package_name=$(grep -m1 -F '"-module-name","FeedParsers"' "$root/release.yaml" | tr ',' '\n' |
     grep -A1 -xF '"-package-name"' | sed -n '2s/"//gp')
 [ -n "$package_name" ] || { echo "fuzz.sh: no -package-name for FeedParsers in $root/release.yaml" >&2; exit 1; }
-swiftc -O -sanitize=fuzzer -parse-as-library -module-name FeedParserFuzzer -package-name "$package_name" \
-    -I "$build/Modules" \
-    -Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap -Xcc -fmodule-map-file=Sources/CExpat/module.modulemap \
-    -Xcc -fmodule-map-file=Sources/CLibCrypto/module.modulemap \
-    -Xcc -fmodule-map-file="$build/CReferenceParsers.build/module.modulemap" -Xcc -I/usr/include/libxml2 \
-    -Xcc -ISources/CReferenceParsers/include \
-    Fuzz/FeedParserFuzzer.swift "${objects[@]}" -lxml2 -lexpat -lcrypto -lFoundationXML -o "$build/feed-parser-fuzzer"
+fuzz_link . "$build" "$build/feed-parser-fuzzer" -module-name FeedParserFuzzer -package-name "$package_name" \
+    Fuzz/FeedParserFuzzer.swift
 
 seeds="$root/seeds"
-rm -rf "$seeds"
-mkdir -p "$seeds"
-cp Data/*.xml "$seeds/"
-for feed in ../shared/data/itunes/*.xml ../shared/data/feeds/* ../shared/data/documents/*.xml; do
-    # Larger than -max_len below: it would be cut to a document that is not well-formed.
-    [ -f "$feed" ] && [ "$(stat -c %s "$feed")" -le 262144 ] && cp "$feed" "$seeds/" || true
-done
-# The W3C's standalone valid tests (small, every construct): prefixed, as their names repeat.
-for test in ../shared/data/xmlconf/xmltest/valid/sa/*.xml; do
-    [ -f "$test" ] && cp "$test" "$seeds/xmltest-$(basename "$test")" || true
-done
+fuzz_seeds . "$seeds"
 
 found=0
 # doc-agree must catch a difference it is not told of: a carriage return in CDATA, which libxml2's
@@ -79,21 +65,6 @@ if printf '%s\n' "${targets[@]}" | grep -qx doc-agree; then
     fi
 fi
 for target in "${targets[@]}"; do
-    corpus="$root/corpus/$target"
-    findings="$root/findings/$target"
-    mkdir -p "$corpus" "$findings"
-    echo "== fuzzing $target for $seconds s"
-    log="$root/fuzz-$target.log"
-    status=0
-    FUZZ_PARSER="$target" "$build/feed-parser-fuzzer" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-        -max_len=262144 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-    if [ "$status" -ne 0 ] || ls "$findings"/* >/dev/null 2>&1; then
-        echo "   $target: FOUND something after $runs executions (exit $status): $(ls "$findings" | head -5 | tr '\n' ' ')"
-        grep -E "ERROR|Fatal error|SUMMARY" "$log" | head -5 || true
-        found=1
-    else
-        echo "   $target: $runs executions, nothing found"
-    fi
+    FUZZ_PARSER="$target" fuzz_run "$build/feed-parser-fuzzer" "$target" "$seconds" "$root" "$seeds" || found=1
 done
 exit "$found"

@@ -33,13 +33,15 @@ GATE_PRODUCT=${GATE_PRODUCT:-bench}
 gate_log() { printf '%s\n' "$*" >&2; }
 
 # gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable (GATE_PRODUCT, as DEST_DIR/bench)
-# and the libraries built beside it: the ones its counting workers preload from there (the allocation
-# interposer, the frozen clock: bench links neither, but the gate counts), and any it loads itself
-# (rpath $ORIGIN: a revision from before, which linked both), so that the copy counts on its own.
+# and, beside it, the libraries built for it: the ones its counting workers preload (the allocation
+# interposer, the frozen clock: bench links neither, but the gate counts), from the resource
+# directory SwiftPM copies them into (`<package>_BenchWorkerLibraries.resources/`) or, for a revision
+# from before it, from beside the executable, with any it loads itself (rpath $ORIGIN: a revision
+# from before, which linked both), so that the copy counts on its own.
 gate_copy_bench() {
     mkdir -p "$2"
     cp "$1/$GATE_PRODUCT" "$2/bench"
-    for library in "$1"/lib*.so; do
+    for library in "$1"/lib*.so "$1"/*_BenchWorkerLibraries.resources/lib*.so; do
         [ -e "$library" ] && cp "$library" "$2/"
     done
     return 0

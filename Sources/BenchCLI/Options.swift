@@ -80,6 +80,10 @@ struct ParserOptions: ParsableArguments {
             raw, option: "--parsers",
             nothing: "no parser; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         for name in names where ParserRegistry.parser(named: name) == nil || name == ParserRegistry.baseline.name {
+            // A built-in parser this build left out (exit 1, not a usage error): which trait brings it.
+            if let trait = ParserRegistry.leftOut[name].flatMap(SuiteTrait.init(rawValue:)) {
+                throw SuiteTraitMissing(trait, neededBy: "the parser '\(name)'")
+            }
             throw ValidationError(
                 "unknown parser '\(name)'; known parsers: \(ParserRegistry.names.joined(separator: ", "))")
         }

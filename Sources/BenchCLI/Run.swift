@@ -2,7 +2,10 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
-internal import FeedServing
+#if FeedServer
+    internal import FeedServing
+#endif
+import FeedTransport
 import Foundation
 import StatsStore
 
@@ -34,7 +37,10 @@ extension Run {
         WorkerProcess.finishOnInterrupt(
             notice: "Interrupted: stopping the workers; writing what finished (Ctrl-C again stops at once)…")
         try memory.apply()
-        let request = try self.request()
+        var request = try self.request()
+        // A build without the embedded server (the trait `FeedServer` left out): a default run
+        // leaves out the scenarios that need it; one named is refused, naming the trait.
+        if Self.feedHost == nil { request = try request.leavingOutServedScenarios(named: !scenarios.isEmpty) }
         let terminal = Terminal(quiet: output.quiet)
         let debugWarning = terminal.warning(
             Format.wrap(
@@ -62,7 +68,7 @@ extension Run {
         try files.checkWritable()
         let plan = try request.plan(
             outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
-            instructionCounter: instructionCounter, feedHost: FeedServer.starter, warn: printError)
+            instructionCounter: instructionCounter, feedHost: Self.feedHost, warn: printError)
         // A `bench` copied without the interposer beside it: the run goes on, and says (first and
         // last) that it counts no allocations, why and how to have them.
         let countsWarning = plan.allocationCountsUnavailable.map {
@@ -136,14 +142,26 @@ extension Run {
         if !output.quiet {
             outcome.wrote(kept).forEach(format == .table ? { print($0) } : printError)
         }
-        if let shared = database as? PostgresStatsStore, shared.reconnections > 0, outcome.recorderFailure == nil {
-            printError(
-                "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and made "
-                    + "again; every sample is recorded.")
-        }
+        #if SharedStore
+            if let shared = database as? PostgresStatsStore, shared.reconnections > 0, outcome.recorderFailure == nil {
+                printError(
+                    "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and "
+                        + "made again; every sample is recorded.")
+            }
+        #endif
         if let countsWarning { printError(countsWarning) }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
         try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
+    }
+
+    /// What starts the embedded feed server (FeedServing), or `nil` in a build without it (the
+    /// suite's trait `FeedServer`).
+    static var feedHost: FeedHostStarter? {
+        #if FeedServer
+            return FeedServer.starter
+        #else
+            return nil
+        #endif
     }
 
     /// The terminal's progress line for a worker.

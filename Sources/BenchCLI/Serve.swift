@@ -1,6 +1,9 @@
 import ArgumentParser
 import BenchEngine
-internal import FeedServing
+import BenchResults
+#if FeedServer
+    internal import FeedServing
+#endif
 import Foundation
 
 /// `bench serve`: the embedded feed server, on its own.
@@ -32,17 +35,22 @@ struct Serve: ParsableCommand {
             throw CommandFailure(description: "unknown network profile \(networkOptions.network?.rawValue ?? "")")
         }
         let paths = feeds.isEmpty ? try BenchEngineFeeds.inData() : ListArgument.split(feeds)
-        let server: FeedServer
-        do {
-            server = try FeedServer.start(feeds: paths, profile: profile, port: port)
-        } catch {
-            throw CommandFailure(description: "\(error)")
-        }
-        let served = server.feedNames.count
-        print("Serving \(served) feed\(served == 1 ? "" : "s") with network \(profile) — Ctrl-C to stop:")
-        for name in server.feedNames { print("  \(server.url(for: name).absoluteString)") }
-        fflush(nil)  // all streams: the URLs must show before the server blocks
-        try server.wait()
+        #if FeedServer
+            let server: FeedServer
+            do {
+                server = try FeedServer.start(feeds: paths, profile: profile, port: port)
+            } catch {
+                throw CommandFailure(description: "\(error)")
+            }
+            let served = server.feedNames.count
+            print("Serving \(served) feed\(served == 1 ? "" : "s") with network \(profile) — Ctrl-C to stop:")
+            for name in server.feedNames { print("  \(server.url(for: name).absoluteString)") }
+            fflush(nil)  // all streams: the URLs must show before the server blocks
+            try server.wait()
+        #else
+            _ = paths
+            throw SuiteTraitMissing(.feedServer, neededBy: "bench serve (the embedded feed server)")
+        #endif
     }
 }
 

@@ -148,7 +148,7 @@ enum RunSource {
     /// A store, a run file, or every run file of a directory.
     static func sources(_ location: String) throws -> [RunSource] {
         var isDirectory: ObjCBool = false
-        if PostgresStatsStore.isURL(location) { return [.store(try StatsStores.open(location))] }
+        if StatsStores.isSharedURL(location) { return [.store(try StatsStores.open(location))] }
         guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory) else {
             throw CommandFailure(description: "no such store, run file or directory: \(location)")
         }

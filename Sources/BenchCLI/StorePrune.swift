@@ -81,7 +81,7 @@ extension StoreCommand {
                 lines.append(
                     "Vacuumed in " + String(format: "%.1f s", Date().timeIntervalSince(vacuumStarted)) + ": the store "
                         + "went from \(Self.megabytes(before.bytes)) to \(Self.megabytes(after.bytes)) on disk"
-                        + (PostgresStatsStore.isURL(store.location)
+                        + (StatsStores.isSharedURL(store.location)
                             ? " (PostgreSQL reuses the space inside its files; they do not shrink)." : "."))
             } else {
                 let after = try store.space()
@@ -90,7 +90,7 @@ extension StoreCommand {
                         + (after.freeBytes.map { ", \(Self.megabytes($0)) of it free inside the file for new samples" }
                             ?? "")
                         + ": --vacuum gives the space back"
-                        + (PostgresStatsStore.isURL(store.location)
+                        + (StatsStores.isSharedURL(store.location)
                             ? " for reuse (autovacuum does so too); PostgreSQL's files do not shrink."
                             : " to the disk."))
             }

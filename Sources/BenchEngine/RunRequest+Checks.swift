@@ -57,6 +57,22 @@ extension RunRequest {
         return ScenarioID.allCases.filter { named.contains($0) }
     }
 
+    /// The request without the scenarios that fetch their feed from the embedded server, for a build
+    /// without it (the suite's trait `FeedServer` left out): left out of a default run, refused when
+    /// `named`.
+    ///
+    /// - Throws: `SuiteTraitMissing` naming the trait, when `named` and a scenario needs the server.
+    public func leavingOutServedScenarios(named: Bool) throws -> RunRequest {
+        let served = scenarios.filter { $0.fetchesFromEmbeddedServer(remote: url != nil) }
+        guard let first = served.first else { return self }
+        if named {
+            throw SuiteTraitMissing(.feedServer, neededBy: "the \(first.rawValue) scenario (the embedded feed server)")
+        }
+        var request = self
+        request.scenarios.removeAll { served.contains($0) }
+        return request
+    }
+
     /// A list of positive integers (`--page-size 25,100`, split), each once, or `nil` when none were
     /// given.
     ///
@@ -199,14 +215,16 @@ extension RunRequest {
     ///   - outputDirectory: where generated and downloaded feeds are kept.
     ///   - executable: the workers' executable.
     ///   - instructionCounter: the counter of a counted run (``countsInstructions``).
-    ///   - feedHost: starts the embedded feed server (`FeedServing`'s `FeedServer.starter`).
+    ///   - feedHost: starts the embedded feed server (`FeedServing`'s `FeedServer.starter`); `nil` in a
+    ///     build without it (the suite's trait `FeedServer`), whose requests have left out the
+    ///     scenarios that need it (``leavingOutServedScenarios(named:)``).
     ///   - warn: told what the feeds' resolution leaves out, and why.
     /// - Returns: the plan, for ``BenchSession``; without allocation counts when the interposer is not
     ///   beside `executable` (``RunPlan/allocationCountsUnavailable`` says why).
     /// - Throws: `FeedResolutionError` for a feed that cannot be had.
     public func plan(
         outputDirectory: String, executable: String, instructionCounter: InstructionCounter?,
-        feedHost: @escaping FeedHostStarter, warn: (String) -> Void
+        feedHost: FeedHostStarter?, warn: (String) -> Void
     ) throws -> RunPlan {
         var resolver = FeedResolver(outputDirectory: outputDirectory)
         (resolver.feeds, resolver.songs, resolver.url) = (feeds, songs, url.flatMap(URL.init(string:)))

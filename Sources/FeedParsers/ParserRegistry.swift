@@ -13,7 +13,7 @@ public enum ParserRegistry {
 
     /// The suite's own parsers.
     package static var builtIn: [any SongFeedParser.Type] {
-        [
+        var parsers: [any SongFeedParser.Type] = [
             LibXML2FeedParser.self,
             ExpatFeedParser.self,
             CLibXML2ReferenceParser.self,
@@ -22,10 +22,21 @@ public enum ParserRegistry {
             LibXML2ReaderFeedParser.self,
             FoundationFeedParser.self,
             FoundationStreamFeedParser.self,
-            XMLCoderFeedParser.self,
-            SWXMLHashFeedParser.self,
-            MemchrFloorParser.self,
         ]
+        #if CodableParsers
+            parsers += [XMLCoderFeedParser.self, SWXMLHashFeedParser.self]
+        #endif
+        return parsers + [MemchrFloorParser.self]
+    }
+
+    /// The built-in parsers this build left out, by name, each with the suite's trait that brings
+    /// it (`CodableParsers`): not listed, and named with their trait when asked for.
+    package static var leftOut: [String: String] {
+        #if CodableParsers
+            return [:]
+        #else
+            return ["xmlcoder": "CodableParsers", "swxmlhash": "CodableParsers"]
+        #endif
     }
 
     /// The parsers a package added to the built-in ones, in the order it gave them.
@@ -90,12 +101,16 @@ public enum ParserRegistry {
 
     /// Why a built-in parser has no document workload, by name.
     static var builtInDocumentNotApplicable: [String: String] {
-        [
-            XMLCoderFeedParser.name:
-                "a Codable decoder reads a document into types declared for its shape: with no schema it has nothing to walk",
-            SWXMLHashFeedParser.name:
-                "SWXMLHash's tree keeps neither namespace URIs nor processing instructions (its delegate drops them), so a document's events cannot be read back from it",
-        ]
+        #if CodableParsers
+            return [
+                XMLCoderFeedParser.name:
+                    "a Codable decoder reads a document into types declared for its shape: with no schema it has nothing to walk",
+                SWXMLHashFeedParser.name:
+                    "SWXMLHash's tree keeps neither namespace URIs nor processing instructions (its delegate drops them), so a document's events cannot be read back from it",
+            ]
+        #else
+            return [:]
+        #endif
     }
 
     /// The document workload's baseline, which parses nothing.

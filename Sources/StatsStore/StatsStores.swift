@@ -1,3 +1,4 @@
+import BenchResults
 import Foundation
 
 /// Opens a stats store by its location.
@@ -12,12 +13,17 @@ public enum StatsStores {
     /// (``PostgresStatsStore/init(readingURL:)``).
     ///
     /// - Throws: ``StatsStoreError`` with what to do: no such file, a server that cannot be
-    ///   reached or refuses the login, a store of a newer schema.
+    ///   reached or refuses the login, a store of a newer schema; `SuiteTraitMissing` for a
+    ///   PostgreSQL URL in a build without the trait `SharedStore`.
     public static func open(_ location: String, mustExist: Bool = false, readOnly: Bool = false) throws
         -> any StatsStoring
     {
-        if PostgresStatsStore.isURL(location) {
-            return try readOnly ? PostgresStatsStore(readingURL: location) : PostgresStatsStore(url: location)
+        if isSharedURL(location) {
+            #if SharedStore
+                return try readOnly ? PostgresStatsStore(readingURL: location) : PostgresStatsStore(url: location)
+            #else
+                throw SuiteTraitMissing(.sharedStore, neededBy: "the shared store (--store \(location))")
+            #endif
         }
         if location.contains("://") {
             throw StatsStoreError(
@@ -41,5 +47,12 @@ public enum StatsStores {
                     + "--store PATH or a postgres:// URL")
         }
         return try readOnly ? StatsDatabase(readingPath: location) : StatsDatabase(path: location)
+    }
+
+    /// Whether `location` names a PostgreSQL database (a `postgres://` or `postgresql://` URL), in
+    /// a build with the shared store or without it.
+    public static func isSharedURL(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 }

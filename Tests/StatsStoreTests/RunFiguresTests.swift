@@ -211,49 +211,52 @@ struct RunFiguresTests {
     }
 }
 
-@Suite(
-    "Stats store: a run's figures as a report reads them (PostgreSQL)", .serialized,
-    .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
-struct PostgresRunFiguresTests {
-    @Test func readsTheSummariesFigures() throws {
-        let database = try PostgresTestServer.Database()
-        try RunFiguresContract.readsTheSummariesFigures(try StatsStores.open(database.url))
-    }
-
-    @Test func readsThePageHistory() throws {
-        let database = try PostgresTestServer.Database()
-        try RunFiguresContract.readsThePageHistory(try StatsStores.open(database.url))
-    }
-
-    /// The planner's settings of a report's reads are the server's own (PostgreSQL 14 has memoize,
-    /// 13 has not) and last the transaction only: the connection's next statements plan as before.
-    @Test func theReadsPlannerSettingsLastTheirTransaction() throws {
-        #expect(RunFigureQuery.postgresSettings(serverVersion: 130_000).count == 1)
-        #expect(RunFigureQuery.postgresSettings(serverVersion: 150_004).count == 2)
-        let database = try PostgresTestServer.Database()
-        let connection = try PostgresConnection(url: database.url, location: database.url)
-        defer { connection.close() }
-        func current() throws -> [String] {
-            try ["max_parallel_workers_per_gather", "enable_memoize"].map { name in
-                try connection.execute("SELECT current_setting($1, true) AS value", [name.databaseValue]).first?[
-                    "value"]
-                    ?? ""
-            }
+// The PostgreSQL store: in a build with the suite's trait SharedStore.
+#if SharedStore
+    @Suite(
+        "Stats store: a run's figures as a report reads them (PostgreSQL)", .serialized,
+        .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+    struct PostgresRunFiguresTests {
+        @Test func readsTheSummariesFigures() throws {
+            let database = try PostgresTestServer.Database()
+            try RunFiguresContract.readsTheSummariesFigures(try StatsStores.open(database.url))
         }
-        let before = try current()
-        try connection.transaction {
-            for setting in RunFigureQuery.postgresSettings(serverVersion: connection.serverVersion) {
-                try connection.execute(setting)
-            }
-            #expect(try current().first == "0")
+
+        @Test func readsThePageHistory() throws {
+            let database = try PostgresTestServer.Database()
+            try RunFiguresContract.readsThePageHistory(try StatsStores.open(database.url))
         }
-        #expect(try current() == before)
-        // The store reads with them (five release runs timed: the sixth counted instructions).
-        let store = try StatsStores.open(database.url)
-        try RunFiguresContract.fill(store)
-        #expect(try RunFiguresContract.figures(store, SampleFilter(), [.wallNs]).count == 5)
+
+        /// The planner's settings of a report's reads are the server's own (PostgreSQL 14 has memoize,
+        /// 13 has not) and last the transaction only: the connection's next statements plan as before.
+        @Test func theReadsPlannerSettingsLastTheirTransaction() throws {
+            #expect(RunFigureQuery.postgresSettings(serverVersion: 130_000).count == 1)
+            #expect(RunFigureQuery.postgresSettings(serverVersion: 150_004).count == 2)
+            let database = try PostgresTestServer.Database()
+            let connection = try PostgresConnection(url: database.url, location: database.url)
+            defer { connection.close() }
+            func current() throws -> [String] {
+                try ["max_parallel_workers_per_gather", "enable_memoize"].map { name in
+                    try connection.execute("SELECT current_setting($1, true) AS value", [name.databaseValue]).first?[
+                        "value"]
+                        ?? ""
+                }
+            }
+            let before = try current()
+            try connection.transaction {
+                for setting in RunFigureQuery.postgresSettings(serverVersion: connection.serverVersion) {
+                    try connection.execute(setting)
+                }
+                #expect(try current().first == "0")
+            }
+            #expect(try current() == before)
+            // The store reads with them (five release runs timed: the sixth counted instructions).
+            let store = try StatsStores.open(database.url)
+            try RunFiguresContract.fill(store)
+            #expect(try RunFiguresContract.figures(store, SampleFilter(), [.wallNs]).count == 5)
+        }
     }
-}
+#endif
 
 /// The reader of a page's rows (``RunFigureQuery/Reader``): whatever order the database gives a
 /// cell's figures in, they come by metric; a figure of a cell the store's cells do not hold is an error.

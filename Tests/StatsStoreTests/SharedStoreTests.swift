@@ -419,192 +419,201 @@ struct SQLiteStoreContractTests {
     }
 }
 
-@Suite("Stats store: PostgreSQL locations without a server")
-struct PostgresLocationTests {
-    @Test func theSameNamedMigrationsAsSQLite() {
-        #expect(PostgresStatsStore.migrations.map(\.identifier) == StatsDatabase.migrator.migrations)
-    }
-
-    @Test func aPasswordInTheURLIsRefused() {
-        for url in [
-            "postgres://bench:secret@127.0.0.1:1/bench", "postgresql://bench@127.0.0.1:1/bench?password=secret",
-        ] {
-            let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(url) }
-            #expect(error?.description.contains("PGPASSWORD") == true)
-            #expect(error?.description.contains("secret") == false)
+// The PostgreSQL store: in a build with the suite's trait SharedStore.
+#if SharedStore
+    @Suite("Stats store: PostgreSQL locations without a server")
+    struct PostgresLocationTests {
+        @Test func theSameNamedMigrationsAsSQLite() {
+            #expect(PostgresStatsStore.migrations.map(\.identifier) == StatsDatabase.migrator.migrations)
         }
-    }
 
-    @Test func anUnreachableServerIsAClearError() throws {
-        let error = #expect(throws: StatsStoreError.self) {
-            try StatsStores.open("postgres://bench@127.0.0.1:1/bench?connect_timeout=5")
-        }
-        #expect(
-            error?.description.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench") == true)
-        #expect(error?.description.contains("refused") == true)
-        #expect(throws: StatsStoreError.self) { try StatsStores.open("mysql://bench@127.0.0.1/bench") }
-    }
-}
-
-@Suite(
-    "Stats store contract: PostgreSQL", .serialized,
-    .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
-struct PostgresStoreContractTests {
-    @Test func recordsAndReads() throws {
-        let database = try PostgresTestServer.Database()
-        try StoreContract.recordsAndReads(try StatsStores.open(database.url))
-    }
-
-    @Test func calibrationsOfAHost() throws {
-        let database = try PostgresTestServer.Database()
-        try StoreContract.calibrationsOfAHost(try StatsStores.open(database.url))
-    }
-
-    @Test func readsAndSummarisesRunsInBatches() throws {
-        let database = try PostgresTestServer.Database()
-        try StoreContract.readsAndSummarisesRunsInBatches(try StatsStores.open(database.url))
-    }
-
-    @Test func keepsDocumentShapes() throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
-        try StoreContract.keepsDocumentShapes(
-            try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
-    }
-
-    @Test func keepsNotTimedCells() throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
-        try StoreContract.keepsNotTimedCells(
-            try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
-        let back = try PostgresTestServer.Database()
-        try StoreContract.keepsNotTimedCells(
-            try StatsStores.open(directory.path("c.sqlite")), copy: try StatsStores.open(back.url))
-    }
-
-    @Test func olderRunsHaveNoNotTimedCells() throws {
-        let database = try PostgresTestServer.Database()
-        // A database as a bench before migration v10 left it.
-        _ = try StatsStores.open(database.url)
-        try database.psql(
-            "ALTER TABLE runs DROP COLUMN not_timed; "
-                + "DELETE FROM grdb_migrations WHERE identifier = 'v10: the cells not timed and why'; "
-                + StoreContract.oldRunSQL)
-        try StoreContract.olderRunsHaveNoNotTimedCells(try StatsStores.open(database.url), old: StoreContract.oldRunID)
-        #expect(
-            try database.psql(
-                "SELECT count(*) FROM grdb_migrations WHERE identifier = 'v10: the cells not timed and why'") == "1")
-    }
-
-    @Test func importsRunsBothWays() throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
-        try StoreContract.importsRuns(
-            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url))
-        let back = try PostgresTestServer.Database()
-        try StoreContract.importsRuns(
-            from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
-    }
-
-    @Test func aCopiedRunIsKnownByItsDigest() throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
-        try StoreContract.aCopiedRunIsKnownByItsDigest(
-            from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url),
-            deleteOneSample: { try database.psql("DELETE FROM samples WHERE id = (SELECT max(id) FROM samples)") })
-    }
-
-    /// A server that does not answer (here, a statement that sleeps; to the client, the same as a
-    /// dead network) is cut by the statement timeout, as a lost connection; the connection is then
-    /// made again and works.
-    @Test func aStatementWithNoAnswerIsCutByTheTimeout() throws {
-        let database = try PostgresTestServer.Database()
-        let connection = try PostgresConnection(url: database.url, location: database.url, queryTimeout: 1)
-        let error = #expect(throws: StatsStoreError.self) { try connection.execute("SELECT pg_sleep(60)") }
-        #expect(error?.connectionLost == true)
-        #expect(error?.description.contains("no answer within 1 s") == true, "\(String(describing: error))")
-        #expect(throws: StatsStoreError.self) { try connection.execute("SELECT 1") }
-        try connection.reconnect()
-        let row = try #require(try connection.execute("SELECT 41 + 1 AS answer").first)
-        #expect(row["answer"] as Int64? == 42)
-    }
-
-    @Test func theSameColumnsAsSQLite() throws {
-        let database = try PostgresTestServer.Database()
-        _ = try StatsStores.open(database.url)
-        let directory = try TemporaryDirectory()
-        _ = try StatsStores.open(directory.path("stats.sqlite"))
-        let sqlite = try DatabaseQueue(path: directory.path("stats.sqlite"))
-        for table in ["runs", "samples"] {
-            let columns = try sqlite.read { db in try db.columns(in: table).map(\.name) }.sorted()
-            let server = try database.psql(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY column_name")
-            let names: [String] = server.split(separator: "\n").map { String($0) }
-            #expect(names == columns)
-        }
-    }
-
-    /// A role that may only `SELECT` reads the store (`bench report`, `history`, `compare --store`
-    /// open it to read): they tried to migrate it first, and a read-only role may not even check a
-    /// table's existence by `CREATE TABLE IF NOT EXISTS`.
-    @Test func aRoleThatMayOnlyReadReadsTheStore() throws {
-        let database = try PostgresTestServer.Database()
-        let store = try StatsStores.open(database.url)
-        let run = StoreContract.environment("20261122T100000Z-000a")
-        try store.beginRun(run, settings: nil)
-        try store.record(StoreContract.samples("expat", walls: [3, 1, 2]), runID: run.runID)
-        try store.finishRun(run.runID, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
-        try database.grantReading()
-
-        let reader = try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
-        #expect(try reader.runs().map(\.runID) == [run.runID])
-        #expect(try reader.samples(matching: SampleFilter()).count == 3)
-        #expect(try reader.storedRun(run.runID) != nil)
-        // The role may not write: opening the store to write is refused, and so is a write.
-        #expect(throws: StatsStoreError.self) { try StatsStores.open(database.readerURL) }
-        #expect(throws: StatsStoreError.self) { try reader.removeRun(run.runID) }
-
-        // A store that lacks a schema step cannot be read by a role that may not make it: an error
-        // names the step, and nothing is changed.
-        let last = try #require(PostgresStatsStore.migrations.last?.identifier)
-        try database.psql(
-            "DELETE FROM grdb_migrations WHERE identifier = '\(last.replacingOccurrences(of: "'", with: "''"))'")
-        let error = #expect(throws: StatsStoreError.self) {
-            try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
-        }
-        #expect(error?.description.contains("needs 1 schema step(s) (\(last))") == true, "\(String(describing: error))")
-        #expect(try database.psql("SELECT count(*) FROM grdb_migrations WHERE identifier = '\(last)'") == "0")
-    }
-
-    @Test func aNewerSchemaIsRefusedUntouched() throws {
-        let database = try PostgresTestServer.Database()
-        _ = try StatsStores.open(database.url)
-        try database.psql("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
-        let before = try database.psql("SELECT count(*) FROM grdb_migrations")
-        let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(database.url) }
-        #expect(error?.description.contains("made by a newer bench") == true)
-        #expect(error?.description.contains("v99: from the future") == true)
-        #expect(try database.psql("SELECT count(*) FROM grdb_migrations") == before)
-    }
-
-    @Test func manyOpenAFreshDatabaseAtOnceAndImportOneRunOnce() async throws {
-        let database = try PostgresTestServer.Database()
-        let directory = try TemporaryDirectory()
-        let source = try StatsStores.open(directory.path("a.sqlite"))
-        try source.beginRun(StoreContract.environment("20261122T100000Z-000a"), settings: nil)
-        try source.record(StoreContract.samples("expat", walls: [1, 2]), runID: "20261122T100000Z-000a")
-        let run = try #require(try source.storedRun("20261122T100000Z-000a"))
-        let url = database.url
-        let outcomes = try await withThrowingTaskGroup(of: ImportOutcome.self) { group in
-            for _ in 0..<6 {
-                group.addTask { try StatsStores.open(url).importRun(run) }
+        @Test func aPasswordInTheURLIsRefused() {
+            for url in [
+                "postgres://bench:secret@127.0.0.1:1/bench", "postgresql://bench@127.0.0.1:1/bench?password=secret",
+            ] {
+                let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(url) }
+                #expect(error?.description.contains("PGPASSWORD") == true)
+                #expect(error?.description.contains("secret") == false)
             }
-            return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.filter { $0 == .added }.count == 1)
-        #expect(outcomes.filter { $0 == .alreadyThere }.count == 5)
-        #expect(try database.psql("SELECT count(*) FROM samples") == "2")
-        #expect(
-            try database.psql("SELECT count(*) FROM grdb_migrations") == String(PostgresStatsStore.migrations.count))
+
+        @Test func anUnreachableServerIsAClearError() throws {
+            let error = #expect(throws: StatsStoreError.self) {
+                try StatsStores.open("postgres://bench@127.0.0.1:1/bench?connect_timeout=5")
+            }
+            #expect(
+                error?.description.contains("cannot connect to the stats store postgres://bench@127.0.0.1:1/bench")
+                    == true)
+            #expect(error?.description.contains("refused") == true)
+            #expect(throws: StatsStoreError.self) { try StatsStores.open("mysql://bench@127.0.0.1/bench") }
+        }
     }
-}
+
+    @Suite(
+        "Stats store contract: PostgreSQL", .serialized,
+        .enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.missing)))
+    struct PostgresStoreContractTests {
+        @Test func recordsAndReads() throws {
+            let database = try PostgresTestServer.Database()
+            try StoreContract.recordsAndReads(try StatsStores.open(database.url))
+        }
+
+        @Test func calibrationsOfAHost() throws {
+            let database = try PostgresTestServer.Database()
+            try StoreContract.calibrationsOfAHost(try StatsStores.open(database.url))
+        }
+
+        @Test func readsAndSummarisesRunsInBatches() throws {
+            let database = try PostgresTestServer.Database()
+            try StoreContract.readsAndSummarisesRunsInBatches(try StatsStores.open(database.url))
+        }
+
+        @Test func keepsDocumentShapes() throws {
+            let database = try PostgresTestServer.Database()
+            let directory = try TemporaryDirectory()
+            try StoreContract.keepsDocumentShapes(
+                try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
+        }
+
+        @Test func keepsNotTimedCells() throws {
+            let database = try PostgresTestServer.Database()
+            let directory = try TemporaryDirectory()
+            try StoreContract.keepsNotTimedCells(
+                try StatsStores.open(database.url), copy: try StatsStores.open(directory.path("b.sqlite")))
+            let back = try PostgresTestServer.Database()
+            try StoreContract.keepsNotTimedCells(
+                try StatsStores.open(directory.path("c.sqlite")), copy: try StatsStores.open(back.url))
+        }
+
+        @Test func olderRunsHaveNoNotTimedCells() throws {
+            let database = try PostgresTestServer.Database()
+            // A database as a bench before migration v10 left it.
+            _ = try StatsStores.open(database.url)
+            try database.psql(
+                "ALTER TABLE runs DROP COLUMN not_timed; "
+                    + "DELETE FROM grdb_migrations WHERE identifier = 'v10: the cells not timed and why'; "
+                    + StoreContract.oldRunSQL)
+            try StoreContract.olderRunsHaveNoNotTimedCells(
+                try StatsStores.open(database.url), old: StoreContract.oldRunID)
+            #expect(
+                try database.psql(
+                    "SELECT count(*) FROM grdb_migrations WHERE identifier = 'v10: the cells not timed and why'") == "1"
+            )
+        }
+
+        @Test func importsRunsBothWays() throws {
+            let database = try PostgresTestServer.Database()
+            let directory = try TemporaryDirectory()
+            try StoreContract.importsRuns(
+                from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url))
+            let back = try PostgresTestServer.Database()
+            try StoreContract.importsRuns(
+                from: try StatsStores.open(back.url), into: try StatsStores.open(directory.path("b.sqlite")))
+        }
+
+        @Test func aCopiedRunIsKnownByItsDigest() throws {
+            let database = try PostgresTestServer.Database()
+            let directory = try TemporaryDirectory()
+            try StoreContract.aCopiedRunIsKnownByItsDigest(
+                from: try StatsStores.open(directory.path("a.sqlite")), into: try StatsStores.open(database.url),
+                deleteOneSample: { try database.psql("DELETE FROM samples WHERE id = (SELECT max(id) FROM samples)") })
+        }
+
+        /// A server that does not answer (here, a statement that sleeps; to the client, the same as a
+        /// dead network) is cut by the statement timeout, as a lost connection; the connection is then
+        /// made again and works.
+        @Test func aStatementWithNoAnswerIsCutByTheTimeout() throws {
+            let database = try PostgresTestServer.Database()
+            let connection = try PostgresConnection(url: database.url, location: database.url, queryTimeout: 1)
+            let error = #expect(throws: StatsStoreError.self) { try connection.execute("SELECT pg_sleep(60)") }
+            #expect(error?.connectionLost == true)
+            #expect(error?.description.contains("no answer within 1 s") == true, "\(String(describing: error))")
+            #expect(throws: StatsStoreError.self) { try connection.execute("SELECT 1") }
+            try connection.reconnect()
+            let row = try #require(try connection.execute("SELECT 41 + 1 AS answer").first)
+            #expect(row["answer"] as Int64? == 42)
+        }
+
+        @Test func theSameColumnsAsSQLite() throws {
+            let database = try PostgresTestServer.Database()
+            _ = try StatsStores.open(database.url)
+            let directory = try TemporaryDirectory()
+            _ = try StatsStores.open(directory.path("stats.sqlite"))
+            let sqlite = try DatabaseQueue(path: directory.path("stats.sqlite"))
+            for table in ["runs", "samples"] {
+                let columns = try sqlite.read { db in try db.columns(in: table).map(\.name) }.sorted()
+                let server = try database.psql(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY column_name"
+                )
+                let names: [String] = server.split(separator: "\n").map { String($0) }
+                #expect(names == columns)
+            }
+        }
+
+        /// A role that may only `SELECT` reads the store (`bench report`, `history`, `compare --store`
+        /// open it to read): they tried to migrate it first, and a read-only role may not even check a
+        /// table's existence by `CREATE TABLE IF NOT EXISTS`.
+        @Test func aRoleThatMayOnlyReadReadsTheStore() throws {
+            let database = try PostgresTestServer.Database()
+            let store = try StatsStores.open(database.url)
+            let run = StoreContract.environment("20261122T100000Z-000a")
+            try store.beginRun(run, settings: nil)
+            try store.record(StoreContract.samples("expat", walls: [3, 1, 2]), runID: run.runID)
+            try store.finishRun(run.runID, endedAt: "2026-11-22T10:00:30Z", noise: nil, rounds: nil)
+            try database.grantReading()
+
+            let reader = try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
+            #expect(try reader.runs().map(\.runID) == [run.runID])
+            #expect(try reader.samples(matching: SampleFilter()).count == 3)
+            #expect(try reader.storedRun(run.runID) != nil)
+            // The role may not write: opening the store to write is refused, and so is a write.
+            #expect(throws: StatsStoreError.self) { try StatsStores.open(database.readerURL) }
+            #expect(throws: StatsStoreError.self) { try reader.removeRun(run.runID) }
+
+            // A store that lacks a schema step cannot be read by a role that may not make it: an error
+            // names the step, and nothing is changed.
+            let last = try #require(PostgresStatsStore.migrations.last?.identifier)
+            try database.psql(
+                "DELETE FROM grdb_migrations WHERE identifier = '\(last.replacingOccurrences(of: "'", with: "''"))'")
+            let error = #expect(throws: StatsStoreError.self) {
+                try StatsStores.open(database.readerURL, mustExist: true, readOnly: true)
+            }
+            #expect(
+                error?.description.contains("needs 1 schema step(s) (\(last))") == true, "\(String(describing: error))")
+            #expect(try database.psql("SELECT count(*) FROM grdb_migrations WHERE identifier = '\(last)'") == "0")
+        }
+
+        @Test func aNewerSchemaIsRefusedUntouched() throws {
+            let database = try PostgresTestServer.Database()
+            _ = try StatsStores.open(database.url)
+            try database.psql("INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+            let before = try database.psql("SELECT count(*) FROM grdb_migrations")
+            let error = #expect(throws: StatsStoreError.self) { try StatsStores.open(database.url) }
+            #expect(error?.description.contains("made by a newer bench") == true)
+            #expect(error?.description.contains("v99: from the future") == true)
+            #expect(try database.psql("SELECT count(*) FROM grdb_migrations") == before)
+        }
+
+        @Test func manyOpenAFreshDatabaseAtOnceAndImportOneRunOnce() async throws {
+            let database = try PostgresTestServer.Database()
+            let directory = try TemporaryDirectory()
+            let source = try StatsStores.open(directory.path("a.sqlite"))
+            try source.beginRun(StoreContract.environment("20261122T100000Z-000a"), settings: nil)
+            try source.record(StoreContract.samples("expat", walls: [1, 2]), runID: "20261122T100000Z-000a")
+            let run = try #require(try source.storedRun("20261122T100000Z-000a"))
+            let url = database.url
+            let outcomes = try await withThrowingTaskGroup(of: ImportOutcome.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try StatsStores.open(url).importRun(run) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .added }.count == 1)
+            #expect(outcomes.filter { $0 == .alreadyThere }.count == 5)
+            #expect(try database.psql("SELECT count(*) FROM samples") == "2")
+            #expect(
+                try database.psql("SELECT count(*) FROM grdb_migrations") == String(PostgresStatsStore.migrations.count)
+            )
+        }
+    }
+#endif

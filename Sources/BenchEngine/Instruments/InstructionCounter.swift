@@ -16,11 +16,12 @@ import Foundation
 /// - `SWIFT_DETERMINISTIC_HASHING=1` (Swift's hash seed; the parsers fix theirs too: expat's salt,
 ///   see `HashSeeding`);
 /// - a frozen `time()`: libxml2 2.9 seeds its dictionaries' hashes from `time(NULL)` and has no other
-///   switch. The package builds `libFrozenClock.so` beside `bench` (`Packages/FrozenClock`, a
-///   ``WorkerLibrary``: no process links it); the counted worker preloads it with `BENCH_FROZEN_TIME`
-///   set, and every other process keeps the real time (the monotonic clock and `clock_gettime` are
-///   never touched). Without it beside the executable, ``prepare(executable:)`` says which file is
-///   missing, where it looked and how to get it;
+///   switch. The package builds `libFrozenClock.so` beside `bench`
+///   (`Sources/BenchWorkerLibraries/FrozenClock`, a ``WorkerLibrary``: no process links it); the
+///   counted worker preloads it with `BENCH_FROZEN_TIME` set, and every other process keeps the real
+///   time (the monotonic clock and `clock_gettime` are never touched). Without it beside the
+///   executable, ``prepare(executable:)`` says which file is missing, where it looked and how to get
+///   it;
 /// - no address randomisation (`setarch -R`).
 ///
 /// valgrind 3.19 cannot read the debug information of Swift 6.3 binaries ("Possibly corrupted
@@ -363,7 +364,8 @@ public struct InstructionCounter: Sendable {
         return nil
     }
 
-    /// The file name of the frozen clock's library (the `FrozenClock` product of `Packages/FrozenClock`).
+    /// The file name of the frozen clock's library (`Sources/BenchWorkerLibraries/FrozenClock`,
+    /// compiled by the WorkerLibraries plugin).
     public static let frozenClockName = WorkerLibrary.frozenClock.fileName
 
     /// The variable that freezes `time()` in a process that has the frozen clock loaded first.

@@ -6,11 +6,13 @@ import Foundation
 ///
 /// No process links either: `readelf -d bench` names neither, so a `bench` copied or installed on
 /// its own starts and does everything that does not count. SwiftPM builds both beside the
-/// executable all the same, for the suite's `bench` and for an outside package's: BenchCLI depends
-/// on the executable product `bench-worker-libraries` (`Packages/WorkerLibraries`), which SwiftPM
-/// builds with the libraries it links into the executable's directory, and links into nothing
-/// else. A count that needs a library that is not there says which file, where it was looked for
-/// and how to get it (``missing(besideExecutable:)``).
+/// executable all the same, for the suite's `bench` and for an outside package's: the
+/// WorkerLibraries plugin compiles them as the resources of the target `BenchWorkerLibraries`, which
+/// BenchCLI depends on, and SwiftPM copies them into `<package>_BenchWorkerLibraries.resources/` in
+/// the executable's directory. A library is looked for beside the executable first (a copy of
+/// `bench` with its libraries put beside it), then in that directory. A count that needs a library
+/// that is not there says which file, where it was looked for and how to get it
+/// (``missing(besideExecutable:)``).
 public struct WorkerLibrary: Sendable, Hashable {
     /// The file's name.
     public var fileName: String
@@ -24,25 +26,45 @@ public struct WorkerLibrary: Sendable, Hashable {
         fileName: "libMallocInterposerSwift.so", neededBy: "allocation counts",
         purpose: "the allocation interposer, preloaded into the counting workers")
 
-    /// `Packages/FrozenClock`'s library: `time()` frozen where `BENCH_FROZEN_TIME` is set.
+    /// The frozen clock's library (`Sources/BenchWorkerLibraries/FrozenClock`): `time()` frozen where
+    /// `BENCH_FROZEN_TIME` is set.
     public static let frozenClock = WorkerLibrary(
         fileName: "libFrozenClock.so", neededBy: "instruction counts",
         purpose: "the frozen clock, preloaded into the counted worker: libxml2 seeds its hashes from time()")
 
-    /// The library's path beside `executable` (where SwiftPM builds it).
+    /// The end of the name of the directory SwiftPM copies the libraries into, beside the
+    /// executable: `<package>_BenchWorkerLibraries.resources` (the start is the suite's package name
+    /// as the build knows it).
+    public static let resourceDirectorySuffix = "_BenchWorkerLibraries.resources"
+
+    /// The library's path for `executable`: beside it when it is there, else in the resource
+    /// directory beside it (where SwiftPM builds it), else the path beside it (which is missing).
     public func path(besideExecutable executable: String) -> String {
-        (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(fileName)
+        candidates(besideExecutable: executable).first { FileManager.default.fileExists(atPath: $0) }
+            ?? (WorkerProcess.directory(ofExecutable: executable) as NSString).appendingPathComponent(fileName)
+    }
+
+    /// Where the library is looked for, in order: beside `executable`, then in each resource
+    /// directory beside it (``resourceDirectorySuffix``).
+    func candidates(besideExecutable executable: String) -> [String] {
+        let directory = WorkerProcess.directory(ofExecutable: executable) as NSString
+        let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: directory as String)) ?? [])
+            .filter { $0.hasSuffix(Self.resourceDirectorySuffix) }.sorted()
+        return [directory.appendingPathComponent(fileName)]
+            + bundles.map { (directory.appendingPathComponent($0) as NSString).appendingPathComponent(fileName) }
     }
 
     /// Why the library cannot be preloaded from beside `executable`, when it is not there.
     ///
     /// - Returns: the file, where it was looked for, how to get it; `nil` when it is there.
     public func missing(besideExecutable executable: String) -> String? {
-        let path = path(besideExecutable: executable)
-        if FileManager.default.fileExists(atPath: path) { return nil }
+        let places = candidates(besideExecutable: executable)
+        if places.contains(where: { FileManager.default.fileExists(atPath: $0) }) { return nil }
         let name = (WorkerProcess.file(ofExecutable: executable) as NSString).lastPathComponent
-        return "\(neededBy) need \(fileName) (\(purpose)), which is not beside \(name): looked for \(path). "
-            + "Build with swift build -c release in \(name)'s package, which puts it beside \(name), or copy "
-            + ".build/release/\(fileName) from that build beside \(name)"
+        let resources = "xml-parser-bench\(Self.resourceDirectorySuffix)"
+        return "\(neededBy) need \(fileName) (\(purpose)), which is not beside \(name): looked for "
+            + "\(places.joined(separator: ", ")). Build with swift build -c release in \(name)'s package, which puts "
+            + "it in \(resources)/ beside \(name), or copy .build/release/\(resources)/\(fileName) from that build "
+            + "beside \(name)"
     }
 }

@@ -58,6 +58,13 @@ extension BenchScenario {
 }
 
 extension ScenarioID {
+    /// Whether a cell of the scenario fetches its feed from the embedded server: always for a
+    /// practice that needs it (`ScenarioTraits.needsEmbeddedServer`), unless the feed is a
+    /// `--url`'s (`remote`) for the others that fetch their feed.
+    public func fetchesFromEmbeddedServer(remote: Bool) -> Bool {
+        engine.fetchesFeed && (!remote || traits.needsEmbeddedServer)
+    }
+
     /// The engine's type for the scenario: the one registry of scenarios, a line each.
     var engine: any BenchScenario {
         switch self {
