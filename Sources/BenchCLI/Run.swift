@@ -40,8 +40,20 @@ extension Run {
         var request = try self.request()
         // A build without the embedded server (the trait `FeedServer` left out): a default run
         // leaves out the scenarios that need it; one named is refused, naming the trait.
-        if Self.feedHost == nil { request = try request.leavingOutServedScenarios(named: !scenarios.isEmpty) }
         let terminal = Terminal(quiet: output.quiet)
+        if Self.feedHost == nil {
+            let asked = request.scenarios
+            request = try request.leavingOutServedScenarios(named: !scenarios.isEmpty)
+            let left = asked.filter { !request.scenarios.contains($0) }.map(\.rawValue)
+            if !left.isEmpty, !output.quiet {
+                printError(
+                    Format.wrap(
+                        "Note: this build leaves out the suite's trait `\(SuiteTrait.feedServer.rawValue)` (the embedded "
+                            + "feed server): the \(left.joined(separator: ", ")) scenario\(left.count == 1 ? " is" : "s are") "
+                            + "not run. `\(BenchTool.commandName) run --scenario \(left[0])` says how to have it.",
+                        width: terminal.width))
+            }
+        }
         let debugWarning = terminal.warning(
             Format.wrap(
                 "WARNING: this is a debug build: its timings are not representative and its samples are stored as "

@@ -251,6 +251,10 @@ struct Run: ParsableCommand {
         try ListArgument.requireValues(threadCounts, option: "--threads")
         try ListArgument.requireValues(allowUnverified, option: "--allow-unverified")
         try ListArgument.requireValues(columns, option: "--columns")
+        // A built-in reference this build left out (exit 1, not a usage error): which trait brings it.
+        if let reference, let trait = ParserRegistry.leftOut[reference].flatMap(SuiteTrait.init(rawValue:)) {
+            throw SuiteTraitMissing(trait, neededBy: "--reference \(reference)")
+        }
         let request = try self.request()
         do throws(RunRequest.Problem) {
             try request.check()
