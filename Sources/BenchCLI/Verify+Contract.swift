@@ -30,8 +30,10 @@ extension Verify {
     ) throws {
         let rules = HandlerContract.rules
         let documents = HandlerContract.documentRules.count
+        let checked = rules.filter { if case .stated = $0.check { false } else { true } }.count
         var heading =
-            "Checking the event handler's contract (\(rules.count) rules, \(documents) with a document of their own) "
+            "Checking the event handler's contract (\(rules.count) rules: \(checked) checked, \(documents) of them over "
+            + "a document of their own and the rest over all those documents; \(rules.count - checked) stated) "
             + "on \(parsers.joined(separator: ", ")), against \(ContractCheck.reference)'s events; each document "
             + "whole and byte by byte, in worker processes."
         if !skippedNames.isEmpty {

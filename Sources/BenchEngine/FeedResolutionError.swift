@@ -32,7 +32,9 @@ public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .feedNotFound(let path): "feed not found: \(path)"
         case .defaultFeedNotFound(let path):
-            "feed not found: \(path) (run from the package directory, or pass --feed PATH)"
+            "feed not found: \(path), the suite's feed, in its checkout (run from the suite's directory, or pass "
+                + "--feed PATH; from a package that depends on the suite: --feed .build/checkouts/xml-parser-bench/\(path) "
+                + "for a URL dependency, or the path of the suite's checkout for a path dependency)"
         case .documentNotFound(let path): "document not found: \(path)"
         case .documentIsDirectory(let path):
             "document is a directory, not a file: \(path) (the .xml files of a directory: --corpus)"

@@ -17,7 +17,7 @@ public struct ConformanceJob: Codable, Sendable, Equatable {
     /// `document`: walk each document into the canonical event sink and report its canonical form
     /// (``ConformanceWorker/Line/canonical``) instead of building songs; `nil` is `songs`.
     public var workload: Workload?
-    /// The document workload: report each accepted document's events too (``ConformanceWorker/Line/events``).
+    /// The document workload: report each accepted document's events too (`ConformanceWorker.Line.events`).
     public var reportEvents: Bool?
 
     public init(
