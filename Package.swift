@@ -12,9 +12,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
-        // For a package that measures its own parsers beside the built-in ones: its executable's
-        // `main` is `BenchTool.main(parsers: [...])` (BenchCLI's DocC article "Measuring your own parser").
+        // For a package that measures its own parsers beside the built-in ones: its tool's `main` is
+        // `BenchTool.main(parsers: [...], worker: "NAME")` (BenchCLI's DocC article "Measuring your own parser").
         .library(name: "BenchCLI", targets: ["BenchCLI"]),
+        // Its worker executable's one call, `WorkerTool.main(parsers: [...])`, with the same parsers:
+        // the workers and the instruments alone, no store, report, argument parser or feed server.
+        .library(name: "BenchWorker", targets: ["BenchWorker"]),
+        // Its network worker's: `NetworkWorkerTool.main(parsers: [...])`.
+        .library(name: "BenchNetworkWorker", targets: ["BenchNetworkWorker"]),
         // The parser protocols an adapter conforms to, and the songs it builds.
         .library(name: "FeedParsers", targets: ["FeedParsers", "SongFeed"]),
         // `swift package fuzz-parser --target TARGET`: a package's own parser under libFuzzer
@@ -111,10 +116,22 @@ let package = Package(
             ]
         ),
         .target(name: "BenchResults", dependencies: ["CZlib"]),
+        // What runs inside a worker process: the job contract, the workers, the instruments. No
+        // store of runs, no report, no argument parser, no feed server: the worker executable
+        // (`bench-worker`, or an outside package's own) holds this and the parsers alone.
+        .target(
+            name: "BenchWorker", dependencies: ["FeedParsers", "SongFeed", "BenchResults", "SongStore", "CCallgrind"]),
+        // The network worker's fetches (URLSession, FeedTransport): apart, so that a worker that
+        // parses from memory loads none of FoundationNetworking's libraries.
+        .target(
+            name: "BenchNetworkWorker",
+            dependencies: ["BenchWorker", "FeedTransport", "FeedParsers", "SongFeed", "BenchResults"]),
+        // The driver: a run's request, plan, sessions, verification and assessment; it starts
+        // workers and never runs a job itself.
         .target(
             name: "BenchEngine",
             dependencies: [
-                "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore", "CCallgrind",
+                "BenchWorker", "FeedParsers", "SongFeed", "BenchResults", "FeedTransport", "SongStore", "CCallgrind",
             ],
             // The compiler's version, recorded with every run (EnvironmentProbe.swiftVersion()).
             plugins: ["CompilerVersion"]
@@ -122,12 +139,12 @@ let package = Package(
         .plugin(name: "CompilerVersion", capability: .buildTool()),
         // The clients and what they share with a server; no SwiftNIO, so that BenchEngine, which
         // imports it, compiles beside SwiftNIO rather than after it.
-        .target(name: "FeedTransport", dependencies: ["FeedParsers", "SongFeed"]),
+        .target(name: "FeedTransport", dependencies: ["FeedParsers", "SongFeed", "BenchResults"]),
         // The embedded feed server (SwiftNIO): the CLI starts it for a run (`RunPlan.feedHost`).
         .target(
             name: "FeedServing",
             dependencies: [
-                "FeedTransport", "FeedParsers",
+                "FeedTransport", "FeedParsers", "BenchResults",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -161,9 +178,10 @@ let package = Package(
         .target(
             name: "BenchCLI",
             dependencies: [
-                // No parser module: the parsers and feeds reach it through the engine. The feed server
-                // is FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
-                "BenchEngine", "BenchResults", "StatsStore", "BenchReports", "FeedTransport",
+                // FeedParsers for `BenchTool.main(parsers:)`'s parser types alone. The feed server is
+                // FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
+                "BenchEngine", "BenchWorker", "BenchResults", "StatsStore", "BenchReports", "FeedTransport",
+                "FeedParsers",
                 .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Its resources are the two libraries: beside every executable that depends on BenchCLI.
@@ -199,7 +217,11 @@ let package = Package(
                         reason: "The instrumented build, the corpus and the findings go to .build-fuzz/.")
                 ])
         ),
-        .executableTarget(name: "bench", dependencies: ["BenchCLI"]),
+        // `bench`, and the worker it starts (built beside it, not linked into it).
+        .executableTarget(name: "bench", dependencies: ["BenchCLI", "bench-worker", "bench-network-worker"]),
+        .executableTarget(name: "bench-worker", dependencies: ["BenchWorker", "BenchWorkerLibraries"]),
+        .executableTarget(
+            name: "bench-network-worker", dependencies: ["BenchWorker", "BenchNetworkWorker", "BenchWorkerLibraries"]),
 
         // MARK: Tests, one target per module plus end-to-end tests of the built tool
         .target(
@@ -210,12 +232,15 @@ let package = Package(
         .testTarget(name: "SongFeedTests", dependencies: ["SongFeed", "BenchTestSupport"]),
         .testTarget(
             name: "FeedParsersTests",
-            dependencies: ["FeedParsers", "SongFeed", "BenchEngine", "BenchTestSupport", "bench", "BenchCLI"]
+            dependencies: [
+                "FeedParsers", "SongFeed", "BenchEngine", "BenchWorker", "BenchTestSupport", "bench", "BenchCLI",
+            ]
         ),
         .testTarget(
             name: "BenchEngineTests",
             dependencies: [
-                "BenchEngine", "FeedParsers", .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
+                "BenchEngine", "BenchWorker", "FeedParsers",
+                .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
                 "SongFeed", "SongStore", "BenchTestSupport", "bench",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -245,7 +270,8 @@ let package = Package(
         .testTarget(
             name: "BenchCLITests",
             dependencies: [
-                "bench", "BenchCLI", "BenchEngine", "SongFeed", "BenchTestSupport", "StatsStore", "BenchResults",
+                "bench", "BenchCLI", "BenchEngine", "BenchWorker", "SongFeed", "BenchTestSupport", "StatsStore",
+                "BenchResults",
                 "FeedParsers",
                 "SongStore", "BenchReports",
                 .product(name: "GRDB", package: "GRDB.swift"),

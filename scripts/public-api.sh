@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public API of the library products (BenchCLI, FeedParsers, SongFeed), held to
+# The public API of the library products (BenchCLI, BenchWorker, BenchNetworkWorker, FeedParsers, SongFeed), held to
 # docs/api/public-api.txt: what the outside builds on changes only on purpose.
 #
 #   scripts/public-api.sh            compare (exit 1 with the diff when they differ)
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(BenchCLI FeedParsers SongFeed)
+modules=(BenchCLI BenchWorker BenchNetworkWorker FeedParsers SongFeed)
 expected=docs/api/public-api.txt
 
 current=$(mktemp)

@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 //
 // An app's own feed parser, measured by the suite beside libxml2 and expat: this package depends on
-// the suite (by path here; by URL and version in yours) and its executable is the whole `bench`,
-// with the app's parser registered. See README.md.
+// the suite (by path here; by URL and version in yours); its tool is the whole `bench` with the
+// app's parsers registered, and its worker holds those parsers and the suite's workers. See README.md.
 //
 // `traits: []`: none of the suite's optional parts, which this parser's commands do not use (the
 // embedded feed server of the download scenarios, the shared PostgreSQL store, the XMLCoder and
@@ -17,12 +17,21 @@ let package = Package(
         .package(name: "xml-parser-bench", path: "../..", traits: [])
     ],
     targets: [
+        // The app's parsers: a library both executables register.
+        .target(name: "AppParsers", dependencies: [.product(name: "FeedParsers", package: "xml-parser-bench")]),
+        // The tool: every `bench` command, with the app's parsers.
         .executableTarget(
             name: "app-bench",
             dependencies: [
-                .product(name: "BenchCLI", package: "xml-parser-bench"),
-                .product(name: "FeedParsers", package: "xml-parser-bench"),
+                "AppParsers", .product(name: "BenchCLI", package: "xml-parser-bench"),
+                // Built beside it (not linked into it): the worker it starts.
+                "app-bench-worker",
             ]
-        )
+        ),
+        // Its worker: the parsers and the suite's workers alone (no store, report or argument parser).
+        .executableTarget(
+            name: "app-bench-worker",
+            dependencies: ["AppParsers", .product(name: "BenchWorker", package: "xml-parser-bench")]
+        ),
     ]
 )

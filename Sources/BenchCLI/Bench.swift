@@ -1,3 +1,4 @@
+import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
@@ -28,7 +29,6 @@ struct Bench: ParsableCommand {
             Run.self, Sweep.self, Report.self, History.self, Compare.self, StoreCommand.self, Verify.self,
             Conformance.self, Hostile.self, Bisect.self,
             Serve.self, Generate.self, ListParsers.self,
-            Worker.self,
         ],
         defaultSubcommand: Run.self
     )
@@ -38,15 +38,6 @@ struct Bench: ParsableCommand {
     static func main() {
         do {
             let arguments = Self.arguments(Array(CommandLine.arguments.dropFirst()))
-            // A worker (`bench worker`, started by bench itself for every cell, check and document)
-            // goes straight to its job: the command-line library would first build the argument set
-            // of `run`, the default subcommand, and a debug build of it checks every option of every
-            // group each time, 0.5 s of CPU a worker (most of a debug run's CPU, and 50 times that
-            // under callgrind). Its errors end it as ``Worker`` would.
-            if arguments == [WorkerCommand.workerArgument] {
-                try Worker().run()
-                return
-            }
             if let mistyped = Self.unknownCommand(arguments) {
                 let message = Format.wrap("Error: " + mistyped, width: Terminal(quiet: true).width)
                 FileHandle.standardError.write(Data((message + "\n").utf8))

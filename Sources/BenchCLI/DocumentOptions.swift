@@ -31,7 +31,7 @@ struct DocumentOptions: ParsableArguments {
         workload ?? (documents.isEmpty && corpus == nil ? .songs : .document)
     }
 
-    /// The documents named, for the engine (``DocumentCorpus``: with none, the default corpus).
+    /// The documents named, for the engine (`DocumentCorpus`: with none, the default corpus).
     var documentCorpus: DocumentCorpus {
         DocumentCorpus(documents: ListArgument.split(documents), directory: corpus)
     }

@@ -1,3 +1,4 @@
+import BenchWorker
 import Foundation
 import ArgumentParser
 import BenchEngine
@@ -231,7 +232,7 @@ struct StoreOptions: ParsableArguments {
 
 /// `--network`, `--bandwidth-kbps`, `--rtt-ms`: the embedded server's network profile.
 struct NetworkOptions: ParsableArguments {
-    /// `--network`'s values: the names of ``NetworkProfile/named``, then `custom`.
+    /// `--network`'s values: the names of `NetworkProfile/named`, then `custom`.
     struct Name: RawRepresentable, ExpressibleByArgument, CaseIterable, Hashable {
         var rawValue: String
 

@@ -1,3 +1,4 @@
+import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
@@ -65,12 +66,14 @@ extension Run {
                     "WARNING: --inject-slowdown \(request.slowdownPercent): every parse does \(request.slowdownPercent)% extra work (a gate test, not a measurement)."
                 ))
         }
+        // A `bench` copied without its worker: said before anything is measured or written.
+        if let missing = WorkerProcess.workerUnavailable() { throw CommandFailure(description: missing) }
         let environment = EnvironmentProbe.newRun()
         var instructionCounter: InstructionCounter?
         do {
             instructionCounter =
                 request.countsInstructions
-                ? try InstructionCounter.prepare(executable: WorkerProcess.currentExecutable()) : nil
+                ? try InstructionCounter.prepare(executable: WorkerProcess.workerExecutable()) : nil
             instructionCounter?.keepsProfiles = !noProfiles
         } catch {
             throw CommandFailure(description: "\(error)")
@@ -79,7 +82,7 @@ extension Run {
         let files = RunFiles(directory: output.outputDirectory)
         try files.checkWritable()
         let plan = try request.plan(
-            outputDirectory: output.outputDirectory, executable: WorkerProcess.currentExecutable(),
+            outputDirectory: output.outputDirectory, executable: WorkerProcess.workerExecutable(),
             instructionCounter: instructionCounter, feedHost: Self.feedHost, warn: printError)
         // A `bench` copied without the interposer beside it: the run goes on, and says (first and
         // last) that it counts no allocations, why and how to have them.

@@ -5,7 +5,7 @@ import BenchResults
 import Foundation
 
 /// `bench run`'s options, in its help's order; what they ask, for the engine (``request()``),
-/// which checks it and applies ``RunDefaults``. (The command's own `run()` is in Run.swift.)
+/// which checks it and applies `RunDefaults`. (The command's own `run()` is in Run.swift.)
 ///
 /// The options are the command's own, not an option group of it: a debug build of the command-line
 /// library checks every group each time it builds a command's arguments, each check building the
@@ -189,7 +189,7 @@ struct Run: ParsableCommand {
         case time, instructions
     }
 
-    /// What the options ask for, for the engine (which applies ``RunDefaults``); the scenario
+    /// What the options ask for, for the engine (which applies `RunDefaults`); the scenario
     /// names and lists checked.
     func request() throws -> RunRequest {
         do throws(RunRequest.Problem) {

@@ -1,3 +1,4 @@
+import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchResults

@@ -1,3 +1,4 @@
+import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
@@ -263,7 +264,7 @@ struct Sweep: ParsableCommand {
             parsers: parserOptions.names(default: ParserRegistry.classicNames), scaleFeeds: scaleFeeds,
             chunkFeed: chunks.isEmpty ? nil : try generated(chunkDocumentSize),
             iterations: iterations, warmup: warmup, rounds: rounds, timeoutSeconds: timeout,
-            executable: WorkerProcess.currentExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
+            executable: WorkerProcess.workerExecutable(), debugBuild: EnvironmentProbe.isDebugBuild)
         session.countsPreempted = countPreempted
         return session
     }

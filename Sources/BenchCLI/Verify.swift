@@ -1,3 +1,4 @@
+import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
@@ -9,7 +10,7 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that every parser builds the same songs from each feed, with several chunk sizes.",
         discussion: """
-            Each parser runs in its own worker process (this executable re-running itself), so a parser \
+            Each parser runs in its own worker process (the worker executable beside this one), so a parser \
             that crashes is reported with its signal while the others still run. An answer counts only when \
             a second parser that meets the whole contract on the input gives it too: when fewer than two of \
             the parsers named do, parsers that do are checked beside them; a parser that nobody confirms is \
@@ -104,6 +105,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         WorkerProcess.killWorkerOnInterrupt()
         try memory.apply()
+        if let missing = WorkerProcess.workerUnavailable() { throw CommandFailure(description: missing) }
         if contract {
             let parsers = try Self.contractParsers(named: parserOptions.names)
             let work = try ContractCheck.workers(timeout: min(timeout, 60))

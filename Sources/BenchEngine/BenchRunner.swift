@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import FeedTransport
@@ -9,28 +10,31 @@ import Foundation
 /// A parser that disagrees or fails on a feed is reported as wrong and not timed. `rounds` repeats
 /// the whole set of cells, rotating their order by one each round, so that drift on a noisy machine
 /// does not favour the parser that happens to run first.
-public struct BenchRunner: Sendable {
-    public var plan: RunPlan
+package struct BenchRunner: Sendable {
+    package var plan: RunPlan
     /// The run's load probe, if it has one: the windows where download workers run side by side
     /// are left out of its CPU pressure (``MachineLoadProbe/excluding(_:)``).
-    public var loadProbe: MachineLoadProbe?
+    package var loadProbe: MachineLoadProbe?
 
-    public init(plan: RunPlan) {
+    /// What the harness costs a worker (``WorkerHarnessProbe``): measured at the start of each timed round.
+    package var harnessProbe: WorkerHarnessProbe?
+
+    package init(plan: RunPlan) {
         self.plan = plan
     }
 
     /// The outcome of the agreement check on one feed.
-    public struct FeedCheck: Sendable {
-        public var feed: FeedFile
-        public var verification: FeedVerification
+    package struct FeedCheck: Sendable {
+        package var feed: FeedFile
+        package var verification: FeedVerification
         /// The parsers that agree and will be timed.
-        public var agreeing: [String]
+        package var agreeing: [String]
     }
 
     /// Checks the parsers on every feed (one worker per parser and feed), with the chunk size that
     /// will be timed: that is the configuration whose songs must agree. (`bench verify` sweeps other
     /// chunk sizes; libxml2, for one, rejects a feed over 10,000,000 bytes pushed in one piece.)
-    public func checkAgreement() throws -> [FeedCheck] {
+    package func checkAgreement() throws -> [FeedCheck] {
         try plan.feeds.map { path in
             let feed = try FeedFile(path: path)
             let verification = try FeedVerifier.verify(
@@ -49,7 +53,7 @@ public struct BenchRunner: Sendable {
     ///
     /// A `download` cell's chunk size is 0: chunks are as the network
     /// delivers them.
-    public func cells(for checks: [FeedCheck]) -> [CellKey] {
+    package func cells(for checks: [FeedCheck]) -> [CellKey] {
         // Each cell once, in the order asked (`queue,cancel` names the cancel cells twice).
         var seen: Set<CellScenario> = []
         let named = plan.scenarios.flatMap { scenario in scenario.engine.cells(in: plan).map { (scenario, $0) } }
@@ -87,7 +91,7 @@ public struct BenchRunner: Sendable {
     /// - Returns: every worker's outcome, in the order they ran.
     /// - Throws: what `cellFinished` throws, or a failure to start the feed server (``MissingFeedHost``
     ///   when the plan has no ``RunPlan/feedHost``).
-    public func measure(
+    package func measure(
         _ cells: [CellKey], referenceDigests: [String: String], iterationProgress: Bool = false,
         progress: (RunProgress) -> Void, cellFinished: (CellRun) throws -> Void,
         afterRound: (_ round: Int, _ runs: [CellRun]) -> Bool = { _, _ in true }
@@ -110,6 +114,7 @@ public struct BenchRunner: Sendable {
             return recorder.runs
         }
         rounds: for round in 1...max(1, plan.settings.rounds) {
+            if WorkerProcess.interruption == nil { harnessProbe?.measureOne() }
             let due = Self.order(jobs, round: round).filter {
                 $0.scenario.traits?.runsEveryRound == true || plan.settings.runsDownloads(inRound: round)
             }
@@ -169,8 +174,8 @@ public struct BenchRunner: Sendable {
 
     /// A plan whose cells fetch their feed from the embedded server, without ``RunPlan/feedHost``: an
     /// error of the program that made the plan, not of the run's input.
-    public struct MissingFeedHost: Error, CustomStringConvertible {
-        public var description: String {
+    package struct MissingFeedHost: Error, CustomStringConvertible {
+        package var description: String {
             "internal error: the run's scenarios fetch their feed from the embedded server, and its plan has no "
                 + "feedHost to start one (RunPlan.feedHost: FeedServer.starter, module FeedServing)"
         }
@@ -195,7 +200,7 @@ public struct BenchRunner: Sendable {
     }
 
     /// A round's due cells in the groups that run at once, in their order: the download workers of
-    /// one table side by side, ``RunSettings/downloadWorkersAtOnce`` at most (more than one only on
+    /// one table side by side, `RunSettings/downloadWorkersAtOnce` at most (more than one only on
     /// the embedded server's shaped links: ``RunPlan``); every other worker alone.
     func groupsAtOnce(_ due: [CellKey]) -> [[CellKey]] {
         let width = plan.settings.downloadWorkersAtOnce
@@ -286,7 +291,7 @@ public struct BenchRunner: Sendable {
     /// The order of the cells in a round: each table's cells (one feed and scenario) stay together,
     /// so that a parser's worker and the reference's worker of a round run seconds apart at most,
     /// and within a table the order turns by one each round, so that no parser always runs first.
-    public static func order(_ jobs: [CellKey], round: Int) -> [CellKey] {
+    package static func order(_ jobs: [CellKey], round: Int) -> [CellKey] {
         var tables: [[CellKey]] = []
         var index: [String: Int] = [:]
         for cell in jobs {

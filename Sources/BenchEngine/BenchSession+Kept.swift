@@ -1,15 +1,17 @@
+import BenchWorker
+
 extension BenchSession.Outcome {
     /// What the run kept, in the words `bench run` says it: where its figures are (a store,
     /// its files) once it has ended, was interrupted, or could not write its files.
-    public struct Kept: Sendable {
+    package struct Kept: Sendable {
         /// The stats store's location; `nil` for a run not recorded (`--no-store`).
-        public var store: String?
+        package var store: String?
         /// The files written.
-        public var written: [String]
+        package var written: [String]
         /// Why the files could not be written; `nil` when they were.
-        public var writeFailure: String?
+        package var writeFailure: String?
 
-        public init(store: String?, written: [String], writeFailure: String?) {
+        package init(store: String?, written: [String], writeFailure: String?) {
             self.store = store
             self.written = written
             self.writeFailure = writeFailure
@@ -27,7 +29,7 @@ extension BenchSession.Outcome {
     ///   - kept: where the run's figures are.
     ///   - command: the tool's command name, for the removal's command line.
     /// - Returns: the lines to say (a file's indented), then the removal's.
-    public func interrupted(_ kept: Kept, command: String) -> (lines: [String], removal: [String]) {
+    package func interrupted(_ kept: Kept, command: String) -> (lines: [String], removal: [String]) {
         let runID = result.environment.runID
         var lines = [
             "Interrupted by \(signalName(interruption ?? 0)) after \(workersFinished) of \(workersPlanned) "
@@ -57,7 +59,7 @@ extension BenchSession.Outcome {
 
     /// Why a run whose files could not be written failed, and what it kept: the store's run, or
     /// only the table; then the parsers that did not succeed.
-    public func writeFailed(_ kept: Kept) -> String {
+    package func writeFailed(_ kept: Kept) -> String {
         let runID = result.environment.runID
         let where_ =
             recorded(kept)
@@ -69,7 +71,7 @@ extension BenchSession.Outcome {
     }
 
     /// The lines that say what a finished run wrote and where it is recorded.
-    public func wrote(_ kept: Kept) -> [String] {
+    package func wrote(_ kept: Kept) -> [String] {
         ["Run \(result.environment.runID) wrote:"] + kept.written.map { "  " + $0 }
             + (kept.store == nil
                 ? ["Not recorded in a stats store (--no-store)."]

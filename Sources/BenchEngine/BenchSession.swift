@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -21,47 +22,47 @@ import Foundation
 /// let outcome = try session.run(environment: environment, recorder: store)
 /// print(outcome.result.noise?.warnings ?? [])
 /// ```
-public struct BenchSession: Sendable {
-    public var plan: RunPlan
+package struct BenchSession: Sendable {
+    package var plan: RunPlan
 
-    public init(plan: RunPlan) {
+    package init(plan: RunPlan) {
         self.plan = plan
     }
 
     /// What a run produced.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The run: environment (complete), settings, summaries, samples, noise.
-        public var result: RunResult
+        package var result: RunResult
         /// What went wrong: parsers not timed, failed iterations.
-        public var problems: [RunProblem]
+        package var problems: [RunProblem]
         /// Why the recorder stopped recording partway (a lost connection to a shared store, a full
         /// disk): the run went on, every sample is in ``result``; the recorder kept the cells
         /// recorded before, under an incomplete run.
         ///
         /// `nil` when everything was recorded.
-        public var recorderFailure: (any Error)?
-        /// The signal that interrupted the run (SIGINT, SIGTERM; ``WorkerProcess/finishOnInterrupt(grace:notice:)``),
+        package var recorderFailure: (any Error)?
+        /// The signal that interrupted the run (SIGINT, SIGTERM; `WorkerProcess/finishOnInterrupt(grace:notice:)`),
         /// if one did: ``result`` holds the workers that finished, the recorder an incomplete run.
-        public var interruption: Int32?
+        package var interruption: Int32?
         /// Workers that ran to their end, and how many the plan had.
-        public var workersFinished = 0
-        public var workersPlanned = 0
+        package var workersFinished = 0
+        package var workersPlanned = 0
         /// A counted run's profiles, one per counted cell (`KeptProfiles`); empty for other runs.
-        public var profiles: [CellProfile] = []
+        package var profiles: [CellProfile] = []
         /// What kept a counted cell from having a profile, or its names from being demangled.
-        public var profileProblems: [String] = []
+        package var profileProblems: [String] = []
     }
 
     /// Inputs that no parser could read (``UnusableInput``): the run stops after the check.
-    public struct UnusableInputs: Error, Sendable, CustomStringConvertible {
-        public var inputs: [UnusableInput]
-        public var description: String { inputs.map(\.description).joined(separator: "\n") }
+    package struct UnusableInputs: Error, Sendable, CustomStringConvertible {
+        package var inputs: [UnusableInput]
+        package var description: String { inputs.map(\.description).joined(separator: "\n") }
     }
 
     /// The run was interrupted (SIGINT, SIGTERM) before anything was measured or recorded.
-    public struct Interrupted: Error, Sendable, CustomStringConvertible {
-        public var signal: Int32
-        public var description: String { "interrupted by \(signalName(signal)) during the agreement check" }
+    package struct Interrupted: Error, Sendable, CustomStringConvertible {
+        package var signal: Int32
+        package var description: String { "interrupted by \(signalName(signal)) during the agreement check" }
     }
 
     /// The agreement check alone (step 1), before anything is recorded.
@@ -73,8 +74,8 @@ public struct BenchSession: Sendable {
     /// - Returns: each input's check, for ``run(checks:environment:recorder:progress:iterationProgress:)``.
     /// - Throws: ``BenchRunner/MissingFeedHost`` before anything starts, for a plan that needs the
     ///   embedded server and cannot start one; ``UnusableInputs``; ``Interrupted`` when a signal came
-    ///   during the check; an unreadable input's ``FeedFileError``.
-    public func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
+    ///   during the check; an unreadable input's `FeedFileError`.
+    package func check(checking: () -> Void = {}, stopOnUnusable: Bool = false) throws -> [BenchRunner.FeedCheck] {
         try plan.checkFeedHost()
         checking()
         let checks = try BenchRunner(plan: plan).checkAgreement()
@@ -99,7 +100,7 @@ public struct BenchSession: Sendable {
     ///   run begins, or a failure to start the feed server. A recorder that fails later (a cell, the
     ///   end) is not asked again: the run goes on and says so in ``Outcome/recorderFailure``; the
     ///   cells recorded before stay recorded, the run incomplete there.
-    public func run(
+    package func run(
         environment: RunEnvironment, recorder: (any RunRecorder)?, checking: () -> Void = {},
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
@@ -112,9 +113,9 @@ public struct BenchSession: Sendable {
     /// Runs the plan from its agreement check (``check(checking:stopOnUnusable:)``): steps 2 to 5.
     ///
     /// The recorder's run begins here, after the check. When the process is interrupted
-    /// (``WorkerProcess/interruption``) the rounds stop, the workers that finished are kept, and
+    /// (`WorkerProcess/interruption`) the rounds stop, the workers that finished are kept, and
     /// the recorder's run stays incomplete (``Outcome/interruption``).
-    public func run(
+    package func run(
         checks: [BenchRunner.FeedCheck], environment: RunEnvironment, recorder: (any RunRecorder)?,
         progress: (RunProgress) -> Void = { _ in }, iterationProgress: Bool = false
     ) throws -> Outcome {
@@ -141,6 +142,8 @@ public struct BenchSession: Sendable {
         }
         let load = MachineLoadProbe.start()
         runner.loadProbe = load
+        let harness = WorkerHarnessProbe(executable: plan.executable)
+        runner.harnessProbe = harness
         let started = ContinuousClock.now
         var stopped: StoppingOutcome?
         var planned = 0
@@ -258,6 +261,7 @@ public struct BenchSession: Sendable {
             documents: documents)
         result.stopped = stopped
         result.interrupted = interrupted
+        result.workerHarness = harness.finish()
         var outcome = Outcome(result: result, problems: problems, recorderFailure: recorderFailure)
         outcome.interruption = interruption
         outcome.workersFinished = workersFinished
@@ -313,7 +317,7 @@ public struct BenchSession: Sendable {
     /// (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`, a writer's
     /// backfill). Each figure is over the values `Metric.counted(_:)` counts, as are the
     /// summaries kept by metric that `bench report` and `bench history` read.
-    public static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
+    package static func summarise(_ runs: [CellRun], cells: [CellKey], samples: [Sample], reference: String?)
         -> [CellSummary]
     {
         var timed = BenchRunner.summarise(runs, cells: cells)
@@ -332,7 +336,7 @@ public struct BenchSession: Sendable {
 
     /// Fills in each cell's parser kind, its binding tax (against its C reference) and its multiple
     /// of the floor, from the registry.
-    public static func describeParsers(_ cells: inout [CellSummary], samples: [Sample]) {
+    package static func describeParsers(_ cells: inout [CellSummary], samples: [Sample]) {
         var references: [String: String] = [:]
         var toFloor: [String: String] = [:]
         let floor = floors.sorted().first

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -12,18 +13,18 @@ import Foundation
 /// outcome, not the run's end); each document it accepts is compared byte for byte with its
 /// expected output. Some outputs are in the second canonical form, which begins with a DOCTYPE that
 /// lists the document's notations: notations are not events, so the comparison starts after it.
-public enum CanonicalOracle {
+package enum CanonicalOracle {
     /// A valid test with an expected canonical form.
-    public struct Case: Sendable, Hashable {
-        public var id: String
+    package struct Case: Sendable, Hashable {
+        package var id: String
         /// The document, relative to the suite's directory.
-        public var path: String
+        package var path: String
         /// The expected canonical form, relative to the suite's directory.
-        public var output: String
+        package var output: String
     }
 
     /// What one parser did with one case.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// Its canonical form is the expected one, byte for byte.
         case reproduced
         /// It accepted the document and wrote another canonical form: where they first differ.
@@ -35,14 +36,14 @@ public enum CanonicalOracle {
     }
 
     /// One parser over the cases.
-    public struct ParserOutcome: Sendable {
-        public var parser: String
+    package struct ParserOutcome: Sendable {
+        package var parser: String
         /// Each case's verdict, in the order of the cases.
-        public var verdicts: [(case: Case, verdict: Verdict)]
+        package var verdicts: [(case: Case, verdict: Verdict)]
 
-        public var reproduced: Int { verdicts.filter { $0.verdict == .reproduced }.count }
+        package var reproduced: Int { verdicts.filter { $0.verdict == .reproduced }.count }
         /// The cases it accepted (reproduced or not).
-        public var accepted: Int {
+        package var accepted: Int {
             verdicts.filter {
                 if case .differs = $0.verdict { return true }
                 return $0.verdict == .reproduced
@@ -53,7 +54,7 @@ public enum CanonicalOracle {
     /// The cases of the suite in `directory`, in catalog order.
     ///
     /// - Throws: ``ConformanceRunner/Failure`` when the catalog is missing or unreadable.
-    public static func cases(suite directory: String, executable: String = WorkerProcess.currentExecutable()) throws
+    package static func cases(suite directory: String, executable: String = WorkerProcess.workerExecutable()) throws
         -> [Case]
     {
         try ConformanceRunner.catalog(suite: directory, executable: executable).compactMap { entry in
@@ -64,7 +65,7 @@ public enum CanonicalOracle {
 
     /// Runs `parser` over `cases` in workers and compares each accepted document's canonical form
     /// with the expected one.
-    public static func run(
+    package static func run(
         parser: String, suite directory: String, cases: [Case], options: ConformanceRunner.Options,
         progress: ((Int) -> Void)? = nil
     ) -> ParserOutcome {
@@ -98,7 +99,7 @@ public enum CanonicalOracle {
     }
 
     /// `outcome` as the conformance table holds it.
-    public static func events(_ outcome: ParserOutcome) -> ConformanceTable.CanonicalEvents {
+    package static func events(_ outcome: ParserOutcome) -> ConformanceTable.CanonicalEvents {
         ConformanceTable.CanonicalEvents(
             results: outcome.verdicts.map { item, verdict in
                 let (kind, detail): (ConformanceTable.CanonicalEvents.Verdict, String?)
@@ -114,13 +115,13 @@ public enum CanonicalOracle {
 
     /// Whether `bench conformance` checks `parser`'s canonical events: it walks documents and
     /// reports their events.
-    public static func checks(_ parser: String) -> Bool {
+    package static func checks(_ parser: String) -> Bool {
         ParserRegistry.documentNotApplicable[parser] == nil
             && ParserRegistry.documentParser(named: parser)?.reportsEvents == true
     }
 
     /// What the canonical-events check does, in words, as `bench conformance` states its method.
-    public static func method(cases: Int) -> String {
+    package static func method(cases: Int) -> String {
         "each parser that walks documents is also judged on its canonical events: its events on each of the "
             + "\(cases) valid documents with an expected canonical form (the catalog's OUTPUT), written in James "
             + "Clark's canonical form and compared byte for byte (\"canonical events\": reproduced, differ, or not "
@@ -128,7 +129,7 @@ public enum CanonicalOracle {
     }
 
     /// The expected canonical form of `item`, the second form's DOCTYPE of notations left out.
-    public static func expected(suite directory: String, _ item: Case) -> [UInt8]? {
+    package static func expected(suite directory: String, _ item: Case) -> [UInt8]? {
         let path = (directory as NSString).appendingPathComponent(item.output)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var bytes = [UInt8](data)
@@ -147,7 +148,7 @@ public enum CanonicalOracle {
 
     /// Where two canonical forms first differ: the byte offset, its line and column (from 1, the
     /// column in characters) and a few characters of each, invisible ones escaped (`VisibleText`).
-    public static func firstDifference(_ ours: [UInt8], _ expected: [UInt8]) -> String {
+    package static func firstDifference(_ ours: [UInt8], _ expected: [UInt8]) -> String {
         let common = zip(ours, expected).prefix { $0 == $1 }.count
         let lineStart = ours[..<common].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let line = ours[..<common].count { $0 == UInt8(ascii: "\n") } + 1

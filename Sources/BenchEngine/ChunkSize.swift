@@ -1,7 +1,7 @@
 import Foundation
 
 /// Chunk sizes as the reports write them.
-public enum ChunkSize {
+package enum ChunkSize {
     /// "whole" for 0 (the feed in one chunk), else the number.
-    public static func label(_ size: Int) -> String { size == 0 ? "whole" : String(size) }
+    package static func label(_ size: Int) -> String { size == 0 ? "whole" : String(size) }
 }

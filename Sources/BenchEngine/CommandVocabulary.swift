@@ -7,13 +7,13 @@ import SongFeed
 // type under its own name; a module that imports both sees one type.
 
 /// The parsers this build knows (`FeedParsers.ParserRegistry`).
-public typealias ParserRegistry = FeedParsers.ParserRegistry
+package typealias ParserRegistry = FeedParsers.ParserRegistry
 /// What kind of parser one is (`FeedParsers.ParserKind`).
-public typealias ParserKind = FeedParsers.ParserKind
+package typealias ParserKind = FeedParsers.ParserKind
 /// The protocol of a parser adapter that builds songs (`FeedParsers.SongFeedParser`).
-public typealias SongFeedParser = FeedParsers.SongFeedParser
+package typealias SongFeedParser = FeedParsers.SongFeedParser
 /// One song, as every parser builds it (`SongFeed.Song`).
-public typealias Song = SongFeed.Song
+package typealias Song = SongFeed.Song
 /// A synthetic iTunes Store feed (`SongFeed.FeedGenerator`).
 package typealias FeedGenerator = SongFeed.FeedGenerator
 /// A document of a known shape, for the document workload (`SongFeed.DocumentShape`).
@@ -21,4 +21,4 @@ package typealias DocumentShape = SongFeed.DocumentShape
 /// The SHA-256 of bytes, as runs record their feeds.
 package typealias SongDigest = SongFeed.SongDigest
 /// The embedded feed server's network profile (`FeedTransport.NetworkProfile`).
-public typealias NetworkProfile = FeedTransport.NetworkProfile
+package typealias NetworkProfile = FeedTransport.NetworkProfile

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -15,42 +16,42 @@ import SongFeed
 /// one document, whose outcome is then settled by running it alone (unless it was the worker's
 /// only document), and the next worker starts after it. A hang is a worker that reports nothing
 /// for ``Options/caseTimeout`` seconds.
-public enum ConformanceRunner {
+package enum ConformanceRunner {
     /// The file of the suite that lists every test with its entities included (`xml:base` on
     /// each group).
-    public static let catalogName = "xmlconf-flattened.xml"
+    package static let catalogName = "xmlconf-flattened.xml"
 
     /// The rules that choose the documents, as the output states them.
-    public static let rules = [
+    package static let rules = [
         "XML 1.0, 5th edition: RECOMMENDATION absent or XML1.0 (with its errata 2e, 3e, 4e), not XML1.1 nor the namespace tests (NS1.0, NS1.1); VERSION absent or 1.0; EDITION absent or listing 5",
         "no external entity to read: ENTITIES absent or \"none\"",
         "TYPE \"not-wf\" (a parser must report an error) or \"valid\" (a parser must accept it; \"invalid\" and \"error\" tests are left out: validity is not well-formedness)",
     ]
 
     /// What may be changed about a run.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The `bench` executable that runs the workers.
-        public var executable: String
+        package var executable: String
         /// The chunk size the documents are pushed in; 0 is the whole document at once.
-        public var chunkSize: Int
+        package var chunkSize: Int
         /// Seconds a worker may go without finishing a document before it is killed.
-        public var caseTimeout: Double
+        package var caseTimeout: Double
         /// A worker's data limit (`RLIMIT_DATA`), MiB.
-        public var memoryLimitMiB: Int
+        package var memoryLimitMiB: Int
         /// Documents per worker at most.
-        public var batchSize: Int
+        package var batchSize: Int
         /// Whether the workers report the songs of each document they accept (the tests' hostile
         /// corpus checks them).
-        public var reportSongs = false
+        package var reportSongs = false
         /// `document`: the workers walk each document into the canonical event sink and report its
         /// canonical form (``CanonicalOracle``).
-        public var workload = Workload.songs
+        package var workload = Workload.songs
         /// The document workload: the workers report each accepted document's events too
-        /// (``ConformanceWorker/Line/events``), as `bench verify --contract` compares them.
+        /// (`ConformanceWorker/Line/events`), as `bench verify --contract` compares them.
         package var reportEvents = false
 
-        public init(
-            executable: String = WorkerProcess.currentExecutable(), chunkSize: Int = 16_384, caseTimeout: Double = 10,
+        package init(
+            executable: String = WorkerProcess.workerExecutable(), chunkSize: Int = 16_384, caseTimeout: Double = 10,
             memoryLimitMiB: Int = 1_024, batchSize: Int = 500
         ) {
             self.executable = executable
@@ -61,7 +62,7 @@ public enum ConformanceRunner {
         }
 
         /// How the documents were given to the parsers, in words.
-        public var method: [String] {
+        package var method: [String] {
             [
                 "each document pushed in chunks of \(chunkSize == 0 ? "the whole document" : "\(chunkSize) bytes") through the parser's adapter (the same path as `bench verify`): an error from the parser is \"rejected\", an end without one is \"accepted\" (so is a decoder's \"not a feed\" error after the XML was read: the XML was accepted)",
                 "workers run up to \(batchSize) documents each; a worker that crashes, or finishes no document within \(formatSeconds(caseTimeout)), is killed and that document, if it was not the worker's only one, is run again alone: its outcome alone is the one counted",
@@ -71,15 +72,15 @@ public enum ConformanceRunner {
     }
 
     /// What could not be done at all.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
     /// Reads the catalog of the suite in `directory` (in a worker) and keeps the documents that
     /// ``rules`` choose, in catalog order.
     ///
     /// - Throws: ``Failure`` when the catalog is missing or unreadable.
-    public static func selectedCases(suite directory: String, executable: String = WorkerProcess.currentExecutable())
+    package static func selectedCases(suite directory: String, executable: String = WorkerProcess.workerExecutable())
         throws
         -> [ConformanceCase]
     {
@@ -89,7 +90,7 @@ public enum ConformanceRunner {
     /// Reads every test of the catalog of the suite in `directory`, in a worker.
     ///
     /// - Throws: ``Failure`` when the catalog is missing or unreadable.
-    public static func catalog(suite directory: String, executable: String = WorkerProcess.currentExecutable())
+    package static func catalog(suite directory: String, executable: String = WorkerProcess.workerExecutable())
         throws -> [CatalogEntry]
     {
         let catalog = (directory as NSString).appendingPathComponent(catalogName)
@@ -135,7 +136,7 @@ public enum ConformanceRunner {
 
     /// Runs `parsers` over `cases`, one parser after the other; `progress` gets the parser and the
     /// number of documents settled so far.
-    public static func run(
+    package static func run(
         suite directory: String, cases: [ConformanceCase], parsers: [String], options: Options = Options(),
         progress: ((String, Int) -> Void)? = nil
     ) -> [ConformanceTable.ParserResults] {
@@ -146,7 +147,7 @@ public enum ConformanceRunner {
 
     /// One parser over `cases`: its results, and the songs of each document it accepted when
     /// ``Options/reportSongs`` is on.
-    public static func run(
+    package static func run(
         parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
         progress: ((Int) -> Void)? = nil
     ) -> (table: ConformanceTable.ParserResults, songs: [[Song]?]) {
@@ -156,7 +157,7 @@ public enum ConformanceRunner {
     }
 
     /// One parser over `cases`: its results, and what its worker reported of each document.
-    public static func runLines(
+    package static func runLines(
         parser: String, suite directory: String, cases: [ConformanceCase], options: Options,
         progress: ((Int) -> Void)? = nil
     ) -> (table: ConformanceTable.ParserResults, lines: [ConformanceWorker.Line?]) {
@@ -225,7 +226,7 @@ public enum ConformanceRunner {
 
     /// Seconds a worker is given beyond a document's time limit before it is stopped.
     ///
-    /// The worker says when it has started (``ConformanceWorker`` writes a byte before its first
+    /// The worker says when it has started (`ConformanceWorker` writes a byte before its first
     /// document), and the limit runs from there: a spawn slowed by a busy machine has the limit
     /// and this grace, and a hang is stopped a second after its limit. (Counted from the spawn, the
     /// grace was 5 s: each hang cost 10 s of a spinning core against a 5 s limit.)

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -248,7 +249,7 @@ package enum ContractCheck {
     /// - Returns: the runner, and the directory (for the caller to remove once done).
     /// - Throws: a file system error when the directory cannot be made.
     package static func workers(
-        executable: String = WorkerProcess.currentExecutable(), timeout: Double = 10
+        executable: String = WorkerProcess.workerExecutable(), timeout: Double = 10
     ) throws -> (runner: Runner, directory: ScratchDirectory) {
         let scratch = try ScratchDirectory(prefix: "bench-contract")
         let directory = scratch.path

@@ -3,19 +3,19 @@ import Foundation
 
 /// The documents of the document workload: files named, a directory's `.xml` files, or the
 /// default corpus (the real documents and feeds beside the package).
-public struct DocumentCorpus: Sendable {
+package struct DocumentCorpus: Sendable {
     /// Documents named one by one.
-    public var documents: [String]
+    package var documents: [String]
     /// A directory whose `.xml` files are documents.
-    public var directory: String?
+    package var directory: String?
 
-    public init(documents: [String] = [], directory: String? = nil) {
+    package init(documents: [String] = [], directory: String? = nil) {
         self.documents = documents
         self.directory = directory
     }
 
     /// Where the default corpus is looked for: the real documents and feeds beside the package.
-    public static let defaultDirectories = [
+    package static let defaultDirectories = [
         "../shared/data/documents", "../shared/data/feeds", "../shared/data/itunes",
     ]
 
@@ -27,7 +27,7 @@ public struct DocumentCorpus: Sendable {
     ///   - warn: told which of the default corpus's files are left out, and why.
     /// - Returns: the documents' paths, in that order.
     /// - Throws: ``FeedResolutionError`` for a file or directory that does not exist, or a corpus with no XML.
-    public func paths(defaultCorpus: Bool, warn: (String) -> Void = { _ in }) throws -> [String] {
+    package func paths(defaultCorpus: Bool, warn: (String) -> Void = { _ in }) throws -> [String] {
         var paths: [String] = []
         for path in documents {
             var isDirectory: ObjCBool = false

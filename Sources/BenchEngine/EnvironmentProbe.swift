@@ -3,9 +3,9 @@ import FeedParsers
 import Foundation
 
 /// Reads the machine, build and library facts that every run records.
-public enum EnvironmentProbe {
+package enum EnvironmentProbe {
     /// "release" or "debug", from the compilation conditions of this binary.
-    public static var buildConfiguration: String {
+    package static var buildConfiguration: String {
         #if DEBUG
             "debug"
         #else
@@ -13,14 +13,14 @@ public enum EnvironmentProbe {
         #endif
     }
 
-    public static var isDebugBuild: Bool { buildConfiguration == "debug" }
+    package static var isDebugBuild: Bool { buildConfiguration == "debug" }
 
     /// The versions of the C libraries the parsers use, as every run records them.
-    public static var libraryVersions: (libxml2: String, expat: String) {
+    package static var libraryVersions: (libxml2: String, expat: String) {
         (LibXML2FeedParser.version, ExpatFeedParser.version)
     }
 
-    public static func environment(runID: String, startedAt: String, commandLine: String) -> RunEnvironment {
+    package static func environment(runID: String, startedAt: String, commandLine: String) -> RunEnvironment {
         RunEnvironment(
             runID: runID, startedAt: startedAt, commandLine: commandLine, buildConfiguration: buildConfiguration,
             gitCommit: gitCommit(), host: host(), os: operatingSystem(), cpuModel: cpuModel(),
@@ -30,7 +30,7 @@ public enum EnvironmentProbe {
 
     /// The machine's name in the history: `BENCH_HOST` when set (CI runners whose host names change
     /// with every job name themselves by it, so that their runs make one history), else the host name.
-    public static func host() -> String {
+    package static func host() -> String {
         let named = ProcessInfo.processInfo.environment["BENCH_HOST"]?.trimmingCharacters(in: .whitespaces) ?? ""
         return named.isEmpty ? ProcessInfo.processInfo.hostName : named
     }
@@ -38,19 +38,19 @@ public enum EnvironmentProbe {
     /// A sortable, unique run identifier: UTC time plus four random hex digits.
     ///
     /// The environment of a run starting now, named by a new run ID, with this command line.
-    public static func newRun() -> RunEnvironment {
+    package static func newRun() -> RunEnvironment {
         let started = Date()
         return environment(
             runID: newRunID(at: started), startedAt: RunEnvironment.iso8601(started),
             commandLine: CommandLine.arguments.joined(separator: " "))
     }
 
-    public static func newRunID(at date: Date) -> String {
+    package static func newRunID(at date: Date) -> String {
         RunEnvironment.runIDTimeFormatter().string(from: date) + "-"
             + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
     }
 
-    public static func gitCommit() -> String? {
+    package static func gitCommit() -> String? {
         guard
             let commit = run("/usr/bin/env", ["git", "rev-parse", "HEAD"])?.trimmingCharacters(
                 in: .whitespacesAndNewlines),
@@ -63,11 +63,11 @@ public enum EnvironmentProbe {
     /// The version of the compiler that built this binary ("Swift version 6.3.1 (swift-6.3.1-RELEASE)"),
     /// not of the `swift` on `PATH`: the first line of `swiftc --version`, recorded at build time by
     /// the package's `CompilerVersion` plugin.
-    public static func swiftVersion() -> String {
+    package static func swiftVersion() -> String {
         BuildCompiler.version
     }
 
-    public static func operatingSystem() -> String {
+    package static func operatingSystem() -> String {
         var name = ProcessInfo.processInfo.operatingSystemVersionString
         if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
             let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") })
@@ -81,7 +81,7 @@ public enum EnvironmentProbe {
         return "\(name), kernel \(kernel), \(machine)"
     }
 
-    public static func cpuModel() -> String {
+    package static func cpuModel() -> String {
         if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
             let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
             let colon = line.firstIndex(of: ":")

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the feeds or documents a run asks for cannot be had (``FeedResolver``, ``DocumentCorpus``,
 /// `GeneratedFeed`).
-public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A feed named that does not exist.
     case feedNotFound(String)
     /// The default feed (`Data/top300.rss.xml`) is not there: not run from the package directory.
@@ -28,7 +28,7 @@ public enum FeedResolutionError: Error, Sendable, Equatable, CustomStringConvert
     /// A generated file that could not be renamed into place (from, to).
     case cannotRename(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .feedNotFound(let path): "feed not found: \(path)"
         case .defaultFeedNotFound(let path):

@@ -9,24 +9,24 @@ import Foundation
 /// resolver.songs = 3_000
 /// let (feeds, remoteURLs) = try resolver.resolve()  // Data/top300.rss.xml is not added: a feed was named
 /// ```
-public struct FeedResolver: Sendable {
+package struct FeedResolver: Sendable {
     /// Feed files named.
-    public var feeds: [String] = []
+    package var feeds: [String] = []
     /// The songs of a generated feed to measure too (cached under `<output-dir>/feeds/`).
-    public var songs: Int?
+    package var songs: Int?
     /// The document workload's documents; `nil` for the songs workload.
-    public var documents: DocumentCorpus?
+    package var documents: DocumentCorpus?
     /// A remote feed to download instead of the embedded server's feeds.
-    public var url: URL?
+    package var url: URL?
     /// Where generated and downloaded feeds are kept (under `feeds/`).
-    public var outputDirectory: String
+    package var outputDirectory: String
     /// Seconds the download of ``url`` may take.
-    public var timeoutSeconds = RunDefaults.timeoutSeconds
+    package var timeoutSeconds = RunDefaults.timeoutSeconds
 
     /// The feed measured when none is named (and, with no ../shared/data, by the document workload).
-    public static let defaultFeed = "Data/top300.rss.xml"
+    package static let defaultFeed = "Data/top300.rss.xml"
 
-    public init(outputDirectory: String) {
+    package init(outputDirectory: String) {
         self.outputDirectory = outputDirectory
     }
 
@@ -36,7 +36,7 @@ public struct FeedResolver: Sendable {
     /// - Returns: the feeds' paths (a downloaded feed's under `<output-dir>/feeds/`), and ``url`` by
     ///   the path it was downloaded to.
     /// - Throws: ``FeedResolutionError``; a download's error.
-    public func resolve(warn: (String) -> Void = { _ in }) throws -> (feeds: [String], remoteURLs: [String: URL]) {
+    package func resolve(warn: (String) -> Void = { _ in }) throws -> (feeds: [String], remoteURLs: [String: URL]) {
         let paths = try self.paths(warn: warn)
         guard let url else { return (paths, [:]) }
         let path = try fetchRemoteFeed(url)

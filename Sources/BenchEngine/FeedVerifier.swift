@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -6,7 +7,7 @@ import SongFeed
 /// Checks that parsers build the same songs, each parser in a worker process.
 ///
 /// A worker runs one parser over one feed once per chunk size and reports the songs' count and
-/// digest for each (``VerifyWorkerReport``). A parser must agree with itself across chunk sizes,
+/// digest for each (`VerifyWorkerReport`). A parser must agree with itself across chunk sizes,
 /// then with the others. An answer is confirmed when at least two parsers give it and one of them
 /// meets the whole contract on this input (no `ContractGap` of its applies there); the confirmed
 /// answer that most parsers share is the reference (ties go to the parser listed first), and every
@@ -16,13 +17,13 @@ import SongFeed
 /// contract on the input, parsers that do are checked beside them (``FeedVerification/confirmers``).
 /// A worker that crashes or runs past its time or memory limit is reported as that parser's
 /// outcome; the other parsers still run.
-public enum FeedVerifier {
+package enum FeedVerifier {
     /// What a parser that read a document and built no songs from it is told: it is no feed.
-    public static let noSongsMessage =
+    package static let noSongsMessage =
         "no songs: the document has no RSS `item` or Atom `entry` (for any other XML, use --workload document)"
 
     /// The chunk sizes `bench verify` uses by default; 0 stands for the whole feed in one chunk.
-    public static let defaultChunkSizes = [1, 7, 512, 16_384, 0]
+    package static let defaultChunkSizes = [1, 7, 512, 16_384, 0]
 
     /// Verifies one feed (or, with the document workload, one document's events).
     ///
@@ -44,10 +45,10 @@ public enum FeedVerifier {
     ///     contract on the input, to confirm their answer (``FeedVerification/confirmers``).
     ///   - progress: called with each parser's name and place ("expat (2 of 11)") as its check starts.
     /// - Returns: every parser's verdict and the reference songs.
-    /// - Throws: ``FeedFileError`` when the feed cannot be read.
-    public static func verify(
+    /// - Throws: `FeedFileError` when the feed cannot be read.
+    package static func verify(
         feed path: String, parsers: [String], chunkSizes: [Int] = defaultChunkSizes,
-        executable: String = WorkerProcess.currentExecutable(), timeout: Double = 300, workload: Workload = .songs,
+        executable: String = WorkerProcess.workerExecutable(), timeout: Double = 300, workload: Workload = .songs,
         canonicalDirectory: String? = nil, confirming: Bool = true, progress: (String) -> Void = { _ in }
     ) throws -> FeedVerification {
         let feed = try FeedFile(path: path)
@@ -182,7 +183,7 @@ public enum FeedVerifier {
 
     /// The file `bench verify --canonical DIR` writes a parser's canonical form of a document to:
     /// "hamlet.libxml2.canonical.xml".
-    public static func canonicalName(document path: String, parser: String) -> String {
+    package static func canonicalName(document path: String, parser: String) -> String {
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return "\(base).\(parser).canonical.xml"
     }
@@ -221,7 +222,8 @@ public enum FeedVerifier {
     }
 
     /// Describes the first difference between two song lists: which song, which field, both values.
-    public static func firstDifference(_ songs: [Song], _ expected: [Song], parser: String, reference: String) -> String
+    package static func firstDifference(_ songs: [Song], _ expected: [Song], parser: String, reference: String)
+        -> String
     {
         for index in 0..<min(songs.count, expected.count) where songs[index] != expected[index] {
             let ours = songs[index].fieldValues

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -25,7 +26,7 @@ package enum HostileCorpusRunner {
         package var chunkSize = 16_384
 
         package init(
-            executable: String = WorkerProcess.currentExecutable(), timeLimit: Double = HostileCorpus.timeLimit,
+            executable: String = WorkerProcess.workerExecutable(), timeLimit: Double = HostileCorpus.timeLimit,
             manyAttributesTimeLimit: Double = HostileCorpus.manyAttributesTimeLimit,
             memoryLimitMiB: Int = HostileCorpus.memoryLimitMiB
         ) {

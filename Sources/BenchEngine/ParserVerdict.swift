@@ -1,12 +1,13 @@
+import BenchWorker
 import FeedParsers
 import BenchResults
 import Foundation
 import SongFeed
 
 /// What one parser did with one feed.
-public struct ParserVerdict: Sendable {
+package struct ParserVerdict: Sendable {
     /// The outcome.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Not yet compared (successful and consistent across chunk sizes).
         case consistent
         /// Built the reference songs with every chunk size.
@@ -25,7 +26,7 @@ public struct ParserVerdict: Sendable {
         case crashed(String)
         /// The worker ran past its time limit, or made no progress for too long, and was killed.
         case timedOut(String)
-        /// The worker's memory passed the limit (``WorkerProcess/memoryLimitBytes``) and it was killed.
+        /// The worker's memory passed the limit (`WorkerProcess/memoryLimitBytes`) and it was killed.
         case exceededMemory(String)
         /// The worker could not be started or its report could not be read.
         case workerFailed(String)
@@ -36,13 +37,13 @@ public struct ParserVerdict: Sendable {
 
         /// Whether the verdict is a problem of the parser: it did not agree, though it can do the
         /// workload (a parser with no document workload is not wrong).
-        public var isProblem: Bool {
+        package var isProblem: Bool {
             if case .notApplicable = self { return false }
             return !mayBeTimed
         }
 
         /// Whether the parser may be timed: it agrees, or it builds no songs to compare.
-        public var mayBeTimed: Bool {
+        package var mayBeTimed: Bool {
             switch self {
             case .agrees, .notCompared: return true
             default: return false
@@ -51,16 +52,16 @@ public struct ParserVerdict: Sendable {
     }
 
     /// The parser's name.
-    public var parser: String
+    package var parser: String
     /// The outcome.
-    public var status: Status
+    package var status: Status
     /// The number of songs built, when the parser succeeded.
-    public var songCount: Int?
+    package var songCount: Int?
     /// The digest of the songs, when the parser succeeded consistently.
-    public var digest: String?
+    package var digest: String?
     /// The worker's own peak resident memory in bytes (all chunk sizes in one process); `nil` when
     /// the worker crashed.
-    public var peakResidentBytes: Int?
+    package var peakResidentBytes: Int?
 
     init(parser: String, status: Status, songCount: Int? = nil, digest: String? = nil, peakResidentBytes: Int? = nil) {
         self.parser = parser
@@ -135,7 +136,7 @@ public struct ParserVerdict: Sendable {
 
 extension ParserVerdict.Status: CustomStringConvertible {
     /// The verdict in words, as `bench verify` prints it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .agrees: return "agree"
         case .consistent: return "not compared"

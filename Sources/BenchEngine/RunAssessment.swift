@@ -10,10 +10,10 @@ import BenchResults
 /// RunAssessment.assess(&outcome.result, history: store)
 /// print(outcome.result.hostState?.message ?? "")
 /// ```
-public enum RunAssessment {
+package enum RunAssessment {
     /// Sets `result`'s host state and widens its next-run intervals from `history`; with no history
     /// (`--no-store`), or one that cannot be read, each says why it was not done.
-    public static func assess(_ result: inout RunResult, history: (any RunHistorySource)?) {
+    package static func assess(_ result: inout RunResult, history: (any RunHistorySource)?) {
         result.hostState = hostState(of: result, in: history)
         includeRunToRun(in: &result, from: history)
     }
@@ -54,7 +54,7 @@ public enum RunAssessment {
     /// scenarios this run measured, so that what a run reads from the store is a value a run and
     /// cell of the history it uses, however many runs, cells and samples the store holds; none when
     /// the store cannot be read.
-    public static func pageHistory(
+    package static func pageHistory(
         of result: RunResult, from history: (any RunHistorySource)?, lastRuns: Int
     ) -> [RunFigures] {
         let cells = result.cells.map(\.cell).filter { $0.scenario != .notTimed }

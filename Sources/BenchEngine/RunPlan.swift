@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import FeedTransport
@@ -5,60 +6,63 @@ import Foundation
 import SongStore
 
 /// What `bench run` measures: parsers × feeds × scenarios, with the measuring settings.
-public struct RunPlan: Sendable {
-    public var parsers: [String]
+package struct RunPlan: Sendable {
+    package var parsers: [String]
     /// Feed files; for the network scenarios they are served by the embedded server.
-    public var feeds: [String]
-    public var settings: RunSettings
-    /// The `bench` executable to run as the workers.
-    public var executable: String
+    package var feeds: [String]
+    package var settings: RunSettings
+    /// The worker executable the workers run (`bench-worker`, beside `bench`).
+    package var executable: String
+    /// The network worker, which runs the jobs that fetch over HTTP; `nil`: the one beside the
+    /// running executable (`WorkerProcess/networkWorkerExecutable()`).
+    package var networkExecutable: String?
     /// Whether this is a debug build (its samples are marked).
-    public var debugBuild: Bool
+    package var debugBuild: Bool
     /// What to measure; each scenario's cells come from its type (`ScenarioID.engine`).
-    public var scenarios: [ScenarioID]
+    package var scenarios: [ScenarioID]
     /// The embedded server's network profile.
-    public var network: NetworkProfile
+    package var network: NetworkProfile
     /// Starts the embedded server, for the scenarios that fetch their feed from it.
     ///
     /// The tool gives `FeedServer.starter` (module `FeedServing`): the engine does not import
     /// SwiftNIO. A plan that needs the server (``needsFeedHost``) and has none is refused before its
     /// agreement check starts a worker (``BenchRunner/MissingFeedHost``).
-    public var feedHost: FeedHostStarter?
+    package var feedHost: FeedHostStarter?
     /// For `download` and `conditional`: fetch these URLs instead of the embedded server's, by feed
     /// path (a real remote feed, downloaded once to a local file for the agreement check).
-    public var remoteURLs: [String: URL]
+    package var remoteURLs: [String: URL]
     /// When set, `parse` cells count instructions under callgrind instead of timing (settings.counter
     /// is then "instructions").
-    public var instructionCounter: InstructionCounter?
+    package var instructionCounter: InstructionCounter?
     /// The chunk sizes of the `parse` cells of a feed (a chunk-size sweep), by feed path; a feed not
     /// named here is pushed `settings.chunkSize` bytes at a time.
-    public var chunkSizesByFeed: [String: [Int]] = [:]
+    package var chunkSizesByFeed: [String: [Int]] = [:]
     /// Whether the `null` baseline gets cells (a sweep's instruction counts leave it out: under
     /// valgrind each worker costs seconds to start, and the baseline's count is not fitted).
-    public var includesBaseline = true
+    package var includesBaseline = true
     /// The `paged` practice's page sizes (songs per page).
-    public var pageSizes: [Int] = [25, 100, 300]
+    package var pageSizes: [Int] = [25, 100, 300]
     /// The `queue` practice's widths (requests at once).
-    public var queueWidths: [Int] = [1, 2, 4]
+    package var queueWidths: [Int] = [1, 2, 4]
     /// The `queue` practice's page size (songs per page).
-    public var queuePageSize = RunDefaults.queuePageSize
+    package var queuePageSize = RunDefaults.queuePageSize
     /// The concurrent scenario's thread counts (parses at once), one cell each.
-    public var threadCounts: [Int] = [1, 2, 4]
+    package var threadCounts: [Int] = [1, 2, 4]
     /// The `store` practice's ways of writing the songs.
-    public var storePlans: [SongStore.Plan] = SongStore.Plan.all
+    package var storePlans: [SongStore.Plan] = SongStore.Plan.all
     /// Parsers whose unconfirmed answer (``ParserVerdict/Status/unverified(_:)``) is timed all the
     /// same, because the user named them (`--allow-unverified`); the run still reports them.
-    public var allowUnverified: Set<String> = []
+    package var allowUnverified: Set<String> = []
     /// The `read` practice's ways of reading the stored songs.
-    public var readChoices: [SongShelf.Choice] = SongShelf.Choice.allCases
+    package var readChoices: [SongShelf.Choice] = SongShelf.Choice.allCases
     /// Why the run counts no allocations though they were asked for: the interposer is not beside
     /// ``executable`` (``leaveOutUnavailableAllocationCounts()``); `nil` otherwise.
-    public private(set) var allocationCountsUnavailable: String?
+    package private(set) var allocationCountsUnavailable: String?
 
     /// Leaves the allocation counts out of a plan whose settings ask for them when the interposer
     /// is not beside ``executable`` (a `bench` copied on its own), saying why in
     /// ``allocationCountsUnavailable``; the settings then record that none were counted.
-    public mutating func leaveOutUnavailableAllocationCounts() {
+    package mutating func leaveOutUnavailableAllocationCounts() {
         guard settings.countsAllocations == true, instructionCounter == nil,
             let missing = AllocationCounter.unavailable(besideExecutable: executable)
         else { return }
@@ -68,11 +72,11 @@ public struct RunPlan: Sendable {
 
     /// What the parsers build: a document's events when the plan measures the `document` scenario
     /// (a run measures one workload), songs otherwise.
-    public var workload: Workload { scenarios.first { $0.workload != .songs }?.workload ?? .songs }
+    package var workload: Workload { scenarios.first { $0.workload != .songs }?.workload ?? .songs }
 
     /// Whether a cell of the plan fetches its feed from the embedded server: a scenario that fetches
     /// its feed, and a feed that is not a `--url`'s.
-    public var needsFeedHost: Bool {
+    package var needsFeedHost: Bool {
         scenarios.contains { $0.engine.fetchesFeed } && feeds.contains { remoteURLs[$0] == nil }
     }
 
@@ -82,7 +86,7 @@ public struct RunPlan: Sendable {
     }
 
     /// The chunk sizes the `parse` cells of `feed` are timed with.
-    public func chunkSizes(for feed: String) -> [Int] {
+    package func chunkSizes(for feed: String) -> [Int] {
         chunkSizesByFeed[feed] ?? [settings.chunkSize]
     }
 
@@ -91,7 +95,7 @@ public struct RunPlan: Sendable {
         remoteURLs[path] == nil ? network.name : "remote"
     }
 
-    public init(
+    package init(
         parsers: [String], feeds: [String], settings: RunSettings, executable: String, debugBuild: Bool,
         scenarios: [ScenarioID] = [.parse], network: NetworkProfile = .loopback, remoteURLs: [String: URL] = [:],
         instructionCounter: InstructionCounter? = nil, feedHost: FeedHostStarter? = nil
@@ -113,5 +117,14 @@ public struct RunPlan: Sendable {
         self.remoteURLs = remoteURLs
         self.instructionCounter = instructionCounter
         self.feedHost = feedHost
+    }
+}
+
+extension RunPlan {
+    /// The worker executable of a job that fetches over HTTP (`NetworkWork`).
+    ///
+    /// - Throws: `WorkerProcess/NoNetworkWorker` for a tool without one.
+    func fetchingExecutable() throws -> String {
+        try networkExecutable ?? WorkerProcess.networkWorkerExecutable()
     }
 }

@@ -2,9 +2,9 @@ import BenchResults
 
 /// Something that went wrong for one parser on one feed during a run: it was not timed, or some of
 /// its iterations failed.
-public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
+package struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The agreement check kept the parser from being timed on the feed.
         case notTimed(ParserVerdict.Status)
         /// Timed iterations failed (a crash, a time-out, songs that differ): how many, and why.
@@ -19,13 +19,13 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
         case noFigure(scenario: String, String)
     }
 
-    public var parser: String
-    public var feed: String
-    public var kind: Kind
+    package var parser: String
+    package var feed: String
+    package var kind: Kind
 
     /// Whether the parser refused the feed or crashed on it: what a sweep shows as the parser's
     /// outcome at that size, not an error of the sweep.
-    public var isRefusal: Bool {
+    package var isRefusal: Bool {
         switch kind {
         case .notTimed(.failed), .notTimed(.crashed), .notTimed(.timedOut), .notTimed(.exceededMemory): return true
         default: return false
@@ -33,7 +33,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line: "expat on feed.xml: not timed: FAILED: …".
-    public var description: String {
+    package var description: String {
         switch kind {
         case .notTimed(let status): return "\(parser) on \(feed): not timed: \(status)"
         case .failedIterations(let count, let outcome):
@@ -52,7 +52,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     /// the parsers of one feed and scenario on one line where the first of them was ("libxml2, expat
     /// on feed.xml (parse): no timed figure (why: under its table)"); the others as ``description``
     /// says them, in their order.
-    public static func lines(_ problems: [RunProblem], noted: Set<CellKey>) -> [String] {
+    package static func lines(_ problems: [RunProblem], noted: Set<CellKey>) -> [String] {
         func isNoted(_ problem: RunProblem) -> String? {
             guard case .noFigure(let scenario, _) = problem.kind,
                 noted.contains(where: {
@@ -82,7 +82,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     /// Only the cells that time a parse from memory (`parse`, `document`): their time is the
     /// headline, and only their parses are measured again when they lose the CPU. (The other
     /// scenarios' failed iterations are ``Kind/failedIterations(_:outcome:)``.)
-    public static func withoutFigure(_ cells: [CellSummary], asked: Set<String>) -> [RunProblem] {
+    package static func withoutFigure(_ cells: [CellSummary], asked: Set<String>) -> [RunProblem] {
         cells.filter { cell in
             asked.contains(cell.cell.parser) && hasNoFigure(cell)
         }.map { cell in
@@ -93,7 +93,7 @@ public struct RunProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether a cell that times a parse from memory ended with neither a time nor a count.
-    public static func hasNoFigure(_ cell: CellSummary) -> Bool {
+    package static func hasNoFigure(_ cell: CellSummary) -> Bool {
         cell.cell.scenario.isParseFromMemory && cell.whyNoFigure != nil
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Where the runner is, for a progress line.
-public struct RunProgress: Sendable {
-    public var cellIndex: Int
-    public var cellCount: Int
-    public var parser: String
-    public var feed: String
+package struct RunProgress: Sendable {
+    package var cellIndex: Int
+    package var cellCount: Int
+    package var parser: String
+    package var feed: String
     /// The round; 0 for the allocation-counting workers that follow the rounds.
-    public var round: Int
+    package var round: Int
     /// Iterations finished in this cell so far, warm-up included.
-    public var iteration: Int
+    package var iteration: Int
 }

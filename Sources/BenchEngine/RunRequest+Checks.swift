@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import FeedTransport
@@ -5,10 +6,10 @@ import Foundation
 
 extension RunRequest {
     /// What a run may not be asked, in the words `bench run` says it (its options' names).
-    public struct Problem: Error, CustomStringConvertible, Equatable, Sendable {
-        public var description: String
+    package struct Problem: Error, CustomStringConvertible, Equatable, Sendable {
+        package var description: String
 
-        public init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
     /// The scenarios `--scenario` names (`names`, lists split), after checking each name and that
@@ -20,7 +21,7 @@ extension RunRequest {
     ///   - implied: the workload with no scenario named (`--document` and `--corpus` imply documents).
     /// - Returns: the scenarios named, and the workload they and the options make.
     /// - Throws: ``Problem`` for an unknown scenario or one of another workload.
-    public static func scenarios(named names: [String], workload: Workload?, implied: Workload) throws(Problem)
+    package static func scenarios(named names: [String], workload: Workload?, implied: Workload) throws(Problem)
         -> (named: [ScenarioID], workload: Workload)
     {
         for name in names where ScenarioID(rawValue: name) == nil {
@@ -41,13 +42,13 @@ extension RunRequest {
     }
 
     /// What the parsers build: a scenario of the document workload named makes it documents.
-    public static func workload(named: [ScenarioID], implied: Workload) -> Workload {
+    package static func workload(named: [ScenarioID], implied: Workload) -> Workload {
         named.contains { $0.workload == .document } ? .document : implied
     }
 
     /// The scenarios a run measures: the document scenario for documents; those named, in the
     /// list's order; with none named, the default run's (those that count instructions when it counts).
-    public static func selected(named: [ScenarioID], workload: Workload, countsInstructions: Bool) -> [ScenarioID] {
+    package static func selected(named: [ScenarioID], workload: Workload, countsInstructions: Bool) -> [ScenarioID] {
         if workload == .document { return [.parseFromMemory(.document)] }
         if named.isEmpty {
             return ScenarioID.allCases.filter {
@@ -62,7 +63,7 @@ extension RunRequest {
     /// `named`.
     ///
     /// - Throws: `SuiteTraitMissing` naming the trait, when `named` and a scenario needs the server.
-    public func leavingOutServedScenarios(named: Bool) throws -> RunRequest {
+    package func leavingOutServedScenarios(named: Bool) throws -> RunRequest {
         let served = scenarios.filter { $0.fetchesFromEmbeddedServer(remote: url != nil) }
         guard let first = served.first else { return self }
         if named {
@@ -77,7 +78,8 @@ extension RunRequest {
     /// given.
     ///
     /// - Throws: ``Problem`` naming `option` for a value that is not a whole number from 1 to `most`.
-    public static func positiveList(_ values: [String], option: String, most: Int = 100_000) throws(Problem) -> [Int]? {
+    package static func positiveList(_ values: [String], option: String, most: Int = 100_000) throws(Problem) -> [Int]?
+    {
         guard !values.isEmpty else { return nil }
         var numbers: [Int] = []
         for text in values {
@@ -91,11 +93,11 @@ extension RunRequest {
 
     /// The most threads the concurrent scenario parses on at once in its worker: 1,000 ran, and
     /// 100,000 (which the check let through) crashed every worker, the null baseline's too.
-    public static let mostThreads = 1_000
+    package static let mostThreads = 1_000
 
     /// Checks that every parser of `parsers` can walk `what` ("a document", "a deep document"),
     /// else names the first that cannot and why.
-    public static func requireDocumentParsers(_ parsers: [String], walking what: String = "a document")
+    package static func requireDocumentParsers(_ parsers: [String], walking what: String = "a document")
         throws(Problem)
     {
         for parser in parsers where ParserRegistry.documentParser(named: parser) == nil {
@@ -120,7 +122,7 @@ extension RunRequest {
     /// - Throws: ``Problem`` for a request no run can make: parsers that cannot walk documents,
     ///   feeds of the other workload, an unknown reference, counted scenarios that cannot be counted,
     ///   a stopping rule on exact counts, the practices against a remote URL, values out of range.
-    public func check() throws(Problem) {
+    package func check() throws(Problem) {
         if workload == .document { try Self.requireDocumentParsers(parsers) }
         if workload == .document, url != nil || songs != nil {
             throw Problem("--url and --songs give feeds for the songs workload, not documents")
@@ -222,7 +224,7 @@ extension RunRequest {
     /// - Returns: the plan, for ``BenchSession``; without allocation counts when the interposer is not
     ///   beside `executable` (``RunPlan/allocationCountsUnavailable`` says why).
     /// - Throws: `FeedResolutionError` for a feed that cannot be had.
-    public func plan(
+    package func plan(
         outputDirectory: String, executable: String, instructionCounter: InstructionCounter?,
         feedHost: FeedHostStarter?, warn: (String) -> Void
     ) throws -> RunPlan {

@@ -9,60 +9,60 @@ import FeedParsers
 /// request.precision = 0.02
 /// let settings = request.settings  // stops at ±2%, after at most 100 rounds or 300 s
 /// ```
-public struct RunRequest: Sendable {
-    public var parsers: [String]
-    public var scenarios: [ScenarioID]
+package struct RunRequest: Sendable {
+    package var parsers: [String]
+    package var scenarios: [ScenarioID]
     /// What the parsers build.
-    public var workload: Workload
-    public var rounds: Int?
-    public var warmup: Int?
-    public var iterations: Int?
-    public var chunkSize: Int?
-    public var timeoutSeconds: Double?
+    package var workload: Workload
+    package var rounds: Int?
+    package var warmup: Int?
+    package var iterations: Int?
+    package var chunkSize: Int?
+    package var timeoutSeconds: Double?
     /// Stop the rounds once every relative interval is this narrow (a half-width, 0.02 for ±2%).
-    public var precision: Double?
+    package var precision: Double?
     /// Seconds of measuring rounds not to pass.
-    public var maxSeconds: Double?
+    package var maxSeconds: Double?
     /// Count instructions (callgrind) instead of timing.
-    public var countsInstructions = false
+    package var countsInstructions = false
     /// The parser the others' speed is given against; `nil`: ``documentReference``, else the
     /// fastest of each table.
-    public var reference: String?
-    public var downloadRounds = RunDefaults.downloadRounds
+    package var reference: String?
+    package var downloadRounds = RunDefaults.downloadRounds
     /// Download workers of a round that run at once, each on a link of its own (1: one at a time).
-    public var downloadsAtOnce = RunDefaults.downloadsAtOnce
+    package var downloadsAtOnce = RunDefaults.downloadsAtOnce
     /// Do not measure again a parse that lost the CPU (it is still flagged and left out).
-    public var keepPreempted = false
+    package var keepPreempted = false
     /// Count parses that lost the CPU in the figures (the tool's own tests; never for measuring).
-    public var countPreempted = false
+    package var countPreempted = false
     /// Run the worker per parse cell that counts allocations.
-    public var countsAllocations = true
+    package var countsAllocations = true
     /// Extra parse work per timed parse, in percent (the regression gate's test); 0 for none.
-    public var slowdownPercent = 0
+    package var slowdownPercent = 0
     /// The feeds named (none: ``FeedResolver/defaultFeed``).
-    public var feeds: [String] = []
+    package var feeds: [String] = []
     /// Also a generated feed of this many songs.
-    public var songs: Int?
+    package var songs: Int?
     /// A remote feed to download instead of the embedded server's (an http or https URL).
-    public var url: String?
+    package var url: String?
     /// The documents of the document workload (`nil` or empty: the default corpus).
-    public var documents: DocumentCorpus?
+    package var documents: DocumentCorpus?
     /// The paged scenario's page sizes, the queue's widths, the concurrent scenario's thread
     /// counts (`nil`: ``RunPlan``'s defaults).
-    public var pageSizes: [Int]?
-    public var queueWidths: [Int]?
-    public var threadCounts: [Int]?
+    package var pageSizes: [Int]?
+    package var queueWidths: [Int]?
+    package var threadCounts: [Int]?
     /// Songs per page in the queue scenario.
-    public var queuePageSize = RunDefaults.queuePageSize
+    package var queuePageSize = RunDefaults.queuePageSize
     /// Parsers to time even when no other parser confirms their answer.
-    public var allowUnverified: Set<String> = []
+    package var allowUnverified: Set<String> = []
     /// The embedded server's network profile.
-    public var network: NetworkProfile = .wifi
+    package var network: NetworkProfile = .wifi
     /// The options that set some scenarios only that were given (the defaults of those not given
     /// apply): ``check()`` refuses one for scenarios the run does not have.
-    public var optionsGiven: Set<ScenarioOption> = []
+    package var optionsGiven: Set<ScenarioOption> = []
 
-    public init(parsers: [String], scenarios: [ScenarioID], workload: Workload = .songs) {
+    package init(parsers: [String], scenarios: [ScenarioID], workload: Workload = .songs) {
         self.parsers = parsers
         self.scenarios = scenarios
         self.workload = workload
@@ -72,23 +72,23 @@ public struct RunRequest: Sendable {
     /// rounds, precision and time limit: it stops at ``RunDefaults/precision``, after
     /// ``RunDefaults/floorRounds`` to ``RunDefaults/rounds`` rounds (``RunDefaults/documentRounds``
     /// for the document workload).
-    public var precisionByDefault: Bool {
+    package var precisionByDefault: Bool {
         rounds == nil && precision == nil && maxSeconds == nil && !countsInstructions
             && scenarios.contains(where: \.traits.timesParseFromMemory)
     }
 
     /// Whether the rounds stop on a precision or a time limit (or the default precision) rather than
     /// after a number of rounds.
-    public var stopping: Bool { precision != nil || maxSeconds != nil || precisionByDefault }
+    package var stopping: Bool { precision != nil || maxSeconds != nil || precisionByDefault }
 
     /// The document workload's default reference: c-libxml2 when it runs, so that every document's
     /// ratios are against the same parser and compare across documents.
-    public var documentReference: String? {
+    package var documentReference: String? {
         workload == .document && parsers.contains(CLibXML2ReferenceParser.name) ? CLibXML2ReferenceParser.name : nil
     }
 
     /// The measuring settings the request makes.
-    public var settings: RunSettings {
+    package var settings: RunSettings {
         let stoppingRounds = stopping && !precisionByDefault
         let defaultRounds =
             precisionByDefault && workload == .document ? RunDefaults.documentRounds : RunDefaults.rounds

@@ -4,7 +4,7 @@ import BenchResults
 ///
 /// One given for a run that has none of those scenarios would change nothing:
 /// ``RunRequest/check()`` refuses it rather than ignore it.
-public enum ScenarioOption: String, CaseIterable, Sendable {
+package enum ScenarioOption: String, CaseIterable, Sendable {
     case pageSize = "--page-size"
     case maxConcurrent = "--max-concurrent"
     case queuePageSize = "--queue-page-size"
@@ -18,7 +18,7 @@ extension ScenarioID {
     /// The options that set this scenario: its engine type's own (`--page-size` for `paged`), the
     /// network's when it fetches the feed, the download rounds' when its workers run in some rounds
     /// only, and the downloads at once when they run side by side.
-    public var options: Set<ScenarioOption> {
+    package var options: Set<ScenarioOption> {
         var options = engine.ownOptions
         if engine.fetchesFeed { options.insert(.network) }
         if !traits.runsEveryRound { options.insert(.downloadRounds) }

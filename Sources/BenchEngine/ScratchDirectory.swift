@@ -1,3 +1,4 @@
+import BenchWorker
 import Foundation
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Foundation
 #endif
 
 /// A directory of this process's own under the temporary directory, removed on every way out: at
-/// the end (``remove()``), on SIGINT and SIGTERM (``WorkerProcess/removeOnInterrupt(_:)``), and,
+/// the end (``remove()``), on SIGINT and SIGTERM (`WorkerProcess/removeOnInterrupt(_:)`), and,
 /// after a crash or a SIGKILL that left it, by the next command that makes one of the same prefix.
 ///
 /// Its name holds the process id of its owner ("bench-hostile-4242-…"): making one first removes

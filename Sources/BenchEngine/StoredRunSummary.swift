@@ -10,7 +10,7 @@ extension RunResult {
     ///
     /// `bench compare` reads stored runs with it: the summaries say each cell's kind, outcome
     /// and whether it was timed; the samples give each worker's values.
-    public static func readBack(
+    package static func readBack(
         _ samples: [Sample], summaries: [CellSummary]?, environment: RunEnvironment, settings: RunSettings?,
         noise: NoiseReport?, documents: [DocumentProfile]? = nil, notTimed: [CellSummary] = []
     ) -> RunResult {
@@ -37,7 +37,7 @@ extension RunResult {
     /// summaries the store kept of them, with why), as the run's own file has them.
     ///
     /// A run stored without its settings gets empty ones (but the chunk size of its samples).
-    public static func summarising(
+    package static func summarising(
         _ samples: [Sample], environment: RunEnvironment, settings: RunSettings?, noise: NoiseReport?,
         documents: [DocumentProfile]? = nil, notTimed: [CellSummary] = []
     ) -> RunResult {

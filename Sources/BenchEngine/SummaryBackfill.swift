@@ -5,10 +5,10 @@ import BenchResults
 /// at a time (their samples read in one query, their summaries written in one transaction with
 /// their marks, a batch's samples in memory), so that an interrupted backfill leaves every run
 /// summarised or not, and the next one goes on.
-public enum SummaryBackfill {
+package enum SummaryBackfill {
     /// The runs read and written at once: a transaction and two queries for many runs, not for
     /// each (a run's samples, some 2,000 of a default run, take a few MB in memory).
-    public static let batch = 50
+    package static let batch = 50
 
     /// Summarises `runs`, the runs of a store that lack summaries, oldest first.
     ///
@@ -20,7 +20,7 @@ public enum SummaryBackfill {
     ///   - record: records runs' summaries and marks them summarised, in one transaction.
     ///   - progress: called before the first run and after each batch (`done`, `total`).
     /// - Throws: what `read` and `record` throw.
-    public static func run(
+    package static func run(
         _ runs: [String], batch: Int = Self.batch, read: ([String]) throws -> [RunResult],
         record: ([(runID: String, cells: [CellRecord])]) throws -> Void,
         progress: (_ done: Int, _ total: Int) -> Void
@@ -38,7 +38,7 @@ public enum SummaryBackfill {
     }
 
     /// What a store keeps of a run read back from its samples (`RunResult.summarising(_:environment:settings:noise:documents:notTimed:)`).
-    public static func records(of run: RunResult) -> [CellRecord] {
+    package static func records(of run: RunResult) -> [CellRecord] {
         CellRecord.of(run.cells, samples: run.samples)
     }
 }

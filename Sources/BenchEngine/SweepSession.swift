@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
@@ -7,26 +8,26 @@ import Foundation
 ///
 /// The documents are files the caller made (generated, deterministic: song feeds, or documents of
 /// one shape for the document workload); the sweep only measures them.
-public struct SweepSession: Sendable {
-    public var plan: SweepPlan
-    public var parsers: [String]
+package struct SweepSession: Sendable {
+    package var plan: SweepPlan
+    package var parsers: [String]
     /// The scale sweep's document of each size, by size (`SweepPlan.sizes`).
-    public var scaleFeeds: [Int: String]
+    package var scaleFeeds: [Int: String]
     /// The chunk sweep's document, if there is a chunk sweep.
-    public var chunkFeed: String?
-    public var iterations: Int
-    public var warmup: Int
-    public var rounds: Int
+    package var chunkFeed: String?
+    package var iterations: Int
+    package var warmup: Int
+    package var rounds: Int
     /// Seconds one timed parse may take (a counted parse under valgrind may take 50 times as long).
-    public var timeoutSeconds: Double
+    package var timeoutSeconds: Double
     /// The `bench` executable to run as the workers.
-    public var executable: String
-    public var debugBuild: Bool
+    package var executable: String
+    package var debugBuild: Bool
     /// Whether parses that lost the CPU count in the figures (`RunSettings.countsPreempted`: the
     /// tool's own tests on a busy machine).
-    public var countsPreempted = false
+    package var countsPreempted = false
 
-    public init(
+    package init(
         plan: SweepPlan, parsers: [String], scaleFeeds: [Int: String], chunkFeed: String?, iterations: Int,
         warmup: Int, rounds: Int, timeoutSeconds: Double, executable: String, debugBuild: Bool
     ) {
@@ -43,25 +44,25 @@ public struct SweepSession: Sendable {
     }
 
     /// What a sweep produced.
-    public struct Outcome: Sendable {
-        public var result: SweepResult
+    package struct Outcome: Sendable {
+        package var result: SweepResult
         /// The timing run.
-        public var timed: BenchSession.Outcome
+        package var timed: BenchSession.Outcome
         /// The counting run, when there was one.
-        public var counted: BenchSession.Outcome?
+        package var counted: BenchSession.Outcome?
         /// Why there are no instruction counts, when they were asked for and cannot be made.
-        public var countsUnavailable: String?
+        package var countsUnavailable: String?
         /// Why the timing run counted no allocations: the interposer is not beside the executable.
-        public var allocationCountsUnavailable: String?
+        package var allocationCountsUnavailable: String?
 
         /// The problems that are errors of the sweep: songs that differ, parses that failed once timed
         /// (a parser that refuses a feed, or crashes on it, has that as its outcome at that size).
-        public var problems: [RunProblem] {
+        package var problems: [RunProblem] {
             (timed.problems + (counted?.problems ?? [])).filter { !$0.isRefusal }
         }
 
         /// The first run whose recorder failed, and that failure.
-        public var recorderFailure: (run: BenchSession.Outcome, error: any Error)? {
+        package var recorderFailure: (run: BenchSession.Outcome, error: any Error)? {
             for run in [timed] + (counted.map { [$0] } ?? []) {
                 if let error = run.recorderFailure { return (run, error) }
             }
@@ -96,7 +97,7 @@ public struct SweepSession: Sendable {
     ///   - progress: called with the run's label before each worker.
     /// - Returns: both runs and the analysis.
     /// - Throws: what a run throws when it begins.
-    public func run(
+    package func run(
         recorder: (any RunRecorder)?, history: (any RunHistorySource)? = nil, environment: () -> RunEnvironment,
         checking: (String, Int) -> Void = { _, _ in }, progress: (String, RunProgress) -> Void = { _, _ in }
     ) throws -> Outcome {

@@ -9,19 +9,19 @@ import Foundation
 /// if let unusable = UnusableInput(check, workload: .songs, timed: agreeing) { print(unusable) }
 /// // "empty.xml: the file is empty (0 bytes): there is nothing to parse"
 /// ```
-public struct UnusableInput: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UnusableInput: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input's path.
-    public var path: String
+    package var path: String
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// "empty.xml: the file is empty (0 bytes): there is nothing to parse".
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 
     /// The input of `check` when no parser that builds songs (or reports events) can be timed on it
     /// and at least one rejected it; `nil` when some parser can be timed on it, or when every
@@ -31,7 +31,7 @@ public struct UnusableInput: Error, Sendable, Equatable, CustomStringConvertible
     /// - Parameters:
     ///   - check: the agreement check of one input.
     ///   - workload: what the parsers build (songs: a document with no item is not a feed).
-    public init?(_ check: BenchRunner.FeedCheck, workload: Workload) {
+    package init?(_ check: BenchRunner.FeedCheck, workload: Workload) {
         let verification = check.verification
         let compared = (verification.verdicts + verification.confirmers).filter { verdict in
             switch verdict.status {

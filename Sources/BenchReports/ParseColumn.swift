@@ -233,6 +233,12 @@ public enum ParseColumn: String, CaseIterable, Sendable {
             + "processes (one per round, side by side with the other parsers' workers, the order turned each round). "
         text += columns.compactMap { $0.legend(reference: reference) }.joined(separator: " ")
         text += " Failed iterations are left out of every figure."
+        text +=
+            " Worker harness (above the tables): what each worker costs beside its job, in no figure: a worker with "
+            + "nothing to do, started at the start of each round as every worker is, from its spawn to its job's "
+            + "first instruction (start: exec, the libraries' loading, the runtime's start, reading the job) and "
+            + "from the job's last instruction to its end (end: the report, exit, teardown); the median, and the "
+            + "fastest and slowest."
         let hidden = allCases.filter { !columns.contains($0) }
         if !hidden.isEmpty {
             text +=

@@ -70,9 +70,15 @@ extension RunReport {
                 let kept = countedColumns(group)
                 return (instructionsHeader(kept), group.map { instructionsRow($0, kept: kept) })
             }
+            // After the parse columns, every figure kept by metric that the cells have (``Metric``'s
+            // table: its heading, its median), as the counted tables show them.
+            let kept = countedColumns(group)
             return (
-                tableHeader(reference: reference, columns: columns),
-                ordered(group).map { tableRow($0, columns: columns) }
+                tableHeader(reference: reference, columns: columns) + kept.map { $0.traits.heading ?? $0.name },
+                ordered(group).map { cell in
+                    tableRow(cell, columns: columns)
+                        + kept.map { Format.number(cell.statistics($0)?.median, decimals: 0) }
+                }
             )
         }
     }

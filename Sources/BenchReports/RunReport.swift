@@ -345,9 +345,10 @@ public enum RunReport {
 
     /// How the rounds stopped (`StoppingOutcome`), for a run that stops on its own; the host's state
     /// against its history (`HostState`), when it was compared; and what the next-run intervals
-    /// hold (`RunToRunNote`).
+    /// hold (`RunToRunNote`); what the harness cost each worker (`WorkerHarness`).
     public static func hostLines(_ result: RunResult) -> [String] {
-        [result.stopped?.message, result.hostState?.message, result.runToRun?.message].compactMap { $0 }
+        [result.stopped?.message, result.hostState?.message, result.runToRun?.message, result.workerHarness?.line]
+            .compactMap { $0 }
     }
 
     /// The noise verdict in lines: the warnings of a noisy run, else one line on a quiet one.
@@ -491,9 +492,10 @@ public enum RunReport {
             ? [instructionsLegend(cells)]
             : parses
                 ? [
-                    key
+                    (key
                         ? ParseColumn.key(columns, download: downloads, reference: reference)
-                        : ParseColumn.legend(columns, reference: reference)
+                        : ParseColumn.legend(columns, reference: reference))
+                        + countedColumns(cells).compactMap { $0.traits.meaning.map { " " + $0 } }.joined()
                 ] : []
         if downloads && !(key && parses && !counted) {
             legends.append(
@@ -596,7 +598,8 @@ public enum RunReport {
         return text + "\n\n"
             + (cells.contains { $0.instructions != nil }
                 ? instructionsLegend(cells)
-                : ParseColumn.legend(ParseColumn.allCases, reference: result.settings.reference))
+                : ParseColumn.legend(ParseColumn.allCases, reference: result.settings.reference)
+                    + countedColumns(cells).compactMap { $0.traits.meaning.map { " " + $0 } }.joined())
             + "\n"
     }
 }

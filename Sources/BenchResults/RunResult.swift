@@ -29,6 +29,10 @@ public struct RunResult: Codable, Sendable, Equatable {
     /// The `concurrent` scenario's figures (throughput and scaling per parser and thread count);
     /// `nil` for a run without it.
     public var concurrent: [ConcurrentFigures]?
+    /// What the harness cost each worker beside its job, measured by a worker with nothing to do in
+    /// each timed round; `nil` for a counted run, a run read back from a store, and files written
+    /// before it was measured.
+    public var workerHarness: WorkerHarness?
 
     public init(
         environment: RunEnvironment, settings: RunSettings, cells: [CellSummary], samples: [Sample],

@@ -1,3 +1,4 @@
+import BenchResults
 import FeedTransport
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import BenchResults
 import FeedParsers
 import Foundation
 import SongFeed

@@ -29,9 +29,12 @@ struct ArticleExampleTests {
         return blocks
     }
 
-    @Test(arguments: ["main.swift", "AppFeedParser.swift"])
+    @Test(arguments: [
+        "app-bench/main.swift", "app-bench-worker/main.swift", "AppParsers/AppParsers.swift",
+        "AppParsers/AppFeedParser.swift",
+    ])
     func theArticleShowsTheExamplesFile(_ file: String) throws {
-        let path = "Examples/AppFeedParser/Sources/app-bench/\(file)"
+        let path = "Examples/AppFeedParser/Sources/\(file)"
         let source = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent(path), encoding: .utf8)
         let shown = try Self.swiftBlocks().contains(source.trimmingCharacters(in: .newlines))
         #expect(shown, "\(Self.article) does not show \(path) as it is: copy the file into the article")

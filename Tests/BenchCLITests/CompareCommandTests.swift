@@ -1,3 +1,4 @@
+@testable import BenchWorker
 import BenchEngine
 import BenchReports
 import BenchResults

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
 /// `bench conformance`, on a small suite written here and on the W3C suite in `../shared/data`.
 @Suite("bench conformance", .endToEnd)

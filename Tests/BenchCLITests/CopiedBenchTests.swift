@@ -3,21 +3,30 @@ import Foundation
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
-/// `bench` copied on its own (`cp .build/release/bench ~/bin/`, `swift package experimental-install`):
-/// it starts, and does everything that does not count; a count that needs a library beside it says
-/// which file, where it looked and how to get it.
+/// `bench` copied on its own (`cp .build/release/bench .build/release/bench-worker ~/bin/`): it
+/// starts, and does everything that does not count; a count that needs a library beside it says
+/// which file, where it looked and how to get it; without its worker executable, a run says which
+/// file it needs.
 @Suite("bench copied on its own")
 struct CopiedBenchTests {
     /// The two libraries only counting workers preload.
     static let libraries = [WorkerLibrary.allocationInterposer, .frozenClock]
 
-    /// The built `bench` copied into `bin/` of a new directory, with `libraries` beside it.
-    static func copy(with libraries: [WorkerLibrary] = [], in directory: TemporaryDirectory) throws -> String {
+    /// The built `bench` copied into `bin/` of a new directory, with its worker executable (unless
+    /// not `worker`) and `libraries` beside it.
+    static func copy(
+        with libraries: [WorkerLibrary] = [], worker: Bool = true, in directory: TemporaryDirectory
+    ) throws -> String {
         let bin = directory.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let copy = bin.appendingPathComponent("bench").path
         try FileManager.default.copyItem(atPath: TestPaths.benchExecutable, toPath: copy)
+        if worker {
+            try FileManager.default.copyItem(
+                atPath: TestPaths.workerExecutable, toPath: bin.appendingPathComponent("bench-worker").path)
+        }
         for library in libraries {
             try FileManager.default.copyItem(
                 atPath: library.path(besideExecutable: TestPaths.benchExecutable),
@@ -68,6 +77,26 @@ struct CopiedBenchTests {
         }
     }
 
+    /// The worker executable holds the workers and the parsers, and none of the tool: no store of
+    /// runs (GRDB's stats store, libpq), no report, no argument parser, no feed server (SwiftNIO).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nm"), "needs nm (binutils)"))
+    func theWorkerHoldsNoneOfTheTool() throws {
+        let symbols = try runProgram("/usr/bin/nm", [TestPaths.workerExecutable])
+        #expect(symbols.status == 0, "\(symbols.standardError)")
+        // A Swift symbol names its module by length and name ("10StatsStore").
+        for module in [
+            "StatsStore", "BenchReports", "BenchCLI", "BenchEngine", "ArgumentParser", "NIOCore", "FeedServing",
+        ] {
+            let mangled = "\(module.utf8.count)\(module)"
+            let found = symbols.standardOutput.split(separator: "\n").first { $0.contains(mangled) }
+            #expect(found == nil, "bench-worker holds \(module): \(found ?? "")")
+        }
+        #expect(symbols.standardOutput.contains("11BenchWorker"), "the worker module is in it")
+        #expect(symbols.standardOutput.contains("11FeedParsers"), "the parsers are in it")
+        let dynamic = try runProgram("/usr/bin/readelf", ["-d", TestPaths.workerExecutable])
+        #expect(!dynamic.standardOutput.contains("libpq"), "bench-worker links libpq")
+    }
+
     /// A copy alone starts, and times a run: its allocation counts are said to be unavailable, with the
     /// file, where it was looked for and how to get it, and the run is stored without them.
     @Test func aCopyAloneTimesARunAndSaysItCountsNoAllocations() throws {
@@ -93,6 +122,19 @@ struct CopiedBenchTests {
             bench, Self.shortRun(["--no-allocation-counts"], output: output), in: directory.url)
         #expect(uncounted.status == 0, "\(uncounted.standardError)")
         #expect(!uncounted.standardError.contains("allocation counts"), "\(uncounted.standardError)")
+    }
+
+    /// Without `bench-worker` beside it, a run fails before timing anything and names the file.
+    @Test func aCopyWithoutItsWorkerNamesIt() throws {
+        let directory = try TemporaryDirectory()
+        let bench = try Self.copy(worker: false, in: directory)
+        let output = directory.path("results")
+        let run = try runProgram(bench, Self.shortRun(output: output), in: directory.url)
+        #expect(run.status == 1, "\(run.standardError)")
+        let said = words(run.standardError)
+        #expect(said.contains("cannot start \(directory.url.path)/bin/bench-worker"), "\(said)")
+        #expect(said.contains("the worker executable, built beside the tool"), "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/latest-summary.csv"), "nothing is written")
     }
 
     /// With the interposer copied beside it, the copy counts allocations, exactly as the build does.

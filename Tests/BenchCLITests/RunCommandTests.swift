@@ -1,4 +1,5 @@
 @testable import BenchEngine
+@testable import BenchWorker
 import BenchReports
 import BenchResults
 import BenchTestSupport

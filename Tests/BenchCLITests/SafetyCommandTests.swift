@@ -73,12 +73,14 @@ struct SafetyCommandTests {
     }
 
     #if os(Linux)
-        /// A rebuild that replaces the executable during a run: the workers still run the build
-        /// that started the run (before: "cannot start …/bench (deleted)", or the new build's workers).
+        /// A rebuild that replaces the worker executable during a run: the workers still run the
+        /// build that started the run (before: "cannot start …/bench (deleted)", or the new build's workers).
         @Test func workersRunTheBuildThatStartedTheRun() throws {
             let directory = try TemporaryDirectory()
             let copy = directory.path("bench")
             try Self.copyExecutable(TestPaths.benchExecutable, to: copy)
+            let worker = directory.path("bench-worker")
+            try Self.copyExecutable(TestPaths.workerExecutable, to: worker)
             // The libraries SwiftPM builds beside it (the frozen clock is linked).
             let built = (TestPaths.benchExecutable as NSString).deletingLastPathComponent
             for name in try FileManager.default.contentsOfDirectory(atPath: built) where name.hasSuffix(".so") {
@@ -111,7 +113,7 @@ struct SafetyCommandTests {
             let marker = directory.path("replacement-ran")
             let replacement = try directory.write("new-build", "#!/bin/sh\ntouch '\(marker)'\nexit 3\n")
             chmod(replacement, 0o755)
-            #expect(rename(replacement, copy) == 0)
+            #expect(rename(replacement, worker) == 0)
             let stderr = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(String(decoding: stderr, as: UTF8.self))")

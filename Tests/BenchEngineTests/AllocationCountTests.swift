@@ -1,4 +1,5 @@
 @testable import BenchEngine
+@testable import BenchWorker
 import BenchResults
 import BenchTestSupport
 import Foundation
@@ -11,7 +12,7 @@ struct AllocationCountTests {
     static func probe(_ job: AllocationProbeJob, counting: Bool = true) throws -> (
         WorkerProcess.Outcome, AllocationCounter.Counts?
     ) {
-        let executable = TestPaths.benchExecutable
+        let executable = TestPaths.workerExecutable
         let outcome = try WorkerProcess.run(
             WorkerCommand(
                 executable: executable, job: .allocationProbe(job),
@@ -60,7 +61,7 @@ struct AllocationCountTests {
     }
 
     @Test func aTimedWorkerRefusesTheInterposerAndACountingWorkerCountsEveryParseAlike() throws {
-        let executable = TestPaths.benchExecutable
+        let executable = TestPaths.workerExecutable
         let timed = MeasureJob(parser: "expat", feed: TestPaths.top300, iterations: 3, warmup: 1, chunkSize: 4096)
         let timedWithInterposer = try WorkerProcess.run(
             WorkerCommand(

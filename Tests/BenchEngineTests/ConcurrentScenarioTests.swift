@@ -6,6 +6,7 @@ import SongFeed
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
 /// The concurrent scenario: N parses at once on N threads of one worker, each thread's songs
 /// checked against the worker's single-thread answer.
@@ -58,7 +59,7 @@ struct ConcurrentScenarioTests {
         let feed = try FeedFile(path: TestPaths.top300)
         var plan = RunPlan(
             parsers: ["expat"], feeds: [feed.path], settings: ScenarioCellsTests.settings,
-            executable: TestPaths.benchExecutable, debugBuild: true, scenarios: [.concurrent])
+            executable: TestPaths.workerExecutable, debugBuild: true, scenarios: [.concurrent])
         plan.threadCounts = [3]
         cells = ConcurrentScenario().cells(in: plan).map {
             CellKey(parser: "expat", scenario: $0, feedPath: "f", feedSHA256: "s", feedBytes: 1, chunkSize: 1)

@@ -1,6 +1,7 @@
 // The embedded feed server's tests: in a build with the suite's trait FeedServer.
 #if FeedServer
     import BenchEngine
+    import BenchWorker
     import BenchResults
     import BenchTestSupport
     import FeedParsers
@@ -18,7 +19,7 @@
                 parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300],
                 settings: RunSettings(
                     iterations: iterations, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: timeout),
-                executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios,
+                executable: TestPaths.workerExecutable, debugBuild: true, scenarios: scenarios,
                 network: .custom(bandwidthKbps: 40_000, rttMs: 5), remoteURLs: remote, feedHost: FeedServer.starter)
         }
 

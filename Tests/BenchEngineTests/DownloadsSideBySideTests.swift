@@ -8,6 +8,7 @@
     import Testing
 
     @testable import BenchEngine
+    @testable import BenchWorker
 
     /// Download workers side by side (`--downloads-at-once`): which workers of a round run at once, and
     /// that each, on a link of its own, is still shaped at the profile's bandwidth and complete.
@@ -21,7 +22,7 @@
             settings.downloadsAtOnce = width
             return RunPlan(
                 parsers: ["foundation", "libxml2", "expat"], feeds: [TestPaths.top300], settings: settings,
-                executable: TestPaths.benchExecutable, debugBuild: true, scenarios: scenarios, network: network,
+                executable: TestPaths.workerExecutable, debugBuild: true, scenarios: scenarios, network: network,
                 remoteURLs: remote, feedHost: FeedServer.starter)
         }
 

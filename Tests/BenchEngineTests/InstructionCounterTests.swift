@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
 @Suite("Instruction counter: what a counted worker is given")
 struct InstructionCounterTests {
@@ -47,7 +48,7 @@ struct InstructionCounterTests {
     /// calls the C library's `time()`.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/perl"), "needs /usr/bin/perl"))
     func theFrozenClockFreezesTimeOnlyWhereAsked() throws {
-        let library = InstructionCounter.frozenClockLibrary(besideExecutable: TestPaths.benchExecutable)
+        let library = InstructionCounter.frozenClockLibrary(besideExecutable: TestPaths.workerExecutable)
         #expect(FileManager.default.fileExists(atPath: library), "SwiftPM did not build \(library) beside bench")
         func perlTime(_ environment: [String: String]) throws -> Int {
             let result = try runProgram(

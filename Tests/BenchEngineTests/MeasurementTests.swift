@@ -1,3 +1,4 @@
+@testable import BenchWorker
 import BenchEngine
 import BenchResults
 import BenchTestSupport
@@ -52,7 +53,7 @@ struct MeasurementTests {
     @Test func theWorkerReportsThroughThePipe() throws {
         let job = MeasureJob(parser: "libxml2", feed: TestPaths.top300, iterations: 3, warmup: 1, chunkSize: 512)
         let outcome = try WorkerProcess.run(
-            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
+            WorkerCommand(executable: TestPaths.workerExecutable, job: .measure(job)), timeout: 120)
         #expect(outcome.termination == .exited(0))
         let report = try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
         #expect(report.parser == "libxml2")
@@ -68,7 +69,8 @@ struct MeasurementTests {
         -> RunPlan
     {
         RunPlan(
-            parsers: parsers, feeds: feeds, settings: settings, executable: TestPaths.benchExecutable, debugBuild: true)
+            parsers: parsers, feeds: feeds, settings: settings, executable: TestPaths.workerExecutable, debugBuild: true
+        )
     }
 
     @Test func runnerRotatesCellsAcrossRounds() throws {

@@ -5,6 +5,7 @@ import SongFeed
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
 @Suite("A scenario's input: the hook the measuring worker calls for its bytes")
 struct ParseInputTests {
@@ -38,8 +39,8 @@ struct ParseInputTests {
     /// `parse` and `document` jobs name no scenario (their bytes are as they were); the worker then
     /// copies the feed.
     @Test func theParseScenariosJobsNameNoScenario() {
-        #expect(ScenarioID.parse.engine.parseInput is AlignedCopy)
-        #expect(ScenarioID.document.engine.parseInput is AlignedCopy)
+        #expect(ScenarioID.parse.parseInput is AlignedCopy)
+        #expect(ScenarioID.document.parseInput is AlignedCopy)
         let job = MeasureJob(parser: "expat", feed: "f", iterations: 1, warmup: 0, chunkSize: 1)
         #expect(job.scenario == nil)
         #expect(String(decoding: WorkerJob.measure(job).encoded(), as: UTF8.self).contains("scenario") == false)

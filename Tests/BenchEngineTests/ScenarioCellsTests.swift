@@ -7,6 +7,7 @@ import SongStore
 import Testing
 
 @testable import BenchEngine
+@testable import BenchWorker
 
 /// Which cells a plan's scenarios make: `queue` brings its cancel cells, and no cell is made twice.
 @Suite("Scenario cells")
@@ -16,7 +17,7 @@ struct ScenarioCellsTests {
     static func cells(_ scenarios: [ScenarioID], agreeing: [String] = ["expat"]) throws -> [CellKey] {
         let feed = try FeedFile(path: TestPaths.top300)
         let plan = RunPlan(
-            parsers: agreeing, feeds: [feed.path], settings: Self.settings, executable: TestPaths.benchExecutable,
+            parsers: agreeing, feeds: [feed.path], settings: Self.settings, executable: TestPaths.workerExecutable,
             debugBuild: true, scenarios: scenarios)
         let verification = FeedVerification(
             path: feed.path, bytes: feed.bytes.count, sha256: feed.sha256, chunkSizes: [0], verdicts: [])
@@ -74,7 +75,7 @@ struct ReadSessionTests {
             let songs = FeedGenerator(songs: 90, seed: 3).generate().songs
             let shelf = try SongShelf.stock(songs, at: directory.path("shelf.sqlite"))
             let reader = SongShelfReader(shelf: shelf, choice: .faults)
-            let first = try ReadScenario.session(reader, first: 0, countingAllocations: false)
+            let first = try ReadWork.session(reader, first: 0, countingAllocations: false)
             #expect(first.visits == SongShelf.visitsPerIteration && first.ns > 0)
             // 50 lists, each its keys then a query per song: 12 rounds of the 4 pages (90 songs), then 2 pages of 25.
             #expect(first.queries == 50 + 12 * 90 + 2 * 25)
@@ -83,12 +84,12 @@ struct ReadSessionTests {
             let writer = try DatabaseQueue(path: shelf.path, configuration: configuration)
             try writer.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
             #expect {
-                try ReadScenario.session(reader, first: 50, countingAllocations: false)
+                try ReadWork.session(reader, first: 50, countingAllocations: false)
             } throws: { error in
                 "\(error)".contains("database is locked")
             }
             try writer.inDatabase { db in try db.execute(sql: "ROLLBACK") }
-            let next = try ReadScenario.session(reader, first: 100, countingAllocations: false)
+            let next = try ReadWork.session(reader, first: 100, countingAllocations: false)
             #expect(next.visits == 50 && next.pagesRead >= 0)
         }
     }

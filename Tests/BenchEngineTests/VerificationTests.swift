@@ -1,3 +1,4 @@
+@testable import BenchWorker
 import BenchEngine
 import BenchTestSupport
 import FeedParsers
@@ -10,7 +11,7 @@ struct VerificationTests {
     @Test func allParsersAgreeOnTheCommittedFeed() throws {
         let verification = try FeedVerifier.verify(
             feed: TestPaths.top300, parsers: ParserRegistry.names, chunkSizes: [7, 16_384, 0],
-            executable: TestPaths.benchExecutable)
+            executable: TestPaths.workerExecutable)
         #expect(verification.allAgree, "\(verification.verdicts.map(\.status))")
         let songBuilding = verification.verdicts.filter { ParserRegistry.buildsSongs($0.parser) }
         #expect(songBuilding.count == ParserRegistry.names.count - 1)
@@ -26,7 +27,7 @@ struct VerificationTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("bad.xml", "<rss><channel><item><title>x</titl></item></channel></rss>")
         let verification = try FeedVerifier.verify(
-            feed: path, parsers: ParserRegistry.names, chunkSizes: [1, 0], executable: TestPaths.benchExecutable)
+            feed: path, parsers: ParserRegistry.names, chunkSizes: [1, 0], executable: TestPaths.workerExecutable)
         #expect(!verification.allAgree)
         for verdict in verification.verdicts where ParserRegistry.buildsSongs(verdict.parser) {
             if verdict.parser == "swxmlhash" {
@@ -51,7 +52,7 @@ struct VerificationTests {
     @Test func aMissingFeedIsAClearError() {
         #expect(throws: FeedFileError.self) {
             try FeedVerifier.verify(
-                feed: "/nonexistent/feed.xml", parsers: ["expat"], executable: TestPaths.benchExecutable)
+                feed: "/nonexistent/feed.xml", parsers: ["expat"], executable: TestPaths.workerExecutable)
         }
     }
 
@@ -116,7 +117,7 @@ struct VerificationTests {
             "entities.xml",
             Samples.feed([Samples.item(title: "&e; Records")], prolog: "\n<!DOCTYPE rss [<!ENTITY e \"Reprise\">]>"))
         let verification = try FeedVerifier.verify(
-            feed: path, parsers: ParserRegistry.names, chunkSizes: [0, 3], executable: TestPaths.benchExecutable)
+            feed: path, parsers: ParserRegistry.names, chunkSizes: [0, 3], executable: TestPaths.workerExecutable)
         #if os(Linux)
             let statuses = Dictionary(uniqueKeysWithValues: verification.verdicts.map { ($0.parser, $0.status) })
             #expect(statuses["libxml2"] == .agrees)

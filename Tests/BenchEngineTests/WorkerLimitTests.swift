@@ -1,3 +1,4 @@
+@testable import BenchWorker
 import BenchEngine
 import BenchResults
 import BenchTestSupport
@@ -67,7 +68,7 @@ struct WorkerLimitTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write("bad.xml", Self.invalidUTF8Feed)
         let verification = try FeedVerifier.verify(
-            feed: path, parsers: ["swxmlhash"], chunkSizes: [0], executable: TestPaths.benchExecutable, timeout: 120)
+            feed: path, parsers: ["swxmlhash"], chunkSizes: [0], executable: TestPaths.workerExecutable, timeout: 120)
         guard case .unverified(let detail) = verification.verdicts[0].status else {
             Issue.record("swxmlhash alone: \(verification.verdicts[0].status)")
             return
@@ -88,7 +89,7 @@ struct WorkerLimitTests {
             "entity.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY e \"entity text\">]>\n<r><a>&e;</a></r>\n")
         let alone = try FeedVerifier.verify(
             feed: path, parsers: ["foundation", "libxml2-reader"], chunkSizes: [0],
-            executable: TestPaths.benchExecutable, timeout: 120, workload: .document, confirming: false)
+            executable: TestPaths.workerExecutable, timeout: 120, workload: .document, confirming: false)
         let digests = Set(alone.verdicts.compactMap(\.digest))
         #expect(digests.count == 1 && alone.verdicts.allSatisfy { $0.digest != nil }, "they give the same events")
         for verdict in alone.verdicts {
@@ -102,7 +103,7 @@ struct WorkerLimitTests {
 
         let confirmed = try FeedVerifier.verify(
             feed: path, parsers: ["foundation", "libxml2-reader"], chunkSizes: [0],
-            executable: TestPaths.benchExecutable, timeout: 120, workload: .document)
+            executable: TestPaths.workerExecutable, timeout: 120, workload: .document)
         #expect(confirmed.confirmers.map(\.parser) == ["expat", "c-expat"])
         #expect(confirmed.confirmers.allSatisfy { $0.status == .agrees })
         for verdict in confirmed.verdicts {
@@ -118,7 +119,7 @@ struct WorkerLimitTests {
     @Test func aParserConfirmedByAnotherAgrees() throws {
         let verification = try FeedVerifier.verify(
             feed: TestPaths.top300, parsers: ["foundation"], chunkSizes: [16_384],
-            executable: TestPaths.benchExecutable, timeout: 120)
+            executable: TestPaths.workerExecutable, timeout: 120)
         #expect(verification.verdicts[0].status == .agrees)
         #expect(verification.confirmers.map(\.parser) == ["libxml2"])
         #expect(verification.allAgree)
@@ -200,7 +201,7 @@ struct RecordingAsItGoesTests {
         let plan = RunPlan(
             parsers: ["libxml2", "expat"], feeds: [TestPaths.top300],
             settings: RunSettings(iterations: 1, warmup: 0, rounds: 3, chunkSize: 16_384, timeoutSeconds: 60),
-            executable: TestPaths.benchExecutable, debugBuild: true)
+            executable: TestPaths.workerExecutable, debugBuild: true)
         let environment = CallLog.environment
         let log = CallLog()
         let outcome = try BenchSession(plan: plan).run(environment: environment, recorder: log)

@@ -1,4 +1,5 @@
 @testable import BenchEngine
+@testable import BenchWorker
 import BenchTestSupport
 import Foundation
 import Testing
@@ -125,7 +126,7 @@ struct WorkerProcessTests {
         var last = 0
         let job = MeasureJob(parser: "expat", feed: TestPaths.top300, iterations: 4, warmup: 2, chunkSize: 0)
         let outcome = try WorkerProcess.run(
-            WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120,
+            WorkerCommand(executable: TestPaths.workerExecutable, job: .measure(job)), timeout: 120,
             progress: { last = $0 })
         #expect(outcome.termination == .exited(0))
         #expect(last == 6)
@@ -205,7 +206,7 @@ struct WorkerJobTests {
     @Test func aWorkerWithoutAJobSaysSoAndFails() throws {
         let outcome = try WorkerProcess.run(
             WorkerCommand(
-                executable: TestPaths.benchExecutable, arguments: [WorkerCommand.workerArgument],
+                executable: TestPaths.workerExecutable, arguments: [WorkerCommand.workerArgument],
                 input: Array("{}".utf8)),
             timeout: 60)
         #expect(outcome.termination == .exited(1))
@@ -214,7 +215,8 @@ struct WorkerJobTests {
 
     @Test func anUnknownParserIsAnErrorThatNamesTheKnownOnes() throws {
         let job = WorkerJob.verify(VerifyJob(parser: "nope", feed: TestPaths.top300, chunkSizes: [0]))
-        let outcome = try WorkerProcess.run(WorkerCommand(executable: TestPaths.benchExecutable, job: job), timeout: 60)
+        let outcome = try WorkerProcess.run(
+            WorkerCommand(executable: TestPaths.workerExecutable, job: job), timeout: 60)
         #expect(outcome.termination == .exited(1))
         #expect(words(outcome.standardError).contains("unknown parser 'nope'; known: "))
     }

@@ -1,3 +1,4 @@
+@testable import BenchWorker
 import BenchEngine
 import BenchResults
 import BenchTestSupport
@@ -102,7 +103,7 @@ struct WorkersAndMemoryTests {
             func peak(_ parser: String) throws -> MeasureWorkerReport {
                 let job = MeasureJob(parser: parser, feed: path, iterations: 1, warmup: 1, chunkSize: 16_384)
                 let outcome = try WorkerProcess.run(
-                    WorkerCommand(executable: TestPaths.benchExecutable, job: .measure(job)), timeout: 120)
+                    WorkerCommand(executable: TestPaths.workerExecutable, job: .measure(job)), timeout: 120)
                 #expect(outcome.termination == .exited(0), "\(outcome.standardError)")
                 return try JSONDecoder().decode(MeasureWorkerReport.self, from: Data(outcome.result))
             }

@@ -49,6 +49,12 @@ public enum TestPaths {
         }
         return directory.appendingPathComponent("bench").path
     }
+
+    /// The suite's worker executable, `bench-worker`, built beside `bench`: what the engine's
+    /// functions start (`WorkerProcess.workerExecutable()`).
+    public static var workerExecutable: String {
+        ((benchExecutable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("bench-worker")
+    }
 }
 
 /// A temporary directory, removed when the value is released.

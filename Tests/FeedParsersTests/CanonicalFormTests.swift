@@ -17,9 +17,9 @@ struct CanonicalFormTests {
 
     @Test("Each parser reproduces the expected canonical forms, but for its pinned differences", arguments: walkers)
     func oracle(parser: String) throws {
-        let cases = try CanonicalOracle.cases(suite: Self.suite, executable: TestPaths.benchExecutable)
+        let cases = try CanonicalOracle.cases(suite: Self.suite, executable: TestPaths.workerExecutable)
         #expect(cases.count > 100)
-        var options = ConformanceRunner.Options(executable: TestPaths.benchExecutable)
+        var options = ConformanceRunner.Options(executable: TestPaths.workerExecutable)
         options.chunkSize = 7
         let outcome = CanonicalOracle.run(parser: parser, suite: Self.suite, cases: cases, options: options)
         let pinned = CanonicalFormDifferences.pinned(parser)

@@ -51,7 +51,7 @@ struct FoundationCrashTests {
         let prolog = "\n<!DOCTYPE rss [<!ATTLIST item id CDATA #IMPLIED>]>"
         let path = try directory.write("attlist.xml", Samples.feed([Samples.item()], prolog: prolog))
         let verification = try FeedVerifier.verify(
-            feed: path, parsers: ParserRegistry.names, chunkSizes: [0], executable: TestPaths.benchExecutable)
+            feed: path, parsers: ParserRegistry.names, chunkSizes: [0], executable: TestPaths.workerExecutable)
         #expect(!verification.allAgree)
         for verdict in verification.verdicts {
             if foundationBasedParsers.contains(verdict.parser) {

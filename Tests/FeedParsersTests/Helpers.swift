@@ -92,6 +92,6 @@ func verifyInWorker(_ name: String, _ bytes: [UInt8], chunkSizes: [Int] = [0], t
     let directory = try TemporaryDirectory()
     let path = try directory.write("doc.xml", bytes)
     let verification = try FeedVerifier.verify(
-        feed: path, parsers: [name], chunkSizes: chunkSizes, executable: TestPaths.benchExecutable, timeout: timeout)
+        feed: path, parsers: [name], chunkSizes: chunkSizes, executable: TestPaths.workerExecutable, timeout: timeout)
     return verification.verdicts[0]
 }

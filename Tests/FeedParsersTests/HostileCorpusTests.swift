@@ -89,7 +89,8 @@ struct HostileCorpusTests {
     static func check(_ parser: String) throws {
         let corpus = try Self.corpus.get()
         let result = HostileCorpusRunner.run(
-            parser: parser, corpus: corpus, options: HostileCorpusRunner.Options(executable: TestPaths.benchExecutable))
+            parser: parser, corpus: corpus, options: HostileCorpusRunner.Options(executable: TestPaths.workerExecutable)
+        )
         #expect(result.entries.count == corpus.all.count)
         var crashed: Set<String> = []
         var hung: Set<String> = []

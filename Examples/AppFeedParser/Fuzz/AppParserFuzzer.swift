@@ -1,6 +1,6 @@
 // A libFuzzer target for the app's parser: a template to copy into your package's Fuzz/ (not built by
 // SwiftPM: libFuzzer brings its own `main`). `swift package --allow-writing-to-package-directory
-// fuzz-parser --target app-bench` builds and runs it (README.md).
+// fuzz-parser --target AppParsers` builds and runs it (README.md).
 //
 // Each input is a seed byte (the chunk boundaries) and a document; `fuzzSongFeedParser` pushes the
 // document to the parser in those chunks and in one, and traps (a finding) on anything but songs or a

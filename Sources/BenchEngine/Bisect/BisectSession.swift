@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import Foundation
 

@@ -1,3 +1,4 @@
+import BenchWorker
 import Foundation
 
 /// The git commands `bench bisect` uses, on one repository: each run to its end, its output read.
@@ -128,7 +129,7 @@ package struct GitRepository: Sendable {
 }
 
 /// A program run to its end with its output collected; stopped (SIGINT, then SIGKILL) when this
-/// process is interrupted (``WorkerProcess/interruption``).
+/// process is interrupted (`WorkerProcess/interruption`).
 package enum ChildProcess {
     package struct Result: Sendable {
         package var status: Int32

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import CCallgrind
 import Foundation
@@ -9,7 +10,7 @@ import Foundation
 /// (``estimatedCycles(_:)``), as exact.
 ///
 /// A measuring worker runs under callgrind with collection off at the start and toggled on and off
-/// around ``MeasureWorker`` 's parse function (`--toggle-collect`), and a dump after each call of it
+/// around `MeasureWorker` 's parse function (`--toggle-collect`), and a dump after each call of it
 /// (`--dump-after`), so that dump *k* holds exactly the instructions of the *k*-th parse: the
 /// harness, the feed's reading and the worker's start are not counted. To make two runs count the
 /// same, the worker gets:
@@ -17,7 +18,7 @@ import Foundation
 ///   see `HashSeeding`);
 /// - a frozen `time()`: libxml2 2.9 seeds its dictionaries' hashes from `time(NULL)` and has no other
 ///   switch. The package builds `libFrozenClock.so` beside `bench`
-///   (`Sources/BenchWorkerLibraries/FrozenClock`, a ``WorkerLibrary``: no process links it); the
+///   (`Sources/BenchWorkerLibraries/FrozenClock`, a `WorkerLibrary`: no process links it); the
 ///   counted worker preloads it with `BENCH_FROZEN_TIME` set, and every other process keeps the real
 ///   time (the monotonic clock and `clock_gettime` are never touched). Without it beside the
 ///   executable, ``prepare(executable:)`` says which file is missing, where it looked and how to get
@@ -28,27 +29,29 @@ import Foundation
 /// debuginfo file"), so the worker is a copy of the executable made with `objcopy --strip-debug`
 /// (symbols kept), and `nm` finds the parse function's mangled name in it (callgrind's
 /// `--dump-after` takes no wildcard).
-public struct InstructionCounter: Sendable {
+package struct InstructionCounter: Sendable {
     /// `valgrind`.
-    public var valgrind: String
+    package var valgrind: String
     /// `setarch`, to turn address randomisation off, when there is one.
-    public var setarch: String?
+    package var setarch: String?
     /// The frozen clock's library, copied into ``directory``.
-    public var frozenClockLibrary: String
+    package var frozenClockLibrary: String
     /// The stripped copy of the executable the workers run.
-    public var executable: String
-    /// The name of the executable the copy was made of (`bench`, or an outside package's own): its
-    /// functions' object in the profiles.
-    public var executableName: String = "bench"
+    package var executable: String
+    /// The name of the tool whose worker the copy was made of (`bench`, or an outside package's own).
+    ///
+    /// It is its functions' object in the profiles: the worker executable is the tool's part that
+    /// parses, and profiles made before it was apart named the tool, so their functions compare.
+    package var executableName: String = "bench"
     /// Whether each counted cell keeps the profile of one counted parse (`CellProfile`): `true`
     /// unless `--no-profiles`.
-    public var keepsProfiles = true
+    package var keepsProfiles = true
     /// The mangled name of the parse function.
-    public var symbol: String
+    package var symbol: String
     /// The mangled names of the functions a parser runs on a thread of its own (`callgrindThreadRegion`).
-    public var threadSymbols: [String] = []
+    package var threadSymbols: [String] = []
     /// Where the copy and the dumps go (removed by ``remove()``).
-    public var directory: String
+    package var directory: String
 
     /// The part of the worker's name that callgrind counts.
     static let regionName = "callgrindParseRegion"
@@ -69,15 +72,15 @@ public struct InstructionCounter: Sendable {
     static let symbolWord = "callgrind"
 
     /// What instruction counting needs and could not find.
-    public struct Unavailable: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    package struct Unavailable: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
     /// Finds the tools, makes the stripped copy of `executable` in a new temporary directory and finds
     /// the parse function in it.
     ///
     /// - Throws: ``Unavailable`` naming what is missing and how to install it.
-    public static func prepare(executable: String) throws -> InstructionCounter {
+    package static func prepare(executable: String) throws -> InstructionCounter {
         let install = "(Debian: apt-get install valgrind binutils)"
         guard let valgrind = findExecutable("valgrind") else {
             throw Unavailable(description: "instruction counts need valgrind, which is not installed \(install)")
@@ -136,7 +139,8 @@ public struct InstructionCounter: Sendable {
         }
         return InstructionCounter(
             valgrind: valgrind, setarch: findExecutable("setarch"), frozenClockLibrary: frozenClock, executable: copy,
-            executableName: Self.name(ofExecutable: executable), symbol: symbol, threadSymbols: threadSymbols,
+            executableName: Self.name(ofExecutable: WorkerProcess.currentExecutable()), symbol: symbol,
+            threadSymbols: threadSymbols,
             directory: directory)
     }
 
@@ -148,7 +152,7 @@ public struct InstructionCounter: Sendable {
     /// in ``directory``, named in a job whose bytes are then the same every time.
     ///
     /// - Throws: ``Unavailable`` when the feed's link cannot be made.
-    public func command(_ job: MeasureJob, outputPrefix: String) throws -> WorkerCommand {
+    package func command(_ job: MeasureJob, outputPrefix: String) throws -> WorkerCommand {
         var job = job
         job.feed = try feedLink(job.feed)
         let callgrind =
@@ -205,7 +209,7 @@ public struct InstructionCounter: Sendable {
     }
 
     /// Whether the worker starts callgrind's instrumentation itself, just before its first parse
-    /// (`--instr-atstart=no`; ``MeasureWorker`` asks for it through valgrind's client request): its
+    /// (`--instr-atstart=no`; `MeasureWorker` asks for it through valgrind's client request): its
     /// start-up (the dynamic linker's work on some 60 libraries, the runtime's, the job's reading)
     /// then runs at valgrind's lightest rather than through the cache simulation: a debug build's
     /// counted run of four document cells took 10.5–10.9 s of CPU, against 13.5–16.8 s (2026-11-28).
@@ -231,17 +235,17 @@ public struct InstructionCounter: Sendable {
     static let timeLimitFactor = 2.0
 
     /// What callgrind counted in one parse: its instructions and its estimated cycles.
-    public struct ParseCounts: Sendable, Equatable {
-        public var instructions: Int
+    package struct ParseCounts: Sendable, Equatable {
+        package var instructions: Int
         /// ``estimatedCycles(_:)`` of the parse's events; `nil` when the dump has no cache events.
-        public var estimatedCycles: Int?
+        package var estimatedCycles: Int?
     }
 
     /// The instructions and estimated cycles of each parse, in order, from the dumps
     /// `outputPrefix`.1 to `outputPrefix`.`count`.
     ///
     /// The dumps are removed once read.
-    public static func counts(outputPrefix: String, count: Int) throws -> [ParseCounts] {
+    package static func counts(outputPrefix: String, count: Int) throws -> [ParseCounts] {
         try read(outputPrefix: outputPrefix, count: count, measured: 0).counts
     }
 
@@ -330,7 +334,7 @@ public struct InstructionCounter: Sendable {
     /// hits (last-level misses) = ILmr + DLmr + DLmw; L1 hits = accesses − L1 misses; last-level
     /// hits = L1 misses − RAM hits; cycles = L1 hits + 5 × last-level hits + 35 × RAM hits.
     /// `nil` when an event is missing (callgrind ran without `--cache-sim=yes`).
-    public static func estimatedCycles(_ events: [String: Int]) -> Int? {
+    package static func estimatedCycles(_ events: [String: Int]) -> Int? {
         let names = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
         let values = names.compactMap { events[$0] }
         guard values.count == names.count else { return nil }
@@ -350,7 +354,7 @@ public struct InstructionCounter: Sendable {
     }
 
     /// Removes the copy and any dump left.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: directory)
         WorkerProcess.forgetOnInterrupt(directory)
     }
@@ -366,7 +370,7 @@ public struct InstructionCounter: Sendable {
 
     /// The file name of the frozen clock's library (`Sources/BenchWorkerLibraries/FrozenClock`,
     /// compiled by the WorkerLibraries plugin).
-    public static let frozenClockName = WorkerLibrary.frozenClock.fileName
+    package static let frozenClockName = WorkerLibrary.frozenClock.fileName
 
     /// The variable that freezes `time()` in a process that has the frozen clock loaded first.
     static let frozenTimeVariable = "BENCH_FROZEN_TIME"

@@ -1,3 +1,4 @@
+import BenchWorker
 import BenchResults
 import Foundation
 
@@ -12,7 +13,7 @@ import Foundation
 /// both: download workers side by side (`RunSettings.downloadsAtOnce`) compete with one another
 /// for the cores by design, while no parse is timed, and would otherwise call every run noisy
 /// (26–29% against 12% one at a time, on this 2-core machine kind).
-public struct MachineLoadProbe: Sendable {
+package struct MachineLoadProbe: Sendable {
     private let pressureAtStart: UInt64?
     private let startedAt: UInt64
     private let excluded = Excluded()
@@ -25,12 +26,12 @@ public struct MachineLoadProbe: Sendable {
     }
 
     /// Starts watching.
-    public static func start() -> MachineLoadProbe {
+    package static func start() -> MachineLoadProbe {
         MachineLoadProbe(pressureAtStart: cpuPressureMicroseconds(), startedAt: monotonicNanoseconds())
     }
 
     /// Runs `body`, leaving its time and the CPU pressure during it out of ``finish()``'s share.
-    public func excluding<T>(_ body: () throws -> T) rethrows -> T {
+    package func excluding<T>(_ body: () throws -> T) rethrows -> T {
         let pressure = Self.cpuPressureMicroseconds()
         let started = monotonicNanoseconds()
         defer {
@@ -45,7 +46,7 @@ public struct MachineLoadProbe: Sendable {
     }
 
     /// What was seen since ``start()``.
-    public func finish() -> MachineLoad {
+    package func finish() -> MachineLoad {
         let elapsed = Double(monotonicNanoseconds() - startedAt) / 1000
         var pressure: Double?
         if let start = pressureAtStart, let end = Self.cpuPressureMicroseconds(), end >= start {

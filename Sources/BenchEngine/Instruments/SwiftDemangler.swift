@@ -1,3 +1,4 @@
+import BenchWorker
 import Foundation
 
 /// Turns Swift's mangled names readable with the toolchain's `swift-demangle --simplified`, in one

@@ -1,10 +1,11 @@
+import BenchWorker
 import BenchResults
 import FeedTransport
 import Foundation
 
 /// `download`: the feed fetched over HTTP, parsed chunk by chunk as it arrives.
 ///
-/// A push parser consumes each chunk as the network delivers it (``DownloadWorker``). One cell per
+/// A push parser consumes each chunk as the network delivers it (`DownloadWorker`). One cell per
 /// parser and feed, on the plan's network profile.
 struct DownloadScenario: BenchScenario {
     func cells(in plan: RunPlan) -> [CellScenario] { [.download] }
@@ -33,10 +34,16 @@ struct DownloadScenario: BenchScenario {
             iterations: settings.downloadIterationsPerWorker,
             warmup: settings.downloadWarmupPerWorker,
             timeout: settings.timeoutSeconds, conditional: revalidation != nil)
+        let executable: String
+        do {
+            executable = try context.plan.fetchingExecutable()
+        } catch {
+            return cells.map { context.failed($0, "\(CellContext.notStartedPrefix)\(error)") }
+        }
         // The worker's own limit is per stalled download; this one bounds the whole cell.
         let report: DownloadWorkerReport
         switch context.runWorker(
-            DownloadWorkerReport.self, WorkerCommand(executable: context.plan.executable, job: .download(job)),
+            DownloadWorkerReport.self, WorkerCommand(executable: executable, job: .download(job)),
             timeout: settings.workerLimit(
                 iterations: job.iterations, warmup: job.warmup, requestsPerIteration: revalidation == nil ? 1 : 2,
                 transferSeconds: network.bytesPerSecond.map {

@@ -1,3 +1,4 @@
+import BenchWorker
 import FeedParsers
 import FeedTransport
 import Foundation
@@ -8,10 +9,4 @@ import SongFeed
 struct GzipScenario: PracticeScenario {
     func practices(in plan: RunPlan) -> [Practice] { [.gzip(on: false), .gzip(on: true)] }
 
-    /// One iteration, in the worker: the whole feed, compressed when `on`.
-    static func fetch(
-        on: Bool, parser: any SongFeedParser.Type, url: URL, timeout: Double
-    ) throws -> (PagedFetchMeasurement, [Song]) {
-        try PracticeWorker.fetchWhole(url, parser: parser, gzip: on, timeout: timeout)
-    }
 }

@@ -1,3 +1,4 @@
+import BenchWorker
 import FeedParsers
 import FeedTransport
 import Foundation
@@ -11,12 +12,4 @@ struct PagedScenario: PracticeScenario {
 
     var ownOptions: Set<ScenarioOption> { [.pageSize] }
 
-    /// One iteration, in the worker: the first page, then every next link.
-    static func fetch(
-        pageSize: Int, parser: any SongFeedParser.Type, url: URL, timeout: Double
-    ) throws -> (PagedFetchMeasurement, [Song]) {
-        let first = PagedFetch.pageURLs(url, entries: 1, pageSize: pageSize)[0]
-        return try PagedFetch.followingNextLinks(
-            from: first, parser: parser, downloader: FeedDownloader(timeout: timeout))
-    }
 }

@@ -1,35 +1,31 @@
+import BenchWorker
 import BenchResults
 import Foundation
 
 /// `parse`: the feed's bytes in memory, consumed by a fresh parser in chunks.
 ///
-/// The worker is a ``MeasureWorker``. One cell per chunk size, no network.
+/// The worker is a `MeasureWorker`. One cell per chunk size, no network.
 ///
 /// Its cells are also the ones counted: under callgrind (`--counter instructions`) the same worker
 /// counts instructions instead of timing, and after the rounds one worker per cell counts
 /// allocations (round 0).
 ///
 /// With the document workload it is the `document` scenario: the same worker and cells, each parse
-/// a walk of the document into the canonical event sink (``MeasureJob/workload``). A scenario that
-/// parses its own input the same way (``ParseInput``) is this type too, with that input.
+/// a walk of the document into the canonical event sink (`MeasureJob/workload`). A scenario that
+/// parses its own input the same way is this type too; its worker's input is a line of
+/// `ScenarioID.parseInput`, in the worker.
 struct ParseScenario: BenchScenario {
     /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
     static let allocationIterations = 2
 
     /// The scenario: its cells' name, and its workload (songs for `parse`, a document's events for `document`).
     var id: ScenarioID
-    /// What the worker's parses consume (the scenario's hook).
-    var input: any ParseInput
-
-    init(_ id: ScenarioID, input: any ParseInput = AlignedCopy()) {
+    init(_ id: ScenarioID) {
         self.id = id
-        self.input = input
     }
 
     /// What each parse builds: songs or a document's events.
     var workload: Workload { id.workload }
-
-    var parseInput: any ParseInput { input }
 
     func cells(in plan: RunPlan) -> [CellScenario] { [CellScenario(id)] }
 
@@ -46,7 +42,8 @@ struct ParseScenario: BenchScenario {
             parser: cell.parser, feed: cell.feedPath,
             iterations: countingAllocations ? Self.allocationIterations : settings.iterations,
             // Counted parses come after a warm-up: the first parse of a process allocates its caches.
-            warmup: countingAllocations ? max(1, settings.warmup) : settings.warmup, chunkSize: cell.chunkSize,
+            warmup: countingAllocations ? max(1, settings.warmup) : settings.warmup,
+            chunkSize: cell.chunkSize,
             slowdownPercent: max(0, settings.slowdownPercent ?? 0),
             retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
             countingOnly: counting, countAllocations: countingAllocations,

@@ -1,8 +1,9 @@
+import BenchWorker
 import BenchResults
 import Foundation
 
 /// A practice around the parse that an app chooses (`paged`, `fields`, `gzip`, `queue`, `cancel`,
-/// `store`): one cell per ``Practice``, each measured by a ``PracticeWorker``.
+/// `store`): one cell per `Practice`, each measured by a `PracticeWorker`.
 ///
 /// A practice scenario says only which practices a plan measures; the job, its time limit and its
 /// samples are the same for all of them.
@@ -61,12 +62,19 @@ enum PracticeCell {
         } else {
             job.feed = cell.feedPath
         }
+        let executable: String
+        do {
+            // A practice that fetches runs in the network worker; the store and the read do not fetch.
+            executable = job.url == nil ? context.plan.executable : try context.plan.fetchingExecutable()
+        } catch {
+            return context.failed(cell, "\(CellContext.notStartedPrefix)\(error)")
+        }
         let report: PracticeWorkerReport
         let environment =
             job.countAllocations ? AllocationCounter.countingEnvironment(executable: context.plan.executable) : [:]
         switch context.runWorker(
             PracticeWorkerReport.self,
-            WorkerCommand(executable: context.plan.executable, job: .practice(job), environment: environment),
+            WorkerCommand(executable: executable, job: .practice(job), environment: environment),
             timeout: timeLimit(cell, job: job, in: context))
         {
         case .success(let decoded): report = decoded

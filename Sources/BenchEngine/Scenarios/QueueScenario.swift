@@ -1,3 +1,4 @@
+import BenchWorker
 import FeedParsers
 import FeedTransport
 import Foundation
@@ -13,14 +14,4 @@ struct QueueScenario: PracticeScenario {
 
     var ownOptions: Set<ScenarioOption> { CancelScenario().ownOptions }
 
-    /// One iteration, in the worker: every page of `pageSize` songs, `width` requests at once;
-    /// with `cancel`, all of them cancelled once the first page's songs are in.
-    static func fetch(
-        width: Int, pageSize: Int, cancel: Bool, parser: any SongFeedParser.Type, url: URL, entries: Int,
-        timeout: Double
-    ) throws -> (PagedFetchMeasurement, [Song]) {
-        try PagedFetch.queued(
-            PagedFetch.pageURLs(url, entries: entries, pageSize: pageSize), parser: parser, maxConcurrent: width,
-            cancelAfterFirstPage: cancel, timeout: timeout)
-    }
 }

@@ -1,18 +1,20 @@
+import BenchWorker
 import BenchResults
 import FeedParsers
 import Foundation
 
 /// One scenario of `bench run`: which cells it has, and how one of its cells is measured.
 ///
-/// A scenario is one type in one file under `Scenarios/` and one line in ``ScenarioID/engine``.
+/// A scenario is one type in one file under `Scenarios/` and one line in `ScenarioID/engine`.
 /// The runner asks it for its cells (``cells(in:)``), starts one worker per cell and round through
 /// ``measure(_:in:)``, and stores what that returns; it knows nothing else of the scenario.
 ///
-/// To add a scenario: a case in ``ScenarioID`` (the name runs record), a type here that builds the
-/// worker's job and turns the worker's report into samples, and its line in ``ScenarioID/engine``.
-/// A scenario that parses from memory as `parse` does, but from its own input (a mapping of the
-/// feed's file, say), is a ``ParseInput`` and the line `ParseScenario(id, input: …)`: the job names
-/// the scenario and the worker calls its hook.
+/// To add a scenario: a case in `ScenarioID` (the name runs record), a type here that builds the
+/// worker's job and turns the worker's report into samples, and its line in `ScenarioID/engine`.
+/// What runs in the worker is the worker's (BenchWorker): a practice's iteration (`StoreWork`, …),
+/// or, for a scenario that parses from memory as `parse` does but from its own input (a mapping of
+/// the feed's file, say), a `ParseInput` and its line in `ScenarioID.parseInput`: the job names the
+/// scenario and the worker calls its hook.
 protocol BenchScenario: Sendable {
     /// The scenario's cells in `plan`, in the order they are measured.
     func cells(in plan: RunPlan) -> [CellScenario]
@@ -28,16 +30,12 @@ protocol BenchScenario: Sendable {
     var fetchesFeed: Bool { get }
 
     /// The options that set it and few other scenarios (`--page-size`), beside those that follow
-    /// from how it fetches and when it runs (``ScenarioID/options``).
+    /// from how it fetches and when it runs (`ScenarioID/options`).
     var ownOptions: Set<ScenarioOption> { get }
 
     /// The parsers its cells run for, of the baseline and the parsers that agreed (all of them,
     /// unless what a cell measures does not depend on the parser).
     func parsers(_ candidates: [String]) -> [String]
-
-    /// What its measuring worker (``MeasureWorker``) parses: the hook the worker calls once for the
-    /// bytes of its parses (by default the feed's, in a page-aligned copy).
-    var parseInput: any ParseInput { get }
 
     /// Measures `cell` with one worker process.
     ///
@@ -54,14 +52,13 @@ extension BenchScenario {
     var fetchesFeed: Bool { true }
     var ownOptions: Set<ScenarioOption> { [] }
     func parsers(_ candidates: [String]) -> [String] { candidates }
-    var parseInput: any ParseInput { AlignedCopy() }
 }
 
 extension ScenarioID {
     /// Whether a cell of the scenario fetches its feed from the embedded server: always for a
     /// practice that needs it (`ScenarioTraits.needsEmbeddedServer`), unless the feed is a
     /// `--url`'s (`remote`) for the others that fetch their feed.
-    public func fetchesFromEmbeddedServer(remote: Bool) -> Bool {
+    package func fetchesFromEmbeddedServer(remote: Bool) -> Bool {
         engine.fetchesFeed && (!remote || traits.needsEmbeddedServer)
     }
 

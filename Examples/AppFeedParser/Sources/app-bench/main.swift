@@ -1,4 +1,5 @@
+// The whole `bench` tool with the app's parsers; its workers are `app-bench-worker`, built beside it.
+import AppParsers
 import BenchCLI
-import FeedParsers
 
-BenchTool.main(parsers: [AppFeedParser.self, XMLEventParser<MiniXMLReader>.self])
+BenchTool.main(parsers: AppParsers.all, worker: "app-bench-worker", networkWorker: nil)
