@@ -16,6 +16,9 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     case estimatedCycles
     /// Wall time over the calibration workload's (``Sample/calibratedTime``): derived, not stored.
     case calibratedTime
+    /// The minor page faults of a timed parse: the pages it touched for the first time
+    /// (`getrusage`'s `ru_minflt` before and after the parse).
+    case minorPageFaults
 
     /// What a value counts.
     public enum Unit: String, Codable, Sendable {
@@ -165,6 +168,13 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
             Traits(
                 column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
                 comparedAs: "calibrated")
+        case .minorPageFaults:
+            Traits(
+                column: "minor_page_faults", unit: .count, polarity: .lowerIsBetter, cellFigure: .statistics,
+                comparedAs: "faults", heading: "minor faults",
+                meaning: "minor faults: the median of the page faults a timed parse took that read nothing from disk "
+                    + "(getrusage's ru_minflt across the parse): the memory it touched for the first time, a page "
+                    + "at a time, which a warm-up does not take back.")
         }
     }
 

@@ -266,5 +266,10 @@ extension StoreMigration {
                     PRIMARY KEY (run_id, parser, scenario, feed, chunk_size, network, parse))
                 """
             ]),
+        // Each timed parse's minor page faults (getrusage's ru_minflt across the parse).
+        StoreMigration(
+            "metric: minor_page_faults",
+            sqlite: [#"ALTER TABLE "samples" ADD COLUMN "minor_page_faults" INTEGER"#],
+            postgres: ["ALTER TABLE samples ADD COLUMN minor_page_faults BIGINT"]),
     ]
 }

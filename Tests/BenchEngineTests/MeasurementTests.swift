@@ -62,6 +62,19 @@ struct MeasurementTests {
         #expect((report.peakResidentBytes ?? 0) > 1 << 20)
     }
 
+    /// A timed parse records its minor page faults (`getrusage` across the parse, outside the
+    /// clocks); a counting parse (callgrind, the interposer) records none.
+    @Test func aTimedParseRecordsItsMinorPageFaults() {
+        let timed = MeasureWorker.measure(
+            LibXML2FeedParser.self, bytes: Self.feed.bytes, iterations: 3, warmup: 1, chunkSize: 4_096)
+        #expect(timed.iterations.count == 3)
+        #expect(timed.iterations.allSatisfy { ($0.figures[.minorPageFaults] ?? -1) >= 0 }, "\(timed.iterations)")
+        let counted = MeasureWorker.measure(
+            LibXML2FeedParser.self, bytes: Self.feed.bytes, iterations: 2, warmup: 1, chunkSize: 4_096,
+            countingOnly: true)
+        #expect(counted.iterations.allSatisfy { $0.figures[.minorPageFaults] == nil })
+    }
+
     /// The runner's tests need a few parsers, not all of them: the classic three.
     static let classic = ["foundation", "libxml2", "expat"]
 

@@ -274,6 +274,9 @@ package enum MeasureWorker {
             var songs: [Song] = []
             if case .document(_, let sink, _) = work { sink.reset(mode: .checksum) }
             let calibration = countingOnly ? nil : Calibration.time(all)
+            // The page faults so far (a system call, outside the clocks; not in a counting worker,
+            // whose parse runs under callgrind or the interposer).
+            let faultsBefore = countingOnly ? nil : minorPageFaults()
             // ---- timed region ----
             let cpuStart = processCPUNanoseconds()
             let wallStart = monotonicNanoseconds()
@@ -288,6 +291,7 @@ package enum MeasureWorker {
             let wallEnd = monotonicNanoseconds()
             let cpuEnd = processCPUNanoseconds()
             // ---- end of timed region ----
+            let faultsAfter = countingOnly ? nil : minorPageFaults()
             // A parser that leaves its fields outside Swift (the C references) makes its songs now.
             if var parsed {
                 do {
@@ -311,6 +315,7 @@ package enum MeasureWorker {
             figures[.cpuNs] = cpu
             figures[.firstSongNs] = first
             figures[.calibrationNs] = calibration
+            if let faultsBefore, let faultsAfter { figures[.minorPageFaults] = faultsAfter - faultsBefore }
             if let allocations {
                 figures[.allocations] = allocations.allocations
                 figures[.allocatedBytes] = allocations.bytes
@@ -453,6 +458,18 @@ package enum MeasureWorker {
     private final class Timestamp: @unchecked Sendable {
         var value: UInt64 = 0
     }
+}
+
+/// The minor page faults this process has taken (`getrusage`'s `ru_minflt`): pages first touched,
+/// read from no disk.
+func minorPageFaults() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Int(usage.ru_minflt)
 }
 
 /// The CPU time of the process, every thread's, in nanoseconds (`CLOCK_PROCESS_CPUTIME_ID`): a
