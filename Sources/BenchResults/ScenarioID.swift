@@ -28,6 +28,9 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
     case document
     /// N parses of the same feed from memory at once, on N threads of one worker (`concurrent-N`).
     case concurrent
+    /// A fresh process's first parse of the feed from memory, the libraries' initialisation
+    /// included: one parse a worker, no warm-up.
+    case cold
 
     /// What reports and the runner know of the scenario: its table, whether it is ranked, learns
     /// from history, counts allocations or instructions, its workload.
@@ -60,6 +63,7 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
                     choicePairs: Dictionary(uniqueKeysWithValues: ReadPairs.pairs.map { ($0.against, $0.recommended) })),
                 learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
+        case .cold: return ScenarioTraits(table: .parse, runsEveryRound: true, firstParseOnly: true)
         }
     }
 
@@ -86,6 +90,9 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .concurrent:
             return "--threads parses of the feed from memory at once, one per thread, in one worker (default 1,2,4): "
                 + "throughput and its scaling, each thread's songs checked; not in the default set"
+        case .cold:
+            return "a fresh worker's first parse from memory, no warm-up, the libraries' first use included "
+                + "(what an app pays at launch); one parse a worker, not in the default set"
         }
     }
 
@@ -116,7 +123,7 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
             return (text, (batch ? 2 : 0) + (ordered ? 0 : 1) + (cache ? 4 : 0))
         case .read:
             return ReadPairs.describe(choice)
-        case .parse, .download, .conditional, .document, .concurrent:
+        case .parse, .download, .conditional, .document, .concurrent, .cold:
             return nil
         }
     }
@@ -198,12 +205,16 @@ public struct ScenarioTraits: Sendable, Equatable {
     /// Each then fetches over a shaped link of its own, one transfer an iteration. A practice that
     /// measures requests at once shares one link on purpose, and its workers run one at a time.
     public var workersSideBySide: Bool
+    /// Whether a worker times its first parse alone: no warm-up, one parse, the process fresh (the
+    /// libraries' and the parser's first use in it included, which every warm-up hides).
+    public var firstParseOnly: Bool
 
     public init(
         table: Table, practice: Practice? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
         learnsFromHistory: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
-        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, workersSideBySide: Bool = false
+        inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, workersSideBySide: Bool = false,
+        firstParseOnly: Bool = false
     ) {
         self.table = table
         self.timesParseFromMemory = timesParseFromMemory
@@ -216,5 +227,6 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.needsEmbeddedServer = needsEmbeddedServer
         self.practice = practice
         self.workersSideBySide = workersSideBySide
+        self.firstParseOnly = firstParseOnly
     }
 }

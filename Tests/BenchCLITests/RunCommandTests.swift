@@ -11,6 +11,28 @@ import Testing
 /// `bench run` and `bench report`, end to end with a temporary store and output directory.
 @Suite("bench run, end to end")
 struct RunCommandTests {
+    /// `cold`: each worker times one parse, its first, with no warm-up, and the table shows its
+    /// minor page faults (a figure kept by metric) as the parse table does.
+    @Test func aColdCellTimesEachWorkersFirstParseAlone() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.path("out")
+        let result = try runBench([
+            "run", "--scenario", "cold", "--parsers", "libxml2", "--rounds", "3", "--no-store", "--output-dir",
+            output, "--count-preempted",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("cold: Data/top300.rss.xml"), "\(result.standardOutput)")
+        #expect(words(result.standardOutput).contains("minor faults"), "\(result.standardOutput)")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: output + "/latest.json")))
+        let samples = ((json as? [String: Any])?["samples"] as? [[String: Any]]) ?? []
+        let cold = samples.filter { ($0["cell"] as? [String: Any])?["scenario"] as? String == "cold" }
+        let libxml2 = cold.filter { ($0["cell"] as? [String: Any])?["parser"] as? String == "libxml2" }
+        // One sample a worker: the first parse of each of the three.
+        #expect(libxml2.compactMap { $0["round"] as? Int }.sorted() == [1, 2, 3], "\(libxml2)")
+        #expect(libxml2.allSatisfy { $0["minorPageFaults"] as? NSNumber != nil }, "\(libxml2)")
+    }
+
     @Test func shortRunWritesCSVStoreAndFiles() throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("stats.sqlite")

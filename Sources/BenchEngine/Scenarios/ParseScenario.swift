@@ -13,7 +13,8 @@ import Foundation
 /// With the document workload it is the `document` scenario: the same worker and cells, each parse
 /// a walk of the document into the canonical event sink (`MeasureJob/workload`). A scenario that
 /// parses its own input the same way is this type too; its worker's input is a line of
-/// `ScenarioID.parseInput`, in the worker.
+/// `ScenarioID.parseInput`, in the worker. So is `cold`, whose worker times one parse, its first
+/// (`ScenarioTraits.firstParseOnly`): no warm-up, the libraries' first use in the process included.
 struct ParseScenario: BenchScenario {
     /// Parses counted by a cell's allocation worker (after its warm-up): two, to show that they repeat.
     static let allocationIterations = 2
@@ -38,14 +39,16 @@ struct ParseScenario: BenchScenario {
         let settings = context.settings
         let countingAllocations = context.round == 0
         let counting = context.plan.instructionCounter != nil
+        // A cold cell's worker times its first parse alone (`cold`).
+        let firstOnly = id.traits.firstParseOnly
         return MeasureJob(
             parser: cell.parser, feed: cell.feedPath,
-            iterations: countingAllocations ? Self.allocationIterations : settings.iterations,
+            iterations: countingAllocations ? Self.allocationIterations : firstOnly ? 1 : settings.iterations,
             // Counted parses come after a warm-up: the first parse of a process allocates its caches.
-            warmup: countingAllocations ? max(1, settings.warmup) : settings.warmup,
+            warmup: countingAllocations ? max(1, settings.warmup) : firstOnly ? 0 : settings.warmup,
             chunkSize: cell.chunkSize,
             slowdownPercent: max(0, settings.slowdownPercent ?? 0),
-            retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations,
+            retryPreempted: settings.retryPreempted == true && !counting && !countingAllocations && !firstOnly,
             countingOnly: counting, countAllocations: countingAllocations,
             workload: workload == .songs ? nil : workload,
             // The worker asks the scenario for its input unless it is the workload's own (parse, document).

@@ -77,6 +77,7 @@ extension ScenarioID {
         case .read: return ReadScenario()
         case .document: return ParseScenario(.document)
         case .concurrent: return ConcurrentScenario()
+        case .cold: return ParseScenario(.cold)
         }
     }
 }
