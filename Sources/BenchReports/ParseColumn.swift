@@ -211,16 +211,22 @@ public enum ParseColumn: String, CaseIterable, Sendable {
     /// The terminal's short key of the parse table (and the download table's, when `download`):
     /// what each shown column is, in a few words (the ratios against `reference` when the run has
     /// one), which columns are hidden, and where the whole legend is.
-    static func key(_ columns: [ParseColumn], download: Bool, reference: String? = nil) -> String {
+    static func key(
+        _ columns: [ParseColumn], download: Bool, reference: String? = nil, metrics: [Metric] = [],
+        hiddenMetrics: [Metric] = []
+    ) -> String {
         var text =
             "Key: times in ms, from parses that kept the CPU, each parser in many worker processes; "
-            + columns.compactMap { $0.keyPhrase(reference: reference) }.joined(separator: "; ") + "."
+            + (columns.compactMap { $0.keyPhrase(reference: reference) } + metrics.compactMap(\.traits.key))
+            .joined(separator: "; ") + "."
         if download { text += " " + RunReport.downloadKey }
         // The default columns a narrow terminal left out are named; the others are one option away.
-        let dropped = defaults.filter { !columns.contains($0) }
+        let dropped =
+            defaults.filter { !columns.contains($0) }.map { $0.header(reference: nil) }
+            + hiddenMetrics.map { $0.traits.heading ?? $0.name }
         if !dropped.isEmpty {
             text +=
-                " Not shown at this width: " + dropped.map { $0.header(reference: nil) }.joined(separator: ", ") + "."
+                " Not shown at this width: " + dropped.joined(separator: ", ") + "."
         }
         return text + " More columns: --columns all; every column explained: --legend, and in the HTML and Markdown."
     }

@@ -47,7 +47,7 @@ extension RunReport {
     /// The header and rows of one group's table, by scenario; `nil` for a group shown with another.
     static func tableContent(
         _ group: [CellSummary], all groups: [[CellSummary]], reference: String? = nil,
-        columns: [ParseColumn] = ParseColumn.allCases
+        columns: [ParseColumn] = ParseColumn.allCases, hiding hidden: [Metric] = []
     ) -> (header: [String], rows: [[String]])? {
         guard let first = group.first?.cell else { return nil }
         switch first.scenario {
@@ -71,8 +71,9 @@ extension RunReport {
                 return (instructionsHeader(kept), group.map { instructionsRow($0, kept: kept) })
             }
             // After the parse columns, every figure kept by metric that the cells have (``Metric``'s
-            // table: its heading, its median), as the counted tables show them.
-            let kept = countedColumns(group)
+            // table: its heading, its median), as the counted tables show them, but those a narrow
+            // terminal goes without (`hidden`).
+            let kept = countedColumns(group).filter { !hidden.contains($0) }
             return (
                 tableHeader(reference: reference, columns: columns) + kept.map { $0.traits.heading ?? $0.name },
                 ordered(group).map { cell in

@@ -421,17 +421,24 @@ public enum RunReport {
             cells.filter { $0.cell.scenario != notTimed && !hasTableOfItsOwn($0.cell.scenario) }
         )
         var columns = columns
+        // The figures kept by metric that a narrow terminal goes without, last first, after the
+        // default columns of ``ParseColumn/narrowDropOrder`` (the key names them).
+        var hidden: [Metric] = []
         if let width, columns == ParseColumn.defaults {
             func widest() -> Int {
                 all.compactMap { group -> Int? in
                     guard group.first?.cell.scenario.isParseFromMemory == true,
-                        let content = tableContent(group, all: all, reference: reference, columns: columns)
+                        let content = tableContent(
+                            group, all: all, reference: reference, columns: columns, hiding: hidden)
                     else { return nil }
                     return TextTable(header: content.header, rows: content.rows).widest(indent: "  ")
                 }.max() ?? 0
             }
             for column in ParseColumn.narrowDropOrder where widest() > width {
                 columns.removeAll { $0 == column }
+            }
+            for metric in countedColumns(cells).reversed() where widest() > width {
+                hidden.append(metric)
             }
         }
         func wrapped(_ lines: String) -> String { width.map { Format.wrap(lines, width: $0) } ?? lines }
@@ -441,7 +448,8 @@ public enum RunReport {
         let coverage = all.map(nextRunCoverage)
         let sharedCoverage = Set(coverage.compactMap { $0 }).count == 1 && coverage.count { $0 != nil } > 1
         for (group, coverage) in zip(all, coverage) {
-            guard let content = tableContent(group, all: all, reference: reference, columns: columns) else { continue }
+            guard let content = tableContent(group, all: all, reference: reference, columns: columns, hiding: hidden)
+            else { continue }
             // The title is wrapped (a document's path can be long); the table is never.
             var text =
                 wrapped(title(group, timedSink: timedSink)) + "\n"
@@ -492,10 +500,12 @@ public enum RunReport {
             ? [instructionsLegend(cells)]
             : parses
                 ? [
-                    (key
-                        ? ParseColumn.key(columns, download: downloads, reference: reference)
-                        : ParseColumn.legend(columns, reference: reference))
-                        + countedColumns(cells).compactMap { $0.traits.meaning.map { " " + $0 } }.joined()
+                    key
+                        ? ParseColumn.key(
+                            columns, download: downloads, reference: reference,
+                            metrics: countedColumns(cells).filter { !hidden.contains($0) }, hiddenMetrics: hidden)
+                        : ParseColumn.legend(columns, reference: reference)
+                            + countedColumns(cells).compactMap { $0.traits.meaning.map { " " + $0 } }.joined()
                 ] : []
         if downloads && !(key && parses && !counted) {
             legends.append(

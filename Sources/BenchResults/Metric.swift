@@ -70,6 +70,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         public var heading: String? = nil
         /// What it means, for the legend under those tables.
         public var meaning: String? = nil
+        /// Its words in a terminal's short key (a few, as the key's other columns have).
+        public var key: String? = nil
     }
 
     /// The table: one entry per metric.
@@ -163,7 +165,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
                 cellFigure: .statistics, exact: true, comparedAs: "cycles", heading: "est. cycles",
                 meaning: "est. cycles: the median of L1 hits + 5 × last-level hits + 35 × RAM hits in callgrind's "
                     + "cache simulation (Itamar Turner-Trauring's model, as iai-callgrind and CodSpeed report it): "
-                    + "exact too, it counts what the caches cost.")
+                    + "exact too, it counts what the caches cost.",
+                key: "est. cycles: what the caches cost a parse (callgrind)")
         case .calibratedTime:
             Traits(
                 column: nil, unit: .ratio, polarity: .lowerIsBetter, cellFigure: .apart,
@@ -174,7 +177,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
                 comparedAs: "faults", heading: "minor faults",
                 meaning: "minor faults: the median of the page faults a timed parse took that read nothing from disk "
                     + "(getrusage's ru_minflt across the parse): the memory it touched for the first time, a page "
-                    + "at a time, which a warm-up does not take back.")
+                    + "at a time, which a warm-up does not take back.",
+                key: "minor faults: pages a parse touched first")
         }
     }
 
