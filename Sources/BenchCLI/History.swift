@@ -37,17 +37,7 @@ struct History: ParsableCommand {
     )
     var newestRuns: Int = ChangePoints.defaultNewestRuns
 
-    @Flag(
-        name: .customLong("include-gate-tests"),
-        help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
-    var includeGateTests = false
-
-    @Flag(
-        name: .customLong("exclude-incomplete"),
-        help:
-            "Leave out runs that did not finish (interrupted or failed; by default their finished cells are in the series and the table says how many)."
-    )
-    var excludeIncomplete = false
+    @OptionGroup var inclusion: RunInclusion
 
     @Option(help: "What to print.")
     var format: HistoryFormat = .table
@@ -70,7 +60,8 @@ struct History: ParsableCommand {
         let calibrated = metric == .calibrated
         let filter = SampleFilter(
             parsers: calibrated ? [] : parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed,
-            includeGateTests: includeGateTests, excludeIncomplete: excludeIncomplete, hosts: cells.hostNames)
+            includeGateTests: inclusion.includeGateTests, excludeIncomplete: inclusion.excludeIncomplete,
+            hosts: cells.hostNames)
         let method = ChangePoints(significance: significance, newestRuns: newestRuns)
         // The runs' stored summaries, not their samples: one row per run, cell and metric.
         let metrics: [Metric] = calibrated ? [.wallNs, .calibrationNs] : [metric.metric]

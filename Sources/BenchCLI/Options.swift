@@ -130,6 +130,22 @@ struct CellSelection: ParsableArguments {
     }
 }
 
+/// `--include-gate-tests`, `--exclude-incomplete`: which stored runs `bench report` and `bench
+/// history` read beside the finished ones of real builds (one declaration, so their help agrees).
+struct RunInclusion: ParsableArguments {
+    @Flag(
+        name: .customLong("include-gate-tests"),
+        help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
+    var includeGateTests = false
+
+    @Flag(
+        name: .customLong("exclude-incomplete"),
+        help:
+            "Leave out runs that did not finish (interrupted or failed; by default their finished cells count, and the output says how many)."
+    )
+    var excludeIncomplete = false
+}
+
 /// `--store`: the stats store.
 struct StoreOptions: ParsableArguments {
     /// The store when `--store` is not given.

@@ -42,17 +42,7 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("include-debug"), help: "Include samples of debug builds.")
     var includeDebug = false
 
-    @Flag(
-        name: .customLong("include-gate-tests"),
-        help: "Include runs with an injected slowdown (tests of the regression gate, left out by default).")
-    var includeGateTests = false
-
-    @Flag(
-        name: .customLong("exclude-incomplete"),
-        help:
-            "Leave out runs that did not finish (interrupted or failed; by default their finished cells are included and the table says how many)."
-    )
-    var excludeIncomplete = false
+    @OptionGroup var inclusion: RunInclusion
 
     @Option(
         help: ArgumentHelp(
@@ -74,8 +64,8 @@ struct Report: ParsableCommand {
         let database = try storeOptions.open(mustExist: true, readOnly: true)
         let filter = SampleFilter(
             parsers: parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed, since: since,
-            lastRuns: last, includeDebug: includeDebug, includeGateTests: includeGateTests,
-            excludeIncomplete: excludeIncomplete, hosts: cells.hostNames, cpus: ListArgument.split(cpus))
+            lastRuns: last, includeDebug: includeDebug, includeGateTests: inclusion.includeGateTests,
+            excludeIncomplete: inclusion.excludeIncomplete, hosts: cells.hostNames, cpus: ListArgument.split(cpus))
         // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
         // page of runs at a time: what the report holds is its rows' figures, a value a run.
         var aggregator = HistoryRow.Aggregator()

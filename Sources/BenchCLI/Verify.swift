@@ -163,9 +163,9 @@ struct Verify: ParsableCommand {
                 print(Format.wrap("\n\(error)", width: width))
                 continue
             }
-            print(VerifyReport.text(verification, width: width))
+            print(verification.text(width: width))
             if !verification.allAgree {
-                failures.append(VerifyReport.firstProblem(verification))
+                failures.append(verification.firstProblem)
             } else if let dump, let songs = verification.referenceSongs {
                 try writeDump(songs, to: dump)
                 print("Wrote \(songs.count) songs to \(dump)")
@@ -250,55 +250,23 @@ final class ProgressTicker: @unchecked Sendable {
     }
 }
 
-/// The text `bench verify` prints for one feed.
-enum VerifyReport {
-    /// The feed's heading and a row per parser, broken at `width` (a row's result continues under
-    /// the result column, so the other columns stay aligned); `nil`: one line each.
-    static func text(_ verification: FeedVerification, width: Int? = nil) -> String {
-        let heading = "\(verification.path)  (\(verification.bytes) bytes, sha256 \(verification.sha256.prefix(16))…)"
-        var lines = ["", width.map { Format.wrap(heading, width: $0) } ?? heading]
-        let nameWidth = max(8, (verification.verdicts + verification.confirmers).map(\.parser.count).max() ?? 0)
-        let count = verification.workload.countedNoun
-        lines.append("  " + pad("parser", nameWidth) + "  " + pad(count, 7) + "  " + pad("digest", 18) + "  result")
-        // A problem said by several parsers in the same words is written out once, at the first of
-        // them: on a document that is not a feed, ten parsers say "no songs: …" alike.
-        var firstToSay: [String: String] = [:]
-        func row(_ verdict: ParserVerdict) -> String {
-            let songs = verdict.songCount.map(String.init) ?? "-"
-            let digest = verdict.digest.map { String($0.prefix(16)) + "…" } ?? "-"
-            var result = describe(verdict.status)
-            if verdict.status.isProblem {
-                if let first = firstToSay[result], let colon = result.firstIndex(of: ":") {
-                    result = "\(result[..<colon]): the same as \(first)"
-                } else {
-                    firstToSay[result] = verdict.parser
-                }
-            }
-            return Format.hanging(
-                "  " + pad(verdict.parser, nameWidth) + "  " + pad(songs, 7) + "  " + pad(digest, 18) + "  ",
-                result, width: width)
-        }
-        lines += verification.verdicts.map(row)
-        if !verification.confirmers.isEmpty {
-            let note =
-                "  checked beside them to confirm the answer (parsers that meet the whole contract on this input):"
-            lines.append(width.map { Format.wrap(note, width: $0) } ?? note)
-            lines += verification.confirmers.map(row)
-        }
-        return lines.joined(separator: "\n")
+extension FeedVerification {
+    /// What `bench verify` prints for the feed (BenchReports' ``VerifyReport``), broken at `width`.
+    func text(width: Int?) -> String {
+        VerifyReport.text(
+            path: path, bytes: bytes, sha256: sha256, countedNoun: workload.countedNoun, rows: verdicts.map(\.row),
+            confirmers: confirmers.map(\.row), width: width)
     }
 
-    static func firstProblem(_ verification: FeedVerification) -> String {
-        for verdict in verification.verdicts where verdict.status.isProblem {
-            return "\(verification.path): \(verdict.parser) \(describe(verdict.status))"
-        }
-        return "\(verification.path): no parser succeeded"
-    }
+    /// The feed's first problem, for the summary of a failed check.
+    var firstProblem: String { VerifyReport.firstProblem(path: path, rows: verdicts.map(\.row)) }
+}
 
-    static func describe(_ status: ParserVerdict.Status) -> String { status.description }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+extension ParserVerdict {
+    /// The verdict as the report's words.
+    var row: VerifyReport.Row {
+        VerifyReport.Row(
+            parser: parser, count: songCount, digest: digest, result: status.description, isProblem: status.isProblem)
     }
 }
 

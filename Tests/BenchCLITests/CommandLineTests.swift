@@ -136,6 +136,18 @@ struct CommandLineTests {
         return lines.joined(separator: " ")
     }
 
+    /// `bench report` and `bench history` read the same runs by the same two flags, declared once:
+    /// their help is the same words (it had drifted apart).
+    @Test func theFlagsThatPickRunsReadTheSameInReportAndHistory() throws {
+        let report = try runBench(["report", "--help"], environment: ["COLUMNS": "100"]).standardOutput
+        let history = try runBench(["history", "--help"], environment: ["COLUMNS": "100"]).standardOutput
+        for flag in ["--include-gate-tests", "--exclude-incomplete"] {
+            let text = Self.optionHelp(report, flag)
+            #expect(text.count > flag.count + 10, "\(flag): \(report)")
+            #expect(text == Self.optionHelp(history, flag), "\(flag)")
+        }
+    }
+
     @Test func eachCommandsFormatHelpListsWhatItAccepts() throws {
         for (command, refused) in [("history", ["csv", "html", "jmh", "bmf"]), ("compare", ["jmh"])] {
             let help = try runBench([command, "--help"], environment: ["COLUMNS": "100"]).standardOutput
