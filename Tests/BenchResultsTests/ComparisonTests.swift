@@ -400,6 +400,39 @@ struct ComparisonTests {
         #expect(comparison.cells.allSatisfy { ($0.ratio ?? 1).isFinite && ($0.ratioHigh ?? 1).isFinite })
     }
 
+    /// A count a parse may take none of (minor faults) is judged on the workers' medians: one parse
+    /// of 0 leaves the cell judged; a worker whose median is 0 leaves it without a ratio, said so.
+    @Test func aParseWithoutFaultsLeavesTheCellJudged() throws {
+        let faults = try #require(ComparisonMetric(rawValue: "faults"))
+        var (baseline, current) = Self.sides()
+        for side in [0, 1] {
+            for run in (side == 0 ? baseline : current).indices {
+                for index in (side == 0 ? baseline : current)[run].samples.indices {
+                    let value = 8 + (run + index) % 3
+                    if side == 0 {
+                        baseline[run].samples[index][.minorPageFaults] = value
+                    } else {
+                        current[run].samples[index][.minorPageFaults] = value
+                    }
+                }
+            }
+        }
+        let expat = { (runs: [RunResult]) in
+            runs[0].samples.indices.filter { runs[0].samples[$0].cell.parser == "expat" }
+        }
+        var oneZero = current
+        oneZero[0].samples[expat(oneZero)[0]][.minorPageFaults] = 0
+        let judged = RunComparison.compare(baseline: baseline, current: oneZero, metric: faults, threshold: 0.05)
+        let cell = judged.cells.first { $0.key.parser == "expat" }
+        #expect(cell?.ratio != nil && cell?.verdict == .unchanged, "\(String(describing: cell?.note))")
+        var workerZero = current
+        for index in expat(workerZero) { workerZero[0].samples[index][.minorPageFaults] = 0 }
+        let unjudged = RunComparison.compare(baseline: baseline, current: workerZero, metric: faults, threshold: 0.05)
+        let none = unjudged.cells.first { $0.key.parser == "expat" }
+        #expect(none?.ratio == nil && none?.verdict == nil)
+        #expect(none?.note?.contains("a worker's median is 0") == true, "\(String(describing: none?.note))")
+    }
+
     /// Calibrated time: the machine's speed, measured by the calibration just before each parse,
     /// cancels out; a 10% slower parser stays 10% slower.
     @Test func calibratedTimeCancelsTheMachinesSpeed() throws {

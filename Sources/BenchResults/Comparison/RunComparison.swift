@@ -116,8 +116,8 @@ public struct RunComparison: Codable, Sendable, Equatable {
                     "different feeds (SHA-256 \(a.summary.feedSHA256.prefix(12))… and \(b.summary.feedSHA256.prefix(12))…): not compared"
             } else if a.shas.count > 1 || b.shas.count > 1 {
                 cell.note = "a side mixes runs on different feeds of this name: not compared"
-            } else if (a.iterationValues + b.iterationValues).contains(where: { !($0 > 0) || !$0.isFinite }) {
-                cell.note = "a value is 0 (or not a number): no ratio"
+            } else if let zero = Self.valueWithoutRatio(a, b, metric: metric) {
+                cell.note = zero
             } else {
                 compareValues(&cell, a, b, paired: paired, metric: metric, threshold: threshold, level: level)
             }
@@ -294,6 +294,22 @@ public struct RunComparison: Codable, Sendable, Equatable {
                 baseline: a.iterationValues.map(log), current: b.iterationValues.map(log), level: level),
             "\(a.iterationValues.count) vs \(b.iterationValues.count) counted parses, Mann–Whitney (exact counts)"
         )
+    }
+
+    /// Why the cell has no ratio, when a value it would take the logarithm of is 0 or not a number;
+    /// `nil` when every one is positive.
+    ///
+    /// Those are the parses' values and the workers' medians, but for a count that a parse may take
+    /// none of (minor faults: a parse that touched no new page), which is judged on the workers'
+    /// medians alone: one parse of 0 leaves its worker's median positive, and the cell judged.
+    static func valueWithoutRatio(_ a: Side.Cell, _ b: Side.Cell, metric: ComparisonMetric) -> String? {
+        let medians = Array(a.workers.values) + Array(b.workers.values)
+        let parsesMayBeZero = metric.metric.traits.unit == .count && !metric.isExact
+        let values = parsesMayBeZero ? medians : medians + a.iterationValues + b.iterationValues
+        guard values.contains(where: { !($0 > 0) || !$0.isFinite }) else { return nil }
+        return parsesMayBeZero
+            ? "a worker's median is 0 (or not a number): no ratio"
+            : "a value is 0 (or not a number): no ratio"
     }
 
     /// current ÷ baseline of the two medians, shown beside a cell that is not judged.
