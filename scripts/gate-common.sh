@@ -29,11 +29,17 @@ GATE_PARSERS=${GATE_PARSERS:-libxml2,expat,foundation}
 # executable), and your parser in GATE_PARSERS.
 GATE_PACKAGE_PATH=${GATE_PACKAGE_PATH:-.}
 GATE_PRODUCT=${GATE_PRODUCT:-bench}
+# The worker executables the product starts, built beside it, copied with it when a revision has
+# them (a revision from before the workers had their own executables has none): this suite's
+# bench-worker and bench-network-worker; a package of yours, its own (app-bench-worker in
+# Examples/AppFeedParser), by default GATE_PRODUCT-worker and GATE_PRODUCT-network-worker.
+GATE_WORKERS=${GATE_WORKERS:-$GATE_PRODUCT-worker $GATE_PRODUCT-network-worker}
 
 gate_log() { printf '%s\n' "$*" >&2; }
 
-# gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable (GATE_PRODUCT, as DEST_DIR/bench)
-# and, beside it, the libraries built for it: the ones its counting workers preload (the allocation
+# gate_copy_bench BUILD_DIR DEST_DIR: copies the bench executable (GATE_PRODUCT, as DEST_DIR/bench),
+# its worker executables (GATE_WORKERS, under their own names: bench starts them from beside
+# itself) and, beside them, the libraries built for it: the ones its counting workers preload (the allocation
 # interposer, the frozen clock: bench links neither, but the gate counts), from the resource
 # directory SwiftPM copies them into (`<package>_BenchWorkerLibraries.resources/`) or, for a revision
 # from before it, from beside the executable, with any it loads itself (rpath $ORIGIN: a revision
@@ -41,6 +47,10 @@ gate_log() { printf '%s\n' "$*" >&2; }
 gate_copy_bench() {
     mkdir -p "$2"
     cp "$1/$GATE_PRODUCT" "$2/bench"
+    local worker
+    for worker in $GATE_WORKERS; do
+        [ -e "$1/$worker" ] && cp "$1/$worker" "$2/"
+    done
     for library in "$1"/lib*.so "$1"/*_BenchWorkerLibraries.resources/lib*.so; do
         [ -e "$library" ] && cp "$library" "$2/"
     done
