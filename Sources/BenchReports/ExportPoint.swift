@@ -258,23 +258,19 @@ extension ExportPoint {
 
     /// Each cell's time against its table's fixed reference (by index into `result.cells`).
     ///
-    /// The reference of a parse table (feed and chunk size) is the run's `--reference` when it ran
+    /// The reference of a ranked table (``CellKey/table``: scenario, feed and chunk size) is the run's `--reference` when it ran
     /// there, else the first of ``referenceOrder`` that has a time there, else the first by name:
     /// never "the fastest of this run", so that `x-c-libxml2` means the same in every run. Ratios
     /// the run already has against it are kept (with any widening by the noise between runs); the
     /// others are paired by round from the run's samples, as the run pairs its own.
     static func againstFixedReference(_ result: RunResult) -> [Int: RelativeSpeed] {
-        struct Table: Hashable {
-            var feed: String
-            var chunkSize: Int
-        }
         let excluded: Set<String> = ["baseline", "floor"]
-        var tables: [Table: [Int]] = [:]
+        var tables: [CellKey.Table: [Int]] = [:]
         for (index, cell) in result.cells.enumerated()
-        where cell.cell.scenario.isParseFromMemory && cell.relative != nil && cell.time != nil
+        where cell.cell.scenario.ranksParsers && cell.relative != nil && cell.time != nil
             && !excluded.contains(cell.kind ?? "")
         {
-            tables[Table(feed: cell.cell.feedSHA256, chunkSize: cell.cell.chunkSize), default: []].append(index)
+            tables[cell.cell.table, default: []].append(index)
         }
         var fixed: [Int: RelativeSpeed] = [:]
         for indices in tables.values {

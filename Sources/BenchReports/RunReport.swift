@@ -276,7 +276,7 @@ public enum RunReport {
             cell.scenario.table == .download ? cell.scenario.kind?.rawValue ?? cell.scenario.name : cell.scenario.name
         let counted = (cell.scenario.workload ?? .songs).countedNoun
         var title = "\(scenario): \(cell.feedPath) (\(cell.feedBytes) bytes, \(songs) \(counted))"
-        if cell.scenario.isParseFromMemory && cell.scenario.workload == .songs {
+        if cell.scenario.ranksParsers && cell.scenario.workload == .songs {
             title += ", chunks of " + (cell.chunkSize == 0 ? "the whole feed" : "\(cell.chunkSize) bytes")
         } else if !cell.network.isEmpty {
             title += ", network \(cell.network), chunks as they arrive"
@@ -427,7 +427,7 @@ public enum RunReport {
         if let width, columns == ParseColumn.defaults {
             func widest() -> Int {
                 all.compactMap { group -> Int? in
-                    guard group.first?.cell.scenario.isParseFromMemory == true,
+                    guard group.first?.cell.scenario.ranksParsers == true,
                         let content = tableContent(
                             group, all: all, reference: reference, columns: columns, hiding: hidden)
                     else { return nil }
@@ -493,7 +493,7 @@ public enum RunReport {
                         separator: "\n"))
         }
         let counted = cells.contains { $0.instructions != nil }
-        let parses = cells.contains { $0.cell.scenario.isParseFromMemory }
+        let parses = cells.contains { $0.cell.scenario.ranksParsers }
         let downloads = cells.contains { $0.cell.scenario.table == .download }
         var legends =
             counted

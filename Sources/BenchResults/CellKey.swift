@@ -25,4 +25,15 @@ public struct CellKey: Codable, Sendable, Hashable {
         self.chunkSize = chunkSize
         self.network = network
     }
+
+    /// The table a ranked cell is ranked in: its scenario, feed and chunk size (× fastest is the
+    /// fastest of it; a parse and a cold first parse of one feed are two tables).
+    public struct Table: Hashable, Sendable {
+        public var scenario: String
+        public var feedSHA256: String
+        public var chunkSize: Int
+    }
+
+    /// The table the cell is ranked in (``CellScenario/ranksParsers``).
+    public var table: Table { Table(scenario: scenario.name, feedSHA256: feedSHA256, chunkSize: chunkSize) }
 }

@@ -54,6 +54,10 @@ public struct CellScenario: Hashable, Sendable, Codable, CustomStringConvertible
     /// the cells with relative speeds, binding taxes, allocation and instruction counts.
     public var isParseFromMemory: Bool { traits?.timesParseFromMemory ?? false }
 
+    /// Whether the cell is ranked within its table (``ScenarioTraits/ranksParsers``, ``CellKey/table``):
+    /// a parse from memory, and a fresh process's first parse.
+    public var ranksParsers: Bool { traits?.ranksParsers ?? false }
+
     /// Whether the host's earlier runs of the cell widen its next-run interval (``RunHistory``): the
     /// cells timed in every run the same way, with no network — a parse from memory, and the `read`
     /// practice's screens.

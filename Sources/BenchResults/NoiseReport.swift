@@ -160,13 +160,13 @@ public struct NoiseReport: Codable, Sendable, Equatable {
     /// Only ranked parsers count (not the floor, which has no ``CellSummary/relative``).
     static func unrankedPairs(_ cells: [CellSummary], samples: [Sample], baseline: String) -> [String] {
         let byCell = WorkerValues.parseSamplesByCell(samples)
-        var tables: [String: [CellSummary]] = [:]
-        var order: [String] = []
+        var tables: [CellKey.Table: [CellSummary]] = [:]
+        var order: [CellKey.Table] = []
         for cell in cells
-        where cell.cell.scenario.isParseFromMemory && cell.cell.parser != baseline && cell.time != nil
+        where cell.cell.scenario.ranksParsers && cell.cell.parser != baseline && cell.time != nil
             && cell.relative != nil
         {
-            let key = "\(cell.cell.feedSHA256)|\(cell.cell.chunkSize)"
+            let key = cell.cell.table
             if tables[key] == nil { order.append(key) }
             tables[key, default: []].append(cell)
         }
@@ -186,6 +186,7 @@ public struct NoiseReport: Codable, Sendable, Equatable {
                     if order.count > 1 {
                         text += " on \(ComparisonKey.feedName(faster.cell.feedPath))"
                     }
+                    if Set(order.map(\.scenario)).count > 1 { text += " (\(key.scenario))" }
                     let interval = "\(fixed(exp(shift.low), 2))–\(fixed(exp(shift.high), 2))"
                     if tooFew {
                         // Pairs are the rounds where both workers kept a figure: fewer than the

@@ -84,7 +84,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
                 counted ? sample.instructions.map(Double.init) : sample.wallNs.map(Double.init)
             }
         }
-        for index in summaries.indices where summaries[index].cell.scenario.isParseFromMemory {
+        for index in summaries.indices where summaries[index].cell.scenario.ranksParsers {
             guard let referenceName = references[summaries[index].cell.parser] else { continue }
             var referenceCell = summaries[index].cell
             referenceCell.parser = referenceName
@@ -99,7 +99,7 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         }
     }
 
-    /// Fills in ``CellSummary/relative`` for every `parse` table (scenario, feed, chunk size).
+    /// Fills in ``CellSummary/relative`` for every ranked table (``CellKey/table``: scenario, feed, chunk size).
     ///
     /// Each cell of `summaries` is given against `reference` when it is in the table, else against
     /// the table's fastest parser. The parser named `baseline` (which parses nothing) and those in `unranked` (the floor)
@@ -109,17 +109,13 @@ public struct RelativeSpeed: Codable, Sendable, Equatable {
         unranked: Set<String> = []
     ) {
         let byCell = WorkerValues.parseSamplesByCell(samples)
-        struct Table: Hashable {
-            var feed: String
-            var chunkSize: Int
-        }
-        var tables: [Table: [Int]] = [:]
+        var tables: [CellKey.Table: [Int]] = [:]
         for (index, summary) in summaries.enumerated()
-        where summary.cell.scenario.isParseFromMemory && summary.cell.parser != baseline
+        where summary.cell.scenario.ranksParsers && summary.cell.parser != baseline
             && !unranked.contains(summary.cell.parser)
             && summary.time != nil
         {
-            tables[Table(feed: summary.cell.feedSHA256, chunkSize: summary.cell.chunkSize), default: []].append(index)
+            tables[summary.cell.table, default: []].append(index)
         }
         let snapshot = summaries
         // Every cell of `indices` against the cell at `anchor`, paired by round.

@@ -63,7 +63,8 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
                     choicePairs: Dictionary(uniqueKeysWithValues: ReadPairs.pairs.map { ($0.against, $0.recommended) })),
                 learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
-        case .cold: return ScenarioTraits(table: .parse, runsEveryRound: true, firstParseOnly: true)
+        case .cold:
+            return ScenarioTraits(table: .parse, runsEveryRound: true, ranksParsers: true, firstParseOnly: true)
         }
     }
 
@@ -183,6 +184,12 @@ public struct ScenarioTraits: Sendable, Equatable {
     /// Whether its cells time a parse of bytes in memory, the same way in every run: the cells with
     /// relative speeds (× fastest), binding taxes, the noise verdict, allocation and instruction counts.
     public var timesParseFromMemory: Bool
+    /// Whether its cells are ranked within their table (scenario, feed and chunk size).
+    ///
+    /// A ranked cell has the × fastest column, the neighbours it cannot tell apart, an export's fixed
+    /// reference. Every scenario that times a parse from memory is, and so is one that times a fresh
+    /// process's first parse.
+    public var ranksParsers: Bool
     /// Whether its cells run in every round, `--iterations` parses a worker (the others run in the
     /// rounds ``RunSettings/runsDownloads(inRound:)`` picks, their own iterations a worker).
     public var runsEveryRound: Bool
@@ -211,7 +218,7 @@ public struct ScenarioTraits: Sendable, Equatable {
 
     public init(
         table: Table, practice: Practice? = nil, timesParseFromMemory: Bool = false, runsEveryRound: Bool? = nil,
-        learnsFromHistory: Bool? = nil,
+        learnsFromHistory: Bool? = nil, ranksParsers: Bool? = nil,
         countsAllocations: Bool = false, countsInstructions: Bool? = nil, workload: Workload = .songs,
         inDefaultRun: Bool = false, needsEmbeddedServer: Bool = false, workersSideBySide: Bool = false,
         firstParseOnly: Bool = false
@@ -220,6 +227,7 @@ public struct ScenarioTraits: Sendable, Equatable {
         self.timesParseFromMemory = timesParseFromMemory
         self.runsEveryRound = runsEveryRound ?? timesParseFromMemory
         self.learnsFromHistory = learnsFromHistory ?? timesParseFromMemory
+        self.ranksParsers = ranksParsers ?? timesParseFromMemory
         self.countsAllocations = countsAllocations
         self.countsInstructions = countsInstructions ?? timesParseFromMemory
         self.workload = workload

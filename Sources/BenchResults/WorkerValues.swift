@@ -25,10 +25,10 @@ public enum WorkerValues {
         }
     }
 
-    /// The `parse` samples by cell.
+    /// The samples of ranked cells (``CellScenario/ranksParsers``) by cell.
     static func parseSamplesByCell(_ samples: [Sample]) -> [CellKey: [Sample]] {
         var byCell: [CellKey: [Sample]] = [:]
-        for sample in samples where sample.cell.scenario.isParseFromMemory {
+        for sample in samples where sample.cell.scenario.ranksParsers {
             byCell[sample.cell, default: []].append(sample)
         }
         return byCell

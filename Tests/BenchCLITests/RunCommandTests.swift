@@ -31,6 +31,15 @@ struct RunCommandTests {
         // One sample a worker: the first parse of each of the three.
         #expect(libxml2.compactMap { $0["round"] as? Int }.sorted() == [1, 2, 3], "\(libxml2)")
         #expect(libxml2.allSatisfy { $0["minorPageFaults"] as? NSNumber != nil }, "\(libxml2)")
+        // Ranked in its own table: the only parser of it is its fastest, against its own workers.
+        let cells = ((json as? [String: Any])?["cells"] as? [[String: Any]]) ?? []
+        let cell = cells.first {
+            let key = $0["cell"] as? [String: Any]
+            return key?["scenario"] as? String == "cold" && key?["parser"] as? String == "libxml2"
+        }
+        let relative = cell?["relative"] as? [String: Any]
+        #expect(relative?["reference"] as? String == "libxml2", "\(cell ?? [:])")
+        #expect(relative?["rounds"] as? Int == 3, "\(cell ?? [:])")
     }
 
     @Test func shortRunWritesCSVStoreAndFiles() throws {
