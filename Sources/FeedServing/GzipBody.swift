@@ -1,4 +1,4 @@
-internal import CZlib
+import BenchResults
 import Foundation
 
 /// The feed server's gzip bodies: which requests take one, and the body compressed.
@@ -35,31 +35,7 @@ enum GzipBody {
         return (gzip ?? any ?? 0) > 0
     }
 
-    /// `bytes` as one gzip member, or `nil` if zlib fails (the body is then sent as it is).
-    static func compressed(_ bytes: [UInt8]) -> [UInt8]? {
-        var stream = z_stream()
-        // deflateInit2 is a C macro: its function, with the version and size it passes. Window bits
-        // 15 + 16 ask for the gzip wrapper.
-        let started = deflateInit2_(
-            &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size))
-        guard started == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-        // deflateBound (the gzip wrapper's 18 bytes included) is enough for one call with Z_FINISH
-        // to write the whole member.
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        let status = bytes.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                // zlib reads its input through a mutable pointer and never writes it.
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { return nil }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
-    }
+    /// `bytes` as one gzip member (``Gzip/compress(_:)``), or `nil` if zlib fails (the body is then
+    /// sent as it is).
+    static func compressed(_ bytes: [UInt8]) -> [UInt8]? { try? Gzip.compress(bytes) }
 }
