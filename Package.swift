@@ -177,10 +177,12 @@ let package = Package(
         .target(
             name: "BenchCLI",
             dependencies: [
-                // FeedParsers for `BenchTool.main(parsers:)`'s parser types alone. The feed server is
-                // FeedServing's: the CLI gives it to the engine's runs, and serves it (`bench serve`).
+                // FeedParsers, SongFeed and FeedTransport for the names its options take (the parser
+                // registry, `BenchTool.main(parsers:)`'s parser types, the feed generator, a network
+                // profile). The feed server is FeedServing's: the CLI gives it to the engine's runs, and
+                // serves it (`bench serve`).
                 "BenchEngine", "BenchWorker", "BenchResults", "StatsStore", "BenchReports", "FeedTransport",
-                "FeedParsers",
+                "FeedParsers", "SongFeed",
                 .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // Its resources are the two libraries: beside every executable that depends on BenchCLI.

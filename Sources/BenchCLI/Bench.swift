@@ -1,7 +1,8 @@
-import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
+import BenchWorker
+import FeedParsers
 import Foundation
 
 /// The `bench` command: measures XML parsers building songs from an iTunes Store feed.

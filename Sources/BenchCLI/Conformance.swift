@@ -1,8 +1,9 @@
-import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import BenchWorker
+import FeedParsers
 import Foundation
 
 /// `bench conformance`: what each parser does with the W3C XML Conformance Test Suite.

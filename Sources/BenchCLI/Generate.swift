@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import Foundation
+import SongFeed
 
 /// `bench generate`: write a synthetic feed.
 struct Generate: ParsableCommand {

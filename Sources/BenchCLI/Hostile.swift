@@ -1,8 +1,9 @@
-import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import BenchWorker
+import FeedParsers
 import Foundation
 
 /// `bench hostile`: the hostile corpus against each song parser, in worker processes.

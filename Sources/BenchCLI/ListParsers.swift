@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchEngine
 import BenchReports
+import FeedParsers
 
 /// `bench list`: the parsers this build knows, their kind, and which `bench run` measures by default.
 struct ListParsers: ParsableCommand {

@@ -1,9 +1,11 @@
-import BenchWorker
-import Foundation
 import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import BenchWorker
+import FeedParsers
+import FeedTransport
+import Foundation
 import StatsStore
 
 /// Lists on the command line: every list option takes comma-separated values, repeated options,

@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import FeedParsers
 import Foundation
 import StatsStore
 

@@ -2,7 +2,9 @@ import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import FeedParsers
 import Foundation
+import SongFeed
 
 /// `bench run`'s options, in its help's order; what they ask, for the engine (``request()``),
 /// which checks it and applies `RunDefaults`. (The command's own `run()` is in Run.swift.)

@@ -1,9 +1,11 @@
-import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import BenchWorker
+import FeedParsers
 import Foundation
+import SongFeed
 import StatsStore
 
 /// `bench sweep`: how cost grows with the feed's (or a shaped document's) size, and with the chunk size.

@@ -1,9 +1,11 @@
-import BenchWorker
 import ArgumentParser
 import BenchEngine
 import BenchReports
 import BenchResults
+import BenchWorker
+import FeedParsers
 import Foundation
+import SongFeed
 
 /// `bench verify`: checks that all parsers build the same songs.
 struct Verify: ParsableCommand {

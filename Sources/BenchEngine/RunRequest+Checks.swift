@@ -1,8 +1,9 @@
-import BenchWorker
 import BenchResults
+import BenchWorker
 import FeedParsers
 import FeedTransport
 import Foundation
+import SongFeed
 
 extension RunRequest {
     /// What a run may not be asked, in the words `bench run` says it (its options' names).

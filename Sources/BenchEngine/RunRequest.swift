@@ -1,5 +1,6 @@
 import BenchResults
 import FeedParsers
+import FeedTransport
 
 /// What a run is asked to measure, as its options give it (`nil`: not given), and the settings
 /// that makes with ``RunDefaults``.

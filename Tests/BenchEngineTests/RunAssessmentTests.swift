@@ -1,6 +1,7 @@
 import BenchResults
 import BenchTestSupport
 import Foundation
+import SongFeed
 import Testing
 
 @testable import BenchEngine

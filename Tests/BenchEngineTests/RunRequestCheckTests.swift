@@ -1,5 +1,6 @@
 import BenchResults
 import BenchTestSupport
+import FeedParsers
 import Foundation
 import SongFeed
 import Testing
