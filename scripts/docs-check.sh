@@ -4,15 +4,23 @@
 #
 #   scripts/docs-check.sh            every catalog
 #   scripts/docs-check.sh MODULE...  those modules' catalogs
+#   scripts/docs-check.sh --graphs-made [MODULE...]
+#                                    from the graphs the last dump left (scripts/public-api.sh's, run
+#                                    just before on the same build: CI), without dumping again
 #
 # What `swift package generate-documentation` checks (README: BENCH_DOCC=1 adds its plugin), without
 # its builds: the plugin builds each module's dependencies again for its symbol graph, module by
 # module (four minutes on 2 cores), where swift package dump-symbol-graph reads the build there is.
-# The graphs are the plugin's for a library: public symbols, and extensions of other modules' types
-# as extension blocks.
+# The graphs are public symbols, as the plugin's for a library, and as scripts/public-api.sh dumps
+# them (one dump serves both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+dump=1
+if [ "${1:-}" = "--graphs-made" ]; then
+    dump=0
+    shift
+fi
 if [ $# -gt 0 ]; then
     modules=("$@")
 else
@@ -29,11 +37,14 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 graphs="$(swift build --show-bin-path 2>/dev/null)/../symbolgraph"
-rm -rf "$graphs"
-# It extracts every module's graph, the test modules' too, which fail before the tests are built:
-# what counts is that each module checked has its own (made now: the directory was emptied).
-swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >"$work/dump.log" 2>&1 ||
-    true
+if [ "$dump" -eq 1 ]; then
+    rm -rf "$graphs"
+    # It extracts every module's graph, the test modules' too, which fail before the tests are
+    # built: what counts is that each module checked has its own (made now: the directory was emptied).
+    swift package dump-symbol-graph --minimum-access-level public >"$work/dump.log" 2>&1 || true
+else
+    echo "(no dump: the graphs of $graphs as the last dump left them)" >"$work/dump.log"
+fi
 for module in "${modules[@]}"; do
     if [ ! -s "$graphs/$module.symbols.json" ]; then
         cat "$work/dump.log"
