@@ -178,73 +178,41 @@ struct StoreOptions: ParsableArguments {
     /// passes `readOnly`, and reads the store without writing it, whether or not it may.
     ///
     /// Opened to write, runs stored before the store kept summaries (or copied in since) are
-    /// summarised from their samples first, once, with progress on stderr. Opened to read, such runs
-    /// are an error that says how to summarise them: the readers read summaries, and would leave
-    /// those runs out without a word (a run just begun, with no sample yet, has nothing to leave out:
-    /// a `bench run` at work summarises each cell as it records it).
+    /// summarised first, once, with progress on stderr (``backfill``); opened to read, such runs
+    /// are an error that says how to summarise them (`StatsStores.open(_:mustExist:readOnly:backfill:)`).
     func open(mustExist: Bool = false, readOnly: Bool = false) throws -> any StatsStoring {
-        let database = try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly)
-        let runs = try database.unsummarisedRuns()
-        guard !runs.isEmpty else { return database }
-        if readOnly {
-            guard try runs.contains(where: { try !(database.storedRun($0)?.samples.isEmpty ?? true) }) else {
-                return database
-            }
-            throw CommandFailure(
-                description: "the stats store \(database.location) holds \(runs.count) run(s) without summaries "
-                    + "(stored by an older bench, or copied in by bench store push or pull), which this command reads; "
-                    + "it only reads a store, so nothing was changed. A bench command that writes the store summarises "
-                    + "them, once: bench store prune --keep-runs 1000000000 --dry-run --store \(database.location) "
-                    + "(it removes nothing), or the next bench run --store \(database.location)")
-        }
-        try Self.summarise(runs, in: database)
-        return database
+        try StatsStores.open(store, mustExist: mustExist, readOnly: readOnly, backfill: Self.backfill())
     }
 
-    /// Summarises `runs`, runs of `database` without summaries, from their samples, with progress on
-    /// stderr (for a command that writes the store: this one's open, the target of a copy).
-    static func summarise(_ runs: [String], in database: any StatsStoring) throws {
-        guard !runs.isEmpty else { return }
-        do {
-            var tenths = -1
-            try SummaryBackfill.run(
-                runs,
-                read: { ids in
-                    try database.storedRuns(ids).map {
-                        RunResult.summarising(
-                            $0.samples, environment: $0.environment, settings: $0.settings, noise: $0.noise,
-                            documents: $0.documents, notTimed: $0.notTimed)
-                    }
-                },
-                record: { try database.recordSummaries($0) },
-                progress: { done, total in
-                    // On a terminal one line that counts; elsewhere a line at the start, as each
-                    // tenth is passed, and at the end.
-                    let tty = isatty(STDERR_FILENO) == 1
-                    let tenth = done * 10 / total
-                    guard tty || tenth != tenths else { return }
-                    tenths = tenth
-                    let line = "summarising \(total) stored runs… \(done)/\(total)"
-                    FileHandle.standardError.write(
-                        Data(((tty ? "\r" : "") + line + (tty && done < total ? "" : "\n")).utf8))
-                })
-        } catch {
-            throw CommandFailure(
-                description: "the stats store \(database.location) holds \(runs.count) run(s) stored before it kept "
-                    + "summaries, and they could not be summarised (\(error)). Open it once with a bench command that may "
-                    + "write it (bench run, or bench store push); each run summarised stays so")
-        }
+    /// How a command that writes a store summarises the runs it holds without summaries: by the
+    /// function `bench run` summarises with, with progress on stderr (on a terminal one line that
+    /// counts; elsewhere a line at the start, as each tenth is passed, and at the end).
+    static func backfill() -> SummaryBackfill {
+        var tenths = -1
+        return SummaryBackfill(
+            summarise: {
+                RunResult.summarising(
+                    $0.samples, environment: $0.environment, settings: $0.settings, noise: $0.noise,
+                    documents: $0.documents, notTimed: $0.notTimed)
+            },
+            progress: { done, total in
+                let tty = isatty(STDERR_FILENO) == 1
+                let tenth = done * 10 / total
+                guard tty || tenth != tenths else { return }
+                tenths = tenth
+                let line = "summarising \(total) stored runs… \(done)/\(total)"
+                FileHandle.standardError.write(
+                    Data(((tty ? "\r" : "") + line + (tty && done < total ? "" : "\n")).utf8))
+            })
     }
 
     /// What to say when the store failed partway through a run that went on: where every sample is,
     /// and the command that copies the run into the store once it is back.
-    static func recorderFailure(_ error: any Error, runID: String, store: any StatsStoring, runFiles: [String])
-        -> String
-    {
-        "the stats store failed during run \(runID) (\(error)); the run stays incomplete in \(store.location) with the cells "
+    static func recorderFailure(_ error: any Error, runID: String, store: String, runFiles: [String]) -> String {
+        "the stats store failed during run \(runID) (\(error)); the run stays incomplete in \(store) with the cells "
             + "recorded before, and every sample measured is in \(runFiles.joined(separator: " and ")). Once the store is back, "
             + "copy the rest in with:\n"
-            + runFiles.map { "  bench store push --from \($0) --to \(store.location)" }.joined(separator: "\n")
+            + runFiles.map { "  bench store push --from \($0) --to \(store)" }.joined(separator: "\n")
     }
 }
 

@@ -94,12 +94,18 @@ extension Run {
         }
         if let countsWarning { printError(countsWarning) }
         let session = BenchSession(plan: plan)
-        // The check first: an input no parser can read stops the run here, with nothing measured,
-        // written or stored (the store is opened after it).
-        let checks: [BenchRunner.FeedCheck]
+        // The engine's steps (`BenchSession.measure`): the check first (an input no parser can read
+        // stops the run there, with nothing measured, written or stored: the store is opened after
+        // it), the run, its assessment, the page's history.
+        let measured: BenchSession.Measured
         do {
-            checks = try session.check(
-                checking: { terminal.progress("checking that the parsers agree…") }, stopOnUnusable: true)
+            measured = try session.measure(
+                environment: environment, openStore: { try output.noStore ? nil : storeOptions.open() },
+                historyRuns: HTMLReport.runHistoryWindow,
+                checking: { terminal.progress("checking that the parsers agree…") },
+                progress: {
+                    terminal.progress(Self.progressLine($0, settings: request.settings, stopping: request.stopping))
+                }, iterationProgress: terminal.progressEnabled)
         } catch let unusable as BenchSession.UnusableInputs {
             terminal.clearProgress()
             for input in unusable.inputs {
@@ -116,22 +122,12 @@ extension Run {
                     + "written or stored.")
             throw ExitCode(BenchExitCode.signal(interrupted.signal))
         }
-        let database = try output.noStore ? nil : storeOptions.open()
-        let outcome = try session.run(
-            checks: checks, environment: environment, recorder: database,
-            progress: {
-                terminal.progress(Self.progressLine($0, settings: request.settings, stopping: request.stopping))
-            }, iterationProgress: terminal.progressEnabled)
         terminal.clearProgress()
+        let outcome = measured.outcome
+        let result = outcome.result
         // A counted cell without its profile still has its counts: said, not an error.
         for problem in outcome.profileProblems { printError(Format.wrap("WARNING: \(problem)", width: terminal.width)) }
-        var result = outcome.result
-        RunAssessment.assess(&result, history: database)
-        // This run with the store's newest runs, for the parsers and scenarios it measured.
-        let window = HTMLReport.runHistoryWindow
-        let html = HTMLReport.run(
-            result, history: RunAssessment.pageHistory(of: result, from: database, lastRuns: window),
-            historyWindow: window)
+        let html = HTMLReport.run(result, history: measured.history, historyWindow: HTMLReport.runHistoryWindow)
         // The files, then the table whatever became of them: a full disk loses no figure on the
         // terminal (and RunFiles leaves no `latest` copy that names an earlier run).
         var written: [String] = []
@@ -143,7 +139,7 @@ extension Run {
         }
         try show(result, html: html, terminal: terminal)
         let kept = BenchSession.Outcome.Kept(
-            store: database == nil ? nil : storeOptions.store, written: written,
+            store: measured.store == nil ? nil : storeOptions.store, written: written,
             writeFailure: writeFailure.map { "\($0)" })
         if let signal = outcome.interruption {
             // Each line within the terminal's width; the command to remove the run on a line of its own, whole.
@@ -158,7 +154,9 @@ extension Run {
             outcome.wrote(kept).forEach(format == .table ? { print($0) } : printError)
         }
         #if SharedStore
-            if let shared = database as? PostgresStatsStore, shared.reconnections > 0, outcome.recorderFailure == nil {
+            if let shared = measured.store as? PostgresStatsStore, shared.reconnections > 0,
+                outcome.recorderFailure == nil
+            {
                 printError(
                     "The connection to \(storeOptions.store) was lost \(shared.reconnections) time(s) during the run and "
                         + "made again; every sample is recorded.")
@@ -166,7 +164,9 @@ extension Run {
         #endif
         if let countsWarning { printError(countsWarning) }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
-        try fail(outcome, database: database, runFile: files.path(of: "\(environment.runID).json"))
+        try fail(
+            outcome, store: (measured.store as? any StatsStoring)?.location,
+            runFile: files.path(of: "\(environment.runID).json"))
     }
 
     /// What starts the embedded feed server (FeedServing), or `nil` in a build without it (the
@@ -228,15 +228,16 @@ extension Run {
         }
     }
 
-    /// Fails the command when the store failed or a parser did not succeed (the figures are kept).
-    private func fail(_ outcome: BenchSession.Outcome, database: (any StatsStoring)?, runFile: String) throws {
-        if let failure = outcome.recorderFailure, let database {
+    /// Fails the command when the store (at `store`, `nil` for a run not recorded) failed or a
+    /// parser did not succeed (the figures are kept).
+    private func fail(_ outcome: BenchSession.Outcome, store: String?, runFile: String) throws {
+        if let failure = outcome.recorderFailure, let store {
             throw CommandFailure(
                 description: StoreOptions.recorderFailure(
-                    failure, runID: outcome.result.environment.runID, store: database, runFiles: [runFile]))
+                    failure, runID: outcome.result.environment.runID, store: store, runFiles: [runFile]))
         }
         if !outcome.problems.isEmpty {
-            let kept = database == nil ? "written" : "written and recorded"
+            let kept = store == nil ? "written" : "written and recorded"
             // One problem a paragraph, broken at the terminal's width, its continuations indented.
             let width = Terminal(quiet: true).width
             // What the notes under the table said already is not said again (the table format only).

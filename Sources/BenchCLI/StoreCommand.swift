@@ -190,7 +190,7 @@ struct StoreCopy {
         terminal.clearProgress()
         let seconds = Date().timeIntervalSince(started)
         // A copy brings samples, not summaries; the readers read summaries, and never write them.
-        try StoreOptions.summarise(try target.unsummarisedRuns(), in: target)
+        try StoreOptions.backfill().summarise(try target.unsummarisedRuns(), in: target)
         print(
             Format.wrap(
                 "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(tally.considered) run(s) to \(target.location) in "

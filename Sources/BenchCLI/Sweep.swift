@@ -227,7 +227,7 @@ struct Sweep: ParsableCommand {
             }
             throw CommandFailure(
                 description: StoreOptions.recorderFailure(
-                    failure, runID: failed.result.environment.runID, store: database,
+                    failure, runID: failed.result.environment.runID, store: database.location,
                     runFiles: unrecorded.map { runFiles.path(of: "\($0.result.environment.runID).json") }))
         }
         if !output.quiet {

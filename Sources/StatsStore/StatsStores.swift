@@ -3,6 +3,38 @@ import Foundation
 
 /// Opens a stats store by its location.
 public enum StatsStores {
+    /// Opens the store at `location` as ``open(_:mustExist:readOnly:)`` does, and summarises the
+    /// runs it holds without summaries (stored before it kept them, or copied in since): opened to
+    /// write, from their samples, once, by `backfill`; opened to read, they are an error that says
+    /// how to summarise them (the readers read summaries, and would leave those runs out without a
+    /// word; a run just begun, with no sample yet, has nothing to leave out: a `bench run` at work
+    /// summarises each cell as it records it).
+    ///
+    /// - Throws: what ``open(_:mustExist:readOnly:)`` throws; a ``StatsStoreError`` for runs without
+    ///   summaries in a store opened to read, or that could not be summarised.
+    package static func open(
+        _ location: String, mustExist: Bool = false, readOnly: Bool = false, backfill: SummaryBackfill
+    )
+        throws -> any StatsStoring
+    {
+        let database = try open(location, mustExist: mustExist, readOnly: readOnly)
+        let runs = try database.unsummarisedRuns()
+        guard !runs.isEmpty else { return database }
+        if readOnly {
+            guard try runs.contains(where: { try !(database.storedRun($0)?.samples.isEmpty ?? true) }) else {
+                return database
+            }
+            throw StatsStoreError(
+                description: "the stats store \(database.location) holds \(runs.count) run(s) without summaries "
+                    + "(stored by an older bench, or copied in by bench store push or pull), which this command reads; "
+                    + "it only reads a store, so nothing was changed. A bench command that writes the store summarises "
+                    + "them, once: bench store prune --keep-runs 1000000000 --dry-run --store \(database.location) "
+                    + "(it removes nothing), or the next bench run --store \(database.location)")
+        }
+        try backfill.summarise(runs, in: database)
+        return database
+    }
+
     /// Opens the store at `location`: a `postgres://` or `postgresql://` URL names a PostgreSQL
     /// database (the password comes from `PGPASSWORD` or `~/.pgpass`, never from the URL); anything
     /// else is the path of an SQLite file, created when missing unless `mustExist`.

@@ -5,7 +5,42 @@ import BenchResults
 /// at a time (their samples read in one query, their summaries written in one transaction with
 /// their marks, a batch's samples in memory), so that an interrupted backfill leaves every run
 /// summarised or not, and the next one goes on.
-package enum SummaryBackfill {
+///
+/// A store opened to write does it as it opens
+/// (`StatsStores.open(_:mustExist:readOnly:backfill:)`); the rule that summarises a run is the
+/// caller's (the engine's `RunResult.summarising`, the one `bench run` summarises with).
+package struct SummaryBackfill {
+    /// A run read back from the store, its cells summarised from its samples.
+    package var summarise: (StoredRun) -> RunResult
+    /// Called before the first run and after each batch (`done`, `total`).
+    package var progress: (_ done: Int, _ total: Int) -> Void
+
+    package init(
+        summarise: @escaping (StoredRun) -> RunResult,
+        progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) {
+        self.summarise = summarise
+        self.progress = progress
+    }
+
+    /// Summarises `runs`, runs of `store` without summaries, from their samples.
+    ///
+    /// - Throws: a ``StatsStoreError`` that says which store and why, and that the runs
+    ///   summarised before stay so.
+    package func summarise(_ runs: [String], in store: any StatsStoring) throws {
+        guard !runs.isEmpty else { return }
+        do {
+            try Self.run(
+                runs, read: { try store.storedRuns($0).map(summarise) }, record: { try store.recordSummaries($0) },
+                progress: progress)
+        } catch {
+            throw StatsStoreError(
+                description: "the stats store \(store.location) holds \(runs.count) run(s) stored before it kept "
+                    + "summaries, and they could not be summarised (\(error)). Open it once with a bench command that may "
+                    + "write it (bench run, or bench store push); each run summarised stays so")
+        }
+    }
+
     /// The runs read and written at once: a transaction and two queries for many runs, not for
     /// each (a run's samples, some 2,000 of a default run, take a few MB in memory).
     package static let batch = 50

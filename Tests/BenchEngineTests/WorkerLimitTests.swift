@@ -143,7 +143,7 @@ final class CallLog: RunRecorder, @unchecked Sendable {
         return calls
     }
 
-    private func note(_ call: String) {
+    func note(_ call: String) {
         lock.lock()
         calls.append(call)
         lock.unlock()
@@ -212,5 +212,85 @@ struct RecordingAsItGoesTests {
         // Every round's workers (one a parser at least) before its summaries.
         let rounds = calls.split(separator: "summaries").map { Array($0) }
         #expect(rounds.prefix(3).allSatisfy { $0.filter { $0 == "samples" }.count >= 2 }, "\(calls)")
+    }
+}
+
+/// A store that notes what a run asks of it, records and history alike, in one order.
+final class StoreLog: RunRecorder, RunHistorySource, @unchecked Sendable {
+    let log = CallLog()
+
+    func beginRun(_ environment: RunEnvironment, settings: RunSettings?) throws { log.note("begin") }
+    func recordDocuments(_ documents: [DocumentProfile], runID: String) throws { log.note("documents") }
+    func recordNotTimed(_ cells: [CellSummary], runID: String) throws { log.note("not timed") }
+    func record(_ samples: [Sample], cells: [CellRecord], runID: String) throws {}
+    func finishRun(
+        _ runID: String, endedAt: String, noise: NoiseReport?, rounds: Int?, cells: [CellRecord], complete: Bool
+    ) throws {
+        log.note(complete ? "finish" : "end incomplete")
+    }
+    func recordProfiles(_ profiles: [CellProfile], runID: String) throws {}
+    func calibrations(host: String, excluding runID: String?, lastRuns: Int) throws -> [RunCalibration] {
+        log.note("calibrations")
+        return []
+    }
+    func parseHistory(host: String, excluding runID: String?, lastRuns: Int, feeds: [String]) throws
+        -> [StoredSample]
+    {
+        log.note("parse history")
+        return []
+    }
+    func recentFigures(parsers: [String], scenarios: [String], lastRuns: Int) throws -> [RunFigures] {
+        log.note("recent figures \(lastRuns)")
+        return []
+    }
+}
+
+@Suite("A run's steps, in their order (BenchSession.measure)")
+struct RunStepsTests {
+    /// The store is opened once the check has passed, the run recorded in it, then assessed against
+    /// its history, then the page's history read.
+    @Test func theStoreIsOpenedAfterTheCheckAndReadAfterTheRun() throws {
+        let plan = RunPlan(
+            parsers: ["libxml2"], feeds: [TestPaths.top300],
+            settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60),
+            executable: TestPaths.workerExecutable, debugBuild: false)
+        let store = StoreLog()
+        let measured = try BenchSession(plan: plan).measure(
+            environment: CallLog.environment,
+            openStore: {
+                store.log.note("open")
+                return store
+            }, historyRuns: 7, checking: { store.log.note("check") })
+        let calls = store.log.recorded
+        #expect(
+            calls == ["check", "open", "begin", "finish", "calibrations", "parse history", "recent figures 7"],
+            "\(calls)")
+        #expect(measured.store != nil)
+        #expect(measured.outcome.result.hostState != nil)
+        #expect(measured.outcome.result.environment.complete, "\(measured.outcome.problems)")
+    }
+
+    /// An input no parser can read stops the run at the check: the store is never opened, so
+    /// nothing is recorded.
+    @Test func anUnusableInputLeavesTheStoreUnopened() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-steps-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feed = directory.appendingPathComponent("not-xml.txt")
+        try Data("this is not XML at all\n".utf8).write(to: feed)
+        let plan = RunPlan(
+            parsers: ["libxml2"], feeds: [feed.path],
+            settings: RunSettings(iterations: 1, warmup: 0, rounds: 1, chunkSize: 16_384, timeoutSeconds: 60),
+            executable: TestPaths.workerExecutable, debugBuild: true)
+        var opened = 0
+        #expect(throws: BenchSession.UnusableInputs.self) {
+            _ = try BenchSession(plan: plan).measure(
+                environment: CallLog.environment,
+                openStore: {
+                    opened += 1
+                    return StoreLog()
+                }, historyRuns: 1)
+        }
+        #expect(opened == 0)
     }
 }
