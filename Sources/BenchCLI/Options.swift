@@ -190,7 +190,7 @@ struct StoreOptions: ParsableArguments {
     static func backfill() -> SummaryBackfill {
         var tenths = -1
         return SummaryBackfill(
-            summarise: {
+            summarising: {
                 RunResult.summarising(
                     $0.samples, environment: $0.environment, settings: $0.settings, noise: $0.noise,
                     documents: $0.documents, notTimed: $0.notTimed)

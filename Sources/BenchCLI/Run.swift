@@ -138,8 +138,10 @@ extension Run {
             writeFailure = error
         }
         try show(result, html: html, terminal: terminal)
+        // Where the run is recorded, as the user named it (`nil`: --no-store).
+        let store = measured.store == nil ? nil : storeOptions.store
         let kept = BenchSession.Outcome.Kept(
-            store: measured.store == nil ? nil : storeOptions.store, written: written,
+            store: store, written: written,
             writeFailure: writeFailure.map { "\($0)" })
         if let signal = outcome.interruption {
             // Each line within the terminal's width; the command to remove the run on a line of its own, whole.
@@ -164,9 +166,7 @@ extension Run {
         #endif
         if let countsWarning { printError(countsWarning) }
         if EnvironmentProbe.isDebugBuild { printError(debugWarning) }
-        try fail(
-            outcome, store: (measured.store as? any StatsStoring)?.location,
-            runFile: files.path(of: "\(environment.runID).json"))
+        try fail(outcome, store: store, runFile: files.path(of: "\(environment.runID).json"))
     }
 
     /// What starts the embedded feed server (FeedServing), or `nil` in a build without it (the

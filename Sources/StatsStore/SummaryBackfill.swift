@@ -11,15 +11,15 @@ import BenchResults
 /// caller's (the engine's `RunResult.summarising`, the one `bench run` summarises with).
 package struct SummaryBackfill {
     /// A run read back from the store, its cells summarised from its samples.
-    package var summarise: (StoredRun) -> RunResult
+    package var summarising: (StoredRun) -> RunResult
     /// Called before the first run and after each batch (`done`, `total`).
     package var progress: (_ done: Int, _ total: Int) -> Void
 
     package init(
-        summarise: @escaping (StoredRun) -> RunResult,
+        summarising: @escaping (StoredRun) -> RunResult,
         progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) {
-        self.summarise = summarise
+        self.summarising = summarising
         self.progress = progress
     }
 
@@ -31,7 +31,7 @@ package struct SummaryBackfill {
         guard !runs.isEmpty else { return }
         do {
             try Self.run(
-                runs, read: { try store.storedRuns($0).map(summarise) }, record: { try store.recordSummaries($0) },
+                runs, read: { try store.storedRuns($0).map(summarising) }, record: { try store.recordSummaries($0) },
                 progress: progress)
         } catch {
             throw StatsStoreError(
