@@ -67,8 +67,8 @@ struct Report: ParsableCommand {
             parsers: parserOptions.names, scenarios: cells.scenarioNames, feed: cells.feed, since: since,
             lastRuns: last, includeDebug: includeDebug, includeGateTests: inclusion.includeGateTests,
             excludeIncomplete: inclusion.excludeIncomplete, hosts: cells.hostNames, cpus: ListArgument.split(cpus))
-        // The runs' stored summaries, not their samples (but for the HTML page's charts), read a
-        // page of runs at a time: what the report holds is its rows' figures, a value a run.
+        // The runs' stored summaries, not their samples, read a page of runs at a time: what the
+        // report holds is its rows' figures, a value a run.
         var aggregator = HistoryRow.Aggregator()
         try database.forEachRunFigures(
             matching: filter, metrics: HistoryRow.summarisedMetrics, workerMedians: HistoryRow.workerMetrics
@@ -104,11 +104,15 @@ struct Report: ParsableCommand {
         case .json: print(try HistoryReport.json(rows), terminator: "")
         case .markdown: print(HistoryReport.markdown(rows), terminator: "")
         case .html:
-            // The charts draw the samples of the newest runs only: what the page reads is bounded.
+            // The charts draw the stored figures of the newest runs only: what the page reads is bounded.
             let window = HTMLReport.runHistoryWindow
             var newest = filter
             newest.lastRuns = min(last ?? window, window)
-            let history = try database.samples(matching: newest)
+            var history: [RunFigures] = []
+            try database.forEachRunFigures(
+                matching: newest, metrics: HTMLReport.storeHistoryMetrics,
+                workerMedians: HTMLReport.storeHistoryWorkerMedians
+            ) { history.append($0) }
             print(HTMLReport.store(rows, history: history, historyWindow: window), terminator: "")
         case .export(let export): print(try export.write(ExportPoint.points(rows)), terminator: "")
         }

@@ -5,9 +5,9 @@ extension HTMLReport {
     /// What a page's history figures draw: the practices (per machine when there are several), the
     /// first song per network profile and each parser's history, with the runs they come from.
     ///
-    /// A run's page makes them from the stored figures of the newest runs (``init(runs:practices:)``:
-    /// a value a run and cell); the store's page from the samples of its newest runs
-    /// (``init(samples:)``).
+    /// Both pages make them from the stored figures of the newest runs (a value a run and cell): a
+    /// run's page from those of the host's runs with its own practices, the store's page
+    /// (`bench report --format html`) from those of the runs the report chose, practices included.
     struct HistoryFigures {
         /// The practice figures, a list per machine (`nil`: one machine, or not said).
         var practices: [(machine: Machine?, figures: [PracticeFigures])]
@@ -15,37 +15,38 @@ extension HTMLReport {
         var history: String?
         /// The runs the figures were drawn from.
         var runs: Int
-        /// Whether the first song's bars are each parser's median of its runs' medians (a run's
-        /// page) rather than the median of every sample (the store's).
-        var firstSongOfRuns: Bool
+        /// Whether the figures are the store's page's (its tables are over every run the report
+        /// chose) rather than a run's.
+        var ofStore: Bool
 
-        /// The figures of stored samples (`bench report --format html`): each chart over every sample.
-        init(samples stored: [StoredSample]) {
-            let machines = Set(stored.compactMap(\.machine)).sorted()
-            practices =
-                machines.count > 1
-                ? machines.map { machine in
-                    (machine, PracticeFigures.of(samples: stored.filter { $0.machine == machine }.map(\.sample)))
-                } : [(nil, PracticeFigures.of(samples: stored.map(\.sample)))]
-            firstSong = HTMLReport.firstSongChart(stored)
-            history = HTMLReport.historyChart(stored)
-            runs = Set(stored.map(\.runID)).count
-            firstSongOfRuns = false
-        }
-
-        /// The figures of stored runs' figures (a run's page): the first song, each parser's median
-        /// of its runs' medians; the history, each run's median; the practices, `practices` (the
-        /// run's own: a run's page shows the practices it measured).
-        init(runs stored: [RunFigures], practices: [PracticeFigures]) {
-            self.practices = [(nil, practices)]
+        /// The figures of stored runs' figures: the first song, each parser's median of its runs'
+        /// medians; the history, each run's median; the practices, `practices`.
+        init(runs stored: [RunFigures], practices: [(machine: Machine?, figures: [PracticeFigures])], ofStore: Bool) {
+            self.practices = practices
             firstSong = HTMLReport.firstSongChart(runs: stored)
             history = HTMLReport.historyChart(runs: stored)
             runs = Set(stored.map(\.runID)).count
-            firstSongOfRuns = true
+            self.ofStore = ofStore
+        }
+
+        /// A run's page: its own practices (a run's page shows the practices it measured).
+        static func run(_ stored: [RunFigures], practices: [PracticeFigures]) -> HistoryFigures {
+            HistoryFigures(runs: stored, practices: [(nil, practices)], ofStore: false)
+        }
+
+        /// The store's page: the practices of the same runs, per machine when there are several.
+        static func store(_ stored: [RunFigures]) -> HistoryFigures {
+            let machines = Set(stored.compactMap(\.machine)).sorted()
+            let practices: [(machine: Machine?, figures: [PracticeFigures])] =
+                machines.count > 1
+                ? machines.map { machine in (machine, PracticeFigures.of(runs: stored.filter { $0.machine == machine }))
+                }
+                : [(nil, PracticeFigures.of(runs: stored))]
+            return HistoryFigures(runs: stored, practices: practices, ofStore: true)
         }
     }
 
-    /// One value of the first-song chart: a sample's time to the first song, or a run's median of them.
+    /// One value of the first-song chart: a run's median time to the first song of a parser on a profile.
     struct FirstSongValue {
         var network: String
         var machine: Machine?
@@ -57,20 +58,6 @@ extension HTMLReport {
     /// the `null` parser.
     static func drawsFirstSong(_ cell: CellKey) -> Bool {
         cell.parser != "null" && (cell.scenario.isParseFromMemory || cell.scenario == .download)
-    }
-
-    /// Time to the first song per network profile, from the samples (each profile its own group):
-    /// each bar the median of every clean sample.
-    static func firstSongChart(_ samples: [StoredSample]) -> String? {
-        let values = samples.compactMap { item -> FirstSongValue? in
-            guard item.sample.isClean, let first = item.sample.firstSongNs, drawsFirstSong(item.sample.cell) else {
-                return nil
-            }
-            return FirstSongValue(
-                network: item.sample.cell.network, machine: item.machine, parser: item.sample.cell.parser,
-                value: Double(first))
-        }
-        return firstSongChart(values) { "n = \($0)" }
     }
 
     /// Time to the first song per network profile, from the runs' stored figures: each bar the
@@ -145,48 +132,6 @@ extension HTMLReport {
     /// the `null` parser.
     static func drawsHistory(_ cell: CellKey) -> Bool {
         cell.scenario.isParseFromMemory && cell.parser != "null"
-    }
-
-    /// Each parser's median parse time per stored run, on the most measured feed, from the
-    /// samples: a run's point is its time as its table gave it (the median of its workers'
-    /// medians of their clean samples), the median of its cells' times when it has several of the
-    /// parser on the feed (chunk sizes, parse scenarios), as ``historyChart(runs:)`` draws them.
-    static func historyChart(_ samples: [StoredSample]) -> String? {
-        // Each cell's clean samples, then each run's point from its cells.
-        var cells: [String: (pointKey: String, point: RunPoint, samples: [Sample])] = [:]
-        for item in samples where drawsHistory(item.sample.cell) && item.sample.isClean {
-            guard item.sample.wallNs != nil else { continue }
-            let cell = item.sample.cell
-            let pointKey = item.runID + "\u{0}" + cell.parser + "\u{0}" + cell.feedSHA256
-            let key = pointKey + "\u{0}" + cell.scenario.name + "\u{0}" + String(cell.chunkSize)
-            cells[
-                key,
-                default: (
-                    pointKey,
-                    RunPoint(
-                        run: RunKey(id: item.runID, started: item.runStartedAt), machine: item.machine,
-                        parser: cell.parser, feed: cell.feedSHA256, median: 0, count: 0), []
-                )
-            ].samples.append(item.sample)
-        }
-        var groups: [String: (point: RunPoint, times: [Double])] = [:]
-        for group in cells.values {
-            let workers = WorkerValues.medians(group.samples) { $0.wallNs.map(Double.init) }
-            guard let time = Statistics(Array(workers.values))?.median else { continue }
-            let key = group.pointKey
-            groups[key, default: (group.point, [])].times.append(time)
-            groups[key]?.point.count += group.samples.count
-        }
-        let points = groups.values.compactMap { group -> RunPoint? in
-            guard let median = Statistics(group.times)?.median else { return nil }
-            var point = group.point
-            point.median = median
-            return point
-        }
-        return historyChart(points) { feed in
-            changePoints(
-                samples.filter { $0.sample.cell.scenario.isParseFromMemory && $0.sample.cell.feedSHA256 == feed })
-        }
     }
 
     /// Each parser's median parse time per stored run, on the most measured feed, from the runs'
@@ -305,14 +250,9 @@ extension HTMLReport {
     }
 
     /// The changes `bench history` finds in the calibrated time of each parser, scenario and chunk
-    /// size on one feed (``RunSeries``, ``ChangePoints`` with its defaults), per machine.
-    static func changePoints(_ samples: [StoredSample]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
-        shifts(RunSeries.series(samples, metric: .calibratedTime))
-    }
-
-    /// The changes of ``changePoints(_:)`` from the runs' stored figures, as `bench history` finds
-    /// them (``RunSeries/series(runs:metric:parsers:)``: a run's time, the median of its workers' medians, ÷ the
-    /// median of its workers' calibration medians).
+    /// size on one feed (``RunSeries``, ``ChangePoints`` with its defaults), per machine, from the
+    /// runs' stored figures (``RunSeries/series(runs:metric:parsers:)``: a run's time, the median of
+    /// its workers' medians, ÷ the median of its workers' calibration medians).
     static func changePoints(runs: [RunFigures]) -> [(series: RunSeries, shift: RunSeries.Shift)] {
         shifts(RunSeries.series(runs: runs, metric: .calibratedTime))
     }

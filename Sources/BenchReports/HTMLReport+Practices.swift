@@ -81,8 +81,13 @@ extension HTMLReport {
 
     /// One section per practice: the choices against the total time (with the next run's interval),
     /// the first song, the bytes on the wire and the requests, a group per network profile.
-    static func practiceSections(_ figures: [PracticeFigures], figure: (String, String) -> Void, text: (String) -> Void)
-    {
+    ///
+    /// `ofStore`: the figures are over stored runs (the store's page), their whiskers the interval of
+    /// the median run's figure, not a run's next-run interval.
+    static func practiceSections(
+        _ figures: [PracticeFigures], ofStore: Bool = false, figure: (String, String) -> Void,
+        text: (String) -> Void
+    ) {
         for practice in PracticeFigures.practiceOrder {
             let mine = figures.filter { $0.practice == practice && $0.parser != "null" && $0.totalNs != nil }
             guard !mine.isEmpty, let title = practiceTitles[practice] else { continue }
@@ -95,8 +100,10 @@ extension HTMLReport {
             func kb(_ bytes: Double?) -> String { bytes.map { Format.number($0 / 1_000, decimals: 0) + " KB" } ?? "" }
             // From fewer than 10 workers the whiskers are no 95% interval (the table says what they cover).
             let whiskers =
-                "the next run's "
-                + (mine.contains { $0.totalCoverage != nil } ? "interval" + shortOf95 : "95% interval")
+                ofStore
+                ? "the interval of the median run's figure, over the stored runs"
+                : "the next run's "
+                    + (mine.contains { $0.totalCoverage != nil } ? "interval" + shortOf95 : "95% interval")
             if practice == "store" {
                 figure(
                     SVGChart.bars(
@@ -132,7 +139,7 @@ extension HTMLReport {
                             return text
                         }, interval: true),
                     axisLabel: "milliseconds until every kept song is ready (shorter is better)"),
-                "\(title.heading): each choice's total time (start to every kept song ready; whiskers: \(whiskers)), with the bytes on the wire and the requests; medians over the stored runs, per network profile."
+                "\(title.heading): each choice's total time (start to every kept song ready; whiskers: \(whiskers)), with the bytes on the wire and the requests; \(ofStore ? "medians over the stored runs" : "the run's medians"), per network profile."
             )
             figure(
                 SVGChart.bars(

@@ -37,10 +37,19 @@ public enum HTMLReport {
     /// is no 95% one (the table's note says how much it covers: ``RunReport/nextRunCoverage(_:)``).
     static let shortOf95 = "; short of 95% with fewer than 10 workers, as the table says"
 
-    /// How many stored runs a run's page draws its history from: the newest ones, whatever the store
-    /// holds, so that what a run reads from the store does not grow with the store (`bench report
-    /// --format html` draws every run its filter selects).
+    /// How many stored runs a page draws its history from: the newest ones, whatever the store
+    /// holds, so that what a page reads from the store does not grow with the store (a run's page
+    /// the newest of the host's runs; the store's, of the runs its filter selects, whose tables are
+    /// over them all).
     public static let runHistoryWindow = 30
+
+    /// The metrics the store's page reads of its newest runs (``store(_:history:historyWindow:)``):
+    /// a run's page's (`RunFigures.pageMetrics`) and the practices' (`PracticeFigures.storedMetrics`).
+    public static let storeHistoryMetrics: [Metric] =
+        RunFigures.pageMetrics + PracticeFigures.storedMetrics.filter { !RunFigures.pageMetrics.contains($0) }
+    /// The metrics of ``storeHistoryMetrics`` whose workers' medians the store's page reads.
+    public static let storeHistoryWorkerMedians: Set<Metric> = RunFigures.pageWorkerMedians.union(
+        PracticeFigures.storedWorkerMedians)
 
     /// The report of one run.
     ///
@@ -125,16 +134,18 @@ public enum HTMLReport {
         return document(
             title: "XML parser benchmark — run \(environment.runID)", answer: RunReport.answer(result), about: about,
             warnings: warnings + wrong, parse: parse,
-            history: HistoryFigures(runs: runs, practices: PracticeFigures.of(result.cells)),
+            history: .run(runs, practices: PracticeFigures.of(result.cells)),
             historyWindow: historyWindow,
             table: RunReport.table(result), sections: noiseLevels(result.cells))
     }
 
     /// The report of the stats store (`bench report --format html`): averages across the stored runs.
     ///
-    /// `rows` are over every run the report chose; `history`, the samples its charts draw, over the
-    /// newest `historyWindow` of them at most (named in the history's caption).
-    public static func store(_ rows: [HistoryRow], history: [StoredSample], historyWindow: Int? = nil) -> String {
+    /// `rows` are over every run the report chose; `history`, the stored figures its charts draw (the
+    /// first song, the history, the practices), over the newest `historyWindow` of them at most
+    /// (named in the charts' captions), read with ``storeHistoryMetrics`` and the workers' medians of
+    /// ``storeHistoryWorkerMedians``.
+    public static func store(_ rows: [HistoryRow], history: [RunFigures], historyWindow: Int? = nil) -> String {
         let severalMachines = Set(rows.map(\.machine)).count > 1
         let parse = rows.filter { $0.scenario.isParseFromMemory }.map { row in
             Figure(
@@ -154,7 +165,7 @@ public enum HTMLReport {
             + "The whiskers are the interval of the median run's figure: they describe the stored runs."
         return document(
             title: "XML parser benchmark — stored runs", about: about, warnings: [], parse: parse,
-            history: HistoryFigures(samples: history), historyWindow: historyWindow, table: HistoryReport.table(rows))
+            history: .store(history), historyWindow: historyWindow, table: HistoryReport.table(rows))
     }
 
     // MARK: - The page
@@ -217,13 +228,18 @@ public enum HTMLReport {
     static func historyFigures(_ history: HistoryFigures, window: Int? = nil, into figures: FigureList) {
         for (machine, practices) in history.practices where !practices.isEmpty {
             if let machine { figures.text("<h3>On \(e(machine.label))</h3>\n") }
-            practiceSections(practices, figure: { figures.add($0, caption: $1) }, text: figures.text)
+            practiceSections(
+                practices, ofStore: history.ofStore, figure: { figures.add($0, caption: $1) }, text: figures.text)
         }
         let which =
-            if let window, history.runs >= window {
-                "in the newest \(window) stored runs (the store may hold more: bench report --format html draws them all)"
-            } else {
-                "in every stored run"
+            switch (window.map { history.runs >= $0 }, history.ofStore) {
+            case (true, false):
+                "in the newest \(window ?? 0) stored runs "
+                    + "(the store may hold more: bench report's tables are over them all)"
+            case (true, true):
+                "in the newest \(window ?? 0) of the runs the report chose (its tables are over them all)"
+            case (_, false): "in every stored run"
+            case (_, true): "in every run the report chose"
             }
         if let chart = history.firstSong {
             figures.add(
@@ -231,8 +247,7 @@ public enum HTMLReport {
                 caption:
                     "Time to the first song, per network profile: how long a user waits before the first song can be shown. "
                     + "Download profiles measure from the request; in memory, from the start of the parse. Each profile has its own scale."
-                    + (history.firstSongOfRuns
-                        ? " Each bar is the median of the runs' medians (a run one value) \(which), of any host." : "")
+                    + " Each bar is the median of the runs' medians (a run one value) \(which), of any host."
             )
         }
         guard let chart = history.history else { return }

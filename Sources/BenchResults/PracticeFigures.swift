@@ -105,20 +105,111 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
 
     /// The practice cells of a run, in report order: practice, feed, network, choice, parser.
     public static func of(_ cells: [CellSummary]) -> [PracticeFigures] {
-        cells.compactMap(PracticeFigures.init).sorted {
-            (practiceOrder.firstIndex(of: $0.practice) ?? 99, $0.feedPath, $0.network, $0.order, $0.parser)
-                < (practiceOrder.firstIndex(of: $1.practice) ?? 99, $1.feedPath, $1.network, $1.order, $1.parser)
+        sorted(cells.compactMap(PracticeFigures.init))
+    }
+
+    /// The metrics ``of(runs:)`` reads of stored runs.
+    public static let storedMetrics: [Metric] = [
+        .wallNs, .totalNs, .firstSongNs, .downloadNs, .storeNs, .requests, .wireBytes, .bytes, .afterCancelBytes,
+        .afterCancelParseNs, .startedAfterCancel, .visits, .pagesRead, .allocations, .allocatedBytes,
+    ]
+    /// The metrics of ``storedMetrics`` whose workers' medians ``of(runs:)`` reads: a run's total is
+    /// the median of its workers' medians (``RunFigures/Figure/runFigure(of:)``).
+    public static let storedWorkerMedians: Set<Metric> = RunFigures.workerMediansOfRunFigures
+
+    /// The practice cells of stored runs (the store's page): a cell each, over every run that
+    /// measured it, in report order.
+    ///
+    /// Each figure is over the runs, one value a run, the run's own (``RunFigures/Figure/runFigure(of:)``:
+    /// its total, the median of its workers' medians, as its table gave it): their median, or
+    /// their largest for a figure that is a largest value (what a cancel let through). A total's
+    /// whiskers are the interval of that median over the runs (``Statistics/medianLow`` …
+    /// ``Statistics/medianHigh``): they describe the stored runs. `runs` are of one machine: a cell
+    /// of unlike machines is not one figure.
+    ///
+    /// - Parameter runs: the runs' figures, read with ``storedMetrics`` (and the workers' medians of
+    ///   ``storedWorkerMedians``).
+    /// - Returns: the practice cells' figures; ``n`` counts the runs' clean parses behind them.
+    public static func of(runs: [RunFigures]) -> [PracticeFigures] {
+        var order: [CellKey] = []
+        var cells: [CellKey: Pooled] = [:]
+        for run in runs {
+            for cell in run.cells where describe(scenario: cell.cell.scenario) != nil {
+                if cells[cell.cell] == nil { order.append(cell.cell) }
+                cells[cell.cell, default: Pooled()].add(cell)
+            }
+        }
+        return sorted(order.compactMap { key in cells[key].flatMap { PracticeFigures(key, pooled: $0) } })
+    }
+
+    /// A practice cell's figures over stored runs: each metric's value a run.
+    struct Pooled {
+        var values: [Metric: [Double]] = [:]
+        var counts: [Metric: Int] = [:]
+        var songs = 0
+        var failed = 0
+
+        mutating func add(_ cell: RunFigures.Cell) {
+            for figure in cell.figures {
+                values[figure.metric, default: []].append(figure.runFigure(of: cell.cell))
+                counts[figure.metric, default: 0] += figure.count
+            }
+            songs = cell.songs ?? songs
+            failed += cell.failed ?? 0
+        }
+
+        /// The runs' median of `metric`, or their largest for a metric whose figure is the largest value.
+        func figure(_ metric: Metric) -> Double? {
+            guard let values = values[metric], !values.isEmpty else { return nil }
+            return metric.traits.cellFigure == .maximum ? values.max() : Statistics(values)?.median
         }
     }
 
-    /// The figures of stored samples of practice cells (every run pooled, one per cell), for the
-    /// history's HTML: medians over the clean samples.
-    public static func of(samples: [Sample]) -> [PracticeFigures] {
-        let byCell = Dictionary(grouping: samples.filter { describe(scenario: $0.cell.scenario) != nil }, by: \.cell)
-        return of(
-            byCell.map { cell, samples in
-                CellSummary.summarise(
-                    cell, samples: samples, peakResidentBytes: nil, baselinePeakBytes: nil, outcome: nil)
-            })
+    /// The figures of a practice cell over stored runs (``of(runs:)``).
+    init?(_ cell: CellKey, pooled: Pooled) {
+        guard let about = Self.describe(scenario: cell.scenario) else { return nil }
+        practice = about.practice
+        choice = about.choice
+        order = about.order
+        scenario = cell.scenario.name
+        parser = cell.parser
+        network = cell.network
+        feedPath = cell.feedPath
+        songs = pooled.songs
+        n = pooled.counts[.wallNs] ?? 0
+        requests = pooled.figure(.requests)
+        wireBytes = pooled.figure(.wireBytes)
+        bytes = pooled.figure(.bytes)
+        firstSongNs = pooled.figure(.firstSongNs)
+        parseNs = pooled.figure(.wallNs)
+        downloadNs = pooled.figure(.downloadNs)
+        storeNs = pooled.figure(.storeNs)
+        afterCancelBytes = pooled.figure(.afterCancelBytes).map { Int($0) }
+        afterCancelParseNs = pooled.figure(.afterCancelParseNs).map { Int($0) }
+        startedAfterCancel = pooled.figure(.startedAfterCancel).map { Int($0) }
+        // The headline: the total, or for a practice that times visits, the time per visit.
+        let timesVisits = cell.scenario.traits?.practice?.timesVisits == true
+        let total = Statistics(pooled.values[timesVisits ? .wallNs : .totalNs] ?? [])
+        totalNs = total?.median
+        totalLowNs = total?.medianLow
+        totalHighNs = total?.medianHigh
+        if timesVisits {
+            parseNs = nil
+            if let visits = pooled.figure(.visits), visits > 0 {
+                self.visits = Int(visits)
+                pagesReadPerVisit = pooled.figure(.pagesRead).map { $0 / visits }
+                allocationsPerVisit = pooled.figure(.allocations).map { $0 / visits }
+                allocatedBytesPerVisit = pooled.figure(.allocatedBytes).map { $0 / visits }
+            }
+        }
+        failed = pooled.failed
+    }
+
+    /// `figures` in report order: practice, feed, network, choice, parser.
+    static func sorted(_ figures: [PracticeFigures]) -> [PracticeFigures] {
+        figures.sorted {
+            (practiceOrder.firstIndex(of: $0.practice) ?? 99, $0.feedPath, $0.network, $0.order, $0.parser)
+                < (practiceOrder.firstIndex(of: $1.practice) ?? 99, $1.feedPath, $1.network, $1.order, $1.parser)
+        }
     }
 }

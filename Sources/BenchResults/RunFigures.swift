@@ -40,11 +40,14 @@ public struct RunFigures: Sendable, Equatable {
         public var cell: CellKey
         /// The iterations of the cell that failed (`nil`: not known).
         public var failed: Int?
+        /// The songs of the cell's feed (`nil`: not read).
+        public var songs: Int?
         public var figures: [Figure]
 
-        public init(cell: CellKey, failed: Int?, figures: [Figure]) {
+        public init(cell: CellKey, failed: Int?, songs: Int? = nil, figures: [Figure]) {
             self.cell = cell
             self.failed = failed
+            self.songs = songs
             self.figures = figures
         }
     }
@@ -56,31 +59,38 @@ public struct RunFigures: Sendable, Equatable {
         public var count: Int
         /// The median of the cell's counted values, pooled over its workers.
         public var median: Double
+        /// The largest of them (`nil`: not read).
+        public var maximum: Double?
         /// Each worker's median, in the order of their rounds (empty when not read).
         public var workerMedians: [Double]
 
         /// The run's figure of `cell`, as the run's own tables give it: for wall time (the
         /// headline time, `CellSummary.time`) and a practice's total (its headline,
         /// `CellSummary.totalEstimate`), the median of the workers' medians, when they were read
-        /// (``RunFigures/workerMediansOfRunFigures``); for the others, ``median``.
+        /// (``RunFigures/workerMediansOfRunFigures``); for a metric whose cell figure is the
+        /// largest value (``Metric/CellFigure/maximum``), ``maximum`` when it was read; for the
+        /// others, ``median``.
         ///
         /// - Parameter cell: the cell the figure is of.
         /// - Returns: the figure, in the metric's unit.
         public func runFigure(of cell: CellKey) -> Double {
+            if metric.traits.cellFigure == .maximum { return maximum ?? median }
             guard RunFigures.isOfWorkers(metric, in: cell), !workerMedians.isEmpty else { return median }
             return Statistics.percentile(sorted: workerMedians.sorted(), 0.5)
         }
 
-        public init(metric: Metric, count: Int, median: Double, workerMedians: [Double]) {
+        public init(metric: Metric, count: Int, median: Double, maximum: Double? = nil, workerMedians: [Double]) {
             self.metric = metric
             self.count = count
             self.median = median
+            self.maximum = maximum
             self.workerMedians = workerMedians
         }
 
         public init(_ summary: MetricSummary) {
             self.init(
                 metric: summary.metric, count: summary.statistics.count, median: summary.statistics.median,
+                maximum: summary.statistics.max,
                 workerMedians: summary.workerMedians.sorted { $0.key < $1.key }.map(\.value))
         }
     }
@@ -127,7 +137,10 @@ public struct RunFigures: Sendable, Equatable {
                 return figure
             }
             return figures.isEmpty
-                ? nil : Cell(cell: record.summary.cell, failed: record.summary.failed, figures: figures)
+                ? nil
+                : Cell(
+                    cell: record.summary.cell, failed: record.summary.failed, songs: record.summary.songs,
+                    figures: figures)
         }
     }
 

@@ -34,15 +34,15 @@ struct RunFigureQuery {
         """
 
     /// The cells' columns, in the order ``Reader/readCell(_:)`` reads them: the run and position,
-    /// the cell's key, its failed parses.
+    /// the cell's key, its failed parses, its feed's songs.
     static let cellColumns = """
         s.run_id, s.position, s.parser, s.scenario, s.feed_path, s.feed_sha256, s.feed_bytes, s.chunk_size,
-            s.network, s.failed
+            s.network, s.failed, s.songs
         """
 
     /// The figures' columns, in the order ``Reader/read(_:)`` reads them: the run and position (a
     /// new cell when either changes), then the figure.
-    static let figureColumns = "s.run_id, s.position, s.metric, s.n, s.median, s.worker_medians"
+    static let figureColumns = "s.run_id, s.position, s.metric, s.n, s.median, s.maximum, s.worker_medians"
 
     /// The runs `filter` chooses (by its run conditions), oldest first, with their facts.
     static func runs(_ filter: SampleFilter, placeholder: @escaping (Int) -> String) -> SummaryRows.Statement {
@@ -187,7 +187,8 @@ struct RunFigureQuery {
             }
             guard let run = cellRun?.id else { return }
             let position = row.integer(1)
-            let cell = RunFigures.Cell(cell: cell(row, position), failed: row.optionalInteger(9), figures: [])
+            let cell = RunFigures.Cell(
+                cell: cell(row, position), failed: row.optionalInteger(9), songs: row.integer(10), figures: [])
             cells[run, default: [:]][position] = cell
         }
 
@@ -210,8 +211,8 @@ struct RunFigureQuery {
             let column = row.bytes(2)
             guard let metric = metrics.first(where: { Self.same(column, $0.column) }) else { return }
             let figure = RunFigures.Figure(
-                metric: metric.metric, count: row.integer(3), median: row.real(4),
-                workerMedians: metric.workers ? try SummaryRows.workerValues(row.bytes(5)) : [])
+                metric: metric.metric, count: row.integer(3), median: row.real(4), maximum: row.real(5),
+                workerMedians: metric.workers ? try SummaryRows.workerValues(row.bytes(6)) : [])
             if position != self.position {
                 guard let cell = currentCells[position] else {
                     let run = current?.runID ?? ""

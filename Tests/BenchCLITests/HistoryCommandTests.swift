@@ -170,5 +170,12 @@ struct HistoryCommandTests {
         #expect(html.standardOutput.contains("<g><title>expat: calibrated time +"), "no change point drawn")
         #expect(html.standardOutput.contains("from run 20261122T102000Z-c (commit slow)"))
         #expect(!html.standardOutput.contains("<g><title>libxml2: calibrated time"))
+
+        // The page draws the runs' stored summaries: a store pruned of its samples draws the same charts.
+        let pruned = try runBench(["store", "prune", "--store", path, "--keep-runs", "1", "--quiet"])
+        #expect(pruned.status == 0, "\(pruned.standardError)")
+        let again = try runBench(["report", "--store", path, "--format", "html"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardOutput == html.standardOutput)
     }
 }

@@ -223,9 +223,9 @@ struct CompareAndHTMLReportTests {
 
     /// A run's page draws the stored figures of its runs, not their samples: the first song per
     /// profile is the median of the runs' medians (a run one value, "median of N runs"); the
-    /// history, a point a run at its stored median, is the chart its samples drew (a parse that
-    /// lost the CPU counts in neither).
-    @Test func aRunsPageDrawsTheRunsFiguresAsTheirSamplesDid() throws {
+    /// history, a point a run at its time as its table gave it (a parse that lost the CPU counts
+    /// in none).
+    @Test func aRunsPageDrawsTheRunsFigures() throws {
         var runs = (0..<3).map { day in
             SyntheticRuns.run(
                 id: "2026112\(day)T100000Z-aaa\(day)", started: "2026-11-2\(day)T10:00:00Z",
@@ -236,14 +236,15 @@ struct CompareAndHTMLReportTests {
         lost.wallNs = 90_000_000
         lost.preempted = true
         runs[1].samples.append(lost)
-        let samples = runs.flatMap { run in
-            run.samples.map {
-                StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
-            }
-        }
         let figures = runs.map(Self.figures)
         let fromFigures = try #require(HTMLReport.historyChart(runs: figures))
-        #expect(fromFigures == HTMLReport.historyChart(samples))
+        // Each run's expat point: the median of its workers' medians (1e7 + day × 1e5 and 1.1e7 ns),
+        // 10.50, 10.55 and 10.60 ms; the parse that lost the CPU (90 ms) moves none.
+        for (day, run) in runs.enumerated() {
+            let tip = "expat, run \(run.environment.runID): \(Format.ms(1.05e7 + Double(day) * 5e4)) ms"
+            #expect(fromFigures.contains(tip), "no point \(tip)")
+        }
+        #expect(fromFigures.components(separatedBy: "<title>expat, run ").count == 4)
 
         // First songs on 3G: the runs' medians 2, 10 and 4.5 ms, their median 4.5 ms (the six samples' median: 3.5 ms).
         let firstSongs: [[Int]] = [[1, 2, 3], [10], [4, 5]]
@@ -271,7 +272,6 @@ struct CompareAndHTMLReportTests {
         }
         let ofRuns = try #require(HTMLReport.firstSongChart(runs: songRuns))
         #expect(ofRuns.contains("4.50 ms (median of 3 runs)") && !ofRuns.contains("n = "))
-        #expect(HTMLReport.firstSongChart(withSongs.flatMap { $0 })?.contains("3.50 ms (n = 6)") == true)
         let page = HTMLReport.run(runs[2], history: songRuns + figures, historyWindow: 3)
         #expect(page.contains("(median of 3 runs)"))
         #expect(page.contains("medians (a run one value) in the newest 3 stored runs (the store may hold more"))
@@ -282,6 +282,34 @@ struct CompareAndHTMLReportTests {
         RunFigures(run, metrics: RunFigures.pageMetrics, workerMedians: RunFigures.pageWorkerMedians)
     }
 
+    /// A run's figures as a store keeps them for the store's page (``HTMLReport/storeHistoryMetrics``).
+    static func storeFigures(_ run: RunResult) -> RunFigures {
+        RunFigures(
+            run, metrics: HTMLReport.storeHistoryMetrics, workerMedians: HTMLReport.storeHistoryWorkerMedians)
+    }
+
+    /// The store's page draws the stored figures of the runs it was given (a store pruned of its
+    /// samples draws the same), and its captions name them as the report's: its tables are over
+    /// every run the report chose, its charts over the newest of them.
+    @Test func theStoresPageDrawsTheRunsFigures() throws {
+        let runs = (0..<3).map { day in
+            SyntheticRuns.run(
+                id: "2026112\(day)T100000Z-aaa\(day)", started: "2026-11-2\(day)T10:00:00Z",
+                rounds: ["expat": [1e7 + Double(day) * 1e5, 1.1e7], "libxml2": [6e6, 6.2e6]], iterations: 4)
+        }
+        let figures = runs.map(Self.storeFigures)
+        var aggregator = HistoryRow.Aggregator()
+        figures.forEach { aggregator.add($0) }
+        let full = HTMLReport.store(aggregator.rows(), history: figures, historyWindow: 3)
+        let charts = Self.figures(try Self.parse(full))
+        #expect(charts["history"] != nil, "\(charts.keys)")
+        #expect(try #require(HTMLReport.historyChart(runs: figures)).contains("expat, run 20261121T100000Z-aaa1"))
+        #expect(full.contains("in the newest 3 of the runs the report chose (its tables are over them all)"))
+        #expect(!full.contains("the store may hold more"))
+        let roomy = HTMLReport.store(aggregator.rows(), history: figures, historyWindow: HTMLReport.runHistoryWindow)
+        #expect(roomy.contains("in every run the report chose"))
+    }
+
     @Test func storeHTMLAndAnEmptyStoreStayWellFormed() throws {
         let run = SyntheticRuns.run(
             id: "20261122T100000Z-aaaa", started: "2026-11-22T10:00:00Z", rounds: ["expat": [1e7], "libxml2": [6e6]],
@@ -289,7 +317,7 @@ struct CompareAndHTMLReportTests {
         let history = run.samples.map {
             StoredSample(runID: run.environment.runID, runStartedAt: run.environment.startedAt, sample: $0)
         }
-        let html = HTMLReport.store(HistoryRow.aggregate(history), history: history)
+        let html = HTMLReport.store(HistoryRow.aggregate(history), history: [Self.storeFigures(run)])
         let charts = Self.figures(try Self.parse(html))
         // No first-song figure without first songs, no history chart of one run (one dot a parser).
         #expect(charts.count == 3 && charts["history"] == nil && charts["first-song"] == nil, "\(charts.keys)")

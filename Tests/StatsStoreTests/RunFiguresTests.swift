@@ -43,6 +43,13 @@ enum RunFiguresContract {
         }
     }
 
+    /// `run` with no cell's songs named.
+    static func withoutSongs(_ run: RunFigures) -> RunFigures {
+        var run = run
+        for index in run.cells.indices { run.cells[index].songs = nil }
+        return run
+    }
+
     static func figures(
         _ store: any StatsStoring, _ filter: SampleFilter, _ metrics: [Metric], workerMedians: Set<Metric>? = nil
     ) throws -> [RunFigures] {
@@ -65,7 +72,10 @@ enum RunFiguresContract {
         for filter in filters {
             for metrics in [HistoryRow.summarisedMetrics, [.wallNs], [.wallNs, .calibrationNs]] {
                 let whole = try store.metricSummaries(matching: filter, metrics: metrics)
-                #expect(try figures(store, filter, metrics) == RunFigures.runs(whole), "\(filter) \(metrics)")
+                // The summaries alone do not name a cell's songs (its row of cell_summaries does).
+                let read = try figures(store, filter, metrics)
+                #expect(read.flatMap(\.cells).allSatisfy { $0.songs != nil })
+                #expect(read.map(Self.withoutSongs) == RunFigures.runs(whole), "\(filter) \(metrics)")
                 var aggregator = HistoryRow.Aggregator()
                 try figures(store, filter, metrics, workerMedians: HistoryRow.workerMetrics).forEach {
                     aggregator.add($0)
@@ -293,11 +303,12 @@ struct RunFigureReaderTests {
     static func cell(_ run: String, _ position: Int, _ parser: String, failed: Int? = 0) -> TextRow {
         TextRow([
             run, "\(position)", parser, "parse", "feeds/top300.xml", "sha", "300", "0", "", failed.map(String.init),
+            "300",
         ])
     }
 
     static func figure(_ run: String, _ position: Int, _ metric: Metric, _ median: Double) -> TextRow {
-        TextRow([run, "\(position)", metric.column, "6", "\(median)", "1=\(median),2=\(median + 1)"])
+        TextRow([run, "\(position)", metric.column, "6", "\(median)", "\(median + 1)", "1=\(median),2=\(median + 1)"])
     }
 
     @Test func aCellsFiguresComeByMetricWhateverTheirOrder() throws {
@@ -311,7 +322,7 @@ struct RunFigureReaderTests {
         let rows = [
             Self.figure("r1", 0, .wallNs, 5), Self.figure("r1", 0, .peakResidentBytes, 7),
             Self.figure("r1", 0, .cpuNs, 4), Self.figure("r1", 1, .instructions, 9), Self.figure("r1", 1, .wallNs, 8),
-            TextRow(["r1", "1", "a_newer_metric", "1", "1", ""]), Self.figure("r2", 0, .cpuNs, 3),
+            TextRow(["r1", "1", "a_newer_metric", "1", "1", "1", ""]), Self.figure("r2", 0, .cpuNs, 3),
             Self.figure("r2", 0, .wallNs, 2),
         ]
         for row in rows { try reader.read(row) }
@@ -322,6 +333,8 @@ struct RunFigureReaderTests {
         #expect(first.cells.map(\.failed) == [0, 2])
         #expect(first.cells[0].figures.map(\.metric) == [.cpuNs, .peakResidentBytes, .wallNs])
         #expect(first.cells[0].figures.map(\.median) == [4, 7, 5])
+        #expect(first.cells[0].figures.map(\.maximum) == [5, 8, 6])
+        #expect(first.cells.map(\.songs) == [300, 300])
         #expect(first.cells[0].figures.map(\.workerMedians) == [[], [7, 8], []])
         #expect(first.cells[1].figures.map(\.metric) == [.instructions, .wallNs])
         #expect(reader.done["r2"]?.cells.first?.figures.map(\.metric) == [.cpuNs, .wallNs])
