@@ -85,7 +85,7 @@ extension HTMLReport {
     /// `ofStore`: the figures are over stored runs (the store's page), their whiskers the interval of
     /// the median run's figure, not a run's next-run interval.
     static func practiceSections(
-        _ figures: [PracticeFigures], ofStore: Bool = false, figure: (String, String) -> Void,
+        _ figures: [PracticeFigures], ofStore: Bool, figure: (String, String) -> Void,
         text: (String) -> Void
     ) {
         for practice in PracticeFigures.practiceOrder {

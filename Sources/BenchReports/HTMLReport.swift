@@ -231,15 +231,16 @@ public enum HTMLReport {
             practiceSections(
                 practices, ofStore: history.ofStore, figure: { figures.add($0, caption: $1) }, text: figures.text)
         }
+        // The window, when the history filled it: there may be more runs than it drew.
+        let full = window.flatMap { history.runs >= $0 ? $0 : nil }
         let which =
-            switch (window.map { history.runs >= $0 }, history.ofStore) {
-            case (true, false):
-                "in the newest \(window ?? 0) stored runs "
-                    + "(the store may hold more: bench report's tables are over them all)"
-            case (true, true):
-                "in the newest \(window ?? 0) of the runs the report chose (its tables are over them all)"
-            case (_, false): "in every stored run"
-            case (_, true): "in every run the report chose"
+            switch (full, history.ofStore) {
+            case (let window?, false):
+                "in the newest \(window) stored runs (the store may hold more: bench report's tables are over them all)"
+            case (let window?, true):
+                "in the newest \(window) of the runs the report chose (its tables are over them all)"
+            case (nil, false): "in every stored run"
+            case (nil, true): "in every run the report chose"
             }
         if let chart = history.firstSong {
             figures.add(
