@@ -230,19 +230,23 @@ let package = Package(
             dependencies: ["SongFeed", "BenchResults"],
             path: "Tests/BenchTestSupport"
         ),
+        // What the parsers' tests know of them (their lists, known deviations, malformed documents),
+        // for FeedParsersTests and the tests that run the parsers in workers.
+        .target(
+            name: "ParserTestSupport",
+            dependencies: ["FeedParsers", "SongFeed", "BenchTestSupport"],
+            path: "Tests/ParserTestSupport"
+        ),
         .testTarget(name: "SongFeedTests", dependencies: ["SongFeed", "BenchTestSupport"]),
         .testTarget(
             name: "FeedParsersTests",
-            dependencies: [
-                "FeedParsers", "SongFeed", "BenchEngine", "BenchWorker", "BenchTestSupport", "bench", "BenchCLI",
-            ]
-        ),
+            dependencies: ["FeedParsers", "SongFeed", "BenchTestSupport", "ParserTestSupport"]),
         .testTarget(
             name: "BenchEngineTests",
             dependencies: [
                 "BenchEngine", "BenchWorker", "FeedParsers",
                 .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
-                "SongFeed", "SongStore", "BenchTestSupport", "bench",
+                "SongFeed", "SongStore", "BenchTestSupport", "ParserTestSupport", "bench",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -271,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "BenchCLITests",
             dependencies: [
-                "bench", "BenchCLI", "BenchEngine", "BenchWorker", "SongFeed", "BenchTestSupport", "StatsStore",
+                "bench", "BenchCLI", "BenchEngine", "BenchWorker", "SongFeed", "BenchTestSupport", "ParserTestSupport",
+                "StatsStore",
                 "BenchResults",
                 "FeedParsers",
                 "SongStore", "BenchReports",

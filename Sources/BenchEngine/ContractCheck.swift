@@ -206,13 +206,13 @@ package enum ContractCheck {
         guard case .events(let events) = ours, case .events(let theirs) = expected, events != theirs else {
             return nil
         }
-        return firstDifference(events, theirs, parser: parser, reference: reference)
+        return OutputDifference.first(events, theirs, parser: parser, reference: reference)
     }
 
     /// Where two observations differ, in words.
     static func difference(_ ours: Observation, _ theirs: Observation, parser: String, reference: String) -> String {
         switch (ours, theirs) {
-        case (.events(let a), .events(let b)): return firstDifference(a, b, parser: parser, reference: reference)
+        case (.events(let a), .events(let b)): return OutputDifference.first(a, b, parser: parser, reference: reference)
         default: return "\(parser): \(describe(ours)); \(reference): \(describe(theirs))"
         }
     }
@@ -223,24 +223,6 @@ package enum ContractCheck {
         case .rejected(let error): return "rejected (\(error))"
         case .failed(let what): return what
         }
-    }
-
-    /// The first event where two streams differ (from 1), both sides escaped
-    /// (`FeedVerifier.firstDifference`), or the first event one side has and the other does not.
-    package static func firstDifference(
-        _ events: [DocumentEvent], _ expected: [DocumentEvent], parser: String, reference: String
-    ) -> String {
-        let common = zip(events, expected).prefix { $0 == $1 }.count
-        if common < events.count, common < expected.count {
-            return FeedVerifier.firstDifference(events, expected, parser: parser, reference: reference)
-        }
-        if common < events.count {
-            return "event \(common + 1): \(parser) has \(events[common].summary), \(reference) has no more events"
-        }
-        if common < expected.count {
-            return "event \(common + 1): \(parser) has no more events, \(reference) has \(expected[common].summary)"
-        }
-        return "the same events"
     }
 
     /// Runs each parser in workers (``ConformanceRunner``) over the documents written into a

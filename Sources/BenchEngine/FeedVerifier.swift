@@ -201,40 +201,4 @@ package enum FeedVerifier {
             return .notCompared("\(ParserRegistry.kind(of: parser)?.rawValue ?? "floor"): reports no events")
         }
     }
-
-    /// Describes the first difference between two event streams: which event, both sides, their
-    /// invisible characters escaped; two texts from where they first differ, with its line and column
-    /// in the text (the events carry no position in the document).
-    package static func firstDifference(
-        _ events: [DocumentEvent], _ expected: [DocumentEvent], parser: String, reference: String
-    ) -> String {
-        for index in 0..<min(events.count, expected.count) where events[index] != expected[index] {
-            if case .text(let ours) = events[index], case .text(let theirs) = expected[index],
-                let difference = VisibleText.firstDifference(ours, theirs)
-            {
-                return "event \(index + 1), text from its line \(difference.line), column \(difference.column): "
-                    + "\(parser) has \"\(difference.ours)\", \(reference) has \"\(difference.theirs)\""
-            }
-            return
-                "event \(index + 1): \(parser) has \(events[index].summary), \(reference) has \(expected[index].summary)"
-        }
-        return "\(parser) reported \(events.count) events, \(reference) \(expected.count)"
-    }
-
-    /// Describes the first difference between two song lists: which song, which field, both values.
-    package static func firstDifference(_ songs: [Song], _ expected: [Song], parser: String, reference: String)
-        -> String
-    {
-        for index in 0..<min(songs.count, expected.count) where songs[index] != expected[index] {
-            let ours = songs[index].fieldValues
-            let theirs = expected[index].fieldValues
-            for field in Song.fieldNames.indices where ours[field] != theirs[field] {
-                return "song \(index + 1), field \(Song.fieldNames[field]): \(parser) has \(quoted(ours[field])), "
-                    + "\(reference) has \(quoted(theirs[field]))"
-            }
-        }
-        return "\(parser) built \(songs.count) songs, \(reference) built \(expected.count)"
-    }
-
-    private static func quoted(_ text: String) -> String { "\"" + VisibleText.escaped(text) + "\"" }
 }

@@ -169,10 +169,10 @@ struct VerifiedOutputs {
     /// Where the outputs of two digests first differ, when both are known.
     func firstDifference(_ digest: String, _ expected: String, parser: String, reference: String) -> String? {
         if let ours = songs[digest], let theirs = songs[expected] {
-            return FeedVerifier.firstDifference(ours, theirs, parser: parser, reference: reference)
+            return OutputDifference.first(ours, theirs, parser: parser, reference: reference)
         }
         if let ours = events[digest], let theirs = events[expected] {
-            return FeedVerifier.firstDifference(ours, theirs, parser: parser, reference: reference)
+            return OutputDifference.first(ours, theirs, parser: parser, reference: reference)
         }
         return nil
     }

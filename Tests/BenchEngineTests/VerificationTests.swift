@@ -72,24 +72,24 @@ struct VerificationTests {
         var b = a
         b[1].artist = "Someone Else"
         #expect(
-            FeedVerifier.firstDifference(b, a, parser: "x", reference: "y")
+            OutputDifference.first(b, a, parser: "x", reference: "y")
                 == "song 2, field artist: x has \"Someone Else\", y has \"Serj Tankian\"")
-        #expect(FeedVerifier.firstDifference([a[0]], a, parser: "x", reference: "y") == "x built 1 songs, y built 2")
+        #expect(OutputDifference.first([a[0]], a, parser: "x", reference: "y") == "x built 1 songs, y built 2")
         var c = a
         c[0].releaseDate = nil
         #expect(
-            FeedVerifier.firstDifference(c, a, parser: "x", reference: "y").contains(
+            OutputDifference.first(c, a, parser: "x", reference: "y").contains(
                 "field releaseDate: x has \"nil\", y has \"2012-07-10\""))
     }
 
     @Test func aDifferenceInInvisibleCharactersIsShownEscaped() {
         // Issue 68, item 3: a carriage return printed as itself read as no difference at all.
         #expect(
-            FeedVerifier.firstDifference([.text("\r\n")], [.text("\n")], parser: "xylem", reference: "libxml2")
+            OutputDifference.first([.text("\r\n")], [.text("\n")], parser: "xylem", reference: "libxml2")
                 == "event 1, text from its line 1, column 1: xylem has \"\\r\\n\", libxml2 has \"\\n\"")
         let long = String(repeating: "a", count: 100) + "\nbb\tc"
         #expect(
-            FeedVerifier.firstDifference(
+            OutputDifference.first(
                 [.end, .text(long + "\u{00A0}")], [.end, .text(long + " ")], parser: "x", reference: "y")
                 == "event 2, text from its line 2, column 5: x has \"…aaaaaaaaaaaaaaa\\nbb\\tcU+00A0\", "
                 + "y has \"…aaaaaaaaaaaaaaa\\nbb\\tc \"")
@@ -101,7 +101,7 @@ struct VerificationTests {
         var song = Samples.harakiri
         song.album = "Harakiri\r"
         #expect(
-            FeedVerifier.firstDifference([song], [Samples.harakiri], parser: "x", reference: "y")
+            OutputDifference.first([song], [Samples.harakiri], parser: "x", reference: "y")
                 == "song 1, field album: x has \"Harakiri\\r\", y has \"Harakiri\"")
         #expect(
             CanonicalOracle.firstDifference(Array("<a>\n<b>x\u{00A0}</b>".utf8), Array("<a>\n<b>x </b>".utf8))

@@ -1,7 +1,7 @@
-import BenchEngine
 import BenchTestSupport
 import FeedParsers
 import Foundation
+import ParserTestSupport
 import SongFeed
 import Testing
 
@@ -15,7 +15,7 @@ struct ConformanceTests {
         let songs = try parserType(parser).parse(bytes, chunkSize: chunkSize)
         #expect(songs.count == 300)
         if songs != Self.groundTruth.songs {
-            let difference = FeedVerifier.firstDifference(
+            let difference = OutputDifference.first(
                 songs, Self.groundTruth.songs, parser: parser, reference: "generator")
             Issue.record("\(difference)")
         }
@@ -85,7 +85,7 @@ struct ConformanceTests {
         let songs = try parserType(parser).parse(Self.atomGroundTruth.bytes, chunkSize: chunkSize)
         #expect(Self.atomGroundTruth.songs == Self.groundTruth.songs)
         if songs != Self.groundTruth.songs {
-            let difference = FeedVerifier.firstDifference(
+            let difference = OutputDifference.first(
                 songs, Self.groundTruth.songs, parser: parser, reference: "generator")
             Issue.record("\(difference)")
         }

@@ -2,6 +2,7 @@ import BenchTestSupport
 import CReferenceParsers
 @testable import FeedParsers
 import Foundation
+import ParserTestSupport
 import SongFeed
 import Testing
 

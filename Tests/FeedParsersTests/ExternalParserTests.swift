@@ -1,6 +1,7 @@
 import BenchTestSupport
 import FeedParsers
 import Foundation
+import ParserTestSupport
 import SongFeed
 import Testing
 

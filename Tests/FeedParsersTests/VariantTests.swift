@@ -1,5 +1,6 @@
 import BenchTestSupport
 import FeedParsers
+import ParserTestSupport
 import SongFeed
 import Testing
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import BenchTestSupport
     import FeedParsers
+    import ParserTestSupport
     import Foundation
     import Glibc
     import SongFeed

@@ -1,6 +1,7 @@
 import BenchEngine
 import BenchTestSupport
 import FeedParsers
+import ParserTestSupport
 import Foundation
 import SongFeed
 import Testing

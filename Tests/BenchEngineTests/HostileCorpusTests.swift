@@ -2,6 +2,7 @@ import BenchEngine
 import BenchResults
 import BenchTestSupport
 import FeedParsers
+import ParserTestSupport
 import Foundation
 import SongFeed
 import Testing
