@@ -243,10 +243,12 @@ let package = Package(
             dependencies: ["FeedParsers", "SongFeed", "BenchTestSupport", "ParserTestSupport"]),
         .testTarget(
             name: "BenchEngineTests",
+            // The worker executables the engine starts (not `bench`, which is above it).
             dependencies: [
                 "BenchEngine", "BenchWorker", "FeedParsers",
                 .target(name: "FeedServing", condition: .when(traits: ["FeedServer"])),
-                "SongFeed", "SongStore", "BenchTestSupport", "ParserTestSupport", "bench",
+                "SongFeed", "SongStore", "BenchTestSupport", "ParserTestSupport", "bench-worker",
+                "bench-network-worker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
