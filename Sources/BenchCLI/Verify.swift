@@ -192,12 +192,8 @@ struct Verify: ParsableCommand {
     }
 
     private func writeDump(_ songs: [Song], to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            var data = try encoder.encode(songs)
-            data.append(0x0A)
-            try data.write(to: URL(fileURLWithPath: path))
+            try Data(try JSONDocument.text(songs).utf8).write(to: URL(fileURLWithPath: path))
         } catch {
             throw CommandFailure(description: "cannot write \(path): \(RunFiles.reason(error, writing: path))")
         }

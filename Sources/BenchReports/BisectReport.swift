@@ -80,9 +80,7 @@ public enum BisectReport {
 
     /// The result as JSON.
     public static func json(_ result: BisectResult) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
+        try JSONDocument.text(result)
     }
 
     static func percent(_ fraction: Double) -> String { CompareReport.percent(fraction) }

@@ -90,20 +90,23 @@ public enum ChangeReport {
 
     /// A Markdown table of the shifts (and a line for the series without).
     public static func markdown(_ series: [RunSeries], method: ChangePoints) -> String {
-        var text = "| series | host | runs | change at run | commit | shift (95% interval) | p |\n"
-        text += "|---|---|---:|---|---|---|---:|\n"
+        var rows: [[String]] = []
         for item in series {
-            let escaped = name(item).replacingOccurrences(of: "|", with: "\\|")
             if item.shifts.isEmpty {
-                let runs = item.searchedFrom == nil ? "\(item.points.count)" : searched(item)
-                text += "| \(escaped) | \(item.host) | \(runs) | none |  |  |  |\n"
+                rows.append([
+                    name(item), item.host, item.searchedFrom == nil ? "\(item.points.count)" : searched(item), "none",
+                    "", "", "",
+                ])
             }
             for shift in item.shifts {
-                text +=
-                    "| \(escaped) | \(item.host) | \(item.points.count) | \(shift.index + 1) (`\(shift.runID)`) "
-                    + "| `\(commit(shift.commit))` | \(shiftText(shift)) | \(Format.number(shift.pValue, decimals: 3)) |\n"
+                rows.append([
+                    name(item), item.host, "\(item.points.count)", "\(shift.index + 1) (`\(shift.runID)`)",
+                    "`\(commit(shift.commit))`", shiftText(shift), Format.number(shift.pValue, decimals: 3),
+                ])
             }
         }
+        let header = ["series", "host", "runs", "change at run", "commit", "shift (95% interval)", "p"]
+        let text = MarkdownTable.render(header: header, rows: rows, rightAligned: [2, 6]) + "\n"
         return text + "\n" + self.method(method) + "\n"
     }
 
@@ -117,11 +120,9 @@ public enum ChangeReport {
             var newestRuns: Int
             var series: [RunSeries]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(
             method: "e-divisive-means", significance: method.significance, permutations: method.permutations,
             minimumSegment: method.minimumSegment, newestRuns: method.newestRuns, series: series)
-        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        return try JSONDocument.text(document)
     }
 }

@@ -160,9 +160,7 @@ public enum CompareReport {
 
     /// The comparison as JSON.
     public static func json(_ comparison: RunComparison) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n"
+        try JSONDocument.text(comparison)
     }
 
     /// A side's runs: their IDs when few, else how many and the first and last (the JSON has them all).

@@ -247,9 +247,7 @@ public enum ConformanceReport {
     /// The table as Markdown (for the README): counts, then every exception of the parsers with few.
     public static func markdown(_ table: ConformanceTable, listUpTo limit: Int = 10) -> String {
         var out = "_\(heading(table))._\n\n"
-        out += "| " + header.joined(separator: " | ") + " |\n"
-        out += "|" + header.indices.map { $0 < 2 ? ":--" : "--:" }.joined(separator: "|") + "|\n"
-        for row in rows(table) { out += "| " + row.joined(separator: " | ") + " |\n" }
+        out += MarkdownTable.render(header: header, rows: rows(table), rightAligned: Set(2..<header.count)) + "\n"
         let listed = table.parsers.filter { parser in
             let count = table.exceptions(parser).count
             return count > 0 && count <= limit
@@ -325,10 +323,7 @@ public enum ConformanceReport {
 
     /// The whole table as JSON.
     public static func json(_ table: ConformanceTable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(table), as: UTF8.self) + "\n"
+        try JSONDocument.text(table)
     }
 
     static func oneLine(_ text: String, limit: Int) -> String {

@@ -34,17 +34,11 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// - Throws: `EncodingError` when a JSON format cannot encode a value.
     public func write(_ points: [ExportPoint], absent: [ExportPoint.Absence] = []) throws -> String {
         switch self {
-        case .jmh: return try Self.json(Self.jmh(points))
-        case .githubActionBenchmark: return try Self.json(Self.githubActionBenchmark(points, absent: absent))
-        case .bmf: return try Self.json(Self.bmf(points))
+        case .jmh: return try JSONDocument.text(Self.jmh(points))
+        case .githubActionBenchmark: return try JSONDocument.text(Self.githubActionBenchmark(points, absent: absent))
+        case .bmf: return try JSONDocument.text(Self.bmf(points))
         case .influx: return Self.influx(points, absent: absent)
         }
-    }
-
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
     // MARK: JMH

@@ -46,9 +46,7 @@ public enum HistoryReport {
     }
 
     public static func json(_ rows: [HistoryRow]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
+        try JSONDocument.text(rows)
     }
 
     static let tableHeader = [

@@ -140,8 +140,6 @@ extension RunReport {
 
     /// The same figures as JSON (`<run-id>-practices.json`).
     public static func practicesJSON(_ cells: [CellSummary]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(PracticeFigures.of(cells)), as: UTF8.self) + "\n"
+        try JSONDocument.text(PracticeFigures.of(cells))
     }
 }

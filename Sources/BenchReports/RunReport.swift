@@ -176,9 +176,7 @@ public enum RunReport {
 
     /// The whole run as JSON (the input of `bench compare`).
     public static func json(_ result: RunResult) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
+        try JSONDocument.text(result)
     }
 
     /// The parse table's header; `reference` names the parser the ratios are against, if one was asked.

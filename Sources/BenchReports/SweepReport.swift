@@ -53,9 +53,7 @@ public enum SweepReport {
     }
 
     public static func json(_ result: SweepResult) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
+        try JSONDocument.text(result)
     }
 
     static func perByte(_ value: Double?, _ point: SweepPoint) -> Double? {
