@@ -1,21 +1,23 @@
 internal import CLibCrypto
 
-/// SHA-256 through the system's libcrypto (OpenSSL's one-shot `EVP_Digest`), in lowercase hex: the
-/// digests of songs (``SongDigest``), of feed files and of a stored run's content.
+/// SHA-256 through the system's libcrypto (OpenSSL's `SHA256_Init`/`Update`/`Final`, which need no
+/// provider loaded first: see CLibCrypto's shim), in lowercase hex: the digests of songs
+/// (``SongDigest``), of feed files and of a stored run's content.
 package enum SHA256Digest {
     /// The lowercase hexadecimal SHA-256 of `bytes`.
     package static func hex(of bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        var context = SHA256_CTX()
         let status = bytes.withUnsafeBytes { input in
             digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+                SHA256_Init(&context) == 1 && SHA256_Update(&context, input.baseAddress, input.count) == 1
+                    && SHA256_Final(output.baseAddress, &context) == 1
             }
         }
-        // EVP_Digest fails only when libcrypto cannot allocate its context or finds no SHA-256 in its
-        // default provider: no input makes it fail, and no digest could be given in its place.
-        precondition(status == 1 && length == 32, "OpenSSL's EVP_Digest(SHA-256) failed")
-        return hex(digest.prefix(Int(length)))
+        // The three fail only on a null context or output, which these never are: no input makes
+        // them fail, and no digest could be given in its place.
+        precondition(status, "OpenSSL's SHA256_Init/Update/Final failed")
+        return hex(digest[...])
     }
 
     private static func hex(_ digest: ArraySlice<UInt8>) -> String {

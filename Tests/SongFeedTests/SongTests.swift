@@ -59,5 +59,9 @@ struct SongTests {
             SongDigest.sha256(bytes: Array("abc".utf8))
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SongDigest.sha256(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // FIPS 180-2's long vector: a million "a", many blocks through one context.
+        #expect(
+            SongDigest.sha256(bytes: [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }

@@ -61,11 +61,11 @@ package enum ConcurrentWorker {
         if case .oneThreadAtATime(let reason) = parserType.concurrency {
             throw VerifyWorkerError(description: "\(parse.parser) may not parse on several threads at once: \(reason)")
         }
-        let feed = try FeedFile(path: parse.feed)
+        let bytes = try FeedFile.bytes(at: parse.feed)
         let threads = max(1, job.threads)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         let measured = try measure(
-            parserType, bytes: feed.bytes, threads: threads, iterations: parse.iterations, warmup: parse.warmup,
+            parserType, bytes: bytes, threads: threads, iterations: parse.iterations, warmup: parse.warmup,
             chunkSize: parse.chunkSize, progressDescriptor: progress)
         return ConcurrentWorkerReport(
             parser: parse.parser, threads: threads, digest: measured.digest, iterations: measured.iterations,

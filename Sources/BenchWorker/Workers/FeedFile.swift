@@ -11,20 +11,30 @@ package struct FeedFile: Sendable {
     /// The lowercase hexadecimal SHA-256 of ``bytes``.
     package var sha256: String
 
-    /// Reads a feed.
+    /// Reads a feed and its digest (the driver's: what the reports and the store name it by).
     ///
     /// - Throws: ``FeedFileError`` naming the path when it is missing, not a regular file (a
     ///   directory, a FIFO, a device) or unreadable.
     package init(path: String) throws {
-        if let problem = FilePathProblem(path: path) {
-            throw FeedFileError(description: "\(problem.rawValue): \(path)")
-        }
-        guard let bytes = Self.read(path) else {
-            throw FeedFileError(description: "cannot read \(path)")
-        }
+        let bytes = try Self.bytes(at: path)
         self.path = path
         self.bytes = bytes
         self.sha256 = SongDigest.sha256(bytes: bytes)
+    }
+
+    /// A feed's bytes alone, as a worker reads them: a worker never names the feed, so it does not
+    /// hash it (a SHA-256 of the whole feed, in every worker, thrown away).
+    ///
+    /// - Throws: ``FeedFileError`` naming the path when it is missing, not a regular file (a
+    ///   directory, a FIFO, a device) or unreadable.
+    package static func bytes(at path: String) throws -> [UInt8] {
+        if let problem = FilePathProblem(path: path) {
+            throw FeedFileError(description: "\(problem.rawValue): \(path)")
+        }
+        guard let bytes = read(path) else {
+            throw FeedFileError(description: "cannot read \(path)")
+        }
+        return bytes
     }
 
     /// The file's bytes, read straight into the array (one copy of the feed in memory, not two:

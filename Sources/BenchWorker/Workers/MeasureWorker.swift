@@ -80,18 +80,18 @@ package enum MeasureWorker {
             job.workload == .document
             ? .document(try ParserRegistry.documentWorker(job.parser)) : .songs(try ParserRegistry.worker(job.parser))
         try AllocationCounter.check(counting: job.countAllocations)
-        let feed = try FeedFile(path: job.feed)
+        let bytes = try FeedFile.bytes(at: job.feed)
         let progress = fcntl(WorkerProcess.progressDescriptor, F_GETFD) >= 0 ? WorkerProcess.progressDescriptor : nil
         // The scenario's input (a page-aligned copy of the feed unless its scenario says otherwise).
         let input: any ParseInput = job.scenario?.parseInput ?? AlignedCopy()
         let measured = try measure(
-            target, bytes: feed.bytes, input: input, path: job.feed, iterations: job.iterations, warmup: job.warmup,
+            target, bytes: bytes, input: input, path: job.feed, iterations: job.iterations, warmup: job.warmup,
             chunkSize: job.chunkSize, progressDescriptor: progress, slowdownPercent: job.slowdownPercent,
             retryPreempted: job.retryPreempted && !job.countAllocations,
             countingOnly: job.countingOnly || job.countAllocations, countAllocations: job.countAllocations)
         let lifetimePeak = [measured.lifetimePeakBefore, PeakMemory.currentProcessPeakBytes()].compactMap { $0 }.max()
         return MeasureWorkerReport(
-            parser: job.parser, feedBytes: feed.bytes.count, digest: measured.digest, iterations: measured.iterations,
+            parser: job.parser, feedBytes: bytes.count, digest: measured.digest, iterations: measured.iterations,
             peakResidentBytes: lifetimePeak, parsePeakBytes: measured.parsePeakBytes)
     }
 

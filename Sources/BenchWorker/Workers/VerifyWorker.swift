@@ -10,12 +10,12 @@ package enum VerifyWorker {
     package static func run(_ job: VerifyJob) throws -> VerifyWorkerReport {
         if job.workload == .document { return try runDocument(job) }
         let parser = try ParserRegistry.worker(job.parser)
-        let feed = try FeedFile(path: job.feed)
+        let bytes = try FeedFile.bytes(at: job.feed)
         var runs: [VerifyWorkerReport.Run] = []
         var seen: Set<String> = []
         for size in job.chunkSizes {
             do {
-                let songs = try parser.parse(feed.bytes, chunkSize: size == 0 ? nil : size)
+                let songs = try parser.parse(bytes, chunkSize: size == 0 ? nil : size)
                 let digest = SongDigest.sha256(of: songs)
                 let isNew = seen.insert(digest).inserted
                 runs.append(.init(chunkSize: size, songCount: songs.count, digest: digest, songs: isNew ? songs : nil))
@@ -24,7 +24,7 @@ package enum VerifyWorker {
             }
         }
         return VerifyWorkerReport(
-            parser: job.parser, feedBytes: feed.bytes.count, runs: runs,
+            parser: job.parser, feedBytes: bytes.count, runs: runs,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 
@@ -38,14 +38,14 @@ package enum VerifyWorker {
     /// and the events of each new digest when the job asks.
     static func runDocument(_ job: VerifyJob) throws -> VerifyWorkerReport {
         let parser = try ParserRegistry.documentWorker(job.parser)
-        let feed = try FeedFile(path: job.feed)
+        let bytes = try FeedFile.bytes(at: job.feed)
         let sink = try DocumentSink()
         var runs: [VerifyWorkerReport.Run] = []
         var seen: Set<String> = []
         for size in job.chunkSizes {
             let recording = job.reportEvents == true || (job.canonicalOutput != nil && runs.isEmpty)
             do {
-                try parser.walk(feed.bytes, chunkSize: size == 0 ? nil : size, into: sink, recording: recording)
+                try parser.walk(bytes, chunkSize: size == 0 ? nil : size, into: sink, recording: recording)
                 if let output = job.canonicalOutput, runs.isEmpty {
                     try writeCanonicalForm(sink.recordedEvents(), to: output)
                 }
@@ -60,7 +60,7 @@ package enum VerifyWorker {
             }
         }
         return VerifyWorkerReport(
-            parser: job.parser, workload: .document, feedBytes: feed.bytes.count, runs: runs,
+            parser: job.parser, workload: .document, feedBytes: bytes.count, runs: runs,
             peakResidentBytes: PeakMemory.currentProcessPeakBytes())
     }
 }
