@@ -2,30 +2,40 @@ import BenchResults
 import Foundation
 
 extension HTMLReport {
-    static let practiceTitles: [String: (heading: String, question: String)] = [
-        "paging": (
-            "Paging",
-            "Which page size? Each page costs a round trip; a parser that waits for the whole body shows its first song sooner with small pages, a push parser already streams it."
-        ),
-        "fields": ("Partial response", "Ask only for the song fields (?fields=)? Fewer bytes to send and to parse."),
-        "compression": ("Compression", "Ask for gzip? Fewer bytes on the wire, some CPU to inflate them."),
-        "queue": (
-            "A bounded fetch queue",
-            "How many requests at once? The link's bandwidth is shared; only the round trips overlap."
-        ),
-        "cancel": (
-            "Cancel when the user leaves",
-            "What still happens after cancel-all, once the first page is in: requests started, bytes delivered, parser time (the goal is none beyond what was in flight)."
-        ),
-        "store": (
-            "Storing the songs",
-            "One transaction per song or one for the batch; in the index's order or shuffled (SQLite through GRDB, an app's defaults)."
-        ),
-        "read": (
-            "Reading the stored songs",
-            "The songs stored once, then read by an app's screens: one shared connection with a cache of decoded songs or a new one per screen; a screen in one query or by faults (a query per song); SQLite's default page cache or one that holds the table (GRDB DatabaseQueue, read-only)."
-        ),
-    ]
+    /// A practice's section heading and the question it answers, for every practice.
+    static func practiceTitle(_ practice: PracticeID) -> (heading: String, question: String) {
+        switch practice {
+        case .paging:
+            return (
+                "Paging",
+                "Which page size? Each page costs a round trip; a parser that waits for the whole body shows its first song sooner with small pages, a push parser already streams it."
+            )
+        case .fields:
+            return ("Partial response", "Ask only for the song fields (?fields=)? Fewer bytes to send and to parse.")
+        case .compression:
+            return ("Compression", "Ask for gzip? Fewer bytes on the wire, some CPU to inflate them.")
+        case .queue:
+            return (
+                "A bounded fetch queue",
+                "How many requests at once? The link's bandwidth is shared; only the round trips overlap."
+            )
+        case .cancel:
+            return (
+                "Cancel when the user leaves",
+                "What still happens after cancel-all, once the first page is in: requests started, bytes delivered, parser time (the goal is none beyond what was in flight)."
+            )
+        case .store:
+            return (
+                "Storing the songs",
+                "One transaction per song or one for the batch; in the index's order or shuffled (SQLite through GRDB, an app's defaults)."
+            )
+        case .read:
+            return (
+                "Reading the stored songs",
+                "The songs stored once, then read by an app's screens: one shared connection with a cache of decoded songs or a new one per screen; a screen in one query or by faults (a query per song); SQLite's default page cache or one that holds the table (GRDB DatabaseQueue, read-only)."
+            )
+        }
+    }
 
     /// A practice's bars, a group per network profile (in the profiles' order) and, when there are
     /// several, per feed, each bar a choice and a parser (a `read` choice by its short name); with
@@ -59,7 +69,7 @@ extension HTMLReport {
             title: title,
             bars: rows.compactMap { f in
                 guard let v = value(f) else { return nil }
-                let choice = f.practice == "read" ? String(f.scenario.dropFirst("read-".count)) : f.choice
+                let choice = f.practice == .read ? String(f.scenario.dropFirst("read-".count)) : f.choice
                 return .init(
                     label: "\(choice) · \(f.parser)", value: v / 1e6,
                     low: interval ? f.totalLowNs.map { $0 / 1e6 } : nil,
@@ -90,7 +100,8 @@ extension HTMLReport {
     ) {
         for practice in PracticeFigures.practiceOrder {
             let mine = figures.filter { $0.practice == practice && $0.parser != "null" && $0.totalNs != nil }
-            guard !mine.isEmpty, let title = practiceTitles[practice] else { continue }
+            guard !mine.isEmpty else { continue }
+            let title = practiceTitle(practice)
             text("<h2>\(e(title.heading))</h2>\n<p>\(e(title.question))</p>\n")
             func groups(_ value: (PracticeFigures) -> Double?, _ text: (PracticeFigures) -> String, interval: Bool)
                 -> [SVGChart.Group]
@@ -104,7 +115,7 @@ extension HTMLReport {
                 ? "the interval of the median run's figure, over the stored runs"
                 : "the next run's "
                     + (mine.contains { $0.totalCoverage != nil } ? "interval" + shortOf95 : "95% interval")
-            if practice == "store" {
+            if practice == .store {
                 figure(
                     SVGChart.bars(
                         id: "practice-store", title: "Storing the songs: parse + store time",
@@ -117,7 +128,7 @@ extension HTMLReport {
                 )
                 continue
             }
-            if practice == "read" {
+            if practice == .read {
                 figure(
                     SVGChart.bars(
                         id: "practice-read", title: "Reading the stored songs: time per screen",
@@ -129,13 +140,14 @@ extension HTMLReport {
             }
             figure(
                 SVGChart.bars(
-                    id: "practice-\(practice)-total", title: "\(title.heading): total time, bytes and requests",
+                    id: "practice-\(practice.rawValue)-total",
+                    title: "\(title.heading): total time, bytes and requests",
                     groups: groups(
                         \.totalNs,
                         { f in
                             var text =
                                 "\(Format.ms(f.totalNs)) ms · \(kb(f.wireBytes)) · \(Format.number(f.requests, decimals: 0)) req"
-                            if practice == "cancel" { text += " · \(f.afterCancelBytes ?? 0) B after" }
+                            if practice == .cancel { text += " · \(f.afterCancelBytes ?? 0) B after" }
                             return text
                         }, interval: true),
                     axisLabel: "milliseconds until every kept song is ready (shorter is better)"),
@@ -143,7 +155,7 @@ extension HTMLReport {
             )
             figure(
                 SVGChart.bars(
-                    id: "practice-\(practice)-first-song", title: "\(title.heading): time to the first song",
+                    id: "practice-\(practice.rawValue)-first-song", title: "\(title.heading): time to the first song",
                     groups: groups(\.firstSongNs, { "\(Format.ms($0.firstSongNs)) ms" }, interval: false),
                     axisLabel: "milliseconds to the first song of the first page (shorter is better)"),
                 "\(title.heading): time from the first request to the first song the user can see.")

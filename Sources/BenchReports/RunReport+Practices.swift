@@ -26,19 +26,19 @@ extension RunReport {
 
     static func practiceRow(_ f: PracticeFigures) -> [String] {
         switch f.practice {
-        case "read":
+        case .read:
             return [
                 f.choice, String(f.n), String(f.songs), Format.ms(f.totalNs, decimals: 4), interval(f, decimals: 4),
                 Format.number(f.pagesReadPerVisit, decimals: 2), Format.number(f.allocationsPerVisit, decimals: 0),
                 kilobytes(f.allocatedBytesPerVisit), pairRatio(f), pairInterval(f), String(f.failed),
             ]
-        case "store":
+        case .store:
             return [
                 f.choice, f.parser, String(f.n), String(f.songs), Format.ms(f.parseNs), Format.ms(f.storeNs),
                 Format.ms(f.totalNs),
                 interval(f), String(f.failed),
             ]
-        case "cancel":
+        case .cancel:
             return [
                 f.choice, f.parser, String(f.n), Format.number(f.requests, decimals: 0), kilobytes(f.wireBytes),
                 Format.ms(f.firstSongNs), Format.ms(f.totalNs), f.afterCancelBytes.map(String.init) ?? "",
@@ -79,15 +79,16 @@ extension RunReport {
     static func practiceTables(_ cells: [CellSummary]) -> [(
         title: String, header: [String], rows: [[String]], notes: [String]
     )] {
-        grouped(PracticeFigures.of(cells)) { "\($0.practice)|\($0.feedPath)|\($0.network)" }.compactMap { group in
+        grouped(PracticeFigures.of(cells)) { "\($0.practice.rawValue)|\($0.feedPath)|\($0.network)" }.compactMap {
+            group in
             guard let first = group.first else { return nil }
             let header =
-                first.practice == "store"
+                first.practice == .store
                 ? storeHeader
-                : first.practice == "cancel" ? cancelHeader : first.practice == "read" ? readHeader : practiceHeader
-            var title = "\(first.practice) on \(Format.feedName(first.feedPath))"
+                : first.practice == .cancel ? cancelHeader : first.practice == .read ? readHeader : practiceHeader
+            var title = "\(first.practice.rawValue) on \(Format.feedName(first.feedPath))"
             if !first.network.isEmpty { title += ", network \(first.network)" }
-            if first.practice == "read" { title += " (\(first.songs) songs stored, parsed by \(first.parser))" }
+            if first.practice == .read { title += " (\(first.songs) songs stored, parsed by \(first.parser))" }
             var notes = group.compactMap { f in f.outcome.map { "\(f.parser), \(f.scenario): \($0)" } }
             if let coverage = nextRunCoverage(group.map(\.totalCoverage)) { notes.append("next run: " + coverage) }
             return (title, header, group.map(practiceRow), notes)
@@ -120,7 +121,8 @@ extension RunReport {
             header: practiceColumns,
             rows: PracticeFigures.of(cells).map { f in
                 [
-                    f.practice, f.choice, f.scenario, f.parser, f.feedPath, f.network, String(f.songs), String(f.n),
+                    f.practice.rawValue, f.choice, f.scenario, f.parser, f.feedPath, f.network, String(f.songs),
+                    String(f.n),
                     Format.number(f.requests, decimals: 1), Format.number(f.wireBytes, decimals: 0),
                     Format.number(f.bytes, decimals: 0),
                     Format.ms(f.firstSongNs), Format.ms(f.totalNs), Format.ms(f.totalLowNs), Format.ms(f.totalHighNs),

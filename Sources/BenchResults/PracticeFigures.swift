@@ -1,8 +1,8 @@
 /// The figures of one practice cell (`bench run --scenario paged,fields,gzip,queue,store,read`): the
 /// choice a developer makes, against what the user waits for and what goes over the wire.
 public struct PracticeFigures: Codable, Sendable, Equatable {
-    /// "paging", "fields", "compression", "queue", "cancel", "store" or "read".
-    public var practice: String
+    /// Which practice: its name in the practice table, "paging" … "read", in every format.
+    public var practice: PracticeID
     /// The choice, in words: "25 per page", "song fields only", "gzip", "4 at once", "batch, index order".
     public var choice: String
     /// The choice's place among its practice's choices.
@@ -48,7 +48,7 @@ public struct PracticeFigures: Codable, Sendable, Equatable {
     public var outcome: String?
 
     /// The practice and choice of a practice cell, or `nil` for another scenario.
-    public static func describe(scenario cell: CellScenario) -> (practice: String, choice: String, order: Int)? {
+    public static func describe(scenario cell: CellScenario) -> (practice: PracticeID, choice: String, order: Int)? {
         guard let kind = cell.kind, let practice = kind.traits.practice?.name, let choice = cell.choice,
             let about = kind.practiceChoice(choice)
         else { return nil }

@@ -45,21 +45,21 @@ public enum ScenarioID: String, CaseIterable, Codable, Sendable {
         case .download: return ScenarioTraits(table: .download, inDefaultRun: true, workersSideBySide: true)
         case .conditional: return ScenarioTraits(table: .download, workersSideBySide: true)
         case .paged:
-            return ScenarioTraits(table: .practice, practice: .init("paging"), needsEmbeddedServer: true)
+            return ScenarioTraits(table: .practice, practice: .init(.paging), needsEmbeddedServer: true)
         case .fields:
-            return ScenarioTraits(table: .practice, practice: .init("fields"), needsEmbeddedServer: true)
+            return ScenarioTraits(table: .practice, practice: .init(.fields), needsEmbeddedServer: true)
         case .gzip:
-            return ScenarioTraits(table: .practice, practice: .init("compression"), needsEmbeddedServer: true)
+            return ScenarioTraits(table: .practice, practice: .init(.compression), needsEmbeddedServer: true)
         case .queue:
-            return ScenarioTraits(table: .practice, practice: .init("queue"), needsEmbeddedServer: true)
+            return ScenarioTraits(table: .practice, practice: .init(.queue), needsEmbeddedServer: true)
         case .cancel:
-            return ScenarioTraits(table: .practice, practice: .init("cancel"), needsEmbeddedServer: true)
-        case .store: return ScenarioTraits(table: .practice, practice: .init("store"))
+            return ScenarioTraits(table: .practice, practice: .init(.cancel), needsEmbeddedServer: true)
+        case .store: return ScenarioTraits(table: .practice, practice: .init(.store))
         case .read:
             return ScenarioTraits(
                 table: .practice,
                 practice: .init(
-                    "read", timesVisits: true,
+                    .read, timesVisits: true,
                     choicePairs: Dictionary(uniqueKeysWithValues: ReadPairs.pairs.map { ($0.against, $0.recommended) })),
                 learnsFromHistory: true, countsAllocations: true)
         case .concurrent: return ScenarioTraits(table: .concurrent, runsEveryRound: true)
@@ -159,9 +159,8 @@ public struct ScenarioTraits: Sendable, Equatable {
 
     /// What a practice scenario's cells are (``ScenarioTraits/practice``): the practice table's rows.
     public struct Practice: Sendable, Equatable {
-        /// The practice's name in the practice table ("paging", "compression", …); reports order the
-        /// practices as ``ScenarioID`` lists their scenarios.
-        public var name: String
+        /// Which practice it is; reports order the practices as ``ScenarioID`` lists their scenarios.
+        public var name: PracticeID
         /// Whether one iteration is a visit of an app's screens: the headline is the time per visit,
         /// with the next run's interval, and the pages, allocations and bytes per visit.
         public var timesVisits: Bool
@@ -169,7 +168,7 @@ public struct ScenarioTraits: Sendable, Equatable {
         /// the choice advised against (the numerator) → the one recommended (the denominator).
         public var choicePairs: [String: String]
 
-        public init(_ name: String, timesVisits: Bool = false, choicePairs: [String: String] = [:]) {
+        public init(_ name: PracticeID, timesVisits: Bool = false, choicePairs: [String: String] = [:]) {
             self.name = name
             self.timesVisits = timesVisits
             self.choicePairs = choicePairs

@@ -52,7 +52,7 @@ struct PracticeCommandTests {
             ])
         for f in figures {
             #expect(f.failed == 0 && f.outcome == nil, "\(f)")
-            #expect(f.songs == (f.practice == "cancel" ? 25 : 300), "\(f)")
+            #expect(f.songs == (f.practice == .cancel ? 25 : 300), "\(f)")
         }
         func row(_ scenario: String, _ parser: String = "expat") throws -> PracticeFigures {
             try #require(figures.first { $0.scenario == scenario && $0.parser == parser })

@@ -1,4 +1,5 @@
 import BenchResults
+import Foundation
 import Testing
 
 /// The practices of the store's page, from the runs' stored figures (`PracticeFigures.of(runs:)`).
@@ -46,8 +47,11 @@ import Testing
                 ])
         }
         let figures = PracticeFigures.of(runs: runs)
-        #expect(figures.map(\.practice) == ["paging", "cancel"])
+        #expect(figures.map(\.practice) == [.paging, .cancel])
         let found = try #require(figures.last)
+        // A practice is typed in reports and written as its name in every format.
+        let json = try #require(String(data: try JSONEncoder().encode(found), encoding: .utf8))
+        #expect(json.contains(#""practice":"cancel""#))
         // The runs' totals 11, 21 and 14 ms: their median; the interval of three values' median, their range.
         #expect(found.totalNs == 14e6 && found.totalLowNs == 11e6 && found.totalHighNs == 21e6)
         #expect(found.afterCancelBytes == 3_000)

@@ -23,7 +23,9 @@ struct ScenarioTraitsTests {
     /// traits: the lists reports used to spell out follow from them, unchanged.
     @Test func practicesPairsAndHistoryCellsComeFromTraits() {
         #expect(
-            PracticeFigures.practiceOrder == ["paging", "fields", "compression", "queue", "cancel", "store", "read"])
+            PracticeFigures.practiceOrder == [.paging, .fields, .compression, .queue, .cancel, .store, .read])
+        // Each practice scenario is a practice of its own: reports tell them apart by it.
+        #expect(Set(PracticeFigures.practiceOrder).count == PracticeFigures.practiceOrder.count)
         #expect(
             Set(CellScenario.historyNames)
                 == Set(["parse", "document"] + ReadPairs.choices.map { "read-\($0)" }))
@@ -33,7 +35,7 @@ struct ScenarioTraitsTests {
         // A practice cell is described by its scenario; another scenario's cell is no practice.
         #expect(PracticeFigures.describe(scenario: CellScenario(.paged, count: 25))?.choice == "25 per page")
         #expect(PracticeFigures.describe(scenario: CellScenario(.store, choice: "batch-shuffled"))?.order == 3)
-        #expect(PracticeFigures.describe(scenario: CellScenario(.read, choice: "faults"))?.practice == "read")
+        #expect(PracticeFigures.describe(scenario: CellScenario(.read, choice: "faults"))?.practice == .read)
         #expect(PracticeFigures.describe(scenario: CellScenario(.read, choice: "nonsense")) == nil)
         #expect(PracticeFigures.describe(scenario: ConcurrentFigures.cell(threads: 2)) == nil)
         #expect(PracticeFigures.describe(scenario: .parse) == nil)
