@@ -329,16 +329,9 @@ extension ExportPoint {
                 points.append(point)
             }
             let interval = "; interval: \(percent(row.wall?.medianCoverage ?? 0.95)) of that median"
-            point(
-                Metric.wallNs.name, .nanoseconds, row.wall,
-                meaning: "median " + pooled + "; a run's: its workers' medians' median" + interval)
-            point(Metric.cpuNs.name, .nanoseconds, row.cpu, meaning: "median " + pooled)
-            point(Metric.firstSongNs.name, .nanoseconds, row.firstSong, meaning: "median " + pooled)
-            point(Metric.downloadNs.name, .nanoseconds, row.download, meaning: "median " + pooled)
-            point(Metric.totalNs.name, .nanoseconds, row.total, meaning: "median " + pooled)
-            point(Metric.instructions.name, .count, row.instructions, meaning: "median " + pooled)
-            for metric in Metric.keptByMetric {
-                point(metric.name, metric.traits.unit, row.figures?[metric], meaning: "median " + pooled)
+            for metric in HistoryRow.figureMetrics {
+                let runs = metric == .wallNs ? "; a run's: its workers' medians' median" + interval : ""
+                point(metric.name, metric.traits.unit, row.figures[metric], meaning: "median " + pooled + runs)
             }
             for (metric, value) in [
                 (Metric.peakResidentBytes, row.peakResidentMedianBytes), (.parsePeakBytes, row.parsePeakMedianBytes),

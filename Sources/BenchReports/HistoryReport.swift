@@ -38,7 +38,7 @@ public enum HistoryReport {
             ]
         }
         return figures + (shape?.map { String($0) } ?? Array(repeating: "", count: 7))
-            + Metric.keptByMetric.map { Format.number(row.figures?[$0]?.median, decimals: 0) }
+            + Metric.keptByMetric.map { Format.number(row.figures[$0]?.median, decimals: 0) }
     }
 
     public static func csv(_ rows: [HistoryRow]) -> String {

@@ -33,22 +33,18 @@ public struct HistoryRow: Codable, Sendable, Equatable {
     public var samples: Int
     /// Failed samples (left out of every figure).
     public var failed: Int
-    public var wall: Statistics?
-    public var cpu: Statistics?
-    public var firstSong: Statistics?
-    public var download: Statistics?
-    public var total: Statistics?
+    /// Each figure's statistics, by metric.
+    ///
+    /// The metrics are ``figureMetrics``: the times, the instruction counts and the metrics kept by
+    /// metric; a metric the row has no value of is absent. In JSON, an object keyed by the metrics'
+    /// names. The peaks are apart: a worker's, not a parse's.
+    public var figures: [Metric: Statistics]
     /// The median of the workers' peak resident sets over their whole life, bytes.
     public var peakResidentMedianBytes: Double?
     /// The median of the workers' parse's own peaks, bytes.
     public var parsePeakMedianBytes: Double?
     /// The feed's size, bytes.
     public var feedBytes: Int?
-    /// Statistics of the instructions per parse (runs with `--counter instructions`).
-    public var instructions: Statistics?
-    /// Statistics of the metrics kept by metric (``Metric/keptByMetric``: estimated cycles), as
-    /// ``instructions``; `nil` when the row has none.
-    public var figures: [Metric: Statistics]?
     /// The document's measured shape, for cells of the document workload, as the newest stored run
     /// that measured it recorded it (`nil`: not a document cell, or stored before shapes were kept).
     public var document: DocumentProfile?
@@ -99,7 +95,7 @@ public struct HistoryRow: Codable, Sendable, Equatable {
             }
             var runs: [String: StoredSample] = [:]
             for item in items { runs[item.runID] = item }
-            var row = HistoryRow(
+            return HistoryRow(
                 scenario: key.scenario, feedPath: items.last?.sample.cell.feedPath ?? "", feedSHA256: key.feedSHA256,
                 network: key.network, parser: key.parser, machine: key.machine, chunkSize: key.chunkSize,
                 runs: runs.count,
@@ -108,22 +104,21 @@ public struct HistoryRow: Codable, Sendable, Equatable {
                 commits: Set(runs.values.compactMap(\.runGitCommit)).count,
                 runsBeforePreemptionRule: runs.values.filter { $0.runRetriesPreempted == nil }.count,
                 samples: clean.filter { $0.allocations == nil }.count,
-                failed: items.count - good.count, wall: stats(clean.map(\.wallNs)), cpu: stats(clean.map(\.cpuNs)),
-                firstSong: stats(clean.map(\.firstSongNs)), download: stats(clean.map(\.downloadNs)),
-                total: stats(clean.map(\.totalNs)),
+                failed: items.count - good.count,
+                // A time over the parses that kept the CPU; a count over every parse that succeeded.
+                figures: figures { metric in stats((metric.isTime ? clean : good).map { $0[metric] }) },
                 peakResidentMedianBytes: Statistics(peaks.values.map(Double.init))?.median,
                 parsePeakMedianBytes: Statistics(parsePeaks.values.map(Double.init))?.median,
-                feedBytes: items.last?.sample.cell.feedBytes, instructions: stats(good.map(\.instructions)))
-            row.figures = keyed { metric in stats(good.map { $0[metric] }) }
-            return row
+                feedBytes: items.last?.sample.cell.feedBytes)
         }
     }
 
-    /// The metrics ``aggregate(summaries:)`` reads.
-    public static let summarisedMetrics: [Metric] =
-        [
-            .wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .peakResidentBytes, .parsePeakBytes, .instructions,
-        ] + Metric.keptByMetric
+    /// The metrics of a row's ``figures``, in the order reports list them.
+    public static let figureMetrics: [Metric] =
+        [.wallNs, .cpuNs, .firstSongNs, .downloadNs, .totalNs, .instructions] + Metric.keptByMetric
+
+    /// The metrics ``aggregate(summaries:)`` reads: the figures' and the peaks'.
+    public static let summarisedMetrics: [Metric] = figureMetrics + [.peakResidentBytes, .parsePeakBytes]
 
     /// The metrics of ``summarisedMetrics`` whose workers' medians a row reads: its peaks (the
     /// median of every worker's) and wall time (a run's time is its workers' medians' median, as
@@ -151,11 +146,19 @@ public struct HistoryRow: Codable, Sendable, Equatable {
         return aggregator.rows()
     }
 
-    /// The figures of the metrics kept by metric, each from `statistics`; `nil` when there are none.
-    fileprivate static func keyed(_ statistics: (Metric) -> Statistics?) -> [Metric: Statistics]? {
-        let figures = Metric.keptByMetric.compactMap { metric in statistics(metric).map { (metric, $0) } }
-        return figures.isEmpty ? nil : Dictionary(uniqueKeysWithValues: figures)
+    /// The row's ``figures``, each of ``figureMetrics`` from `statistics`.
+    fileprivate static func figures(_ statistics: (Metric) -> Statistics?) -> [Metric: Statistics] {
+        Dictionary(uniqueKeysWithValues: figureMetrics.compactMap { metric in statistics(metric).map { (metric, $0) } })
     }
+
+    /// The figures by name, each its metric's in ``figures``.
+    public var wall: Statistics? { figures[.wallNs] }
+    public var cpu: Statistics? { figures[.cpuNs] }
+    public var firstSong: Statistics? { figures[.firstSongNs] }
+    public var download: Statistics? { figures[.downloadNs] }
+    public var total: Statistics? { figures[.totalNs] }
+    /// The instructions per parse (runs with `--counter instructions`).
+    public var instructions: Statistics? { figures[.instructions] }
 }
 
 extension HistoryRow {
@@ -267,7 +270,7 @@ extension HistoryRow {
             func perRun(_ metric: Metric) -> Statistics? { Statistics(medians[metric] ?? []) }
             func workers(_ metric: Metric) -> Double? { Statistics(self.workers[metric] ?? [])?.median }
             let timed = counts[.wallNs] ?? 0
-            var row = HistoryRow(
+            return HistoryRow(
                 scenario: key.scenario, feedPath: feedPath, feedSHA256: key.feedSHA256, network: key.network,
                 parser: key.parser, machine: key.machine, chunkSize: key.chunkSize, runs: runs.count,
                 noisyRuns: runs.filter { $0.noisy == true }.count,
@@ -275,12 +278,9 @@ extension HistoryRow {
                 commits: Set(runs.compactMap(\.commit)).count,
                 runsBeforePreemptionRule: runs.filter { $0.retriesPreempted == nil }.count,
                 samples: timed > 0 ? timed : counts[.instructions] ?? 0,
-                failed: runs.compactMap(\.failed).reduce(0, +), wall: perRun(.wallNs), cpu: perRun(.cpuNs),
-                firstSong: perRun(.firstSongNs), download: perRun(.downloadNs), total: perRun(.totalNs),
+                failed: runs.compactMap(\.failed).reduce(0, +), figures: HistoryRow.figures(perRun),
                 peakResidentMedianBytes: workers(.peakResidentBytes), parsePeakMedianBytes: workers(.parsePeakBytes),
-                feedBytes: feedBytes, instructions: perRun(.instructions))
-            row.figures = HistoryRow.keyed(perRun)
-            return row
+                feedBytes: feedBytes)
         }
     }
 }

@@ -91,7 +91,7 @@ enum RunReadBackContract {
             (wall, cpu, firstSong) = (row.wall?.median, row.cpu?.median, row.firstSong?.median)
             (download, total, instructions) = (row.download?.median, row.total?.median, row.instructions?.median)
             parsePeak = row.parsePeakMedianBytes
-            kept = (row.figures ?? [:]).mapValues(\.median)
+            kept = row.figures.filter { Metric.keptByMetric.contains($0.key) }.mapValues(\.median)
             feedBytes = row.feedBytes
         }
 

@@ -1,4 +1,5 @@
 import BenchResults
+import Foundation
 import Testing
 
 /// `bench report` over a long history reads the runs' summaries a run at a time
@@ -63,6 +64,22 @@ struct HistoryRowAggregatorTests {
         #expect(timed?.samples == 48 && timed?.failed == 1 && timed?.commits == 3)
         #expect(timed?.runsBeforePreemptionRule == 1)
         #expect(rows.contains { $0.parser == "expat" && $0.instructions != nil && $0.runs == 1 && $0.samples == 5 })
+    }
+
+    /// A row's figures are one table keyed by metric, a figure's name its metric's: the timed row
+    /// has its times, the counted row its count, neither the other's; the peaks stay apart (a
+    /// worker's, not a parse's); JSON keys them by the metrics' names.
+    @Test func aRowsFiguresAreKeyedByMetric() throws {
+        let rows = HistoryRow.aggregate(summaries: Self.stored)
+        let timed = try #require(rows.first { $0.parser == "expat" && $0.machine?.host == "alpha" && $0.wall != nil })
+        let counted = try #require(rows.first { $0.instructions != nil })
+        #expect(Set(timed.figures.keys) == [.wallNs, .cpuNs] && Set(counted.figures.keys) == [.instructions])
+        #expect(timed.wall == timed.figures[.wallNs] && timed.cpu == timed.figures[.cpuNs])
+        #expect(timed.peakResidentMedianBytes != nil && timed.parsePeakMedianBytes != nil)
+        #expect(Set(HistoryRow.figureMetrics).isDisjoint(with: [.peakResidentBytes, .parsePeakBytes]))
+        let json = try #require(String(data: try JSONEncoder().encode(timed), encoding: .utf8))
+        #expect(json.contains(#""figures":{"#) && json.contains(#""wallNs":{"#) && !json.contains(#""wall":"#))
+        #expect(try JSONDecoder().decode(HistoryRow.self, from: Data(json.utf8)) == timed)
     }
 
     /// A run's time in the report is the run's own, as its table gives it.
