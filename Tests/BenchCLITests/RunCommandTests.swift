@@ -89,7 +89,11 @@ struct RunCommandTests {
         }
         for name in ["foundation", "libxml2", "expat", "c-libxml2"] where kept(name) > 0 && kept("memchr") > 0 {
             #expect(parse[name]?["floor"] == "memchr", "\(parse[name] ?? [:])")
-            #expect((Double(parse[name]?["floor_multiple"] ?? "") ?? 0) > 1, "\(name) is slower than one memchr pass")
+            // A ratio of two medians, whatever it is: in a debug build on a machine running other
+            // tests, a C parser can beat the (unoptimised) memchr pass; how far each parser is from
+            // the floor is a figure of the release build's output, never a test's.
+            let multiple = Double(parse[name]?["floor_multiple"] ?? "") ?? 0
+            #expect(multiple > 0 && multiple.isFinite, "\(name)'s distance to the floor: \(parse[name] ?? [:])")
         }
         #expect(parse["memchr"]?["floor_multiple"] == "" && parse["memchr"]?["relative"] == "")
         var samplesInRows = 0
